@@ -1,0 +1,42 @@
+package tables
+
+import "io/fs"
+
+// Campaign is the loaded input of one campaign: every input table decoded
+// strictly by stages/load. Answers are not held in memory: stages read them
+// one at a time through FS, so memory is bounded by the output tables.
+type Campaign struct {
+	FS             fs.FS  // the campaign directory
+	Name           string // for messages: the directory name or "example:NAME"
+	ManifestSHA256 string // sha256 of manifest.json's bytes: the campaign identity
+	Manifest       Manifest
+	Tasks          []LoadedTask         // in manifest order
+	Sources        map[string][]byte    // sha256 hex → bytes of sources/<sha256>, those packets reference
+	Prompts        map[string][]byte    // prompt ID → bytes
+	Receipts       []Line[Receipt]      // in file order
+	Adjudications  []Line[Adjudication] // in file order
+}
+
+// LoadedTask is one task's frozen files.
+type LoadedTask struct {
+	Spec   TaskSpec
+	Text   []byte // task file bytes
+	Packet Packet
+	Truth  Truth
+}
+
+// Line is a record of a JSONL file with its 1-based line number.
+type Line[T any] struct {
+	Line   int64
+	Record T
+}
+
+// Task returns the loaded task with the given ID, or nil.
+func (c *Campaign) Task(id string) *LoadedTask {
+	for i := range c.Tasks {
+		if c.Tasks[i].Spec.ID == id {
+			return &c.Tasks[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,6 @@
+package tables
+
+// Codes emitted by stages/account.
+const ()
+
+var accountCodes = []CodeDoc{}

@@ -1,0 +1,6 @@
+package tables
+
+// Codes emitted by stages/load.
+const ()
+
+var loadCodes = []CodeDoc{}

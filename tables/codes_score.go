@@ -1,0 +1,6 @@
+package tables
+
+// Codes emitted by stages/score.
+const ()
+
+var scoreCodes = []CodeDoc{}

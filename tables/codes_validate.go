@@ -1,0 +1,6 @@
+package tables
+
+// Codes emitted by stages/validate.
+const ()
+
+var validateCodes = []CodeDoc{}

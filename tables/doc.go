@@ -1,0 +1,11 @@
+// Package tables defines every table evalgate reads or writes, once: the
+// input documents of a campaign (manifest, packets, truth, receipts, answers,
+// adjudications), the output row types with their Parquet schemas, the
+// stable finding codes and the exact money type.
+//
+// Conventions of the output rows: each row type is one Parquet table; field
+// comments are the data dictionary. Nullable columns are pointers and Parquet
+// optional. Money columns are DECIMAL(18,12) (see [Money]); durations are
+// int64 nanoseconds; counts are int64. Rows are sorted by their key columns
+// before writing, so outputs are byte-identical for identical inputs.
+package tables

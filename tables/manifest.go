@@ -1,0 +1,186 @@
+package tables
+
+import "time"
+
+// FormatVersion values. Every input document carries its own "format"
+// member so a file can be recognised and upgraded on its own; a reader
+// refuses a major version it does not know.
+const (
+	FormatManifest     = "evalgate.manifest/v1"
+	FormatPacket       = "evalgate.packet/v1"
+	FormatTruth        = "evalgate.truth/v1"
+	FormatReceipt      = "evalgate.receipt/v1"
+	FormatAdjudication = "evalgate.adjudication/v1"
+)
+
+// Campaign kinds (SPEC §1).
+const (
+	KindPairedReview      = "paired-review"
+	KindSystemComparison  = "system-comparison"
+	KindReviewerBenchmark = "reviewer-benchmark"
+)
+
+// Manifest is a campaign's frozen identity (SPEC I1). Its sha256 is the
+// campaign identity written into every output file.
+type Manifest struct {
+	Format               string       `json:"format"` // FormatManifest
+	CampaignID           string       `json:"campaign_id"`
+	Kind                 string       `json:"kind"`
+	Synthetic            bool         `json:"synthetic"`
+	Seed                 uint64       `json:"seed"` // frozen before task selection
+	FrozenAt             time.Time    `json:"frozen_at"`
+	Identities           Identities   `json:"identities"`
+	Prompts              []PromptFile `json:"prompts"`
+	ResponseSchemaSHA256 string       `json:"response_schema_sha256"`
+	RateCards            []RateCard   `json:"rate_cards"`
+	Ceilings             Ceilings     `json:"ceilings"`
+	Design               Design       `json:"design"`
+	GatePolicy           GatePolicy   `json:"gate_policy"`
+	Intervals            IntervalPlan `json:"intervals"`
+}
+
+// Identities are the execution identities every receipt is checked against
+// (V1). A missing identity is refused with the list of what is missing,
+// never filled in.
+type Identities struct {
+	RequestedModel   string    `json:"requested_model"`
+	ReturnedModel    string    `json:"returned_model"`
+	CLIVersion       string    `json:"cli_version"`
+	CLISHA256        string    `json:"cli_sha256"`
+	Runtimes         []Runtime `json:"runtimes"`
+	Host             string    `json:"host"`
+	OS               string    `json:"os"`
+	PermissionPolicy string    `json:"permission_policy"`
+	Tokenizer        string    `json:"tokenizer"`
+}
+
+// Runtime is one pinned runtime (Node, Python, ...).
+type Runtime struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// PromptFile is one frozen prompt file, relative to the campaign directory.
+type PromptFile struct {
+	ID     string `json:"id"` // e.g. common, draft, review-a, review-b
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// RateCard is a dated reference tariff. Prices are exact decimal strings in
+// currency units per million tokens; a null price means the bucket is not
+// priced, and any token in it makes the cost gate unable to pass.
+type RateCard struct {
+	ID          string     `json:"id"`
+	Model       string     `json:"model"`
+	DateChecked string     `json:"date_checked"` // YYYY-MM-DD
+	Source      string     `json:"source"`
+	Currency    string     `json:"currency"` // ISO 4217, e.g. USD
+	Prices      RatePrices `json:"prices"`
+}
+
+// RatePrices are per-million-token prices as decimal strings (at most six
+// decimal places).
+type RatePrices struct {
+	UncachedInput string  `json:"uncached_input"`
+	CachedInput   *string `json:"cached_input"`
+	CacheWrite5m  *string `json:"cache_write_5m"`
+	CacheWrite1h  *string `json:"cache_write_1h"`
+	Output        string  `json:"output"`
+}
+
+// Ceilings are inclusive limits (A6). Money limits are decimal strings in
+// the rate cards' currency.
+type Ceilings struct {
+	Session  SessionCeilings  `json:"session"`
+	Campaign CampaignCeilings `json:"campaign"`
+}
+
+// SessionCeilings limit one model session.
+type SessionCeilings struct {
+	WallMS       int64 `json:"wall_ms"`
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
+// CampaignCeilings limit the whole campaign.
+type CampaignCeilings struct {
+	PlannedSessions            int64  `json:"planned_sessions"`
+	TotalSessions              int64  `json:"total_sessions"`
+	WallMS                     int64  `json:"wall_ms"`
+	InputTokens                int64  `json:"input_tokens"`
+	OutputTokens               int64  `json:"output_tokens"`
+	ReferenceCost              string `json:"reference_cost"`
+	ActualCost                 string `json:"actual_cost"`
+	InfrastructureReplacements int64  `json:"infrastructure_replacements"`
+}
+
+// Design is the planned experiment: tasks, arms, repetitions and the order
+// of arms in every repetition.
+type Design struct {
+	Repetitions   int64      `json:"repetitions"`
+	DraftPrompts  []string   `json:"draft_prompts"` // prompt IDs rendered for the draft session
+	Arms          []Arm      `json:"arms"`
+	Tasks         []TaskSpec `json:"tasks"`
+	Schedule      []Slot     `json:"schedule"`
+	PacketItemMin int64      `json:"packet_item_min"` // 6 in seed 000
+	PacketItemMax int64      `json:"packet_item_max"` // 12 in seed 000
+}
+
+// Arm is one treatment. The first arm listed is the baseline.
+type Arm struct {
+	ID             string   `json:"id"` // e.g. A, B
+	Label          string   `json:"label"`
+	Prompts        []string `json:"prompts"`        // prompt IDs, in render order
+	Reconciliation bool     `json:"reconciliation"` // the arm must return a reconciliation record
+}
+
+// Task categories of seed 000 §3.
+const (
+	CategoryBehaviorExplanation = "behavior_explanation"
+	CategoryChangeImpact        = "change_impact"
+	CategoryCorrectnessBoundary = "correctness_boundary"
+	CategoryExplicitUncertainty = "explicit_uncertainty"
+)
+
+// TaskSpec is one frozen task and the hashes of its files.
+type TaskSpec struct {
+	ID           string `json:"id"`
+	Repository   string `json:"repository"`
+	Family       string `json:"family"`
+	Split        string `json:"split"` // development, evaluation (0033: dev, selection, final)
+	Category     string `json:"category"`
+	TaskPath     string `json:"task_path"`
+	TaskSHA256   string `json:"task_sha256"`
+	PacketPath   string `json:"packet_path"`
+	PacketSHA256 string `json:"packet_sha256"`
+	TruthPath    string `json:"truth_path"`
+	TruthSHA256  string `json:"truth_sha256"`
+}
+
+// Slot is one planned repetition of one task with the order its arms run in.
+type Slot struct {
+	Task       string   `json:"task"`
+	Repetition int64    `json:"repetition"` // 1-based
+	Order      []string `json:"order"`      // arm IDs, a permutation of Design.Arms
+}
+
+// GatePolicy names a preset and may override its thresholds. Thresholds are
+// decimal strings so that they compare exactly.
+type GatePolicy struct {
+	Preset     string      `json:"preset"`
+	Thresholds []Threshold `json:"thresholds"`
+}
+
+// Threshold overrides one named threshold of the preset.
+type Threshold struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// IntervalPlan configures the exploratory bootstrap (SPEC B1).
+type IntervalPlan struct {
+	Cluster   string `json:"cluster"` // family (default) or repository
+	Resamples int64  `json:"resamples"`
+	Seed      uint64 `json:"seed"`
+}

@@ -1,0 +1,143 @@
+package tables
+
+import (
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Session roles.
+const (
+	RoleDraft         = "draft"
+	RoleReview        = "review"
+	RoleInvestigation = "investigation"
+	RolePreparation   = "preparation"
+	RoleAdjudication  = "adjudication"
+)
+
+// Terminal statuses of a session attempt.
+const (
+	StatusResponse      = "response"
+	StatusError         = "error"
+	StatusInterruption  = "interruption"
+	StatusNotDispatched = "not_dispatched"
+)
+
+// Error classes. The model's own failures are scored failures; the
+// infrastructure classes make an execution invalid. A model failure is never
+// relabelled infrastructure.
+const (
+	ErrorModelTimeout    = "model_timeout"
+	ErrorBudgetExhausted = "budget_exhausted"
+	ErrorRefused         = "refused"
+	ErrorMalformed       = "malformed"
+	ErrorEmpty           = "empty"
+
+	ErrorRecorderLoss          = "recorder_loss"
+	ErrorWrongInputs           = "wrong_inputs"
+	ErrorUndeclaredPermissions = "undeclared_permissions"
+	ErrorCrossArmLeakage       = "cross_arm_leakage"
+	ErrorPlatformOutage        = "platform_outage"
+	ErrorUpstreamDraftFailed   = "upstream_draft_failed" // not_dispatched reviews after a failed draft
+)
+
+// Receipt is one line of receipts.jsonl: one session attempt (SPEC I5).
+type Receipt struct {
+	Format           string          `json:"format"` // FormatReceipt
+	SessionID        string          `json:"session_id"`
+	RequestID        string          `json:"request_id"`
+	Attempt          int64           `json:"attempt"` // 1-based; >1 only for an infrastructure replacement
+	TaskID           string          `json:"task_id"`
+	Repetition       int64           `json:"repetition"`
+	Role             string          `json:"role"`
+	Arm              *string         `json:"arm"` // null for the shared draft
+	StartedAt        time.Time       `json:"started_at"`
+	EndedAt          *time.Time      `json:"ended_at"` // null only when no terminal receipt exists
+	MonotonicStartNS *int64          `json:"monotonic_start_ns"`
+	MonotonicEndNS   *int64          `json:"monotonic_end_ns"`
+	Status           string          `json:"status"`
+	ErrorClass       *string         `json:"error_class"`
+	Identity         ReceiptIdentity `json:"identity"`
+	Inputs           DeliveredInputs `json:"inputs"`
+	Output           *OutputRef      `json:"output"`
+	Meter            *Meter          `json:"meter"`
+	ToolCalls        []ToolCall      `json:"tool_calls"`
+	Reservation      *Reservation    `json:"reservation"`
+	Billing          Billing         `json:"billing"`
+	ValidationMS     int64           `json:"validation_ms"` // deterministic validation and assembly time charged to this session
+}
+
+// ReceiptIdentity is what the provider and host reported for this session.
+type ReceiptIdentity struct {
+	ReturnedModel    string `json:"returned_model"`
+	CLISHA256        string `json:"cli_sha256"`
+	PermissionPolicy string `json:"permission_policy"`
+}
+
+// DeliveredInputs are the hashes of what the session actually received.
+type DeliveredInputs struct {
+	TaskSHA256           string   `json:"task_sha256"`
+	PacketSHA256         string   `json:"packet_sha256"`
+	PromptIDs            []string `json:"prompt_ids"`
+	PromptSHA256s        []string `json:"prompt_sha256s"`
+	ResponseSchemaSHA256 string   `json:"response_schema_sha256"`
+	DraftSessionID       *string  `json:"draft_session_id"` // reviews: the draft they revised
+	RenderedSHA256       string   `json:"rendered_sha256"`
+	RenderedBytes        int64    `json:"rendered_bytes"`
+}
+
+// OutputRef points at the raw answer bytes the session returned.
+type OutputRef struct {
+	Path   string `json:"path"` // relative to the campaign directory
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
+
+// Meter shapes accepted in Meter.Shape (see notes/receipts.md).
+const (
+	ShapeNormalized      = "normalized"
+	ShapeOpenAIResponses = "openai.responses"
+	ShapeOpenAIChat      = "openai.chat_completions"
+	ShapeAnthropic       = "anthropic.messages"
+	ShapeGemini          = "gemini.usage_metadata"
+	ShapeCodexTokenCount = "codex.token_count"
+	ShapeInspect         = "inspect.model_usage"
+)
+
+// Meter is the provider's usage object, kept in its native shape. Usage is
+// decoded strictly per Shape by stages/account.
+type Meter struct {
+	Shape    string         `json:"shape"`
+	RateCard string         `json:"rate_card"` // RateCard.ID
+	Usage    jsontext.Value `json:"usage"`
+}
+
+// ToolCall is one ordinary or MCP call made during the session.
+type ToolCall struct {
+	Kind         string  `json:"kind"` // ordinary, mcp
+	Name         string  `json:"name"`
+	InputTokens  int64   `json:"input_tokens"`
+	OutputTokens int64   `json:"output_tokens"`
+	Charge       *string `json:"charge"` // decimal in the campaign currency; null = unattributable
+}
+
+// Reservation is the worst-case bound reserved before dispatch (A7).
+type Reservation struct {
+	ID           string `json:"id"`
+	InputTokens  int64  `json:"input_tokens"`
+	OutputTokens int64  `json:"output_tokens"`
+	Cost         string `json:"cost"`
+}
+
+// Billing bases.
+const (
+	BillingReference   = "reference"
+	BillingActual      = "actual"
+	BillingUnavailable = "unavailable"
+)
+
+// Billing is how the session's charge is attributed (A3).
+type Billing struct {
+	Basis        string  `json:"basis"`         // reference, actual, unavailable
+	ActualCharge *string `json:"actual_charge"` // required when basis is actual
+}

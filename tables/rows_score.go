@@ -1,0 +1,123 @@
+package tables
+
+// Row types of the tables filled by stages/score. Field comments are the
+// data dictionary; see rows.go for the conventions.
+
+// ObligationOutcome is one row per (review run, truth obligation): the
+// settled rating outcome.
+type ObligationOutcome struct {
+	SessionID    string  `parquet:"session_id"`
+	TaskID       string  `parquet:"task_id,dict"`
+	Arm          string  `parquet:"arm,dict"`
+	Repetition   int64   `parquet:"repetition"`
+	ObligationID string  `parquet:"obligation_id,dict"`
+	Critical     bool    `parquet:"critical"`
+	Answerable   bool    `parquet:"answerable"`
+	Outcome      *string `parquet:"outcome,optional,dict"` // null when the run is unscored
+	SettledBy    string  `parquet:"settled_by,dict"`       // agreement, adjudicator, unrated, not_scorable
+}
+
+// Run is one row per (task, repetition, arm) workflow: the unit scored by
+// the scorecards. Every planned run has a row; nothing leaves a denominator.
+type Run struct {
+	TaskID                   string   `parquet:"task_id,dict"`
+	Repository               string   `parquet:"repository,dict"`
+	Family                   string   `parquet:"family,dict"`
+	Repetition               int64    `parquet:"repetition"`
+	Arm                      string   `parquet:"arm,dict"`
+	Position                 int64    `parquet:"position"` // 1-based place of the arm in the repetition's order
+	DraftSessionID           string   `parquet:"draft_session_id"`
+	ReviewSessionID          string   `parquet:"review_session_id"`
+	Classification           string   `parquet:"classification,dict"`
+	Scored                   bool     `parquet:"scored"`     // false when ratings are missing: unscored, never zero
+	R                        *float64 `parquet:"r,optional"` // answerable addressed / answerable; exact ratio of RNum/RDen
+	RNum                     int64    `parquet:"r_num"`
+	RDen                     int64    `parquet:"r_den"`
+	U                        *float64 `parquet:"u,optional"` // null when the task has no unanswerable obligation
+	UNum                     int64    `parquet:"u_num"`
+	UDen                     int64    `parquet:"u_den"`
+	CriticalCompletionFailed bool     `parquet:"critical_completion_failed"`
+	CriticalFailures         int64    `parquet:"critical_failures"`
+	WrongClaims              *int64   `parquet:"wrong_claims,optional"` // null when no valid answer exists
+	CriticalWrongClaims      *int64   `parquet:"critical_wrong_claims,optional"`
+	UnsupportedClaims        *int64   `parquet:"unsupported_claims,optional"`
+	FalseCompletenessClaims  *int64   `parquet:"false_completeness_claims,optional"`
+	SourceGate               bool     `parquet:"source_gate"`
+	ProtocolGate             bool     `parquet:"protocol_gate"`
+	StructuralPass           bool     `parquet:"structural_pass"`
+	SemanticPass             *bool    `parquet:"semantic_pass,optional"`                // null when unscored
+	WorkflowCost             *Money   `parquet:"workflow_cost,optional,decimal(12:18)"` // draft + own review + validation, reference basis
+	ReviewCost               *Money   `parquet:"review_cost,optional,decimal(12:18)"`
+	WorkflowNS               int64    `parquet:"workflow_ns"` // draft start→terminal + own review + own validation
+	ReviewNS                 int64    `parquet:"review_ns"`
+}
+
+// Task is one row per (task, arm): medians over repetitions.
+// Medians of an even count are the mean of the two middle values.
+type Task struct {
+	TaskID           string   `parquet:"task_id,dict"`
+	Repository       string   `parquet:"repository,dict"`
+	Family           string   `parquet:"family,dict"`
+	Category         string   `parquet:"category,dict"`
+	Arm              string   `parquet:"arm,dict"`
+	Runs             int64    `parquet:"runs"`
+	ScoredRuns       int64    `parquet:"scored_runs"`
+	MedianR          *float64 `parquet:"median_r,optional"`
+	MedianU          *float64 `parquet:"median_u,optional"`
+	MedianCost       *Money   `parquet:"median_cost,optional,decimal(12:18)"`
+	MedianReviewCost *Money   `parquet:"median_review_cost,optional,decimal(12:18)"`
+	MedianNS         int64    `parquet:"median_ns"`
+	MedianReviewNS   int64    `parquet:"median_review_ns"`
+	CriticalFailures int64    `parquet:"critical_failures"`
+}
+
+// Repository is one row per (repository, arm).
+type Repository struct {
+	Repository       string   `parquet:"repository,dict"`
+	Arm              string   `parquet:"arm,dict"`
+	Tasks            int64    `parquet:"tasks"`
+	Runs             int64    `parquet:"runs"`
+	MeanMedianR      *float64 `parquet:"mean_median_r,optional"`
+	CriticalFailures int64    `parquet:"critical_failures"`
+	TotalCost        *Money   `parquet:"total_cost,optional,decimal(12:18)"`
+}
+
+// Gate is one row per gate of the frozen policy.
+type Gate struct {
+	Gate      string `parquet:"gate,dict"` // stable name, e.g. g1_safety_source
+	Arm       string `parquet:"arm,dict"`  // the arm judged against the baseline
+	Observed  string `parquet:"observed"`  // exact observed value as text
+	Threshold string `parquet:"threshold"` // comparison and threshold, e.g. ">= 0.90"
+	Pass      bool   `parquet:"pass"`
+	Failing   string `parquet:"failing"` // comma-separated tasks or runs that failed it
+	Detail    string `parquet:"detail"`
+}
+
+// Decision is the single-row decision table.
+type Decision struct {
+	Decision     string `parquet:"decision,dict"` // advance, do_not_advance, stop_no_gain, no_verdict
+	Arm          string `parquet:"arm,dict"`
+	FailingGates string `parquet:"failing_gates"` // comma-separated gate names
+	Reason       string `parquet:"reason"`
+}
+
+// Interval is one row per statistic × method of the exploratory bootstrap.
+// It never affects a gate.
+type Interval struct {
+	Statistic        string   `parquet:"statistic,dict"`
+	Arm              string   `parquet:"arm,dict"`
+	Method           string   `parquet:"method,dict"`
+	Status           string   `parquet:"status,dict"`
+	Estimate         *float64 `parquet:"estimate,optional"`
+	Lo               *float64 `parquet:"lo,optional"`
+	Hi               *float64 `parquet:"hi,optional"`
+	Level            float64  `parquet:"level"`
+	NFamilies        int64    `parquet:"n_families"`
+	Resamples        int64    `parquet:"resamples"`
+	Seed             uint64   `parquet:"seed"`
+	RNG              string   `parquet:"rng,dict"`
+	AlgorithmVersion string   `parquet:"algorithm_version,dict"`
+	Cluster          string   `parquet:"cluster,dict"`
+	Label            string   `parquet:"label,dict"`       // always EXPLORATORY
+	GateEffect       string   `parquet:"gate_effect,dict"` // always none
+}

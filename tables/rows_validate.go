@@ -1,0 +1,51 @@
+package tables
+
+// Row types of the tables filled by stages/validate. Field comments are the
+// data dictionary; see rows.go for the conventions.
+
+// Session is one row per session attempt in receipts.jsonl plus one row per
+// planned session that has no receipt (status "missing").
+type Session struct {
+	SessionID      string  `parquet:"session_id"`
+	RequestID      string  `parquet:"request_id"`
+	Attempt        int64   `parquet:"attempt"`
+	TaskID         string  `parquet:"task_id,dict"`
+	Repository     string  `parquet:"repository,dict"`
+	Family         string  `parquet:"family,dict"`
+	Repetition     int64   `parquet:"repetition"`
+	Role           string  `parquet:"role,dict"`
+	Arm            *string `parquet:"arm,optional,dict"`
+	Status         string  `parquet:"status,dict"` // response, error, interruption, not_dispatched, missing
+	ErrorClass     *string `parquet:"error_class,optional,dict"`
+	Classification string  `parquet:"classification,dict"`   // valid, scored_failure, shared_draft_failure, invalid, not_dispatched
+	AnswerValid    *bool   `parquet:"answer_valid,optional"` // structural validity of the returned answer; null without an answer
+	StartedAtNS    int64   `parquet:"started_at_ns,timestamp(nanosecond)"`
+	EndedAtNS      *int64  `parquet:"ended_at_ns,optional,timestamp(nanosecond)"`
+	DurationNS     *int64  `parquet:"duration_ns,optional"` // monotonic end - start when given, else UTC end - start
+	Findings       int64   `parquet:"findings"`             // rejecting findings attributed to this session
+}
+
+// DispositionRow is one row per evidence disposition of a reconciliation
+// answer, plus one row per packet E ID the answer failed to dispose of.
+type DispositionRow struct {
+	SessionID  string `parquet:"session_id"`
+	TaskID     string `parquet:"task_id,dict"`
+	EvidenceID string `parquet:"evidence_id,dict"`
+	Status     string `parquet:"status,dict"` // used, excluded, unresolved, missing
+	FinalIDs   string `parquet:"final_ids"`   // comma-separated, in submitted order
+	Valid      bool   `parquet:"valid"`
+	Code       string `parquet:"code,dict"` // first rejecting code, "" when valid
+}
+
+// CitationRow is one row per final citation of every answer.
+type CitationRow struct {
+	SessionID  string `parquet:"session_id"`
+	Index      int64  `parquet:"index"`
+	EvidenceID string `parquet:"evidence_id,dict"`
+	Path       string `parquet:"path"`
+	StartLine  int64  `parquet:"start_line"`
+	EndLine    int64  `parquet:"end_line"`
+	Supports   string `parquet:"supports"` // comma-separated final IDs
+	Valid      bool   `parquet:"valid"`
+	Code       string `parquet:"code,dict"` // first rejecting code, "" when valid
+}
