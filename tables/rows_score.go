@@ -14,7 +14,7 @@ type ObligationOutcome struct {
 	Critical     bool    `parquet:"critical"`
 	Answerable   bool    `parquet:"answerable"`
 	Outcome      *string `parquet:"outcome,optional,dict"` // null when the run is unscored
-	SettledBy    string  `parquet:"settled_by,dict"`       // agreement, adjudicator, unrated, not_scorable
+	SettledBy    string  `parquet:"settled_by,dict"`       // agreement, adjudicator, unrated, not_scorable (no valid final: R=0), invalid (invalid or missing execution), oracle_defective
 }
 
 // Run is one row per (task, repetition, arm) workflow: the unit scored by
@@ -50,6 +50,7 @@ type Run struct {
 	ReviewCost               *Money   `parquet:"review_cost,optional,decimal(12:18)"`
 	WorkflowNS               int64    `parquet:"workflow_ns"` // draft start→terminal + own review + own validation
 	ReviewNS                 int64    `parquet:"review_ns"`
+	TimeComplete             bool     `parquet:"time_complete"` // false when a session of the run has no duration: WorkflowNS then counts only the known parts and the time gates cannot pass
 }
 
 // Task is one row per (task, arm): medians over repetitions.
@@ -63,11 +64,14 @@ type Task struct {
 	Runs             int64    `parquet:"runs"`
 	ScoredRuns       int64    `parquet:"scored_runs"`
 	MedianR          *float64 `parquet:"median_r,optional"`
+	MedianRExact     string   `parquet:"median_r_exact"` // exact median R as decimal or fraction text, "null" when unknown
 	MedianU          *float64 `parquet:"median_u,optional"`
-	MedianCost       *Money   `parquet:"median_cost,optional,decimal(12:18)"`
+	MedianUExact     string   `parquet:"median_u_exact"`                      // exact median U, "null" when unknown or the task has no unanswerable obligation
+	MedianCost       *Money   `parquet:"median_cost,optional,decimal(12:18)"` // null when a run's cost is null; half pico-units rounded half to even, gates use the exact value
 	MedianReviewCost *Money   `parquet:"median_review_cost,optional,decimal(12:18)"`
-	MedianNS         int64    `parquet:"median_ns"`
+	MedianNS         int64    `parquet:"median_ns"` // a half nanosecond of an even-count median is rounded half to even; gates use the exact value
 	MedianReviewNS   int64    `parquet:"median_review_ns"`
+	TimeComplete     bool     `parquet:"time_complete"` // every run of the task has a complete time
 	CriticalFailures int64    `parquet:"critical_failures"`
 }
 
@@ -120,4 +124,16 @@ type Interval struct {
 	Cluster          string   `parquet:"cluster,dict"`
 	Label            string   `parquet:"label,dict"`       // always EXPLORATORY
 	GateEffect       string   `parquet:"gate_effect,dict"` // always none
+	// Columns appended by stages/intervals (statistics notes §3).
+	CampaignID            string   `parquet:"campaign_id,dict"`
+	Contrast              string   `parquet:"contrast,dict"`      // the arm (e.g. B) for per-arm statistics, B-A for differences, B/A for ratios
+	Unit                  string   `parquet:"unit,dict"`          // fraction (R in [0,1]), difference (of R), ratio (of sums)
+	QuantileRule          string   `parquet:"quantile_rule,dict"` // type7
+	PLower                *float64 `parquet:"p_lower,optional"`   // lower probability used: expanded table value (null when G < 2), or 0.025
+	BootSE                *float64 `parquet:"boot_se,optional"`   // sd (n−1) of the replicates; null unless every replicate is defined
+	NTasks                int64    `parquet:"n_tasks"`            // tasks entering the statistic
+	NRuns                 int64    `parquet:"n_runs"`             // runs entering the statistic
+	NTasksDroppedUnpaired int64    `parquet:"n_tasks_dropped_unpaired"`
+	NUndefinedResamples   int64    `parquet:"n_undefined_resamples"`
+	SmallGFlag            string   `parquet:"small_g_flag,dict"` // none, few_families (G<10), very_few_families (G≤4)
 }

@@ -1,10 +1,158 @@
-// Package account is the third stage: tokens, exact money, time, ceilings and admission (SPEC A1–A8).
+// Package account is the third stage: tokens, exact money, time, ceilings
+// and admission (SPEC A1–A8; seed 000 §4 "Complete cost and time", §5).
+//
+// Invariants:
+//   - Every meter is decoded strictly per its shape into disjoint buckets:
+//     a cached subset is subtracted from an inclusive input exactly once,
+//     and reasoning inside billed output is never added twice.
+//   - Money is exact: prices per million tokens with at most six decimals
+//     become integer pico-unit prices per token; every product and sum is
+//     overflow-checked int64. No float is used anywhere.
+//   - Unknown is never zero: a bucket with tokens but no price, a missing
+//     meter, an unattributable tool charge or unavailable billing leaves
+//     the amount null, and the cost gate cannot pass.
+//   - Ceilings are inclusive: exactly at a ceiling is within it.
+//   - Output is deterministic: tokens sorted by session ID (then line),
+//     ledger in receipt order, findings in the order they are found.
 package account
 
-import "github.com/evalgate/evalgate/tables"
+import (
+	"cmp"
+	"slices"
 
-// Run fills s.Tokens and s.Ledger from the campaign and the earlier stages' tables,
-// appending any finding to s.Rejections.
+	"github.com/evalgate/evalgate/tables"
+)
+
+const (
+	receiptsFile = "receipts.jsonl"
+	manifestFile = "manifest.json"
+)
+
+// Run fills s.Tokens (one row per dispatched receipt, sorted by session ID)
+// and s.Ledger (one row per receipt, in receipt order), and appends every
+// finding to s.Rejections: impossible meters, missing meters, tariffs and
+// reservations, and every exceeded session or campaign ceiling.
 func Run(c *tables.Campaign, s *tables.Set) {
-	panic("stages/account: Run: being written")
+	a := newAccountant(c)
+	for _, line := range c.Receipts {
+		a.receipt(line)
+	}
+	a.campaignCeilings()
+	slices.SortStableFunc(a.tokens, func(x, y tables.Token) int {
+		return cmp.Or(cmp.Compare(x.SessionID, y.SessionID), cmp.Compare(x.Line, y.Line))
+	})
+	s.Tokens = append(s.Tokens, a.tokens...)
+	s.Ledger = append(s.Ledger, a.ledger...)
+	s.Rejections = append(s.Rejections, a.findings...)
+}
+
+// accountant accumulates the account stage's tables for one campaign.
+type accountant struct {
+	c        *tables.Campaign
+	cards    map[string]Tariff
+	limits   limits
+	charged  map[string]bool // request IDs already charged
+	tokens   []tables.Token
+	ledger   []tables.LedgerEntry
+	findings []tables.Finding
+}
+
+func newAccountant(c *tables.Campaign) *accountant {
+	a := &accountant{c: c, cards: tariffs(&c.Manifest), charged: map[string]bool{}}
+	var probs []tables.Finding
+	a.limits, probs = parseLimits(&c.Manifest.Ceilings)
+	a.findings = append(a.findings, probs...)
+	a.checkCurrencies()
+	return a
+}
+
+// checkCurrencies refuses rate cards in more than one currency: campaign
+// money ceilings would compare unlike amounts.
+func (a *accountant) checkCurrencies() {
+	cards := a.c.Manifest.RateCards
+	for i := 1; i < len(cards); i++ {
+		if cards[i].Currency != cards[0].Currency {
+			a.findings = append(a.findings, tables.Finding{
+				Code: tables.CodeCurrencyMixed, Severity: tables.Reject, File: manifestFile,
+				Pointer: pointer("/rate_cards", i, "currency"),
+				Message: "Rate card " + cards[i].ID + " is in " + cards[i].Currency + " but " + cards[0].ID + " is in " + cards[0].Currency + ".",
+			})
+		}
+	}
+}
+
+// receipt accounts one line of receipts.jsonl.
+func (a *accountant) receipt(line tables.Line[tables.Receipt]) {
+	r := &line.Record
+	entry := tables.LedgerEntry{
+		Seq: int64(len(a.ledger) + 1), SessionID: r.SessionID, RequestID: r.RequestID, Line: line.Line,
+	}
+	if r.Status == tables.StatusNotDispatched {
+		entry.Kind = tables.LedgerReleased
+		entry.ReferenceCost, entry.ActualCost, entry.ToolCharges = ptrMoney(0), ptrMoney(0), ptrMoney(0)
+		a.ledger = append(a.ledger, entry)
+		return
+	}
+	row, metered := a.tokenRow(line)
+	res := a.reservation(line)
+	a.fillEntry(&entry, r, &row, metered, res)
+	if a.charged[r.RequestID] {
+		a.add(line, tables.CodeLedgerRequestReplayed, tables.Warn, "/request_id",
+			"Request "+r.RequestID+" was already charged on an earlier receipt; it is not charged again.")
+		entry = tables.LedgerEntry{Seq: entry.Seq, SessionID: r.SessionID, RequestID: r.RequestID,
+			Kind: tables.LedgerReplayed, Line: line.Line}
+	}
+	a.charged[r.RequestID] = true
+	row.WithinCeilings = metered && a.sessionCeilings(line, &row, res)
+	a.tokens = append(a.tokens, row)
+	a.ledger = append(a.ledger, entry)
+}
+
+// fillEntry sets the ledger charge of a dispatched receipt: accounted for a
+// metered terminal response or error, otherwise held at the larger of the
+// reservation's worst case and whatever was metered.
+func (a *accountant) fillEntry(e *tables.LedgerEntry, r *tables.Receipt, row *tables.Token, metered bool, res *reservation) {
+	e.ToolCharges = row.ToolCharges
+	terminal := r.Status == tables.StatusResponse || r.Status == tables.StatusError
+	if terminal && metered {
+		e.Kind = tables.LedgerAccounted
+		e.InputTokens, e.OutputTokens = row.InputTotal, row.Output
+		e.ReferenceCost, e.ActualCost = row.ReferenceCost, row.ActualCharge
+		return
+	}
+	e.Kind = tables.LedgerHeld
+	if metered {
+		e.InputTokens, e.OutputTokens, e.ReferenceCost = row.InputTotal, row.Output, row.ReferenceCost
+	}
+	if res == nil {
+		if !metered {
+			e.ReferenceCost = nil
+		}
+		return
+	}
+	e.InputTokens = max(e.InputTokens, res.input)
+	e.OutputTokens = max(e.OutputTokens, res.output)
+	switch {
+	case res.cost == nil:
+		e.ReferenceCost = nil
+	case e.ReferenceCost == nil && metered:
+		// metered but unpriced: the charge stays unknown
+	default:
+		e.ReferenceCost = ptrMoney(max(*res.cost, derefOr(e.ReferenceCost, 0)))
+	}
+}
+
+func derefOr(m *tables.Money, d tables.Money) tables.Money {
+	if m == nil {
+		return d
+	}
+	return *m
+}
+
+// add records a finding positioned in receipts.jsonl.
+func (a *accountant) add(line tables.Line[tables.Receipt], code tables.Code, sev tables.Severity, ptr, msg string) {
+	a.findings = append(a.findings, tables.Finding{
+		Code: code, Severity: sev, File: receiptsFile, Pointer: ptr, Line: line.Line,
+		Session: line.Record.SessionID, Message: msg,
+	})
 }

@@ -1,10 +1,222 @@
-// Package aggregate is the fifth stage: task medians, macro-averages, repository summaries, conjunctive gates and the decision (SPEC G1–G7).
+// Package aggregate is the fifth stage: task medians, macro-averages,
+// repository summaries, conjunctive gates and the decision (SPEC G1–G7).
+//
+// Invariants:
+//
+//   - Every run stays in its denominator: a task median over a set with an
+//     unscored run (or a null cost) is null, never the median of the rest.
+//   - Medians of an even count are the mean of the two middle values.
+//     Medians, macro-averages, gains and ratios are exact rationals
+//     ([math/big.Rat]); every gate compares rationals against thresholds
+//     parsed exactly from decimal text. Float columns are for display.
+//   - Aggregate cost and time ratios are Σ task-median(treatment) /
+//     Σ task-median(baseline), never a mean of per-task ratios.
+//   - Gates are conjunctive: the decision is advance only when every gate
+//     passes; no gate can be passed through another (C21).
+//   - The decision is no_verdict whenever the execution is invalid or a run
+//     is unrated, whatever the gates say.
+//   - Rows are sorted by their keys; no map order reaches the output. The
+//     package knows nothing of intervals: an interval never moves a gate.
 package aggregate
 
-import "github.com/evalgate/evalgate/tables"
+import (
+	"cmp"
+	"math/big"
+	"slices"
 
-// Run fills s.Tasks, s.Repositories, s.Gates and s.Decision from the campaign and the earlier stages' tables,
-// appending any finding to s.Rejections.
+	"github.com/evalgate/evalgate/stats"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Run fills s.Tasks, s.Repositories, s.Gates and s.Decision from the
+// campaign and the earlier stages' tables, appending any finding to
+// s.Rejections. The first arm of the design is the baseline; every other
+// arm gets its own gate rows and decision row (one of each in the usual
+// two-arm design).
 func Run(c *tables.Campaign, s *tables.Set) {
-	panic("stages/aggregate: Run: being written")
+	all := summarize(c.Manifest.Design.Tasks, s.Runs)
+	for _, ta := range all {
+		s.Tasks = append(s.Tasks, ta.row())
+	}
+	s.Repositories = repositories(all)
+
+	runs := slices.Clone(s.Runs) // sorted so that failing lists never depend on input order
+	slices.SortStableFunc(runs, func(a, b tables.Run) int {
+		return cmp.Or(cmp.Compare(a.TaskID, b.TaskID), cmp.Compare(a.Repetition, b.Repetition), cmp.Compare(a.Arm, b.Arm))
+	})
+	pol, findings := resolvePolicy(c.Manifest.GatePolicy)
+	var judged []tables.Run
+	if pol != nil {
+		judged = pol.judgedRuns(c.Manifest.Design.Tasks, runs)
+		if len(judged) == 0 {
+			findings = append(findings, noTasksFinding(pol))
+		}
+	}
+	findings.Sort()
+	s.Rejections = append(s.Rejections, findings...)
+
+	v := validity(c, s, judged)
+	arms := c.Manifest.Design.Arms
+	if len(arms) < 2 {
+		v.reasons = append(v.reasons, "the design has no treatment arm to judge against the baseline")
+		s.Decision = append(s.Decision, decide(pol, nil, "", v))
+		return
+	}
+	base := arms[0].ID
+	for _, arm := range arms[1:] {
+		var gates []tables.Gate
+		if pol != nil {
+			gates = evaluate(pol, c, s, judged, base, arm.ID)
+		}
+		s.Gates = append(s.Gates, gates...)
+		s.Decision = append(s.Decision, decide(pol, gates, arm.ID, v))
+	}
+}
+
+// taskArm is one task under one arm: its runs and their exact medians.
+type taskArm struct {
+	spec tables.TaskSpec
+	arm  string
+	runs []tables.Run
+
+	medianR, medianU                *big.Rat // nil when a run is unscored (or, for U, the task has no unanswerable obligation)
+	medianCost, medianReviewCost    *big.Rat // nil when a run's cost is null
+	medianNS, medianReviewNS        *big.Rat
+	timeComplete                    bool
+	scored, criticalFailures, nRuns int64
+}
+
+// summarize groups runs by (task, arm), sorted by task ID then arm, and
+// computes their medians. Tasks without a design entry keep their ID.
+func summarize(specs []tables.TaskSpec, runs []tables.Run) []*taskArm {
+	type key struct{ task, arm string }
+	byKey := map[key]*taskArm{}
+	var out []*taskArm
+	for _, r := range runs {
+		k := key{r.TaskID, r.Arm}
+		ta := byKey[k]
+		if ta == nil {
+			ta = &taskArm{spec: specOf(specs, r), arm: r.Arm}
+			byKey[k] = ta
+			out = append(out, ta)
+		}
+		ta.runs = append(ta.runs, r)
+	}
+	slices.SortFunc(out, func(a, b *taskArm) int {
+		return cmp.Or(cmp.Compare(a.spec.ID, b.spec.ID), cmp.Compare(a.arm, b.arm))
+	})
+	for _, ta := range out {
+		ta.computeMedians()
+	}
+	return out
+}
+
+func specOf(specs []tables.TaskSpec, r tables.Run) tables.TaskSpec {
+	for _, s := range specs {
+		if s.ID == r.TaskID {
+			return s
+		}
+	}
+	return tables.TaskSpec{ID: r.TaskID, Repository: r.Repository, Family: r.Family}
+}
+
+func (ta *taskArm) computeMedians() {
+	var rs, us, costs, reviewCosts []*big.Rat
+	var ns, reviewNS []int64
+	ta.timeComplete = true
+	for _, r := range ta.runs {
+		ta.nRuns++
+		ta.criticalFailures += r.CriticalFailures
+		var rv, uv *big.Rat
+		if r.Scored {
+			ta.scored++
+			rv, uv = stats.Fraction(r.RNum, r.RDen), stats.Fraction(r.UNum, r.UDen)
+		}
+		rs, us = append(rs, rv), append(us, uv)
+		costs, reviewCosts = append(costs, moneyRat(r.WorkflowCost)), append(reviewCosts, moneyRat(r.ReviewCost))
+		ns, reviewNS = append(ns, r.WorkflowNS), append(reviewNS, r.ReviewNS)
+		ta.timeComplete = ta.timeComplete && r.TimeComplete
+	}
+	ta.medianR, ta.medianU = stats.MedianRat(rs), stats.MedianRat(us)
+	ta.medianCost, ta.medianReviewCost = stats.MedianRat(costs), stats.MedianRat(reviewCosts)
+	ta.medianNS, ta.medianReviewNS = stats.MedianInt64(ns), stats.MedianInt64(reviewNS)
+}
+
+func moneyRat(m *tables.Money) *big.Rat {
+	if m == nil {
+		return nil
+	}
+	return new(big.Rat).SetInt64(int64(*m))
+}
+
+// row is the Task table row. Integer columns round a half unit of an
+// even-count median half to even; the gates use the exact values.
+func (ta *taskArm) row() tables.Task {
+	return tables.Task{
+		TaskID:           ta.spec.ID,
+		Repository:       ta.spec.Repository,
+		Family:           ta.spec.Family,
+		Category:         ta.spec.Category,
+		Arm:              ta.arm,
+		Runs:             ta.nRuns,
+		ScoredRuns:       ta.scored,
+		MedianR:          stats.Float(ta.medianR),
+		MedianRExact:     stats.FormatRat(ta.medianR),
+		MedianU:          stats.Float(ta.medianU),
+		MedianUExact:     stats.FormatRat(ta.medianU),
+		MedianCost:       roundMoney(ta.medianCost),
+		MedianReviewCost: roundMoney(ta.medianReviewCost),
+		MedianNS:         roundInt(ta.medianNS),
+		MedianReviewNS:   roundInt(ta.medianReviewNS),
+		TimeComplete:     ta.timeComplete,
+		CriticalFailures: ta.criticalFailures,
+	}
+}
+
+func roundMoney(r *big.Rat) *tables.Money {
+	v, ok := stats.RoundHalfEven(r)
+	if !ok {
+		return nil
+	}
+	m := tables.Money(v)
+	return &m
+}
+
+func roundInt(r *big.Rat) int64 {
+	v, _ := stats.RoundHalfEven(r)
+	return v
+}
+
+// repositories summarizes (repository, arm) over every task and run.
+func repositories(tas []*taskArm) []tables.Repository {
+	type key struct{ repo, arm string }
+	byKey := map[key]*tables.Repository{}
+	medians := map[key][]*big.Rat{}
+	costs := map[key][]*big.Rat{}
+	var keys []key
+	for _, ta := range tas {
+		k := key{ta.spec.Repository, ta.arm}
+		row := byKey[k]
+		if row == nil {
+			row = &tables.Repository{Repository: k.repo, Arm: k.arm}
+			byKey[k] = row
+			keys = append(keys, k)
+		}
+		row.Tasks++
+		row.Runs += ta.nRuns
+		row.CriticalFailures += ta.criticalFailures
+		medians[k] = append(medians[k], ta.medianR)
+		for _, r := range ta.runs {
+			costs[k] = append(costs[k], moneyRat(r.WorkflowCost))
+		}
+	}
+	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.repo, b.repo), cmp.Compare(a.arm, b.arm)) })
+	out := make([]tables.Repository, 0, len(keys))
+	for _, k := range keys {
+		row := byKey[k]
+		row.MeanMedianR = stats.Float(stats.Mean(medians[k]))
+		row.TotalCost = roundMoney(stats.Sum(costs[k]))
+		out = append(out, *row)
+	}
+	return out
 }

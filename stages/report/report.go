@@ -1,16 +1,97 @@
-// Package report is the last stage: it writes every table as Parquet,
-// scorecard.json and report.md into an output directory, atomically and
-// byte-reproducibly.
+// Package report is the last stage: it writes every registered table as
+// <name>.parquet, scorecard.json and report.md into an output directory
+// (SPEC T1, T2, R1).
+//
+// Invariants:
+//   - Every file is written to a temporary file in the output directory and
+//     renamed into place when complete, so a reader never sees a half-written
+//     file under its real name.
+//   - Same tables and Meta → byte-identical files: no map iteration reaches
+//     the output, the scorecard's JSON fields have a fixed order, and no
+//     clock is read.
+//   - Every exact number (money, ratio, median) is computed with integers or
+//     big.Rat and printed exactly; unavailable values are null, never zero.
+//   - Exploratory intervals are written after the gates, labelled
+//     EXPLORATORY, and never carry a pass or fail mark.
+//   - Any text that came from the campaign's inputs is escaped before it
+//     reaches report.md: answers, receipts and ratings are untrusted.
 package report
 
-import "github.com/evalgate/evalgate/tables"
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/evalgate/evalgate/tables"
+)
 
 // Meta is written into every output file's metadata.
 type Meta struct {
-	ToolVersion string
+	ToolVersion string // e.g. "0.1.0"; pins Parquet created_by as "evalgate <ToolVersion>"
 }
 
-// Write writes the tables of s and the scorecard into dir.
+// Output file names besides the tables.
+const (
+	ScorecardFile = "scorecard.json"
+	ReportFile    = "report.md"
+)
+
+// Write writes the tables of s, scorecard.json and report.md into dir,
+// creating dir if needed. c may be nil when the campaign could not be
+// loaded; s then typically holds only rejections.
 func Write(dir string, c *tables.Campaign, s *tables.Set, meta Meta) error {
-	panic("stages/report: Write: being written")
+	if s == nil {
+		s = &tables.Set{}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	md := tables.Metadata{ToolVersion: meta.ToolVersion}
+	if c != nil {
+		md.ManifestSHA256 = c.ManifestSHA256
+		md.Synthetic = c.Manifest.Synthetic
+	}
+	for _, t := range tables.Registry() {
+		if err := t.Write(filepath.Join(dir, t.Name+".parquet"), s, md); err != nil {
+			return fmt.Errorf("report: table %s: %w", t.Name, err)
+		}
+	}
+	sc := BuildScorecard(c, s, meta)
+	js, err := MarshalScorecard(sc)
+	if err != nil {
+		return fmt.Errorf("report: %s: %w", ScorecardFile, err)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, ScorecardFile), js); err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, ReportFile), RenderMarkdown(sc, s))
+}
+
+// writeFileAtomic writes data to a temporary file next to path and renames
+// it over path; on error the temporary file is removed.
+func writeFileAtomic(path string, data []byte) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			err = fmt.Errorf("report: write %s: %w", path, err)
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

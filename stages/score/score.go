@@ -1,10 +1,189 @@
-// Package score is the fourth stage: blinded adjudications become per-run scores R and U (SPEC Q1–Q3).
+// Package score is the fourth stage: blinded adjudications become per-run
+// scores R and U (SPEC Q1–Q3).
+//
+// A run is one planned (task, repetition, arm): the repetition's shared
+// draft session plus the arm's review session. Invariants:
+//
+//   - Every planned run has exactly one [tables.Run] row and every (run,
+//     truth obligation) pair one [tables.ObligationOutcome] row: nothing
+//     leaves a denominator.
+//   - A run whose review returned a valid final answer needs two usable,
+//     blinded primary ratings; when they disagree on anything an adjudicator
+//     record settles the run wholesale. Lacking them the run is unscored
+//     (Scored=false, R null) — never zero.
+//   - A run without a valid final answer (failed or not dispatched review,
+//     shared-draft failure) scores R=0, U=0, critical_completion_failed,
+//     both gates false and null wrong-claim counts, with no ratings.
+//   - Invalid or missing executions and defective oracles (C22) are
+//     unscored; the aggregate stage turns them into no_verdict.
+//   - R and U are exact fractions (RNum/RDen, UNum/UDen); the float columns
+//     are derived for display. Money and time are exact integers.
+//   - Output rows are sorted by (task, repetition, arm); no map order
+//     reaches the output.
 package score
 
-import "github.com/evalgate/evalgate/tables"
+import (
+	"cmp"
+	"slices"
 
-// Run fills s.Runs and s.Obligations from the campaign and the earlier stages' tables,
-// appending any finding to s.Rejections.
+	"github.com/evalgate/evalgate/tables"
+)
+
+// adjudicationsFile is where ratings come from, for findings.
+const adjudicationsFile = "adjudications.jsonl"
+
+// Run fills s.Runs and s.Obligations from the campaign and the earlier
+// stages' tables, appending any finding to s.Rejections.
 func Run(c *tables.Campaign, s *tables.Set) {
-	panic("stages/score: Run: being written")
+	in := newInputs(c, s)
+	var findings tables.Findings
+	ratings := checkRatings(c, in, &findings)
+	findings = append(findings, defectiveOracles(c)...)
+	for _, p := range in.plan {
+		run, outcomes, f := scoreRun(in, p, ratings[p.reviewID()])
+		s.Runs = append(s.Runs, run)
+		s.Obligations = append(s.Obligations, outcomes...)
+		findings = append(findings, f...)
+	}
+	findings.Sort()
+	s.Rejections = append(s.Rejections, findings...)
+}
+
+// plannedRun is one (task, repetition, arm) with the sessions that
+// executed it: the latest attempt of each, nil when there is none.
+type plannedRun struct {
+	spec     tables.TaskSpec
+	truth    *tables.Truth // nil when the task was not loaded
+	rep      int64
+	arm      tables.Arm
+	position int64
+	draft    *tables.Session
+	review   *tables.Session
+}
+
+func (p *plannedRun) reviewID() string {
+	if p.review == nil {
+		return ""
+	}
+	return p.review.SessionID
+}
+
+// inputs indexes what the score stage reads.
+type inputs struct {
+	plan      []*plannedRun
+	byReview  map[string]*plannedRun // scored review session ID → run
+	sessions  map[string]*tables.Session
+	tokens    map[string]*tables.Token
+	citations map[string]int64 // session ID → number of citation rows
+}
+
+type sessionKey struct {
+	task, role, arm string
+	rep             int64
+}
+
+func newInputs(c *tables.Campaign, s *tables.Set) *inputs {
+	in := &inputs{
+		byReview:  map[string]*plannedRun{},
+		sessions:  map[string]*tables.Session{},
+		tokens:    map[string]*tables.Token{},
+		citations: map[string]int64{},
+	}
+	latest := map[sessionKey]*tables.Session{}
+	for i := range s.Sessions {
+		sess := &s.Sessions[i]
+		in.sessions[sess.SessionID] = sess
+		k := sessionKey{task: sess.TaskID, role: sess.Role, rep: sess.Repetition}
+		if sess.Arm != nil {
+			k.arm = *sess.Arm
+		}
+		if old := latest[k]; old == nil || cmp.Or(cmp.Compare(sess.Attempt, old.Attempt), cmp.Compare(sess.SessionID, old.SessionID)) > 0 {
+			latest[k] = sess
+		}
+	}
+	for i := range s.Tokens {
+		in.tokens[s.Tokens[i].SessionID] = &s.Tokens[i]
+	}
+	for _, row := range s.Citations {
+		in.citations[row.SessionID]++
+	}
+	in.plan = planRuns(c)
+	for _, p := range in.plan {
+		p.draft = latest[sessionKey{task: p.spec.ID, role: tables.RoleDraft, rep: p.rep}]
+		p.review = latest[sessionKey{task: p.spec.ID, role: tables.RoleReview, rep: p.rep, arm: p.arm.ID}]
+		if p.review != nil {
+			in.byReview[p.review.SessionID] = p
+		}
+	}
+	return in
+}
+
+// planRuns lists every planned run, sorted by task, repetition and arm.
+// The schedule is the plan; without one, every task × repetition × arm.
+func planRuns(c *tables.Campaign) []*plannedRun {
+	d := c.Manifest.Design
+	slots := d.Schedule
+	if len(slots) == 0 {
+		for _, t := range d.Tasks {
+			for rep := int64(1); rep <= d.Repetitions; rep++ {
+				slots = append(slots, tables.Slot{Task: t.ID, Repetition: rep})
+			}
+		}
+	}
+	type slotKey struct {
+		task string
+		rep  int64
+	}
+	seen := map[slotKey]bool{}
+	var plan []*plannedRun
+	for _, slot := range slots {
+		if seen[slotKey{slot.Task, slot.Repetition}] {
+			continue
+		}
+		seen[slotKey{slot.Task, slot.Repetition}] = true
+		spec := taskSpec(d, slot.Task)
+		var truth *tables.Truth
+		if t := c.Task(slot.Task); t != nil {
+			truth = &t.Truth
+		}
+		for i, arm := range d.Arms {
+			position := int64(slices.Index(slot.Order, arm.ID) + 1)
+			if len(slot.Order) == 0 {
+				position = int64(i + 1)
+			}
+			plan = append(plan, &plannedRun{spec: spec, truth: truth, rep: slot.Repetition, arm: arm, position: position})
+		}
+	}
+	slices.SortFunc(plan, func(a, b *plannedRun) int {
+		return cmp.Or(cmp.Compare(a.spec.ID, b.spec.ID), cmp.Compare(a.rep, b.rep), cmp.Compare(a.arm.ID, b.arm.ID))
+	})
+	return plan
+}
+
+func taskSpec(d tables.Design, id string) tables.TaskSpec {
+	for _, t := range d.Tasks {
+		if t.ID == id {
+			return t
+		}
+	}
+	return tables.TaskSpec{ID: id}
+}
+
+// defectiveOracles reports every task whose oracle is marked defective
+// (C22): it is rejected before scoring.
+func defectiveOracles(c *tables.Campaign) tables.Findings {
+	var out tables.Findings
+	for _, t := range c.Tasks {
+		if !t.Truth.Oracle.Defective {
+			continue
+		}
+		out = append(out, tables.Finding{
+			Code:     tables.CodeOracleDefective,
+			Severity: tables.Reject,
+			File:     t.Spec.TruthPath,
+			Pointer:  "/oracle/defective",
+			Message:  "the oracle of task " + t.Spec.ID + " is marked defective, so its runs are not scored and the campaign has no verdict",
+		})
+	}
+	return out
 }

@@ -1,8 +1,17 @@
-// Package validate is the second stage: structure, provenance and links
-// (SPEC V1–V8).
 package validate
 
-import "github.com/evalgate/evalgate/tables"
+import (
+	"fmt"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Roles an answer can be checked for.
+const (
+	RoleDraft          = "draft"
+	RoleReview         = "review"
+	RoleReconciliation = "reconciliation"
+)
 
 // AnswerOptions says what an answer is checked against.
 type AnswerOptions struct {
@@ -15,13 +24,85 @@ type AnswerOptions struct {
 // that go beyond its JSON shape: link closure (V4), per-status rules (V5) and,
 // for the reconciliation role, the obligation and disposition rules (V6).
 // With a packet it also checks evidence IDs exist and the disposition set
-// equals the packet set.
+// equals the packet set. Findings have severity Reject and no session; they
+// are sorted.
 func AnswerRules(a *tables.Answer, opts AnswerOptions) tables.Findings {
-	panic("stages/validate: AnswerRules: being written")
+	if a == nil {
+		return nil
+	}
+	c := newChecker(a, opts.File)
+	c.finalRules()
+	rec := a.Reconciliation
+	switch opts.Role {
+	case RoleReconciliation:
+		if rec == nil {
+			c.add(tables.CodeReconciliationMissing, "/reconciliation", "the reconciliation review returned reconciliation null")
+		} else {
+			c.reconciliationRules(rec)
+		}
+	case RoleDraft, RoleReview:
+		if rec != nil {
+			c.add(tables.CodeReconciliationUnexpected, "/reconciliation", "a %s must return reconciliation null", opts.Role)
+			rec = nil
+		}
+	default:
+		c.add(tables.CodeRoleUnknown, "", "role %q is not draft, review or reconciliation", opts.Role)
+		rec = nil
+	}
+	if opts.Packet != nil {
+		c.packetRules(opts.Packet, rec)
+	}
+	c.out.Sort()
+	return c.out
 }
 
-// Run validates the campaign and fills s.Sessions, s.Citations,
-// s.Dispositions and appends to s.Rejections.
-func Run(c *tables.Campaign, s *tables.Set) {
-	panic("stages/validate: Run: being written")
+// checker accumulates the findings of one answer.
+type checker struct {
+	file string
+	a    *tables.Answer
+	idx  finalIndex
+	out  tables.Findings
+}
+
+func newChecker(a *tables.Answer, file string) *checker {
+	return &checker{file: file, a: a, idx: indexFinal(&a.Final)}
+}
+
+func (c *checker) add(code tables.Code, ptr, format string, args ...any) {
+	c.out = append(c.out, tables.Finding{
+		Code:     code,
+		Severity: tables.Reject,
+		File:     c.file,
+		Pointer:  ptr,
+		Message:  fmt.Sprintf(format, args...) + ".",
+	})
+}
+
+// ptr joins RFC 6901 reference tokens; tokens are escaped.
+func ptr(tokens ...any) string {
+	s := ""
+	for _, t := range tokens {
+		switch t := t.(type) {
+		case int:
+			s += fmt.Sprintf("/%d", t)
+		case string:
+			s += "/" + escapeToken(t)
+		}
+	}
+	return s
+}
+
+func escapeToken(t string) string {
+	out := make([]byte, 0, len(t))
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '~':
+			out = append(out, '~', '0')
+		case '/':
+			out = append(out, '~', '1')
+		default:
+			out = append(out, t[i])
+		}
+	}
+	return string(out)
 }

@@ -1,0 +1,42 @@
+# evalgate's build, test, fuzz and benchmark entry points.
+# `make test` is the one test command: README and .ci/run both run it.
+
+GO       ?= go
+FUZZTIME ?= 10s
+GOFILES  := $(shell git ls-files '*.go' 2>/dev/null)
+
+.PHONY: build test example fuzz bench generate interop
+
+build:
+	$(GO) build -o evalgate ./cmd/evalgate
+
+# interop/node_modules holds DuckDB (npm @duckdb/node-api), used only by the
+# interop test that opens every table in a real engine.
+interop/node_modules/.package-lock.json: interop/package.json interop/package-lock.json
+	npm ci --prefix interop --no-audit --no-fund --loglevel=error
+
+interop: interop/node_modules/.package-lock.json
+
+test: interop
+	@unformatted="$$(gofmt -l $(GOFILES))"; if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test ./...
+	GOARCH=386 $(GO) test ./stats/...
+
+example:
+	$(GO) run ./cmd/evalgate run --out out
+
+# fuzz runs every fuzz target for FUZZTIME each.
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$target"; \
+	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+generate:
+	$(GO) generate ./...

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/evalgate/evalgate/stages"
+	"github.com/evalgate/evalgate/tables"
+	"github.com/spf13/cobra"
+)
+
+type validateOptions struct {
+	example string
+	answer  string
+	role    string
+	json    bool
+}
+
+// answerRoles are the roles `validate --answer` checks against.
+var answerRoles = []string{"draft", "review", "reconciliation"}
+
+func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
+	var opts validateOptions
+	cmd := &cobra.Command{
+		Use:   "validate [CAMPAIGN_DIR] | validate --answer FILE --role draft|review|reconciliation",
+		Short: "Check a campaign, or one answer file, and print every problem",
+		Long: `validate checks a whole campaign (every stage except intervals and report)
+and prints every finding at once; it exits 1 when the campaign cannot be
+admitted, 0 otherwise (warnings alone do not reject).
+
+With --answer it checks one answer file against the response contract on
+its own: strict JSON, schema closure, text, IDs, paths, lines, caps, links
+within the answer, the per-status rules and, for --role reconciliation, the
+obligation and disposition rules except the packet set. Exit 0 valid, 1
+rejected, 2 usage.`,
+		Args: maxArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if opts.answer != "" || opts.role != "" {
+				if len(args) > 0 || opts.example != "" {
+					return usagef("--answer checks one file; do not also give a campaign")
+				}
+				return validateAnswer(stdout, opts)
+			}
+			return validateCampaign(stdout, args, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.example, "example", "", "embedded example campaign to check when no directory is given")
+	cmd.Flags().StringVar(&opts.answer, "answer", "", "check one answer file on its own")
+	cmd.Flags().StringVar(&opts.role, "role", "", "role of the --answer file: draft, review or reconciliation")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print findings as JSON")
+	return cmd
+}
+
+// findingsReport is the --json output of validate.
+type findingsReport struct {
+	Input    string           `json:"input"`
+	Valid    bool             `json:"valid"`
+	Findings []tables.Finding `json:"findings"`
+}
+
+func validateAnswer(stdout io.Writer, opts validateOptions) error {
+	if opts.answer == "" {
+		return usagef("--role needs --answer FILE")
+	}
+	if !slices.Contains(answerRoles, opts.role) {
+		return usagef("--role must be one of draft, review, reconciliation")
+	}
+	data, err := os.ReadFile(opts.answer)
+	if err != nil {
+		return usagef("answer: %v", err)
+	}
+	fs := stages.CheckAnswer(opts.answer, data, opts.role)
+	return printReport(stdout, opts.answer, fs, opts.json)
+}
+
+func validateCampaign(stdout io.Writer, args []string, opts validateOptions) error {
+	fsys, name, err := campaignSource(args, opts.example)
+	if err != nil {
+		return err
+	}
+	res := stages.Run(fsys, name, stages.Options{SkipIntervals: true})
+	return printReport(stdout, name, res.Tables.Rejections, opts.json)
+}
+
+// printReport prints findings and returns errRejected when any rejects.
+func printReport(stdout io.Writer, input string, fs tables.Findings, asJSON bool) error {
+	valid := !fs.Rejected()
+	if asJSON {
+		if fs == nil {
+			fs = tables.Findings{}
+		}
+		if err := writeJSON(stdout, findingsReport{Input: input, Valid: valid, Findings: fs}); err != nil {
+			return err
+		}
+	} else {
+		printFindings(stdout, fs)
+		if valid {
+			fmt.Fprintf(stdout, "%s: valid (%d warnings)\n", input, len(fs))
+		} else {
+			fmt.Fprintf(stdout, "%s: rejected (%d findings)\n", input, len(fs))
+		}
+	}
+	if !valid {
+		return errRejected
+	}
+	return nil
+}

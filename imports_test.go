@@ -1,0 +1,111 @@
+package evalgate_test
+
+import (
+	"go/build"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/evalgate/evalgate"
+
+// layer returns the architectural layer of a package of this module:
+// cmd (may import anything below), stages (the orchestrator), stage (one
+// stage package), tables, stats and fixtures (leaves, apart from fixtures'
+// use of tables).
+func layer(pkg string) string {
+	rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")
+	switch {
+	case strings.HasPrefix(rel, "cmd/"):
+		return "cmd"
+	case rel == "stages":
+		return "stages"
+	case strings.HasPrefix(rel, "stages/"):
+		return "stage:" + strings.SplitN(rel, "/", 3)[1]
+	case strings.HasPrefix(rel, "tables"):
+		return "tables"
+	case strings.HasPrefix(rel, "stats"):
+		return "stats"
+	case strings.HasPrefix(rel, "fixtures"):
+		return "fixtures"
+	}
+	return rel
+}
+
+// allowed reports whether a package in layer from may import a package of
+// this module in layer to. Imports go one way: cmd → stages → stage →
+// tables, stats. A stage never imports another stage, and nothing below cmd
+// imports cobra.
+func allowed(from, to string) bool {
+	switch {
+	case from == to:
+		return true
+	case from == "cmd":
+		return true
+	case from == "stages":
+		return strings.HasPrefix(to, "stage:") || to == "tables" || to == "stats"
+	case strings.HasPrefix(from, "stage:"):
+		return to == "tables" || to == "stats"
+	case from == "fixtures":
+		return to == "tables"
+	case from == "tables", from == "stats":
+		return false
+	}
+	return false
+}
+
+// TestImportDirection enforces the layering of non-test code.
+func TestImportDirection(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules" || name == "interop" || name == "docs") {
+			return filepath.SkipDir
+		}
+		pkg, err := build.ImportDir(path, 0)
+		if err != nil {
+			return nil // no Go files, or only ignored ones
+		}
+		from := layer(module + "/" + filepath.ToSlash(path))
+		if path == "." {
+			from = "root"
+		}
+		for _, imp := range pkg.Imports {
+			if imp == "github.com/spf13/cobra" && from != "cmd" {
+				t.Errorf("%s imports cobra; only cmd/ may", path)
+			}
+			if !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			if to := layer(imp); !allowed(from, to) {
+				t.Errorf("%s (%s) imports %s (%s): imports go cmd → stages → stage → tables, stats", path, from, imp, to)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestImportRuleRejects proves the rule can fail.
+func TestImportRuleRejects(t *testing.T) {
+	for _, c := range []struct{ from, to string }{
+		{"stage:score", "stage:intervals"},
+		{"stage:aggregate", "stage:intervals"},
+		{"tables", "stage:load"},
+		{"stats", "tables"},
+		{"fixtures", "stage:load"},
+		{"stage:load", "stages"},
+	} {
+		if allowed(c.from, c.to) {
+			t.Errorf("allowed(%s, %s) = true, want false", c.from, c.to)
+		}
+	}
+}

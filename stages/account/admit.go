@@ -1,0 +1,133 @@
+package account
+
+import (
+	"fmt"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Request is one dispatch a live runner asks `evalgate admit` to allow
+// (A7): its identity, rate card, worst-case token bounds and the
+// reservation it will be charged against.
+type Request struct {
+	RequestID       string
+	SessionID       string
+	RateCard        string
+	MaxInputTokens  int64
+	MaxOutputTokens int64
+	ReservationID   string
+}
+
+// Verdict is the outcome of Admit.
+type Verdict struct {
+	Admitted bool
+	Replay   bool          // the request ID is already in the ledger: admitted, not charged again
+	Code     tables.Code   // refusal reason; "" when admitted
+	Message  string        // one sentence
+	Bound    *tables.Money // worst-case reference cost reserved; nil when refused before pricing or on replay
+	Used     Allowance     // ledger use after the verdict (accounted + held + reserved)
+}
+
+// Admit decides whether req may be dispatched against the campaign's
+// ledger s.Ledger (filled by Run). It refuses, with a typed reason, an
+// incomplete request, a missing reservation identity, an unknown rate card
+// or a card without uncached-input or output price, an invalid ceiling or
+// an unknown ledger charge, and any request whose worst-case bound does not
+// fit what is left: per session (input, output) and per campaign (sessions,
+// input, output, reference cost, actual cost). Ceilings are inclusive:
+// landing exactly on one is admitted. The bound prices every input token at
+// the card's dearest input bucket and every output token at the output
+// price. An admitted request is appended to s.Ledger as a reserved entry;
+// a request ID already in the ledger is admitted again without a second
+// charge. Wall time cannot be bounded before dispatch and is not checked.
+func Admit(c *tables.Campaign, s *tables.Set, req Request) Verdict {
+	used := Summarize(s.Ledger).Used
+	refuse := func(code tables.Code, msg string) Verdict {
+		return Verdict{Code: code, Message: msg, Used: used}
+	}
+	if req.RequestID == "" || req.SessionID == "" || req.MaxInputTokens < 0 || req.MaxOutputTokens < 0 ||
+		req.MaxInputTokens > maxTokens || req.MaxOutputTokens > maxTokens {
+		return refuse(tables.CodeAdmissionInvalidRequest, "The request lacks a request or session ID or has negative or absurd token bounds.")
+	}
+	for _, e := range s.Ledger {
+		if e.RequestID == req.RequestID && chargesBudget(e.Kind) {
+			return Verdict{Admitted: true, Replay: true, Used: used,
+				Message: "Request " + req.RequestID + " is already in the ledger; it is admitted without a second charge."}
+		}
+	}
+	if req.ReservationID == "" {
+		return refuse(tables.CodeAdmissionNoReservation, "The request has no reservation identity.")
+	}
+	card, ok := tariffs(&c.Manifest)[req.RateCard]
+	if !ok {
+		return refuse(tables.CodeAdmissionUnknownCard, fmt.Sprintf("Rate card %q is not defined by the manifest.", req.RateCard))
+	}
+	bound, code, msg := admissionBound(card, req)
+	if code != "" {
+		return refuse(code, msg)
+	}
+	lim, problems := parseLimits(&c.Manifest.Ceilings)
+	if len(problems) > 0 {
+		return refuse(tables.CodeAdmissionInvalidCeiling, problems[0].Message)
+	}
+	if code, msg := checkFit(lim, used, req, bound); code != "" {
+		return refuse(code, msg)
+	}
+	entry := tables.LedgerEntry{
+		Seq: int64(len(s.Ledger) + 1), SessionID: req.SessionID, RequestID: req.RequestID, Kind: tables.LedgerReserved,
+		InputTokens: req.MaxInputTokens, OutputTokens: req.MaxOutputTokens, ReferenceCost: ptrMoney(bound),
+		ToolCharges: ptrMoney(0),
+	}
+	s.Ledger = append(s.Ledger, entry)
+	return Verdict{Admitted: true, Bound: ptrMoney(bound), Used: Summarize(s.Ledger).Used,
+		Message: "Request " + req.RequestID + " is admitted with a worst-case bound of " + tables.Money(bound).String() + "."}
+}
+
+// chargesBudget reports whether a ledger entry of kind k charges the
+// campaign (and so makes its request ID a replay).
+func chargesBudget(k string) bool {
+	return k == tables.LedgerAccounted || k == tables.LedgerHeld || k == tables.LedgerReserved
+}
+
+// admissionBound is the request's worst-case reference cost.
+func admissionBound(card Tariff, req Request) (tables.Money, tables.Code, string) {
+	in, out := card.worstInputPrice(), card.Output
+	if in == nil || out == nil {
+		return 0, tables.CodeAdmissionMissingTariff, "Rate card " + card.ID + " has no valid uncached-input or output price."
+	}
+	ci, ok1 := mulChecked(req.MaxInputTokens, *in)
+	co, ok2 := mulChecked(req.MaxOutputTokens, *out)
+	total, ok3 := addChecked(ci, co)
+	if !ok1 || !ok2 || !ok3 {
+		return 0, tables.CodeAdmissionInvalidRequest, "The request's worst-case cost does not fit in 64 bits."
+	}
+	return tables.Money(total), "", ""
+}
+
+// checkFit refuses a request whose bound does not fit a remaining ceiling.
+func checkFit(lim limits, used Allowance, req Request, bound tables.Money) (tables.Code, string) {
+	if used.ReferenceCost == nil || used.ActualCost == nil {
+		return tables.CodeAdmissionInvalidCeiling, "The ledger holds a charge of unknown cost, so no remaining allowance can be shown."
+	}
+	checks := []struct {
+		code          tables.Code
+		what          string
+		used, request int64
+		ceiling       *int64
+	}{
+		{tables.CodeCeilingSessionInput, "session input tokens", 0, req.MaxInputTokens, lim.sessionInput},
+		{tables.CodeCeilingSessionOutput, "session output tokens", 0, req.MaxOutputTokens, lim.sessionOutput},
+		{tables.CodeCeilingTotalSessions, "campaign sessions", used.Sessions, 1, lim.total},
+		{tables.CodeCeilingCampaignInput, "campaign input tokens", used.InputTokens, req.MaxInputTokens, lim.campaignInput},
+		{tables.CodeCeilingCampaignOutput, "campaign output tokens", used.OutputTokens, req.MaxOutputTokens, lim.campaignOutput},
+		{tables.CodeCeilingReferenceCost, "campaign reference cost (pico-units)", int64(*used.ReferenceCost), int64(bound), (*int64)(lim.referenceCost)},
+		{tables.CodeCeilingActualCost, "campaign actual cost (pico-units)", int64(*used.ActualCost), int64(bound), (*int64)(lim.actualCost)},
+	}
+	for _, c := range checks {
+		after := saturatingAdd(c.used, c.request)
+		if exceeds(after, c.ceiling) {
+			return c.code, fmt.Sprintf("Admitting would bring %s to %d, above the ceiling %d.", c.what, after, *c.ceiling)
+		}
+	}
+	return "", ""
+}

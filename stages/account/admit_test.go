@@ -1,0 +1,138 @@
+package account
+
+import (
+	"testing"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// admitSet runs ceilingCampaign's first session only: the ledger holds
+// 1 accounted session, 1,000 in / 100 out, reference 0.006, actual 0.01.
+func admitSet(t *testing.T) (*tables.Campaign, *tables.Set) {
+	t.Helper()
+	c := ceilingCampaign()
+	c.Receipts = c.Receipts[:1]
+	s := runOn(c)
+	if len(s.Rejections) != 0 {
+		t.Fatalf("setup findings: %v", s.Rejections)
+	}
+	return c, s
+}
+
+func request() Request {
+	return Request{RequestID: "req-next", SessionID: "T1-r1-B", RateCard: "codex-2026-09-05",
+		MaxInputTokens: 50_000, MaxOutputTokens: 5_000, ReservationID: "res-next"}
+}
+
+// The worst-case bound of request() on the Codex card prices input at the
+// dearest input bucket (4 > 0.40): 50,000 × 4 + 5,000 × 20 per million
+// = 0.2 + 0.1 = 0.3 = 300,000,000,000 pico.
+const requestBound = 50_000*4_000_000 + 5_000*20_000_000
+
+// For every ceiling Admit checks: a remaining allowance just below the
+// request's bound refuses it; exactly at it and just above admit it (C18).
+func TestAdmitCeilings(t *testing.T) {
+	cases := []struct {
+		name   string
+		code   tables.Code
+		needed int64 // used + requested: the smallest ceiling that admits
+		set    func(c *tables.Ceilings, v int64)
+	}{
+		{"session input", tables.CodeCeilingSessionInput, 50_000, func(c *tables.Ceilings, v int64) { c.Session.InputTokens = v }},
+		{"session output", tables.CodeCeilingSessionOutput, 5_000, func(c *tables.Ceilings, v int64) { c.Session.OutputTokens = v }},
+		{"total sessions", tables.CodeCeilingTotalSessions, 2, func(c *tables.Ceilings, v int64) { c.Campaign.TotalSessions = v }},
+		{"campaign input", tables.CodeCeilingCampaignInput, 51_000, func(c *tables.Ceilings, v int64) { c.Campaign.InputTokens = v }},
+		{"campaign output", tables.CodeCeilingCampaignOutput, 5_100, func(c *tables.Ceilings, v int64) { c.Campaign.OutputTokens = v }},
+		{"reference cost", tables.CodeCeilingReferenceCost, 6_000_000_000 + requestBound,
+			func(c *tables.Ceilings, v int64) { c.Campaign.ReferenceCost = tables.Money(v).String() }},
+		{"actual cost", tables.CodeCeilingActualCost, 10_000_000_000 + requestBound,
+			func(c *tables.Ceilings, v int64) { c.Campaign.ActualCost = tables.Money(v).String() }},
+	}
+	for _, tc := range cases {
+		for _, step := range []struct {
+			name     string
+			delta    int64
+			admitted bool
+		}{{"just below", -1, false}, {"exactly at", 0, true}, {"just above", 1, true}} {
+			t.Run(tc.name+"/"+step.name, func(t *testing.T) {
+				c, s := admitSet(t)
+				c.Manifest.Ceilings.Session = tables.SessionCeilings{WallMS: 240_000, InputTokens: 90_000, OutputTokens: 8_000}
+				tc.set(&c.Manifest.Ceilings, tc.needed+step.delta)
+				before := len(s.Ledger)
+				v := Admit(c, s, request())
+				if v.Admitted != step.admitted {
+					t.Fatalf("verdict = %+v, want admitted %v", v, step.admitted)
+				}
+				if !step.admitted && v.Code != tc.code {
+					t.Errorf("refusal code = %s, want %s", v.Code, tc.code)
+				}
+				if step.admitted {
+					if v.Bound == nil || int64(*v.Bound) != requestBound || len(s.Ledger) != before+1 || s.Ledger[before].Kind != tables.LedgerReserved {
+						t.Errorf("admitted verdict %+v, ledger %+v", v, s.Ledger)
+					}
+				} else if len(s.Ledger) != before {
+					t.Errorf("a refusal changed the ledger")
+				}
+			})
+		}
+	}
+}
+
+func TestAdmitRefusals(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(c *tables.Campaign, r *Request)
+		code tables.Code
+	}{
+		{"missing reservation identity", func(_ *tables.Campaign, r *Request) { r.ReservationID = "" }, tables.CodeAdmissionNoReservation},
+		{"unknown rate card", func(_ *tables.Campaign, r *Request) { r.RateCard = "gpt-9" }, tables.CodeAdmissionUnknownCard},
+		{"missing tariff", func(c *tables.Campaign, _ *Request) { c.Manifest.RateCards[0].Prices.Output = "" }, tables.CodeAdmissionMissingTariff},
+		{"no request id", func(_ *tables.Campaign, r *Request) { r.RequestID = "" }, tables.CodeAdmissionInvalidRequest},
+		{"negative bound", func(_ *tables.Campaign, r *Request) { r.MaxOutputTokens = -1 }, tables.CodeAdmissionInvalidRequest},
+		{"invalid ceiling", func(c *tables.Campaign, _ *Request) { c.Manifest.Ceilings.Campaign.ActualCost = "-1" }, tables.CodeAdmissionInvalidCeiling},
+		{"exhausted budget", func(c *tables.Campaign, _ *Request) { c.Manifest.Ceilings.Campaign.ReferenceCost = "0.006" }, tables.CodeCeilingReferenceCost},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, s := admitSet(t)
+			r := request()
+			tc.edit(c, &r)
+			if v := Admit(c, s, r); v.Admitted || v.Code != tc.code || v.Message == "" {
+				t.Errorf("verdict = %+v, want refusal %s", v, tc.code)
+			}
+		})
+	}
+	t.Run("unknown ledger charge", func(t *testing.T) {
+		c, s := admitSet(t)
+		s.Ledger[0].ReferenceCost = nil
+		if v := Admit(c, s, request()); v.Admitted || v.Code != tables.CodeAdmissionInvalidCeiling {
+			t.Errorf("verdict = %+v", v)
+		}
+	})
+}
+
+func TestAdmitReplay(t *testing.T) {
+	t.Run("accounted request", func(t *testing.T) {
+		c, s := admitSet(t)
+		r := request()
+		r.RequestID = "req-T1-r1-D"                    // already accounted by Run
+		c.Manifest.Ceilings.Campaign.TotalSessions = 1 // no room for a new session
+		before := Summarize(s.Ledger).Used
+		v := Admit(c, s, r)
+		if !v.Admitted || !v.Replay || len(s.Ledger) != 1 || v.Used.Sessions != before.Sessions || *v.Used.ReferenceCost != *before.ReferenceCost {
+			t.Errorf("verdict = %+v, ledger %d entries", v, len(s.Ledger))
+		}
+	})
+	t.Run("admitted twice", func(t *testing.T) {
+		c, s := admitSet(t)
+		first := Admit(c, s, request())
+		second := Admit(c, s, request())
+		if !first.Admitted || first.Replay || !second.Admitted || !second.Replay || len(s.Ledger) != 2 {
+			t.Errorf("first %+v second %+v ledger %d", first, second, len(s.Ledger))
+		}
+		// 0.006 accounted + 0.3 reserved, counted once.
+		if got := Summarize(s.Ledger).Used.ReferenceCost.String(); got != "0.306" {
+			t.Errorf("used reference cost = %s, want 0.306", got)
+		}
+	})
+}

@@ -1,0 +1,172 @@
+package account
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// limits are the manifest's ceilings (A6), checked and parsed. A nil field
+// is a ceiling that is invalid and therefore never satisfied by Admit.
+type limits struct {
+	sessionWallNS, sessionInput, sessionOutput *int64
+	planned, total, campaignWallNS             *int64
+	campaignInput, campaignOutput              *int64
+	referenceCost, actualCost                  *tables.Money
+}
+
+// parseLimits checks every ceiling: counts must be non-negative, wall
+// times must fit in nanoseconds, money must be an exact decimal.
+func parseLimits(c *tables.Ceilings) (limits, []tables.Finding) {
+	var l limits
+	var fs []tables.Finding
+	count := func(ptr string, v int64, scale int64) *int64 {
+		if v < 0 || v > (1<<63-1)/scale {
+			fs = append(fs, ceilingFinding(ptr, "is negative or out of range"))
+			return nil
+		}
+		v *= scale
+		return &v
+	}
+	money := func(ptr, s string) *tables.Money {
+		m, err := tables.ParseMoney(s)
+		if err != nil {
+			fs = append(fs, ceilingFinding(ptr, "is not an exact non-negative decimal"))
+			return nil
+		}
+		return &m
+	}
+	ms := int64(time.Millisecond)
+	l.sessionWallNS = count("/ceilings/session/wall_ms", c.Session.WallMS, ms)
+	l.sessionInput = count("/ceilings/session/input_tokens", c.Session.InputTokens, 1)
+	l.sessionOutput = count("/ceilings/session/output_tokens", c.Session.OutputTokens, 1)
+	l.planned = count("/ceilings/campaign/planned_sessions", c.Campaign.PlannedSessions, 1)
+	l.total = count("/ceilings/campaign/total_sessions", c.Campaign.TotalSessions, 1)
+	l.campaignWallNS = count("/ceilings/campaign/wall_ms", c.Campaign.WallMS, ms)
+	l.campaignInput = count("/ceilings/campaign/input_tokens", c.Campaign.InputTokens, 1)
+	l.campaignOutput = count("/ceilings/campaign/output_tokens", c.Campaign.OutputTokens, 1)
+	l.referenceCost = money("/ceilings/campaign/reference_cost", c.Campaign.ReferenceCost)
+	l.actualCost = money("/ceilings/campaign/actual_cost", c.Campaign.ActualCost)
+	return l, fs
+}
+
+func ceilingFinding(ptr, what string) tables.Finding {
+	return tables.Finding{Code: tables.CodeCeilingInvalid, Severity: tables.Reject, File: manifestFile,
+		Pointer: ptr, Message: "The ceiling " + ptr + " " + what + "."}
+}
+
+// exceeds reports whether v is above an inclusive ceiling (an invalid
+// ceiling was already reported and is not checked again).
+func exceeds(v int64, ceiling *int64) bool { return ceiling != nil && v > *ceiling }
+
+// sessionCeilings checks one session's wall time, input and output against
+// the per-session ceilings and its own reservation; it reports whether the
+// session is shown within all of them (an unknown cost is not).
+func (a *accountant) sessionCeilings(line tables.Line[tables.Receipt], row *tables.Token, res *reservation) bool {
+	ok := true
+	over := func(code tables.Code, ptr, what string, v int64, ceiling *int64) {
+		if exceeds(v, ceiling) {
+			ok = false
+			a.add(line, code, tables.Warn, ptr, fmt.Sprintf("The session's %s (%d) exceeds the per-session ceiling (%d).", what, v, *ceiling))
+		}
+	}
+	if row.DurationNS == nil {
+		ok = false
+	} else {
+		over(tables.CodeCeilingSessionWall, "/ended_at", "wall time in ns", *row.DurationNS, a.limits.sessionWallNS)
+	}
+	over(tables.CodeCeilingSessionInput, "/meter", "cumulative input", row.InputTotal, a.limits.sessionInput)
+	over(tables.CodeCeilingSessionOutput, "/meter", "billed output", row.Output, a.limits.sessionOutput)
+	if res == nil {
+		return false
+	}
+	costOver := row.ReferenceCost != nil && res.cost != nil && *row.ReferenceCost > *res.cost
+	if row.InputTotal > res.input || row.Output > res.output || costOver {
+		a.add(line, tables.CodeReservationExceeded, tables.Warn, "/reservation", fmt.Sprintf(
+			"The session used %d input and %d output tokens (reference cost %s), beyond its reservation %s of %d, %d (%s).",
+			row.InputTotal, row.Output, moneyText(row.ReferenceCost), res.id, res.input, res.output, moneyText(res.cost)))
+		return false
+	}
+	return ok && row.ReferenceCost != nil
+}
+
+func moneyText(m *tables.Money) string {
+	if m == nil {
+		return "unknown"
+	}
+	return m.String()
+}
+
+// PlannedSessions is the number of sessions the design plans: for every
+// scheduled (task, repetition) one draft or investigation session plus one
+// review per arm. Without a schedule every task runs every repetition.
+func PlannedSessions(d *tables.Design) int64 {
+	slots := int64(len(d.Schedule))
+	if slots == 0 {
+		slots = int64(len(d.Tasks)) * max(d.Repetitions, 0)
+	}
+	return slots * int64(1+len(d.Arms))
+}
+
+// campaignCeilings checks the campaign-wide ceilings over the whole ledger.
+func (a *accountant) campaignCeilings() {
+	planned := PlannedSessions(&a.c.Manifest.Design)
+	a.campaignOver(tables.CodeCeilingPlannedSessions, "/ceilings/campaign/planned_sessions", "planned sessions", planned, a.limits.planned)
+	u := Summarize(a.ledger).Used
+	a.campaignOver(tables.CodeCeilingTotalSessions, "/ceilings/campaign/total_sessions", "dispatched sessions", u.Sessions, a.limits.total)
+	if wall, ok := a.campaignWall(); ok {
+		a.campaignOver(tables.CodeCeilingCampaignWall, "/ceilings/campaign/wall_ms", "wall time in ns (first start to last end)", wall, a.limits.campaignWallNS)
+	}
+	a.campaignOver(tables.CodeCeilingCampaignInput, "/ceilings/campaign/input_tokens", "accounted and held input", u.InputTokens, a.limits.campaignInput)
+	a.campaignOver(tables.CodeCeilingCampaignOutput, "/ceilings/campaign/output_tokens", "accounted and held output", u.OutputTokens, a.limits.campaignOutput)
+	a.moneyOver(tables.CodeCeilingReferenceCost, "/ceilings/campaign/reference_cost", "reference cost", u.ReferenceCost, a.limits.referenceCost)
+	a.moneyOver(tables.CodeCeilingActualCost, "/ceilings/campaign/actual_cost", "attributable actual cost", u.ActualCost, a.limits.actualCost)
+}
+
+func (a *accountant) campaignOver(code tables.Code, ptr, what string, v int64, ceiling *int64) {
+	if exceeds(v, ceiling) {
+		a.findings = append(a.findings, tables.Finding{Code: code, Severity: tables.Warn, File: manifestFile, Pointer: ptr,
+			Message: fmt.Sprintf("The campaign's %s (%d) exceeds its ceiling (%d).", what, v, *ceiling)})
+	}
+}
+
+func (a *accountant) moneyOver(code tables.Code, ptr, what string, v, ceiling *tables.Money) {
+	switch {
+	case v == nil:
+		a.findings = append(a.findings, tables.Finding{Code: tables.CodeCampaignCostUnknown, Severity: tables.Warn, File: manifestFile, Pointer: ptr,
+			Message: "The campaign's " + what + " is unknown (a charge without tariff, meter or reservation), so it cannot be shown within its ceiling."})
+	case ceiling != nil && *v > *ceiling:
+		a.findings = append(a.findings, tables.Finding{Code: code, Severity: tables.Warn, File: manifestFile, Pointer: ptr,
+			Message: "The campaign's " + what + " (" + v.String() + ") exceeds its ceiling (" + ceiling.String() + ")."})
+	}
+}
+
+// campaignWall is first start to last end over dispatched receipts (UTC).
+func (a *accountant) campaignWall() (int64, bool) {
+	var first, last time.Time
+	seen := false
+	for _, line := range a.c.Receipts {
+		r := &line.Record
+		if r.Status == tables.StatusNotDispatched {
+			continue
+		}
+		if !seen || r.StartedAt.Before(first) {
+			first = r.StartedAt
+		}
+		if r.EndedAt != nil && (last.IsZero() || r.EndedAt.After(last)) {
+			last = *r.EndedAt
+		}
+		seen = true
+	}
+	if !seen || last.IsZero() || last.Before(first) {
+		return 0, false
+	}
+	return int64(last.Sub(first)), true
+}
+
+// pointer joins a JSON pointer base, an index and a member.
+func pointer(base string, i int, member string) string {
+	return base + "/" + strconv.Itoa(i) + "/" + member
+}

@@ -1,0 +1,99 @@
+package account
+
+import (
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// ceilingCampaign has two priced sessions, billed actually at 0.01 each:
+//
+//	session 1: t0 → t0+60s, 1,000 in / 100 out, (4×1000 + 20×100)/10^6 = 0.006
+//	session 2: t0+30s → t0+120s (90 s), the same meter
+//
+// Totals: 2 sessions (3 planned), 120,000 ms wall, 2,000 in, 200 out,
+// reference 0.012, actual 0.02. Every ceiling starts generous.
+func ceilingCampaign() *tables.Campaign {
+	r1 := receipt("T1-r1-D", tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))
+	r2 := receipt("T1-r1-A", tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))
+	start2, end2 := t0.Add(30*time.Second), t0.Add(120*time.Second)
+	r2.StartedAt, r2.EndedAt = start2, &end2
+	for _, r := range []*tables.Receipt{&r1, &r2} {
+		r.Billing = tables.Billing{Basis: tables.BillingActual, ActualCharge: strp("0.01")}
+	}
+	return testCampaign(r1, r2)
+}
+
+// For every ceiling: just below the campaign's figure is exceeded; exactly
+// at it and just above are within (inclusive ceilings, C18).
+func TestRunCeilings(t *testing.T) {
+	cases := []struct {
+		name   string
+		code   tables.Code
+		figure int64 // the campaign's own figure, computed by hand above
+		set    func(c *tables.Ceilings, v int64)
+	}{
+		{"session wall", tables.CodeCeilingSessionWall, 90_000, func(c *tables.Ceilings, v int64) { c.Session.WallMS = v }},
+		{"session input", tables.CodeCeilingSessionInput, 1000, func(c *tables.Ceilings, v int64) { c.Session.InputTokens = v }},
+		{"session output", tables.CodeCeilingSessionOutput, 100, func(c *tables.Ceilings, v int64) { c.Session.OutputTokens = v }},
+		{"planned sessions", tables.CodeCeilingPlannedSessions, 3, func(c *tables.Ceilings, v int64) { c.Campaign.PlannedSessions = v }},
+		{"total sessions", tables.CodeCeilingTotalSessions, 2, func(c *tables.Ceilings, v int64) { c.Campaign.TotalSessions = v }},
+		{"campaign wall", tables.CodeCeilingCampaignWall, 120_000, func(c *tables.Ceilings, v int64) { c.Campaign.WallMS = v }},
+		{"campaign input", tables.CodeCeilingCampaignInput, 2000, func(c *tables.Ceilings, v int64) { c.Campaign.InputTokens = v }},
+		{"campaign output", tables.CodeCeilingCampaignOutput, 200, func(c *tables.Ceilings, v int64) { c.Campaign.OutputTokens = v }},
+		{"reference cost", tables.CodeCeilingReferenceCost, 12_000_000_000, // 0.012 in pico-units
+			func(c *tables.Ceilings, v int64) { c.Campaign.ReferenceCost = tables.Money(v).String() }},
+		{"actual cost", tables.CodeCeilingActualCost, 20_000_000_000, // 0.02
+			func(c *tables.Ceilings, v int64) { c.Campaign.ActualCost = tables.Money(v).String() }},
+	}
+	for _, tc := range cases {
+		for _, step := range []struct {
+			name     string
+			delta    int64
+			exceeded bool
+		}{{"below", -1, true}, {"at", 0, false}, {"above", 1, false}} {
+			t.Run(tc.name+"/"+step.name, func(t *testing.T) {
+				c := ceilingCampaign()
+				tc.set(&c.Manifest.Ceilings, tc.figure+step.delta)
+				s := runOn(c)
+				if got := hasCode(s.Rejections, tc.code); got != step.exceeded {
+					t.Errorf("%s reported = %v, want %v; findings %v", tc.code, got, step.exceeded, codes(s.Rejections))
+				}
+				for _, f := range s.Rejections {
+					if f.Code != tc.code {
+						t.Errorf("unexpected finding %v", f)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestRunCeilingInvalid(t *testing.T) {
+	c := ceilingCampaign()
+	c.Manifest.Ceilings.Session.InputTokens = -1
+	c.Manifest.Ceilings.Campaign.ReferenceCost = "thirty"
+	s := runOn(c)
+	var ptrs []string
+	for _, f := range s.Rejections {
+		if f.Code == tables.CodeCeilingInvalid && f.Severity == tables.Reject && f.File == manifestFile {
+			ptrs = append(ptrs, f.Pointer)
+		}
+	}
+	if want := []string{"/ceilings/session/input_tokens", "/ceilings/campaign/reference_cost"}; !equal(ptrs, want) {
+		t.Errorf("ceiling_invalid at %v, want %v", ptrs, want)
+	}
+}
+
+func TestPlannedSessions(t *testing.T) {
+	d := tables.Design{Repetitions: 3, Arms: []tables.Arm{{ID: "A"}, {ID: "B"}}, Tasks: make([]tables.TaskSpec, 8)}
+	// 8 tasks × 3 repetitions × (D + A + B) = 72.
+	if got := PlannedSessions(&d); got != 72 {
+		t.Errorf("PlannedSessions = %d, want 72", got)
+	}
+	d.Schedule = make([]tables.Slot, 4)
+	if got := PlannedSessions(&d); got != 12 { // 4 slots × 3
+		t.Errorf("PlannedSessions with schedule = %d, want 12", got)
+	}
+}

@@ -1,0 +1,91 @@
+package account
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+func strp(s string) *string { return &s }
+func i64p(v int64) *int64   { return &v }
+
+// codexCard is seed 000's frozen Codex card: 4 / 0.40 / 20 USD per million,
+// no cache-write prices.
+func codexCard() tables.RateCard {
+	return tables.RateCard{ID: "codex-2026-09-05", Model: "gpt-5.6-sol", DateChecked: "2026-09-05", Source: "seed 000", Currency: "USD",
+		Prices: tables.RatePrices{UncachedInput: "4", CachedInput: strp("0.40"), Output: "20"}}
+}
+
+// sonnetCard is Sonnet 4.6 with its published cache rates.
+func sonnetCard() tables.RateCard {
+	return tables.RateCard{ID: "sonnet-4.6", Model: "claude-sonnet-4-6", DateChecked: "2026-10-16", Source: "seed 002", Currency: "USD",
+		Prices: tables.RatePrices{UncachedInput: "3", CachedInput: strp("0.30"), CacheWrite5m: strp("3.75"), CacheWrite1h: strp("6"), Output: "15"}}
+}
+
+// testCampaign is a one-task, two-arm, one-repetition campaign (3 planned
+// sessions) with seed 000's ceilings.
+func testCampaign(receipts ...tables.Receipt) *tables.Campaign {
+	c := &tables.Campaign{Name: "test", Manifest: tables.Manifest{
+		RateCards: []tables.RateCard{codexCard(), sonnetCard()},
+		Ceilings: tables.Ceilings{
+			Session: tables.SessionCeilings{WallMS: 240_000, InputTokens: 90_000, OutputTokens: 8_000},
+			Campaign: tables.CampaignCeilings{PlannedSessions: 90, TotalSessions: 90, WallMS: 8 * 3_600_000,
+				InputTokens: 3_000_000, OutputTokens: 600_000, ReferenceCost: "30", ActualCost: "30"},
+		},
+		Design: tables.Design{Repetitions: 1, Arms: []tables.Arm{{ID: "A"}, {ID: "B"}},
+			Tasks:    []tables.TaskSpec{{ID: "T1"}},
+			Schedule: []tables.Slot{{Task: "T1", Repetition: 1, Order: []string{"A", "B"}}}},
+	}}
+	for i, r := range receipts {
+		c.Receipts = append(c.Receipts, tables.Line[tables.Receipt]{Line: int64(i + 1), Record: r})
+	}
+	return c
+}
+
+var t0 = time.Date(2026, 9, 5, 10, 0, 0, 0, time.UTC)
+
+// receipt is a metered response receipt on the Codex card, 60 s long,
+// reserved at 90,000 / 8,000 tokens and US$0.52.
+func receipt(session, shape, usage string) tables.Receipt {
+	end := t0.Add(time.Minute)
+	return tables.Receipt{
+		SessionID: session, RequestID: "req-" + session, Attempt: 1, TaskID: "T1", Repetition: 1, Role: tables.RoleReview,
+		StartedAt: t0, EndedAt: &end, Status: tables.StatusResponse,
+		Meter:       &tables.Meter{Shape: shape, RateCard: "codex-2026-09-05", Usage: jsontext.Value(usage)},
+		Reservation: &tables.Reservation{ID: "res-" + session, InputTokens: 90_000, OutputTokens: 8_000, Cost: "0.52"},
+		Billing:     tables.Billing{Basis: tables.BillingUnavailable},
+	}
+}
+
+// normalized renders a normalized usage object.
+func normalized(uncached, cached, w5, w1, out, reasoning int64) string {
+	return `{"uncached_input":` + itoa(uncached) + `,"cached_input":` + itoa(cached) +
+		`,"cache_write_5m":` + itoa(w5) + `,"cache_write_1h":` + itoa(w1) +
+		`,"output":` + itoa(out) + `,"reasoning":` + itoa(reasoning) + `}`
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+func codes(fs []tables.Finding) []tables.Code {
+	var out []tables.Code
+	for _, f := range fs {
+		out = append(out, f.Code)
+	}
+	return out
+}
+
+func hasCode(fs []tables.Finding, c tables.Code) bool { return slices.Contains(codes(fs), c) }
+
+func money(t *testing.T, s string) tables.Money {
+	t.Helper()
+	m, err := tables.ParseMoney(s)
+	if err != nil {
+		t.Fatalf("ParseMoney(%q): %v", s, err)
+	}
+	return m
+}

@@ -1,0 +1,247 @@
+package account
+
+import (
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+func runOn(c *tables.Campaign) *tables.Set {
+	s := &tables.Set{}
+	Run(c, s)
+	return s
+}
+
+func TestRunPricedSession(t *testing.T) {
+	// 20,000 uncached + 2,000 output on the Codex card: 0.08 + 0.04 = 0.12.
+	s := runOn(testCampaign(receipt("T1-r1-D", tables.ShapeNormalized, normalized(20_000, 0, 0, 0, 2_000, 500))))
+	if len(s.Rejections) != 0 {
+		t.Fatalf("findings: %v", s.Rejections)
+	}
+	tok := s.Tokens[0]
+	if tok.CostStatus != tables.CostPriced || tok.ReferenceCost == nil || tok.ReferenceCost.String() != "0.12" {
+		t.Errorf("token = %+v", tok)
+	}
+	if tok.InputTotal != 20_000 || tok.Currency != "USD" || *tok.DurationNS != int64(time.Minute) || !tok.WithinCeilings {
+		t.Errorf("token = %+v", tok)
+	}
+	if tok.ToolCharges == nil || *tok.ToolCharges != 0 || tok.ActualCharge != nil {
+		t.Errorf("no tool calls must be an exact 0 and unavailable billing null: %+v", tok)
+	}
+	want := tables.LedgerEntry{Seq: 1, SessionID: "T1-r1-D", RequestID: "req-T1-r1-D", Kind: tables.LedgerAccounted,
+		InputTokens: 20_000, OutputTokens: 2_000, Line: 1}
+	got := s.Ledger[0]
+	if got.ReferenceCost == nil || got.ReferenceCost.String() != "0.12" {
+		t.Errorf("ledger cost = %v", got.ReferenceCost)
+	}
+	got.ReferenceCost, got.ToolCharges = nil, nil
+	if got != want {
+		t.Errorf("ledger = %+v, want %+v", got, want)
+	}
+}
+
+// Each variant breaks one thing about an otherwise priced receipt.
+func TestRunCostStatus(t *testing.T) {
+	ok := normalized(1000, 0, 0, 0, 100, 0)
+	cases := []struct {
+		name   string
+		edit   func(r *tables.Receipt)
+		status string
+		kind   string
+		code   tables.Code
+		sev    tables.Severity
+		ptr    string
+	}{
+		{"missing meter on a response", func(r *tables.Receipt) { r.Meter = nil },
+			tables.CostMissingMeter, tables.LedgerHeld, tables.CodeMeterMissing, tables.Warn, "/meter"},
+		{"interruption without meter", func(r *tables.Receipt) { r.Meter, r.Status = nil, tables.StatusInterruption },
+			tables.CostMissingMeter, tables.LedgerHeld, tables.CodeMeterMissing, tables.Warn, "/meter"},
+		{"impossible meter", func(r *tables.Receipt) { r.Meter.Usage = []byte(normalized(1, 0, 0, 0, 1, 2)) },
+			tables.CostInvalidMeter, tables.LedgerHeld, tables.CodeMeterReasoningExceedsOut, tables.Reject, "/meter/usage/reasoning"},
+		{"unknown shape", func(r *tables.Receipt) { r.Meter.Shape = "openai.legacy" },
+			tables.CostInvalidMeter, tables.LedgerHeld, tables.CodeMeterUnknownShape, tables.Reject, "/meter/shape"},
+		{"unknown rate card", func(r *tables.Receipt) { r.Meter.RateCard = "gpt-9" },
+			tables.CostUnknownRateCard, tables.LedgerAccounted, tables.CodeRateCardUnknown, tables.Reject, "/meter/rate_card"},
+		{"missing tariff", func(r *tables.Receipt) { r.Meter.Usage = []byte(normalized(1000, 0, 5, 0, 100, 0)) },
+			tables.CostMissingTariff, tables.LedgerAccounted, tables.CodeTariffMissing, tables.Warn, "/meter/rate_card"},
+		{"unsupported modifier", func(r *tables.Receipt) {
+			r.Meter.Shape = tables.ShapeAnthropic
+			r.Meter.Usage = []byte(`{"input_tokens":5,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"service_tier":"priority"}`)
+		}, tables.CostUnsupportedModifier, tables.LedgerAccounted, tables.CodeMeterUnsupportedModifier, tables.Warn, "/meter/usage/service_tier"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := receipt("T1-r1-A", tables.ShapeNormalized, ok)
+			tc.edit(&r)
+			s := runOn(testCampaign(r))
+			if len(s.Tokens) != 1 || s.Tokens[0].CostStatus != tc.status || s.Tokens[0].ReferenceCost != nil || s.Tokens[0].WithinCeilings {
+				t.Fatalf("tokens = %+v, want status %s, null cost, not within ceilings", s.Tokens, tc.status)
+			}
+			if s.Ledger[0].Kind != tc.kind {
+				t.Errorf("ledger kind = %s, want %s", s.Ledger[0].Kind, tc.kind)
+			}
+			f := s.Rejections[0]
+			if f.Code != tc.code || f.Severity != tc.sev || f.Pointer != tc.ptr || f.File != receiptsFile || f.Line != 1 || f.Session != "T1-r1-A" {
+				t.Errorf("finding = %+v, want %s %s at %s", f, tc.code, tc.sev, tc.ptr)
+			}
+			// An unknown charge makes the campaign reference cost unknown,
+			// except a held entry whose reservation bounds it.
+			if tc.kind == tables.LedgerAccounted && !hasCode(s.Rejections, tables.CodeCampaignCostUnknown) {
+				t.Errorf("findings %v lack campaign_cost_unknown", codes(s.Rejections))
+			}
+		})
+	}
+}
+
+func TestRunHeldAtReservation(t *testing.T) {
+	r := receipt("T1-r1-B", tables.ShapeNormalized, "")
+	r.Meter, r.Status = nil, tables.StatusInterruption
+	s := runOn(testCampaign(r))
+	e := s.Ledger[0]
+	if e.Kind != tables.LedgerHeld || e.InputTokens != 90_000 || e.OutputTokens != 8_000 || e.ReferenceCost == nil || e.ReferenceCost.String() != "0.52" {
+		t.Errorf("held entry = %+v, want the reservation's 90000/8000/0.52", e)
+	}
+	sum := Summarize(s.Ledger)
+	if sum.Held.Sessions != 1 || sum.Accounted.Sessions != 0 || sum.Used.ActualCost.String() != "0.52" {
+		t.Errorf("summary = %+v", sum)
+	}
+}
+
+func TestRunLedgerOrderAndReplay(t *testing.T) {
+	u := normalized(1000, 0, 0, 0, 100, 0)
+	d := receipt("T1-r1-D", tables.ShapeNormalized, u)
+	b := receipt("T1-r1-B", tables.ShapeNormalized, u)
+	a := receipt("T1-r1-A", tables.ShapeNormalized, u)
+	nd := receipt("T1-r2-A", tables.ShapeNormalized, u)
+	nd.Status, nd.Meter, nd.Reservation = tables.StatusNotDispatched, nil, nil
+	replay := receipt("T1-r1-A-copy", tables.ShapeNormalized, u)
+	replay.RequestID = a.RequestID
+	s := runOn(testCampaign(d, b, a, nd, replay))
+	var ids []string
+	for _, tok := range s.Tokens {
+		ids = append(ids, tok.SessionID)
+	}
+	if want := []string{"T1-r1-A", "T1-r1-A-copy", "T1-r1-B", "T1-r1-D"}; !equal(ids, want) {
+		t.Errorf("token order = %v, want %v (no row for the not_dispatched receipt)", ids, want)
+	}
+	var kinds []string
+	for i, e := range s.Ledger {
+		kinds = append(kinds, e.Kind)
+		if e.Seq != int64(i+1) || e.Line != int64(i+1) {
+			t.Errorf("entry %d: seq %d line %d", i, e.Seq, e.Line)
+		}
+	}
+	if want := []string{"accounted", "accounted", "accounted", "released", "replayed"}; !equal(kinds, want) {
+		t.Errorf("ledger kinds = %v, want %v", kinds, want)
+	}
+	// Charged once: 3 × (4×1000 + 20×100)/10^6 = 3 × 0.006 = 0.018.
+	if got := Summarize(s.Ledger).Used; got.Sessions != 3 || got.ReferenceCost.String() != "0.018" {
+		t.Errorf("used = %+v, want 3 sessions and 0.018", got)
+	}
+	if !hasCode(s.Rejections, tables.CodeLedgerRequestReplayed) {
+		t.Errorf("findings %v lack ledger_request_replayed", codes(s.Rejections))
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestRunToolsAndBilling(t *testing.T) {
+	cases := []struct {
+		name      string
+		calls     []tables.ToolCall
+		billing   tables.Billing
+		tools     string // "" = null
+		actual    string // "" = null
+		code      tables.Code
+		wantNoErr bool
+	}{
+		{"mcp and ordinary charges summed", []tables.ToolCall{
+			{Kind: "mcp", Name: "find", InputTokens: 10, OutputTokens: 20, Charge: strp("0.01")},
+			{Kind: "ordinary", Name: "read", InputTokens: 1, OutputTokens: 2, Charge: strp("0.002")},
+		}, tables.Billing{Basis: tables.BillingUnavailable}, "0.012", "", "", true},
+		{"unattributable charge is null not zero", []tables.ToolCall{
+			{Kind: "mcp", Name: "find", Charge: strp("0.01")}, {Kind: "mcp", Name: "x", Charge: nil},
+		}, tables.Billing{Basis: tables.BillingUnavailable}, "", "", "", true},
+		{"actual billing", nil, tables.Billing{Basis: tables.BillingActual, ActualCharge: strp("0.15")}, "0.00", "0.15", "", true},
+		{"actual basis without charge", nil, tables.Billing{Basis: tables.BillingActual}, "0.00", "", tables.CodeActualChargeMissing, false},
+		{"reference basis with a charge", nil, tables.Billing{Basis: tables.BillingReference, ActualCharge: strp("1")}, "0.00", "", tables.CodeActualChargeUnexpected, false},
+		{"negative tool tokens", []tables.ToolCall{{Kind: "mcp", InputTokens: -1, Charge: strp("0")}},
+			tables.Billing{Basis: tables.BillingUnavailable}, "0.00", "", tables.CodeToolTokensInvalid, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := receipt("T1-r1-A", tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))
+			r.ToolCalls, r.Billing = tc.calls, tc.billing
+			s := runOn(testCampaign(r))
+			tok := s.Tokens[0]
+			if moneyText(tok.ToolCharges) != orUnknown(tc.tools) || moneyText(tok.ActualCharge) != orUnknown(tc.actual) {
+				t.Errorf("tool charges %s, actual %s; want %s, %s", moneyText(tok.ToolCharges), moneyText(tok.ActualCharge), orUnknown(tc.tools), orUnknown(tc.actual))
+			}
+			if tc.wantNoErr && len(s.Rejections) != 0 && !hasCode(s.Rejections, tables.CodeCampaignCostUnknown) {
+				t.Errorf("findings %v", s.Rejections)
+			}
+			if tc.code != "" && !hasCode(s.Rejections, tc.code) {
+				t.Errorf("findings %v lack %s", codes(s.Rejections), tc.code)
+			}
+		})
+	}
+	t.Run("tool tokens summed", func(t *testing.T) {
+		r := receipt("T1-r1-A", tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))
+		r.ToolCalls = []tables.ToolCall{{InputTokens: 10, OutputTokens: 20, Charge: strp("0")}, {InputTokens: 1, OutputTokens: 2, Charge: strp("0")}}
+		if tok := runOn(testCampaign(r)).Tokens[0]; tok.ToolInput != 11 || tok.ToolOutput != 22 {
+			t.Errorf("tool tokens %d/%d, want 11/22", tok.ToolInput, tok.ToolOutput)
+		}
+	})
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func TestRunReservations(t *testing.T) {
+	t.Run("missing", func(t *testing.T) {
+		r := receipt("T1-r1-A", tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))
+		r.Reservation = nil
+		s := runOn(testCampaign(r))
+		if !hasCode(s.Rejections, tables.CodeReservationMissing) || s.Tokens[0].WithinCeilings {
+			t.Errorf("findings %v, token %+v", codes(s.Rejections), s.Tokens[0])
+		}
+	})
+	// Reservation 0.52: 4×90,000 + 20×8,000 = 0.36 + 0.16 = 0.52 exactly is within.
+	for _, tc := range []struct {
+		name    string
+		in, out int64
+		over    bool
+	}{
+		{"at the reserved bound", 90_000, 8_000, false},
+		{"one input token over", 90_001, 8_000, true},
+		{"one output token over", 90_000, 8_001, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := receipt("T1-r1-A", tables.ShapeNormalized, normalized(tc.in, 0, 0, 0, tc.out, 0))
+			c := testCampaign(r)
+			c.Manifest.Ceilings.Session = tables.SessionCeilings{WallMS: 240_000, InputTokens: 100_000, OutputTokens: 10_000}
+			s := runOn(c)
+			if got := hasCode(s.Rejections, tables.CodeReservationExceeded); got != tc.over {
+				t.Errorf("reservation_exceeded = %v, want %v (%v)", got, tc.over, codes(s.Rejections))
+			}
+			if s.Tokens[0].WithinCeilings == tc.over {
+				t.Errorf("within ceilings = %v", s.Tokens[0].WithinCeilings)
+			}
+		})
+	}
+}

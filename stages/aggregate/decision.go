@@ -1,0 +1,189 @@
+package aggregate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Decisions (G3).
+const (
+	DecisionAdvance      = "advance"
+	DecisionDoNotAdvance = "do_not_advance"
+	DecisionStopNoGain   = "stop_no_gain"
+	DecisionNoVerdict    = "no_verdict"
+)
+
+// modelFault are session classifications whose findings are the model's
+// own scored failures, not an invalid execution (C16, C23).
+var modelFault = map[string]bool{"scored_failure": true, "shared_draft_failure": true, "not_dispatched": true}
+
+// validityReport lists why the execution cannot support a verdict; it is
+// empty when it can.
+type validityReport struct{ reasons []string }
+
+// validity checks the prerequisites of a verdict (G3, G7): no rejecting
+// finding that invalidates the execution, at most the allowed number of
+// infrastructure-invalid triplets, and every judged run scored (an unrated
+// run, a missing session or a defective oracle leaves a run unscored).
+func validity(c *tables.Campaign, s *tables.Set, judged []tables.Run) validityReport {
+	var v validityReport
+	if f := invalidatingFindings(s); len(f) > 0 {
+		v.reasons = append(v.reasons, fmt.Sprintf("%d rejecting findings invalidate the execution (first: %s)", len(f), f[0].Error()))
+	}
+	allowed := c.Manifest.Ceilings.Campaign.InfrastructureReplacements
+	if n := invalidTriplets(s); n > allowed {
+		v.reasons = append(v.reasons, fmt.Sprintf("%d infrastructure-invalid triplets, at most %d may be replaced", n, allowed))
+	}
+	byClass := map[string][]string{}
+	var classes []string
+	for _, r := range judged {
+		if r.Scored {
+			continue
+		}
+		k := r.Classification
+		if k != "missing" && k != "invalid" {
+			k = "unscored"
+		}
+		if byClass[k] == nil {
+			classes = append(classes, k)
+		}
+		byClass[k] = append(byClass[k], fmt.Sprintf("%s/r%d/%s", r.TaskID, r.Repetition, r.Arm))
+	}
+	labels := map[string]string{"missing": "runs with a missing session", "invalid": "runs with an invalid execution", "unscored": "unrated or unscoreable runs"}
+	for _, k := range []string{"missing", "invalid", "unscored"} {
+		if runs := byClass[k]; len(runs) > 0 {
+			v.reasons = append(v.reasons, fmt.Sprintf("%d %s: %s", len(runs), labels[k], strings.Join(runs, ",")))
+		}
+	}
+	return v
+}
+
+// invalidatingFindings are the rejecting findings that make the execution
+// invalid: any without a session from every stage but account (whose
+// ceiling findings feed the session-limit gate and whose tariff findings
+// null the cost), and session findings of load and validate unless the
+// session's failure is the model's own or an attempt that was replaced.
+// Session findings of score and aggregate act through unscored runs.
+func invalidatingFindings(s *tables.Set) tables.Findings {
+	docs := codeIndex()
+	sessions := map[string]tables.Session{}
+	for _, sess := range s.Sessions {
+		sessions[sess.SessionID] = sess
+	}
+	used := map[string]bool{}
+	for _, r := range s.Runs {
+		used[r.DraftSessionID], used[r.ReviewSessionID] = true, true
+	}
+	var out tables.Findings
+	for _, f := range s.Rejections {
+		doc, known := docs[f.Code]
+		if f.Severity != tables.Reject || (known && doc.Stage == "account") {
+			continue
+		}
+		if f.Session != "" {
+			if known && (doc.Stage == "score" || doc.Stage == "aggregate") {
+				continue
+			}
+			sess, ok := sessions[f.Session]
+			if ok && (modelFault[sess.Classification] || (!used[f.Session] && superseded(s.Sessions, sess))) {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// superseded reports whether a later attempt of the same planned session
+// exists.
+func superseded(all []tables.Session, sess tables.Session) bool {
+	for _, o := range all {
+		if o.TaskID == sess.TaskID && o.Repetition == sess.Repetition && o.Role == sess.Role &&
+			armOf(o) == armOf(sess) && o.Attempt > sess.Attempt {
+			return true
+		}
+	}
+	return false
+}
+
+func armOf(s tables.Session) string {
+	if s.Arm == nil {
+		return ""
+	}
+	return *s.Arm
+}
+
+// invalidTriplets counts the distinct (task, repetition, attempt) with an
+// infrastructure-invalid session.
+func invalidTriplets(s *tables.Set) int64 {
+	type key struct {
+		task         string
+		rep, attempt int64
+	}
+	seen := map[key]bool{}
+	for _, sess := range s.Sessions {
+		if sess.Classification == "invalid" {
+			seen[key{sess.TaskID, sess.Repetition, sess.Attempt}] = true
+		}
+	}
+	return int64(len(seen))
+}
+
+// decide turns gates into the decision for one treatment arm: no_verdict
+// when the execution is invalid or the policy unknown; stop_no_gain when
+// the macro gain gate fails; advance only when every gate passes;
+// otherwise do_not_advance naming every failing gate. Conjunctive only.
+func decide(pol *policy, gates []tables.Gate, arm string, v validityReport) tables.Decision {
+	var failing []string
+	var gain *tables.Gate
+	for i, g := range gates {
+		if !g.Pass {
+			failing = append(failing, g.Gate)
+		}
+		if g.Gate == GateMacroGain {
+			gain = &gates[i]
+		}
+	}
+	d := tables.Decision{Arm: arm, FailingGates: strings.Join(failing, ",")}
+	switch {
+	case pol == nil:
+		d.Decision, d.Reason = DecisionNoVerdict, "the gate policy preset is unknown, so no frozen policy can judge the campaign"
+		if len(v.reasons) > 0 {
+			d.Reason += "; " + strings.Join(v.reasons, "; ")
+		}
+	case len(v.reasons) > 0:
+		d.Decision, d.Reason = DecisionNoVerdict, "execution invalid: "+strings.Join(v.reasons, "; ")
+	case gain == nil || !gain.Pass:
+		d.Decision, d.Reason = DecisionStopNoGain, stopReason(gain)
+	case len(failing) == 0:
+		d.Decision, d.Reason = DecisionAdvance, fmt.Sprintf("every gate of %s passes", pol.name)
+	default:
+		d.Decision = DecisionDoNotAdvance
+		d.Reason = "quality gain observed but gates failed: " + failingDetail(gates)
+	}
+	return d
+}
+
+func stopReason(gain *tables.Gate) string {
+	if gain == nil {
+		return "the policy has no macro gain gate"
+	}
+	return fmt.Sprintf("macro gain %s is not %s (%s): no demonstrated need for the mechanism", gain.Observed, gain.Threshold, gain.Detail)
+}
+
+func failingDetail(gates []tables.Gate) string {
+	var parts []string
+	for _, g := range gates {
+		if g.Pass {
+			continue
+		}
+		p := fmt.Sprintf("%s observed %s, needs %s", g.Gate, g.Observed, g.Threshold)
+		if g.Failing != "" {
+			p += " (failing: " + g.Failing + ")"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,297 @@
+package aggregate
+
+import (
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+func TestThresholdOverrides(t *testing.T) {
+	t.Run("raising the gain threshold flips advance to stop_no_gain", func(t *testing.T) {
+		// Gain 0.15 passes 0.10 but not 0.20.
+		f := newFixture(t, 8, 1)
+		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: GateMacroGain, Value: "0.20"}}
+		f.aggregate()
+		f.wantGate(GateMacroGain, "0.15", false)
+		if g := f.gate(GateMacroGain); g.Threshold != ">= 0.20" {
+			t.Fatalf("threshold %q", g.Threshold)
+		}
+		f.wantDecision(DecisionStopNoGain, GateMacroGain)
+	})
+	t.Run("lowering the pair bound flips C21's do_not_advance to advance", func(t *testing.T) {
+		f := newFixture(t, 8, 3)
+		f.setCost("T3", "B", 1, "1.30")
+		f.setCost("T3", "B", 2, "1.00")
+		f.setCost("T3", "B", 3, "1.00")
+		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: GateCostPair, Value: "1.30"}}
+		f.aggregate()
+		f.wantDecision(DecisionAdvance, "")
+	})
+	bad := []struct {
+		name string
+		th   []tables.Threshold
+		code tables.Code
+		ptr  string
+	}{
+		{"unknown name", []tables.Threshold{{Name: "g9_magic", Value: "1"}}, tables.CodeGateThresholdUnknown, "/gate_policy/thresholds/0/name"},
+		{"invalid value", []tables.Threshold{{Name: GateMacroGain, Value: "1e-1"}}, tables.CodeGateThresholdInvalid, "/gate_policy/thresholds/0/value"},
+		{"negative value", []tables.Threshold{{Name: GateMacroGain, Value: "-0.1"}}, tables.CodeGateThresholdInvalid, "/gate_policy/thresholds/0/value"},
+		{"repeated name", []tables.Threshold{{Name: GateMacroGain, Value: "0.10"}, {Name: GateMacroGain, Value: "0.00"}}, tables.CodeGateThresholdRepeat, "/gate_policy/thresholds/1/name"},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name+" is refused and gives no_verdict", func(t *testing.T) {
+			f := newFixture(t, 8, 1)
+			f.c.Manifest.GatePolicy.Thresholds = tc.th
+			f.aggregate()
+			var hit *tables.Finding
+			for i := range f.s.Rejections {
+				if f.s.Rejections[i].Code == tc.code {
+					hit = &f.s.Rejections[i]
+				}
+			}
+			if hit == nil || hit.Pointer != tc.ptr || hit.File != "manifest.json" || hit.Severity != tables.Reject {
+				t.Fatalf("findings %v, want %s at %s", f.s.Rejections, tc.code, tc.ptr)
+			}
+			if d := f.decision(); d.Decision != DecisionNoVerdict {
+				t.Fatalf("decision %+v", d)
+			}
+		})
+	}
+	t.Run("unknown preset", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		f.c.Manifest.GatePolicy.Preset = "lenient-v0"
+		f.aggregate()
+		if !hasCode(f.s.Rejections, tables.CodeGatePresetUnknown) || len(f.s.Gates) != 0 || f.decision().Decision != DecisionNoVerdict {
+			t.Fatalf("findings %v gates %d decision %+v", f.s.Rejections, len(f.s.Gates), f.decision())
+		}
+	})
+}
+
+func TestStopNoGain(t *testing.T) {
+	t.Run("A ceiling: both arms at 1.00", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		for _, task := range []string{"T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8"} {
+			f.setR(task, "A", 0, 100)
+			f.setR(task, "B", 0, 100)
+		}
+		f.aggregate()
+		f.wantGate(GateMacroGain, "0", false)
+		f.wantGate(GateImprovedTasks, "0", false)
+		f.wantDecision(DecisionStopNoGain, GateMacroGain+","+GateImprovedTasks)
+	})
+	t.Run("gain just below 0.10", func(t *testing.T) {
+		// B 0.89 everywhere vs A 0.80: gain 0.09; B's macro 0.89 < 0.90 too.
+		f := newFixture(t, 8, 1)
+		for _, task := range []string{"T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8"} {
+			f.setR(task, "B", 0, 89)
+		}
+		f.aggregate()
+		f.wantGate(GateMacroGain, "0.09", false)
+		if d := f.decision(); d.Decision != DecisionStopNoGain {
+			t.Fatalf("decision %+v", d)
+		}
+	})
+}
+
+func TestNoVerdict(t *testing.T) {
+	t.Run("a rejecting campaign finding from load or validate", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "duplicate_key", Severity: tables.Reject, File: "receipts.jsonl", Line: 4, Message: "duplicate key"})
+		f.aggregate()
+		if d := f.decision(); d.Decision != DecisionNoVerdict || !contains(d.Reason, "duplicate_key") {
+			t.Fatalf("decision %+v", d)
+		}
+	})
+	t.Run("a malformed answer is the model's scored failure, not an invalid execution", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "scored_failure"})
+		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "answer_malformed", Severity: tables.Reject, File: "answers/T1-r1-B.json", Session: "T1-r1-B"})
+		f.aggregate()
+		f.wantDecision(DecisionAdvance, "")
+	})
+	t.Run("a rejecting finding on a valid session invalidates", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "valid"})
+		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "identity_mismatch", Severity: tables.Reject, Session: "T1-r1-B"})
+		f.aggregate()
+		if d := f.decision(); d.Decision != DecisionNoVerdict {
+			t.Fatalf("decision %+v", d)
+		}
+	})
+	t.Run("one replaced invalid triplet is allowed, a second is not", func(t *testing.T) {
+		arm := "B"
+		invalid := func(task string) tables.Session {
+			return tables.Session{SessionID: task + "-r1-B", TaskID: task, Repetition: 1, Role: "review", Arm: &arm, Attempt: 1, Classification: "invalid"}
+		}
+		replacement := func(task string) tables.Session {
+			return tables.Session{SessionID: task + "-r1-B-a2", TaskID: task, Repetition: 1, Role: "review", Arm: &arm, Attempt: 2, Classification: "valid"}
+		}
+		f := newFixture(t, 8, 1)
+		f.s.Sessions = append(f.s.Sessions, invalid("T1"), replacement("T1"))
+		f.edit("T1", "B", 1, func(r *tables.Run) { r.ReviewSessionID = "T1-r1-B-a2" })
+		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "recorder_loss", Severity: tables.Reject, Session: "T1-r1-B"})
+		f.aggregate()
+		f.wantDecision(DecisionAdvance, "")
+
+		f = newFixture(t, 8, 1)
+		f.s.Sessions = append(f.s.Sessions, invalid("T1"), replacement("T1"), invalid("T2"), replacement("T2"))
+		f.aggregate()
+		if d := f.decision(); d.Decision != DecisionNoVerdict || !contains(d.Reason, "2 infrastructure-invalid triplets") {
+			t.Fatalf("decision %+v", d)
+		}
+	})
+	t.Run("a missing session", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		f.edit("T4", "A", 1, func(r *tables.Run) { r.Scored, r.R, r.Classification = false, nil, "missing" })
+		f.aggregate()
+		if d := f.decision(); d.Decision != DecisionNoVerdict || !contains(d.Reason, "missing session: T4/r1/A") {
+			t.Fatalf("decision %+v", d)
+		}
+	})
+	t.Run("a defective oracle", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: tables.CodeOracleDefective, Severity: tables.Reject, File: "tasks/T1/truth.json"})
+		f.aggregate()
+		if d := f.decision(); d.Decision != DecisionNoVerdict {
+			t.Fatalf("decision %+v", d)
+		}
+	})
+	t.Run("an account tariff finding does not invalidate; it nulls the cost", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		f.edit("T1", "B", 1, func(r *tables.Run) { r.WorkflowCost = nil })
+		f.aggregate()
+		f.wantDecision(DecisionDoNotAdvance, GateCostAggregate+","+GateCostTask+","+GateCostPair)
+		f.wantGate(GateCostAggregate, "null", false)
+	})
+}
+
+func TestQualityGates(t *testing.T) {
+	t.Run("g1 critical failure in one treatment review", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		f.edit("T5", "B", 1, func(r *tables.Run) { r.CriticalFailures = 1 })
+		f.aggregate()
+		f.wantGate(GateCriticalSource, "1", false)
+		f.wantDecision(DecisionDoNotAdvance, GateCriticalSource)
+	})
+	t.Run("g1 baseline failures do not count", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		f.edit("T5", "A", 1, func(r *tables.Run) { r.CriticalFailures, r.SourceGate = 2, false })
+		f.aggregate()
+		f.wantDecision(DecisionAdvance, "")
+	})
+	t.Run("g2 uncertainty case without full U credit", func(t *testing.T) {
+		// T6 has one unanswerable obligation; B credits it in r1 but not r2.
+		f := newFixture(t, 8, 2)
+		f.edit("T6", "A", 0, func(r *tables.Run) { r.UDen = 1 })
+		f.edit("T6", "B", 1, func(r *tables.Run) { r.UNum, r.UDen = 1, 1 })
+		f.edit("T6", "B", 2, func(r *tables.Run) { r.UNum, r.UDen = 0, 1 })
+		f.aggregate()
+		f.wantGate(GateUncertainty, "1", false)
+		if g := f.gate(GateUncertainty); g.Failing != "T6/r2" {
+			t.Fatalf("failing %q", g.Failing)
+		}
+		f.wantDecision(DecisionDoNotAdvance, GateUncertainty)
+	})
+	t.Run("g4 protocol failure (valid final, malformed reconciliation)", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		f.edit("T7", "B", 1, func(r *tables.Run) { r.ProtocolGate = false })
+		f.aggregate()
+		f.wantDecision(DecisionDoNotAdvance, GateProtocol)
+	})
+	t.Run("improvement must be strict", func(t *testing.T) {
+		// T1..T5 tie with A at 0.80 (B 0.80); T6..T8 improve to 1.00.
+		// Improved 3 < 4. Macro B = (5×0.80+3×1.00)/8 = 0.875 < 0.90.
+		f := newFixture(t, 8, 1)
+		for _, task := range []string{"T1", "T2", "T3", "T4", "T5"} {
+			f.setR(task, "B", 0, 80)
+		}
+		for _, task := range []string{"T6", "T7", "T8"} {
+			f.setR(task, "B", 0, 100)
+		}
+		f.aggregate()
+		f.wantGate(GateImprovedTasks, "3", false)
+		f.wantGate(GateMacroFloor, "0.875", false)
+		f.wantGate(GateMacroGain, "0.075", false) // 0.875 − 0.80
+		f.wantDecision(DecisionStopNoGain, GateMacroFloor+","+GateMacroGain+","+GateImprovedTasks)
+	})
+}
+
+func TestSessionLimits(t *testing.T) {
+	arm := "B"
+	within := int64(240 * time.Second) // exactly the 240 000 ms ceiling
+	beyond := within + 1
+	t.Run("a session exactly at the wall ceiling passes", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", Arm: &arm, DurationNS: &within, Classification: "valid"})
+		f.s.Tokens = append(f.s.Tokens, tables.Token{SessionID: "T1-r1-B", UncachedInput: 80_000, CachedInput: 10_000, Output: 8_000})
+		f.aggregate()
+		f.wantGate(GateSessionLimits, "0", true)
+	})
+	t.Run("one nanosecond beyond fails", func(t *testing.T) {
+		f := newFixture(t, 8, 1)
+		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", Arm: &arm, DurationNS: &beyond, Classification: "valid"})
+		f.aggregate()
+		f.wantGate(GateSessionLimits, "1", false)
+		f.wantDecision(DecisionDoNotAdvance, GateSessionLimits)
+	})
+	t.Run("one input token beyond fails", func(t *testing.T) {
+		// 80 000 uncached + 10 000 cached + 1 cache write = 90 001 > 90 000.
+		f := newFixture(t, 8, 1)
+		f.s.Tokens = append(f.s.Tokens, tables.Token{SessionID: "T1-r1-B", UncachedInput: 80_000, CachedInput: 10_000, CacheWrite5m: 1})
+		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", Arm: &arm, Classification: "valid"})
+		f.aggregate()
+		f.wantGate(GateSessionLimits, "1", false)
+	})
+}
+
+func TestDevelopmentRound2(t *testing.T) {
+	// Four development tasks, two rounds. Round 1 (r1) is poor and is not
+	// judged; round 2 (r2) improves T1 and T2 (0.80 → 1.00) and ties T3, T4
+	// at 0.90. Macro B = (1+1+0.9+0.9)/4 = 0.95; A = (0.8+0.8+0.9+0.9)/4 =
+	// 0.85; gain 0.10 exactly; 2 of 4 improved ≥ 2.
+	f := newFixture(t, 4, 2)
+	f.c.Manifest.GatePolicy.Preset = PresetDevelopmentRound2
+	for i := range f.c.Manifest.Design.Tasks {
+		f.c.Manifest.Design.Tasks[i].Split = "development"
+	}
+	for _, task := range []string{"T1", "T2", "T3", "T4"} {
+		f.setR(task, "B", 1, 10)
+	}
+	f.setR("T1", "B", 2, 100)
+	f.setR("T2", "B", 2, 100)
+	for _, task := range []string{"T3", "T4"} {
+		f.setR(task, "A", 2, 90)
+		f.setR(task, "B", 2, 90)
+	}
+	f.aggregate()
+	f.wantGate(GateMacroGain, "0.1", true)
+	f.wantGate(GateImprovedTasks, "2", true)
+	if g := f.gate(GateImprovedTasks); g.Threshold != ">= 2" {
+		t.Fatalf("threshold %q", g.Threshold)
+	}
+	f.wantDecision(DecisionAdvance, "")
+
+	t.Run("the evaluation preset finds no evaluation task", func(t *testing.T) {
+		f.s.Gates, f.s.Decision, f.s.Tasks, f.s.Repositories, f.s.Rejections = nil, nil, nil, nil, nil
+		f.c.Manifest.GatePolicy.Preset = PresetEvaluation
+		f.aggregate()
+		if !hasCode(f.s.Rejections, tables.CodeGateNoTasks) || f.decision().Decision != DecisionNoVerdict {
+			t.Fatalf("findings %v decision %+v", f.s.Rejections, f.decision())
+		}
+	})
+}
+
+func TestRepositories(t *testing.T) {
+	// R1 holds T1 and T2. With one repetition, B's R is 0.95 on both
+	// (mean 0.95) and B's total cost 2 × 1.05 = 2.10.
+	f := newFixture(t, 8, 1)
+	f.aggregate()
+	if len(f.s.Repositories) != 8 {
+		t.Fatalf("got %d repository rows, want 4 repositories × 2 arms", len(f.s.Repositories))
+	}
+	r := f.s.Repositories[1]
+	if r.Repository != "R1" || r.Arm != "B" || r.Tasks != 2 || r.Runs != 2 || *r.MeanMedianR != 0.95 || r.TotalCost.String() != "2.10" {
+		t.Fatalf("repository row %+v", r)
+	}
+}

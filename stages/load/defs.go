@@ -1,0 +1,220 @@
+package load
+
+import (
+	"math/big"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// specialCheck enforces one of evalgate's own $defs with a precise Go
+// check and a specific code. The published $defs entry states the same
+// rule for other JSON Schema validators; TestSpecialDefsAgreeWithSchema
+// keeps the two in step where the pattern is RE2.
+type specialCheck func(w *walker, v *node, ptr string, def *rule)
+
+// specialDefs maps a $defs name to its Go check. Every schema using one of
+// these names means exactly this rule by it.
+var specialDefs map[string]specialCheck
+
+func init() {
+	specialDefs = map[string]specialCheck{
+		"text":           checkText,
+		"claimId":        idCheck("C"),
+		"actionId":       idCheck("A"),
+		"verificationId": idCheck("V"),
+		"uncertaintyId":  idCheck("U"),
+		"exclusionId":    idCheck("X"),
+		"evidenceId":     idCheck("E"),
+		"obligationId":   idCheck("O"),
+		"supportedId":    idCheck("CAVX"),
+		"finalId":        idCheck("CAVUX"),
+		"path":           checkPath,
+		"line":           checkLine,
+		"sha256":         hexCheck(64, false, false),
+		"sha256OrEmpty":  hexCheck(64, true, false),
+		"identitySha256": hexCheck(64, false, true),
+		"commit":         hexCheck(40, false, false),
+		"timestamp":      checkTimestamp,
+		"date":           checkDate,
+		"identifier":     checkIdentifier,
+		"decimal":        decimalCheck(tables.MoneyScale, tables.CodeDecimalInvalid),
+		"price":          decimalCheck(6, tables.CodePriceInvalid),
+		"identity":       checkIdentity,
+		"runtimes":       checkRuntimes,
+	}
+}
+
+// str returns v's string or reports a wrong type.
+func (w *walker) str(v *node, ptr, what string) (string, bool) {
+	if v.kind != kindString {
+		w.checkType(&rule{types: []string{"string"}}, v, ptr)
+		return "", false
+	}
+	return v.text, true
+}
+
+// maxText is the contract's cap on text, in Unicode scalar values.
+const maxText = 2048
+
+func checkText(w *walker, v *node, ptr string, _ *rule) {
+	s, ok := w.str(v, ptr, "text")
+	switch {
+	case !ok:
+	case s == "":
+		w.add(tables.CodeTextEmpty, ptr, "text is empty")
+	case strings.TrimSpace(s) != s:
+		w.add(tables.CodeTextUntrimmed, ptr, "text has leading or trailing white space")
+	case utf8.RuneCountInString(s) > maxText:
+		w.add(tables.CodeTextTooLong, ptr, "text has %d Unicode scalar values; at most %d are allowed", utf8.RuneCountInString(s), maxText)
+	}
+}
+
+// anyID is the ID grammar with any of the contract's type letters.
+var anyID = regexp.MustCompile(`^[CAVUXEO][1-9][0-9]*$`)
+
+func idCheck(prefixes string) specialCheck {
+	return func(w *walker, v *node, ptr string, _ *rule) {
+		s, ok := w.str(v, ptr, "ID")
+		switch {
+		case !ok:
+		case !anyID.MatchString(s):
+			w.add(tables.CodeIDInvalid, ptr, "%q is not an ID: a letter of %s then a decimal integer without leading zeros, e.g. %s1", clip(s), prefixes, prefixes[:1])
+		case !strings.ContainsRune(prefixes, rune(s[0])):
+			w.add(tables.CodeIDWrongPrefix, ptr, "%q has type letter %c but this field takes %s IDs", s, s[0], strings.Join(strings.Split(prefixes, ""), "/"))
+		}
+	}
+}
+
+func checkPath(w *walker, v *node, ptr string, _ *rule) {
+	if s, ok := w.str(v, ptr, "path"); ok {
+		if why := pathProblem(s); why != "" {
+			w.add(tables.CodePathInvalid, ptr, "path %q is invalid: %s", clip(s), why)
+		}
+	}
+}
+
+// pathProblem returns why s is not a POSIX relative path of the campaign
+// format, or "".
+func pathProblem(s string) string {
+	switch {
+	case s == "":
+		return "it is empty"
+	case strings.HasPrefix(s, "/"):
+		return "it is absolute"
+	case strings.ContainsRune(s, '\\'):
+		return "it contains a backslash"
+	case strings.ContainsRune(s, 0):
+		return "it contains NUL"
+	}
+	for seg := range strings.SplitSeq(s, "/") {
+		switch seg {
+		case "":
+			return "it has an empty segment"
+		case ".", "..":
+			return "it has a " + seg + " segment"
+		}
+	}
+	return ""
+}
+
+// maxLine is the largest line number: 2^53-1, exact in every JSON reader.
+var maxLine = big.NewInt(1<<53 - 1)
+
+func checkLine(w *walker, v *node, ptr string, _ *rule) {
+	if v.kind != kindNumber {
+		w.checkType(&rule{types: []string{"integer"}}, v, ptr)
+		return
+	}
+	n, ok := new(big.Int).SetString(v.text, 10)
+	if !integerLiteral.MatchString(v.text) || !ok || n.Sign() <= 0 || n.Cmp(maxLine) > 0 {
+		w.add(tables.CodeLineInvalid, ptr, "line %s is not a positive integer at most 2^53-1", clip(v.text))
+	}
+}
+
+func hexCheck(digits int, emptyOK, identity bool) specialCheck {
+	return func(w *walker, v *node, ptr string, _ *rule) {
+		s, ok := w.str(v, ptr, "hash")
+		switch {
+		case !ok, s == "" && emptyOK:
+		case s == "" && identity:
+			w.add(tables.CodeIdentityMissing, ptr, "identity %s is missing", lastToken(ptr))
+		case !isLowerHex(s, digits):
+			w.add(tables.CodeHashInvalid, ptr, "%q is not %d lowercase hexadecimal digits", clip(s), digits)
+		}
+	}
+}
+
+func isLowerHex(s string, digits int) bool {
+	if len(s) != digits {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+var timestampSyntax = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?Z$`)
+
+func checkTimestamp(w *walker, v *node, ptr string, _ *rule) {
+	if s, ok := w.str(v, ptr, "timestamp"); ok {
+		if _, err := time.Parse(time.RFC3339Nano, s); err != nil || !timestampSyntax.MatchString(s) {
+			w.add(tables.CodeTimestampInvalid, ptr, "%q is not an RFC 3339 UTC time ending in Z, e.g. 2026-09-05T10:00:00Z", clip(s))
+		}
+	}
+}
+
+var dateSyntax = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
+func checkDate(w *walker, v *node, ptr string, _ *rule) {
+	if s, ok := w.str(v, ptr, "date"); ok {
+		if _, err := time.Parse(time.DateOnly, s); err != nil || !dateSyntax.MatchString(s) {
+			w.add(tables.CodeDateInvalid, ptr, "%q is not a calendar date YYYY-MM-DD", clip(s))
+		}
+	}
+}
+
+var identifierSyntax = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+func checkIdentifier(w *walker, v *node, ptr string, _ *rule) {
+	if s, ok := w.str(v, ptr, "identifier"); ok && !identifierSyntax.MatchString(s) {
+		w.add(tables.CodeIdentifierInvalid, ptr, "%q is not an identifier: 1-64 of A-Z a-z 0-9 . _ - starting with a letter or digit", clip(s))
+	}
+}
+
+func decimalCheck(scale int, code tables.Code) specialCheck {
+	return func(w *walker, v *node, ptr string, _ *rule) {
+		s, ok := w.str(v, ptr, "decimal")
+		if !ok {
+			return
+		}
+		_, frac, _ := strings.Cut(s, ".")
+		if _, err := tables.ParseMoney(s); err != nil || len(frac) > scale {
+			w.add(code, ptr, "%q is not a non-negative decimal with at most %d fractional digits in range", clip(s), scale)
+		}
+	}
+}
+
+func checkIdentity(w *walker, v *node, ptr string, def *rule) {
+	if s, ok := w.str(v, ptr, "identity"); ok {
+		if s == "" {
+			w.add(tables.CodeIdentityMissing, ptr, "identity %s is missing", lastToken(ptr))
+			return
+		}
+		w.checkString(def, v, ptr)
+	}
+}
+
+func checkRuntimes(w *walker, v *node, ptr string, def *rule) {
+	if v.kind == kindArray && len(v.elems) == 0 {
+		w.add(tables.CodeIdentityMissing, ptr, "identity runtimes is missing: no runtime is pinned")
+		return
+	}
+	w.walk(def, v, ptr)
+}

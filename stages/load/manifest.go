@@ -1,0 +1,166 @@
+package load
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// loadManifest reads and checks manifest.json. It reports whether the
+// manifest decoded, so that the files it names can be read.
+func (l *loader) loadManifest() bool {
+	data := l.readCapped(manifestFile, maxManifest)
+	if data == nil {
+		return false
+	}
+	l.c.ManifestSHA256 = sha256Hex(data)
+	at := position{file: manifestFile}
+	ok, findings := decodeDoc(data, "manifest", at, &l.c.Manifest)
+	l.add(findings...)
+	if !ok {
+		return false
+	}
+	l.add(checkManifest(&l.c.Manifest, at)...)
+	return true
+}
+
+// checkManifest runs the cross-checks that need only the manifest.
+func checkManifest(m *tables.Manifest, at position) tables.Findings {
+	var out tables.Findings
+	if want := tables.SchemaSHA256("answer"); m.ResponseSchemaSHA256 != want {
+		out = append(out, at.finding(tables.CodeResponseSchemaMismatch, "/response_schema_sha256",
+			fmt.Sprintf("response_schema_sha256 is %s but the published answer schema's digest is %s", clip(m.ResponseSchemaSHA256), want)))
+	}
+	u := uniqueIDs{at: at}
+	for i, p := range m.Prompts {
+		u.check("prompt", p.ID, indexPointer("/prompts", i)+"/id")
+	}
+	for i, r := range m.RateCards {
+		u.check("rate card", r.ID, indexPointer("/rate_cards", i)+"/id")
+	}
+	for i, a := range m.Design.Arms {
+		u.check("arm", a.ID, indexPointer("/design/arms", i)+"/id")
+	}
+	for i, t := range m.Design.Tasks {
+		u.check("task", t.ID, indexPointer("/design/tasks", i)+"/id")
+	}
+	out = append(out, u.out...)
+	out = append(out, checkPromptRefs(m, at)...)
+	d := &m.Design
+	if d.PacketItemMin > d.PacketItemMax {
+		out = append(out, at.finding(tables.CodeDesignInvalid, "/design/packet_item_min",
+			fmt.Sprintf("packet_item_min %d exceeds packet_item_max %d", d.PacketItemMin, d.PacketItemMax)))
+	}
+	return append(out, checkSchedule(d, at)...)
+}
+
+func checkPromptRefs(m *tables.Manifest, at position) tables.Findings {
+	var out tables.Findings
+	known := func(id string) bool {
+		return slices.ContainsFunc(m.Prompts, func(p tables.PromptFile) bool { return p.ID == id })
+	}
+	for i, id := range m.Design.DraftPrompts {
+		if !known(id) {
+			out = append(out, at.finding(tables.CodeUnknownPrompt, indexPointer("/design/draft_prompts", i),
+				fmt.Sprintf("draft prompt %q is not listed in prompts", id)))
+		}
+	}
+	for i, a := range m.Design.Arms {
+		for j, id := range a.Prompts {
+			if !known(id) {
+				out = append(out, at.finding(tables.CodeUnknownPrompt, indexPointer(indexPointer("/design/arms", i)+"/prompts", j),
+					fmt.Sprintf("arm %q prompt %q is not listed in prompts", a.ID, id)))
+			}
+		}
+	}
+	return out
+}
+
+type slotKey struct {
+	task string
+	rep  int64
+}
+
+// checkSchedule checks that every (task, repetition) for repetition
+// 1..repetitions is scheduled exactly once with a permutation of the arms.
+func checkSchedule(d *tables.Design, at position) tables.Findings {
+	var out tables.Findings
+	tasks := map[string]bool{}
+	for _, t := range d.Tasks {
+		tasks[t.ID] = true
+	}
+	seen := map[slotKey]int{}
+	for i, s := range d.Schedule {
+		ptr := indexPointer("/design/schedule", i)
+		switch first, dup := seen[slotKey{s.Task, s.Repetition}]; {
+		case !tasks[s.Task]:
+			out = append(out, at.finding(tables.CodeUnknownTask, ptr+"/task", fmt.Sprintf("slot names task %q, which design.tasks does not list", s.Task)))
+		case s.Repetition > d.Repetitions:
+			out = append(out, at.finding(tables.CodeSlotOutOfRange, ptr+"/repetition",
+				fmt.Sprintf("repetition %d exceeds design.repetitions %d", s.Repetition, d.Repetitions)))
+		case dup:
+			out = append(out, at.finding(tables.CodeSlotDuplicate, ptr,
+				fmt.Sprintf("task %q repetition %d is already scheduled at /design/schedule/%d", s.Task, s.Repetition, first)))
+		default:
+			seen[slotKey{s.Task, s.Repetition}] = i
+		}
+		out = append(out, checkOrder(d.Arms, s.Order, ptr+"/order", at)...)
+	}
+	for _, t := range d.Tasks {
+		if missing := missingReps(seen, t.ID, d.Repetitions); missing != "" {
+			out = append(out, at.finding(tables.CodeSlotMissing, "/design/schedule",
+				fmt.Sprintf("task %q is not scheduled for repetition %s", t.ID, missing)))
+		}
+	}
+	return out
+}
+
+// missingReps lists the repetitions of task that are not scheduled, the
+// first ten of them, or "".
+func missingReps(seen map[slotKey]int, task string, reps int64) string {
+	present := int64(0)
+	for k := range seen {
+		if k.task == task {
+			present++
+		}
+	}
+	if present == reps {
+		return ""
+	}
+	var list []string
+	for r := int64(1); r <= reps && len(list) < 10; r++ {
+		if _, ok := seen[slotKey{task, r}]; !ok {
+			list = append(list, fmt.Sprint(r))
+		}
+	}
+	if missing := reps - present; missing > int64(len(list)) {
+		list = append(list, fmt.Sprintf("and %d more", missing-int64(len(list))))
+	}
+	return strings.Join(list, ", ")
+}
+
+// checkOrder checks that order is a permutation of the arms' IDs.
+func checkOrder(arms []tables.Arm, order []string, ptr string, at position) tables.Findings {
+	var out tables.Findings
+	armIDs := make([]string, len(arms))
+	for i, a := range arms {
+		armIDs[i] = a.ID
+	}
+	for j, id := range order {
+		if !slices.Contains(armIDs, id) {
+			out = append(out, at.finding(tables.CodeUnknownArm, indexPointer(ptr, j), fmt.Sprintf("order names arm %q, which design.arms does not list", id)))
+		}
+	}
+	if out != nil {
+		return out
+	}
+	sorted := slices.Sorted(slices.Values(order))
+	want := slices.Sorted(slices.Values(armIDs))
+	if !slices.Equal(sorted, want) {
+		out = append(out, at.finding(tables.CodeOrderNotPermutation, ptr,
+			fmt.Sprintf("order [%s] is not a permutation of the arms [%s]", strings.Join(order, " "), strings.Join(armIDs, " "))))
+	}
+	return out
+}

@@ -1,0 +1,15 @@
+package load
+
+import "github.com/evalgate/evalgate/tables"
+
+// position is where a document lives: a campaign-relative file and, for a
+// JSONL record, its 1-based line.
+type position struct {
+	file string
+	line int64
+}
+
+// finding returns a rejecting finding at pointer ptr of the document.
+func (p position) finding(code tables.Code, ptr, msg string) tables.Finding {
+	return tables.Finding{Code: code, Severity: tables.Reject, File: p.file, Line: p.line, Pointer: ptr, Message: msg}
+}

@@ -1,0 +1,178 @@
+package load
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// loadPrompts reads every prompt file and checks its sha256.
+func (l *loader) loadPrompts() {
+	for _, p := range l.c.Manifest.Prompts {
+		if pathProblem(p.Path) != "" || !isLowerHex(p.SHA256, 64) {
+			continue // already reported by the schema walk
+		}
+		if data := l.readCapped(p.Path, maxPrompt); data != nil && l.checkHash(p.Path, data, p.SHA256, "manifest prompt "+p.ID) {
+			l.c.Prompts[p.ID] = data
+		}
+	}
+}
+
+// loadTasks reads each task's text, packet and truth in manifest order.
+func (l *loader) loadTasks() {
+	for _, spec := range l.c.Manifest.Design.Tasks {
+		t := tables.LoadedTask{Spec: spec}
+		if data := l.readHashed(spec.TaskPath, maxTaskText, spec.TaskSHA256, "task "+spec.ID); data != nil {
+			t.Text = data
+		}
+		packetOK := l.loadPacket(&t)
+		l.loadTruth(&t, packetOK)
+		l.c.Tasks = append(l.c.Tasks, t)
+	}
+}
+
+// readHashed reads a file the manifest names and checks its sha256.
+func (l *loader) readHashed(path string, limit int64, sha, what string) []byte {
+	if pathProblem(path) != "" || !isLowerHex(sha, 64) {
+		return nil // already reported by the schema walk
+	}
+	data := l.readCapped(path, limit)
+	if data == nil || !l.checkHash(path, data, sha, "the manifest entry of "+what) {
+		return nil
+	}
+	return data
+}
+
+func (l *loader) loadPacket(t *tables.LoadedTask) bool {
+	spec := &t.Spec
+	data := l.readHashed(spec.PacketPath, maxPacket, spec.PacketSHA256, "task "+spec.ID)
+	if data == nil {
+		return false
+	}
+	at := position{file: spec.PacketPath}
+	ok, findings := decodeDoc(data, "packet", at, &t.Packet)
+	l.add(findings...)
+	if !ok {
+		return false
+	}
+	p := &t.Packet
+	if p.TaskID != spec.ID || p.Repository != spec.Repository {
+		l.add(at.finding(tables.CodeTaskMismatch, "", fmt.Sprintf("packet is for task %q of repository %q but the manifest entry is task %q of repository %q",
+			p.TaskID, p.Repository, spec.ID, spec.Repository)))
+	}
+	d := &l.c.Manifest.Design
+	if n := int64(len(p.Items)); d.PacketItemMin <= d.PacketItemMax && (n < d.PacketItemMin || n > d.PacketItemMax) {
+		l.add(at.finding(tables.CodePacketItemCount, "/items",
+			fmt.Sprintf("packet has %d items; the design allows %d to %d", n, d.PacketItemMin, d.PacketItemMax)))
+	}
+	u := uniqueIDs{at: at}
+	for i, it := range p.Items {
+		u.check("evidence", it.ID, indexPointer("/items", i)+"/id")
+		l.checkItem(it, indexPointer("/items", i), at)
+	}
+	l.add(u.out...)
+	return true
+}
+
+// checkItem checks a packet item's text against its source file's lines.
+func (l *loader) checkItem(it tables.PacketItem, ptr string, at position) {
+	src, ok := l.source(it.FileSHA256)
+	if !ok {
+		return
+	}
+	if it.StartLine > it.EndLine {
+		l.add(at.finding(tables.CodeLineRangeInvalid, ptr+"/start_line",
+			fmt.Sprintf("start_line %d exceeds end_line %d", it.StartLine, it.EndLine)))
+		return
+	}
+	lines := splitLines(src)
+	if it.EndLine > int64(len(lines)) {
+		l.add(at.finding(tables.CodeSourceLinesOutOfRange, ptr+"/end_line",
+			fmt.Sprintf("end_line %d is beyond the source file's %d lines", it.EndLine, len(lines))))
+		return
+	}
+	if want := bytes.Join(lines[it.StartLine-1:it.EndLine], nil); string(want) != it.Text {
+		l.add(at.finding(tables.CodePacketTextMismatch, ptr+"/text",
+			fmt.Sprintf("text is not the exact bytes of lines %d-%d of sources/%s", it.StartLine, it.EndLine, it.FileSHA256)))
+	}
+}
+
+// splitLines splits src after each "\n"; a final newline does not make an
+// extra line and the last line may lack "\n" (C09).
+func splitLines(src []byte) [][]byte {
+	return bytes.SplitAfter(src, []byte("\n"))[:countLines(src)]
+}
+
+func countLines(src []byte) int {
+	n := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// source returns the bytes of sources/<sha>, read once and checked against
+// its content address.
+func (l *loader) source(sha string) ([]byte, bool) {
+	if !isLowerHex(sha, 64) {
+		return nil, false // already reported by the schema walk
+	}
+	if data, ok := l.c.Sources[sha]; ok {
+		return data, data != nil
+	}
+	name := sourcesDir + sha
+	data := l.readCapped(name, maxSource)
+	if data != nil && !l.checkHash(name, data, sha, "its content-addressed file name") {
+		data = nil
+	}
+	l.c.Sources[sha] = data
+	return data, data != nil
+}
+
+func (l *loader) loadTruth(t *tables.LoadedTask, packetOK bool) {
+	spec := &t.Spec
+	data := l.readHashed(spec.TruthPath, maxTruth, spec.TruthSHA256, "task "+spec.ID)
+	if data == nil {
+		return
+	}
+	at := position{file: spec.TruthPath}
+	ok, findings := decodeDoc(data, "truth", at, &t.Truth)
+	l.add(findings...)
+	if !ok {
+		return
+	}
+	tr := &t.Truth
+	if tr.TaskID != spec.ID {
+		l.add(at.finding(tables.CodeTaskMismatch, "/task_id", fmt.Sprintf("truth is for task %q but the manifest entry is task %q", tr.TaskID, spec.ID)))
+	}
+	answerable := 0
+	u := uniqueIDs{at: at}
+	for i, o := range tr.Obligations {
+		ptr := indexPointer("/obligations", i)
+		u.check("obligation", o.ID, ptr+"/id")
+		if o.Answerable {
+			answerable++
+		}
+		for j, e := range o.EvidenceIDs {
+			if packetOK && !hasItem(&t.Packet, e) {
+				l.add(at.finding(tables.CodeUnknownEvidenceID, indexPointer(ptr+"/evidence_ids", j),
+					fmt.Sprintf("evidence ID %q is not an item of the task's packet", e)))
+			}
+		}
+	}
+	l.add(u.out...)
+	if answerable < 2 {
+		l.add(at.finding(tables.CodeTruthAnswerableTooFew, "/obligations",
+			fmt.Sprintf("truth has %d answerable obligations; at least 2 are required", answerable)))
+	}
+}
+
+func hasItem(p *tables.Packet, id string) bool {
+	for _, it := range p.Items {
+		if it.ID == id {
+			return true
+		}
+	}
+	return false
+}

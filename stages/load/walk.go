@@ -1,0 +1,187 @@
+package load
+
+import (
+	"fmt"
+	"math/big"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// walker checks a parsed document against a compiled schema and collects
+// every violation with its JSON pointer. It never stops at the first.
+type walker struct {
+	s   *compiledSchema
+	at  position
+	out tables.Findings
+}
+
+func (w *walker) add(code tables.Code, ptr, format string, args ...any) {
+	w.out = append(w.out, w.at.finding(code, ptr, fmt.Sprintf(format, args...)))
+}
+
+// walk checks v at ptr against r.
+func (w *walker) walk(r *rule, v *node, ptr string) {
+	switch {
+	case r.ref != "":
+		if check := specialDefs[r.ref]; check != nil {
+			check(w, v, ptr, w.s.defs[r.ref])
+			return
+		}
+		w.walk(w.s.defs[r.ref], v, ptr)
+		return
+	case r.nullable != nil:
+		if v.kind != kindNull {
+			w.walk(r.nullable, v, ptr)
+		}
+		return
+	}
+	if !w.checkType(r, v, ptr) {
+		return
+	}
+	switch v.kind {
+	case kindObject:
+		w.walkObject(r, v, ptr)
+	case kindArray:
+		w.walkArray(r, v, ptr)
+	case kindString:
+		w.checkString(r, v, ptr)
+	case kindNumber:
+		w.checkInteger(r, v, ptr)
+	}
+}
+
+// checkType reports a value of the wrong JSON type. A rule with only an
+// enum or const admits strings.
+func (w *walker) checkType(r *rule, v *node, ptr string) bool {
+	types := r.types
+	if types == nil && (r.enum != nil || r.constant != nil) {
+		types = []string{"string"}
+	}
+	if types == nil || slices.Contains(types, jsonType(v)) {
+		return true
+	}
+	if v.kind == kindNull {
+		w.add(tables.CodeWrongType, ptr, "value is null but must be %s (this member is not nullable)", strings.Join(types, " or "))
+	} else {
+		w.add(tables.CodeWrongType, ptr, "value is a JSON %s but must be %s", v.kind, strings.Join(types, " or "))
+	}
+	return false
+}
+
+// jsonType names v's type as JSON Schema does; every number is reported
+// as "integer" here and its literal is checked in checkInteger.
+func jsonType(v *node) string {
+	if v.kind == kindNumber {
+		return "integer"
+	}
+	return v.kind.String()
+}
+
+func (w *walker) walkObject(r *rule, v *node, ptr string) {
+	for _, m := range v.members {
+		p := appendPointer(ptr, m.name)
+		if sub := r.prop(m.name); sub != nil {
+			w.walk(sub, m.value, p)
+		} else if r.closed {
+			w.add(tables.CodeUnknownKey, p, "member %q is not part of the format", m.name)
+		}
+	}
+	for _, name := range r.required {
+		if v.get(name) == nil {
+			w.add(tables.CodeMissingKey, appendPointer(ptr, name), "required member %q is missing (nullable members are required too)", name)
+		}
+	}
+}
+
+func (w *walker) walkArray(r *rule, v *node, ptr string) {
+	if n := len(v.elems); n < r.minItems {
+		w.add(tables.CodeTooFewItems, ptr, "array has %d elements; at least %d are required", n, r.minItems)
+	} else if r.maxItems >= 0 && n > r.maxItems {
+		w.add(tables.CodeTooManyItems, ptr, "array has %d elements; at most %d are allowed", n, r.maxItems)
+	}
+	seen := map[string]int{}
+	for i, e := range v.elems {
+		p := indexPointer(ptr, i)
+		if e.kind == kindNull && !w.allowsNull(r.items) {
+			w.add(tables.CodeNullHole, p, "array element %d is null; arrays must be dense", i)
+			continue
+		}
+		if r.items != nil {
+			w.walk(r.items, e, p)
+		}
+		if r.uniqueItems && e.kind == kindString {
+			if first, dup := seen[e.text]; dup {
+				w.add(tables.CodeDuplicateItem, p, "%q repeats element %d; elements must be unique", e.text, first)
+			} else {
+				seen[e.text] = i
+			}
+		}
+	}
+}
+
+// allowsNull reports whether r admits null.
+func (w *walker) allowsNull(r *rule) bool {
+	switch {
+	case r == nil:
+		return true
+	case r.ref != "":
+		return specialDefs[r.ref] == nil && w.allowsNull(w.s.defs[r.ref])
+	case r.nullable != nil:
+		return true
+	}
+	return r.types == nil && r.enum == nil && r.constant == nil || slices.Contains(r.types, "null")
+}
+
+func (w *walker) checkString(r *rule, v *node, ptr string) {
+	s := v.text
+	if r.constant != nil && s != *r.constant {
+		w.add(tables.CodeFormatUnsupported, ptr, "format %q is not supported; this reader knows %q", s, *r.constant)
+		return
+	}
+	if r.enum != nil && !slices.Contains(r.enum, s) {
+		w.add(tables.CodeEnumValue, ptr, "%q is not one of %s", s, strings.Join(r.enum, ", "))
+		return
+	}
+	if n := utf8.RuneCountInString(s); n < r.minLength || r.maxLength >= 0 && n > r.maxLength {
+		w.add(tables.CodeStringLength, ptr, "string has %d characters; %s", n, lengthRange(r.minLength, r.maxLength))
+		return
+	}
+	if r.pattern != nil && !r.pattern.MatchString(s) {
+		w.add(tables.CodePatternMismatch, ptr, "%q does not match %s", clip(s), r.pattern)
+	}
+}
+
+func lengthRange(lo, hi int) string {
+	if hi < 0 {
+		return fmt.Sprintf("at least %d are required", lo)
+	}
+	return fmt.Sprintf("%d to %d are allowed", lo, hi)
+}
+
+// integerLiteral is the JSON integer grammar: no fraction, no exponent.
+var integerLiteral = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
+
+func (w *walker) checkInteger(r *rule, v *node, ptr string) {
+	if !integerLiteral.MatchString(v.text) {
+		w.add(tables.CodeNumberNotInteger, ptr, "%s is not an integer; write integers without fraction or exponent", clip(v.text))
+		return
+	}
+	n, _ := new(big.Int).SetString(v.text, 10)
+	if r.minimum != nil && n.Cmp(r.minimum) < 0 || r.maximum != nil && n.Cmp(r.maximum) > 0 {
+		w.add(tables.CodeNumberOutOfRange, ptr, "%s is outside %s..%s", clip(v.text), r.minimum, r.maximum)
+	}
+}
+
+// clip shortens hostile text quoted in a message.
+func clip(s string) string {
+	const max = 64
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max]) + "…"
+}

@@ -1,0 +1,48 @@
+package report
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// markdownActive are the ASCII characters that can start inline Markdown
+// syntax (emphasis, code, links, images, headings, tables, strikethrough,
+// autolink schemes); escapeMarkdown backslash-escapes them.
+const markdownActive = "\\`*_[]()#!|~:"
+
+// escapeMarkdown makes untrusted text inert inside a Markdown paragraph or
+// table cell: the characters of markdownActive are backslash-escaped, '<',
+// '>' and '&' become entities (no raw HTML, no entity tricks), a '.' after
+// 'w' is escaped (no "www." autolink), line breaks, control and format
+// characters (including bidi overrides) become a space, and invalid UTF-8
+// becomes U+FFFD. The result is never placed at the start of a line, so
+// list and block syntax ('-', '+', '1.', '>') cannot start there.
+func escapeMarkdown(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := rune(0)
+	for i, w := 0, 0; i < len(s); i += w {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		w = size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '&':
+			b.WriteString("&amp;")
+		case strings.ContainsRune(markdownActive, r), r == '.' && (prev == 'w' || prev == 'W'):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+		prev = r
+	}
+	return b.String()
+}

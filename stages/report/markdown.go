@@ -1,0 +1,271 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// maxListedFindings bounds the findings listed one by one in report.md;
+// all of them are in rejections.parquet.
+const maxListedFindings = 50
+
+// RenderMarkdown renders report.md from the scorecard and the tables:
+// SYNTHETIC banner, decision first, completion, gates, the three
+// scorecards, runs per task, findings, then the exploratory intervals.
+// Every string taken from the tables is escaped.
+func RenderMarkdown(sc Scorecard, s *tables.Set) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# evalgate report: %s\n\n", escapeMarkdown(sc.CampaignID))
+	if sc.Synthetic {
+		b.WriteString("> **SYNTHETIC CAMPAIGN.** The manifest marks this campaign as synthetic: " +
+			"no number below is evidence about a real model or workflow.\n\n")
+	}
+	fmt.Fprintf(&b, "- Kind: %s\n- Manifest sha256: %s\n- Tool version: %s\n- Scorecard: %s\n\n",
+		escapeMarkdown(sc.Kind), escapeMarkdown(sc.ManifestSHA256), escapeMarkdown(sc.ToolVersion), sc.ScorecardVersion)
+	writeDecision(&b, sc.Decision)
+	writeCompletion(&b, sc.Completion)
+	writeGates(&b, sc.Gates)
+	writeSourceProtocol(&b, sc.SourceAndProtocol)
+	writeEvidencePlan(&b, sc.EvidenceAndPlan)
+	writeCostTime(&b, sc.CostAndTime)
+	writeRuns(&b, s.Runs)
+	writeFindings(&b, s.Rejections)
+	writeIntervals(&b, sc.Intervals)
+	return b.Bytes()
+}
+
+func writeDecision(b *bytes.Buffer, d DecisionResult) {
+	fmt.Fprintf(b, "## Decision\n\n**%s**", escapeMarkdown(d.Decision))
+	if d.Arm != "" {
+		fmt.Fprintf(b, " for arm %s", escapeMarkdown(d.Arm))
+	}
+	b.WriteString(".\n\n")
+	fmt.Fprintf(b, "- Failing gates: %s\n- Reason: %s\n\n", escList(d.FailingGates), escapeMarkdown(d.Reason))
+}
+
+func writeCompletion(b *bytes.Buffer, c Completion) {
+	b.WriteString("## Completion\n\nA complete run is not a success: the decision above is the verdict.\n\n")
+	fmt.Fprintf(b, "- Sessions: %d (%s); by status: %s\n", c.Sessions, counts(c.SessionsByClassification), counts(c.SessionsByStatus))
+	fmt.Fprintf(b, "- Runs: %d planned, %d scored, %d unscored (%s)\n", c.Runs, c.RunsScored, c.RunsUnscored, counts(c.RunsByClassification))
+	fmt.Fprintf(b, "- Findings: %d (%s)\n\n", c.Findings, counts(c.FindingsBySeverity))
+}
+
+func writeGates(b *bytes.Buffer, gates []GateResult) {
+	b.WriteString("## Gates\n\n")
+	if len(gates) == 0 {
+		b.WriteString("No gate was evaluated.\n\n")
+		return
+	}
+	table(b, []string{"gate", "arm", "observed", "threshold", "result", "failing", "detail"})
+	for _, g := range gates {
+		result := "FAIL"
+		if g.Pass {
+			result = "pass"
+		}
+		row(b, escapeMarkdown(g.Gate), escapeMarkdown(g.Arm), escapeMarkdown(g.Observed),
+			escapeMarkdown(g.Threshold), result, escList(g.Failing), escapeMarkdown(g.Detail))
+	}
+	b.WriteString("\n")
+}
+
+func writeSourceProtocol(b *bytes.Buffer, sp SourceAndProtocol) {
+	b.WriteString("## Scorecards\n\n### Source and protocol correctness\n\n")
+	fmt.Fprintf(b, "Identity mismatches: %d. Citation failures: %d.\n\n", sp.IdentityMismatches, sp.CitationFailures)
+	table(b, []string{"arm", "runs", "scored", "critical failures", "critical completion failed",
+		"source gate pass", "protocol gate pass", "structural pass", "semantic pass / fail / unrated",
+		"wrong claims", "critical wrong claims", "unsupported claims", "false completeness claims"})
+	for _, a := range sp.Arms {
+		row(b, escapeMarkdown(a.Arm), itoa(a.Runs), itoa(a.ScoredRuns), itoa(a.CriticalFailures),
+			itoa(a.CriticalCompletionFailed), itoa(a.SourceGatePass), itoa(a.ProtocolGatePass),
+			itoa(a.StructuralPass), fmt.Sprintf("%d / %d / %d", a.SemanticPass, a.SemanticFail, a.SemanticUnrated),
+			claims(a.WrongClaims), claims(a.CriticalWrongClaims), claims(a.UnsupportedClaims), claims(a.FalseCompletenessClaims))
+	}
+	b.WriteString("\n")
+}
+
+func writeEvidencePlan(b *bytes.Buffer, ep EvidenceAndPlan) {
+	b.WriteString("### Final evidence and plan correctness\n\n")
+	table(b, []string{"arm", "tasks", "macro-average task-median R", "uncertainty tasks", "macro-average task-median U"})
+	for _, a := range ep.Arms {
+		row(b, escapeMarkdown(a.Arm), itoa(a.Tasks), ratioText(a.MacroMedianR), itoa(a.UncertaintyTasks), ratioText(a.MacroMedianU))
+	}
+	b.WriteString("\n")
+	table(b, []string{"task", "arm", "runs", "scored", "median R", "median U"})
+	for _, t := range ep.Tasks {
+		row(b, escapeMarkdown(t.Task), escapeMarkdown(t.Arm), itoa(t.Runs), itoa(t.ScoredRuns), ratioText(t.MedianR), ratioText(t.MedianU))
+	}
+	b.WriteString("\n")
+}
+
+func writeCostTime(b *bytes.Buffer, ct CostAndTime) {
+	b.WriteString("### Complete cost and time\n\n")
+	fmt.Fprintf(b, "Physical campaign billing (every session once): reference %s, actual %s.\n\n",
+		strOr(ct.SessionReferenceCost), strOr(ct.SessionActualCharge))
+	table(b, []string{"arm", "runs", "total workflow cost", "median workflow cost", "median review cost",
+		"median workflow ns", "median review ns", "Σ task-median cost", "Σ task-median ns"})
+	for _, a := range ct.Arms {
+		row(b, escapeMarkdown(a.Arm), itoa(a.Runs), strOr(a.TotalWorkflowCost), strOr(a.MedianWorkflowCost),
+			strOr(a.MedianReviewCost), strOr(a.MedianWorkflowNS), strOr(a.MedianReviewNS),
+			strOr(a.SumTaskMedianCost), itoa(a.SumTaskMedianNS))
+	}
+	b.WriteString("\n")
+	if len(ct.Ratios) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "Ratios Σ task-median(arm) / Σ task-median(%s):\n\n", escapeMarkdown(ct.Baseline))
+	table(b, []string{"arm", "cost", "review-only cost", "time", "review-only time"})
+	for _, r := range ct.Ratios {
+		row(b, escapeMarkdown(r.Arm), changeText(r.Cost), changeText(r.ReviewCost), changeText(r.Time), changeText(r.ReviewTime))
+	}
+	b.WriteString("\n")
+}
+
+func writeRuns(b *bytes.Buffer, runs []tables.Run) {
+	b.WriteString("## Runs per task\n\n")
+	if len(runs) == 0 {
+		b.WriteString("No run was planned or recorded.\n\n")
+		return
+	}
+	table(b, []string{"task", "rep", "arm", "classification", "scored", "R", "U", "critical failures",
+		"source gate", "protocol gate", "workflow cost", "workflow ns"})
+	for _, r := range runs {
+		row(b, escapeMarkdown(r.TaskID), itoa(r.Repetition), escapeMarkdown(r.Arm), escapeMarkdown(r.Classification),
+			yesNo(r.Scored), fraction(r.R != nil, r.RNum, r.RDen), fraction(r.U != nil, r.UNum, r.UDen),
+			itoa(r.CriticalFailures), yesNo(r.SourceGate), yesNo(r.ProtocolGate),
+			moneyText(r.WorkflowCost), itoa(r.WorkflowNS))
+	}
+	b.WriteString("\n")
+}
+
+func writeFindings(b *bytes.Buffer, fs []tables.Finding) {
+	b.WriteString("## Findings\n\n")
+	if len(fs) == 0 {
+		b.WriteString("None.\n\n")
+		return
+	}
+	sorted := append(tables.Findings(nil), fs...)
+	sorted.Sort()
+	for i, f := range sorted {
+		if i == maxListedFindings {
+			fmt.Fprintf(b, "- … %d more in rejections.parquet\n", len(sorted)-i)
+			break
+		}
+		fmt.Fprintf(b, "- %s: %s\n", escapeMarkdown(string(f.Severity)), escapeMarkdown(f.Error()))
+	}
+	b.WriteString("\n")
+}
+
+func writeIntervals(b *bytes.Buffer, iv Intervals) {
+	b.WriteString("## Exploratory intervals (do not gate)\n\n")
+	fmt.Fprintf(b, "Label: %s. Gate effect: %s. These intervals never change a gate or the decision.\n\n", iv.Label, iv.GateEffect)
+	if len(iv.Rows) == 0 {
+		b.WriteString("No interval was computed.\n")
+		return
+	}
+	table(b, []string{"statistic", "contrast", "method", "status", "estimate", "lo", "hi", "level",
+		"families", "small-G flag", "resamples", "seed"})
+	for _, r := range iv.Rows {
+		row(b, escapeMarkdown(r.Statistic), escapeMarkdown(cmp.Or(r.Contrast, r.Arm)), escapeMarkdown(r.Method),
+			escapeMarkdown(r.Status), floatText(r.Estimate), floatText(r.Lo), floatText(r.Hi), floatText(r.Level),
+			itoa(r.NFamilies), escapeMarkdown(r.SmallGFlag), itoa(r.Resamples), r.Seed)
+	}
+}
+
+// table writes a Markdown table header.
+func table(b *bytes.Buffer, header []string) {
+	row(b, header...)
+	b.WriteString("|" + strings.Repeat("---|", len(header)) + "\n")
+}
+
+// row writes one table row of already escaped cells.
+func row(b *bytes.Buffer, cells ...string) {
+	b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
+
+func escList(items []string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	out := make([]string, len(items))
+	for i, s := range items {
+		out[i] = escapeMarkdown(s)
+	}
+	return strings.Join(out, ", ")
+}
+
+func counts(cs []Count) string {
+	if len(cs) == 0 {
+		return "none"
+	}
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = fmt.Sprintf("%s %d", escapeMarkdown(c.Name), c.Count)
+	}
+	return strings.Join(out, ", ")
+}
+
+func claims(c ClaimCount) string {
+	if c.UnscorableRuns == 0 {
+		return itoa(c.Total)
+	}
+	return fmt.Sprintf("%d (+%d runs unscorable)", c.Total, c.UnscorableRuns)
+}
+
+func ratioText(r *ratio) string {
+	if r == nil {
+		return "n/a"
+	}
+	if r.Exact == strings.TrimRight(strings.TrimRight(r.Decimal, "0"), ".") {
+		return r.Exact
+	}
+	return fmt.Sprintf("%s (%s)", r.Decimal, r.Exact)
+}
+
+func changeText(c *Change) string {
+	if c == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%s, %s %s%%", ratioText(&c.Ratio), c.Direction, c.Percent)
+}
+
+func fraction(ok bool, num, den int64) string {
+	if !ok {
+		return "n/a"
+	}
+	return fmt.Sprintf("%d/%d", num, den)
+}
+
+func moneyText(m *tables.Money) string {
+	if m == nil {
+		return "unavailable"
+	}
+	return m.String()
+}
+
+func strOr(s *string) string {
+	if s == nil {
+		return "unavailable"
+	}
+	return *s
+}
+
+func floatText(f *float64) string {
+	if f == nil {
+		return "n/a"
+	}
+	return strconv.FormatFloat(*f, 'g', -1, 64)
+}

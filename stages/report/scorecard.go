@@ -1,0 +1,271 @@
+package report
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// ScorecardVersion is the value of scorecard.json's "scorecard_version".
+// The scorecard is evalgate's stable machine interface: a field may be
+// added under the same version, never renamed, retyped or removed.
+const ScorecardVersion = "evalgate.scorecard/v1"
+
+// Labels of the exploratory intervals; they must not change.
+const (
+	IntervalLabel      = "EXPLORATORY"
+	IntervalGateEffect = "none"
+)
+
+// Scorecard is the content of scorecard.json. Field order is the JSON
+// order. Exact numbers (money, ratios, medians) are strings; counts are
+// integers; a null means "not available", never zero.
+type Scorecard struct {
+	ScorecardVersion  string            `json:"scorecard_version"`
+	CampaignID        string            `json:"campaign_id"`
+	ManifestSHA256    string            `json:"manifest_sha256"`
+	Synthetic         bool              `json:"synthetic"`
+	ToolVersion       string            `json:"tool_version"`
+	Kind              string            `json:"kind"`
+	Completion        Completion        `json:"completion"`
+	SourceAndProtocol SourceAndProtocol `json:"source_and_protocol"`
+	EvidenceAndPlan   EvidenceAndPlan   `json:"evidence_and_plan"`
+	CostAndTime       CostAndTime       `json:"cost_and_time"`
+	Gates             []GateResult      `json:"gates"`
+	Decision          DecisionResult    `json:"decision"`
+	Intervals         Intervals         `json:"intervals"`
+}
+
+// Count is one named count; lists of counts are sorted by name unless
+// documented otherwise.
+type Count struct {
+	Name  string `json:"name"`
+	Count int64  `json:"count"`
+}
+
+// Completion says what was run and what was rejected. Completion of a run
+// is distinct from the decision (R3).
+type Completion struct {
+	Sessions                 int64   `json:"sessions"`
+	SessionsByClassification []Count `json:"sessions_by_classification"`
+	SessionsByStatus         []Count `json:"sessions_by_status"`
+	Runs                     int64   `json:"runs"` // planned runs: every one stays in its denominator
+	RunsScored               int64   `json:"runs_scored"`
+	RunsUnscored             int64   `json:"runs_unscored"` // lacking ratings: unscored, never zero
+	RunsByClassification     []Count `json:"runs_by_classification"`
+	Findings                 int64   `json:"findings"`
+	FindingsBySeverity       []Count `json:"findings_by_severity"` // reject, then warn
+	FindingsByCode           []Count `json:"findings_by_code"`
+}
+
+// GateResult is one row of the gates table.
+type GateResult struct {
+	Gate      string   `json:"gate"`
+	Arm       string   `json:"arm"`
+	Observed  string   `json:"observed"`
+	Threshold string   `json:"threshold"`
+	Pass      bool     `json:"pass"`
+	Failing   []string `json:"failing"`
+	Detail    string   `json:"detail"`
+}
+
+// DecisionResult is the campaign's decision. With no decision row, or more
+// than one, it is no_verdict with a reason saying so.
+type DecisionResult struct {
+	Decision     string   `json:"decision"`
+	Arm          string   `json:"arm"`
+	FailingGates []string `json:"failing_gates"`
+	Reason       string   `json:"reason"`
+}
+
+// Intervals are the exploratory bootstrap intervals, reported after the
+// gates and without pass/fail marks.
+type Intervals struct {
+	Label      string           `json:"label"`       // always EXPLORATORY
+	GateEffect string           `json:"gate_effect"` // always none
+	Rows       []IntervalResult `json:"rows"`
+}
+
+// IntervalResult is one row of the intervals table.
+type IntervalResult struct {
+	Statistic             string   `json:"statistic"`
+	Arm                   string   `json:"arm"`
+	Method                string   `json:"method"`
+	Status                string   `json:"status"`
+	Estimate              *float64 `json:"estimate"`
+	Lo                    *float64 `json:"lo"`
+	Hi                    *float64 `json:"hi"`
+	Level                 *float64 `json:"level"`
+	NFamilies             int64    `json:"n_families"`
+	Resamples             int64    `json:"resamples"`
+	Seed                  string   `json:"seed"` // decimal uint64, a string so no reader rounds it
+	RNG                   string   `json:"rng"`
+	AlgorithmVersion      string   `json:"algorithm_version"`
+	Cluster               string   `json:"cluster"`
+	Contrast              string   `json:"contrast"`
+	Unit                  string   `json:"unit"`
+	QuantileRule          string   `json:"quantile_rule"`
+	PLower                *float64 `json:"p_lower"`
+	BootSE                *float64 `json:"boot_se"`
+	NTasks                int64    `json:"n_tasks"`
+	NRuns                 int64    `json:"n_runs"`
+	NTasksDroppedUnpaired int64    `json:"n_tasks_dropped_unpaired"`
+	NUndefinedResamples   int64    `json:"n_undefined_resamples"`
+	SmallGFlag            string   `json:"small_g_flag"`
+}
+
+// BuildScorecard summarises the tables of s. c may be nil (a campaign that
+// could not be loaded); its identity fields are then empty.
+func BuildScorecard(c *tables.Campaign, s *tables.Set, meta Meta) Scorecard {
+	sc := Scorecard{
+		ScorecardVersion: ScorecardVersion,
+		ToolVersion:      meta.ToolVersion,
+		Completion:       buildCompletion(s),
+		Gates:            buildGates(s.Gates),
+		Decision:         buildDecision(s.Decision),
+		Intervals:        buildIntervals(s.Intervals),
+	}
+	if c != nil {
+		sc.CampaignID = c.Manifest.CampaignID
+		sc.ManifestSHA256 = c.ManifestSHA256
+		sc.Synthetic = c.Manifest.Synthetic
+		sc.Kind = c.Manifest.Kind
+	}
+	arms := armOrder(c, s)
+	sc.SourceAndProtocol = buildSourceAndProtocol(s, arms)
+	sc.EvidenceAndPlan = buildEvidenceAndPlan(c, s, arms)
+	sc.CostAndTime = buildCostAndTime(s, arms)
+	return sc
+}
+
+// MarshalScorecard encodes sc as indented JSON with a trailing newline.
+// Struct fields keep their declared order, so the bytes are deterministic.
+func MarshalScorecard(sc Scorecard) ([]byte, error) {
+	b, err := json.Marshal(sc, json.Deterministic(true), jsontext.WithIndent("  "))
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+func buildCompletion(s *tables.Set) Completion {
+	c := Completion{
+		Sessions: int64(len(s.Sessions)),
+		Runs:     int64(len(s.Runs)),
+		Findings: int64(len(s.Rejections)),
+	}
+	var bySessClass, byStatus, byRunClass, byCode counter
+	for _, ss := range s.Sessions {
+		bySessClass.add(ss.Classification)
+		byStatus.add(ss.Status)
+	}
+	for _, r := range s.Runs {
+		byRunClass.add(r.Classification)
+		if r.Scored {
+			c.RunsScored++
+		} else {
+			c.RunsUnscored++
+		}
+	}
+	var reject, warn int64
+	for _, f := range s.Rejections {
+		byCode.add(string(f.Code))
+		switch f.Severity {
+		case tables.Reject:
+			reject++
+		case tables.Warn:
+			warn++
+		}
+	}
+	c.SessionsByClassification = bySessClass.sorted()
+	c.SessionsByStatus = byStatus.sorted()
+	c.RunsByClassification = byRunClass.sorted()
+	c.FindingsByCode = byCode.sorted()
+	c.FindingsBySeverity = []Count{{string(tables.Reject), reject}, {string(tables.Warn), warn}}
+	return c
+}
+
+func buildGates(rows []tables.Gate) []GateResult {
+	out := make([]GateResult, 0, len(rows))
+	for _, g := range rows {
+		out = append(out, GateResult{
+			Gate: g.Gate, Arm: g.Arm, Observed: g.Observed, Threshold: g.Threshold,
+			Pass: g.Pass, Failing: splitList(g.Failing), Detail: g.Detail,
+		})
+	}
+	return out
+}
+
+func buildDecision(rows []tables.Decision) DecisionResult {
+	if len(rows) != 1 {
+		return DecisionResult{
+			Decision:     "no_verdict",
+			FailingGates: []string{},
+			Reason:       "expected exactly one decision row, got " + strconv.Itoa(len(rows)),
+		}
+	}
+	d := rows[0]
+	return DecisionResult{Decision: d.Decision, Arm: d.Arm, FailingGates: splitList(d.FailingGates), Reason: d.Reason}
+}
+
+func buildIntervals(rows []tables.Interval) Intervals {
+	out := Intervals{Label: IntervalLabel, GateEffect: IntervalGateEffect, Rows: make([]IntervalResult, 0, len(rows))}
+	for _, r := range rows {
+		out.Rows = append(out.Rows, IntervalResult{
+			Statistic: r.Statistic, Arm: r.Arm, Method: r.Method, Status: r.Status,
+			Estimate: finite(r.Estimate), Lo: finite(r.Lo), Hi: finite(r.Hi), Level: finite(&r.Level),
+			NFamilies: r.NFamilies, Resamples: r.Resamples, Seed: strconv.FormatUint(r.Seed, 10),
+			RNG: r.RNG, AlgorithmVersion: r.AlgorithmVersion, Cluster: r.Cluster,
+			Contrast: r.Contrast, Unit: r.Unit, QuantileRule: r.QuantileRule,
+			PLower: finite(r.PLower), BootSE: finite(r.BootSE), NTasks: r.NTasks, NRuns: r.NRuns,
+			NTasksDroppedUnpaired: r.NTasksDroppedUnpaired, NUndefinedResamples: r.NUndefinedResamples,
+			SmallGFlag: r.SmallGFlag,
+		})
+	}
+	return out
+}
+
+// finite copies *p, mapping nil, NaN and ±Inf to nil: JSON has no
+// non-finite numbers.
+func finite(p *float64) *float64 {
+	if p == nil || math.IsNaN(*p) || math.IsInf(*p, 0) {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// splitList splits a comma-separated table cell into trimmed, non-empty
+// items; it never returns nil.
+func splitList(s string) []string {
+	out := []string{}
+	for item := range strings.SplitSeq(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// counter counts names; sorted returns the counts in name order.
+type counter struct{ m map[string]int64 }
+
+func (c *counter) add(name string) {
+	if c.m == nil {
+		c.m = map[string]int64{}
+	}
+	c.m[name]++
+}
+
+func (c *counter) sorted() []Count {
+	out := make([]Count, 0, len(c.m))
+	for _, name := range sortedKeys(c.m) {
+		out = append(out, Count{name, c.m[name]})
+	}
+	return out
+}

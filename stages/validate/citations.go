@@ -1,0 +1,116 @@
+package validate
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// citationRows checks every citation of a against the packet and the
+// source bytes (V3), appends one row per citation and returns the number of
+// failing citations. A citation also fails when an answer rule already
+// flagged it (unknown evidence, inverted range, unresolved supports).
+func (v *runner) citationRows(session, file string, a *tables.Answer, task *tables.LoadedTask, found tables.Findings) int64 {
+	items := map[string]*tables.PacketItem{}
+	for i := range task.Packet.Items {
+		items[task.Packet.Items[i].ID] = &task.Packet.Items[i]
+	}
+	var failures int64
+	for i, cit := range a.Final.Citations {
+		p := ptr("final", "citations", i)
+		code := firstCode(found, p)
+		if code == "" {
+			if it := items[cit.EvidenceID]; it != nil {
+				var msg string
+				if code, msg = v.checkCitation(cit, it); code != "" {
+					v.findings = append(v.findings, tables.Finding{
+						Code: code, Severity: tables.Warn, File: file, Pointer: p, Session: session, Message: msg,
+					})
+				}
+			}
+		}
+		if code != "" {
+			failures++
+		}
+		v.cites = append(v.cites, tables.CitationRow{
+			SessionID:  session,
+			Index:      int64(i),
+			EvidenceID: cit.EvidenceID,
+			Path:       cit.Path,
+			StartLine:  cit.StartLine,
+			EndLine:    cit.EndLine,
+			Supports:   strings.Join(cit.Supports, ","),
+			Valid:      code == "",
+			Code:       string(code),
+		})
+	}
+	return failures
+}
+
+// checkCitation applies V3 to one citation of a packet item: same path,
+// inside the source file's physical lines (C09), inside the item's range,
+// and the item's bytes at those lines equal the source's.
+func (v *runner) checkCitation(cit tables.Citation, it *tables.PacketItem) (tables.Code, string) {
+	if cit.Path != it.Path {
+		return tables.CodeCitationPathMismatch, fmt.Sprintf("The citation's path %q is not evidence %s's path %q.", cit.Path, it.ID, it.Path)
+	}
+	src, ok := v.c.Sources[it.FileSHA256]
+	if !ok {
+		return tables.CodeCitationBytesMismatch, fmt.Sprintf("The source file %s of evidence %s is not loaded, so the cited bytes cannot be checked.", it.FileSHA256, it.ID)
+	}
+	starts, ok := v.lines[it.FileSHA256]
+	if !ok {
+		starts = lineStarts(src)
+		v.lines[it.FileSHA256] = starts
+	}
+	srcBytes, ok := lineRange(src, starts, cit.StartLine, cit.EndLine)
+	if !ok {
+		return tables.CodeCitationBeyondSource, fmt.Sprintf("Lines %d-%d go past the %d physical lines of %s (a final newline adds no line).", cit.StartLine, cit.EndLine, len(starts)-1, cit.Path)
+	}
+	if cit.StartLine < it.StartLine || cit.EndLine > it.EndLine {
+		return tables.CodeCitationOutsideItem, fmt.Sprintf("Lines %d-%d are not inside evidence %s's lines %d-%d.", cit.StartLine, cit.EndLine, it.ID, it.StartLine, it.EndLine)
+	}
+	text := []byte(it.Text)
+	itemBytes, ok := lineRange(text, lineStarts(text), cit.StartLine-it.StartLine+1, cit.EndLine-it.StartLine+1)
+	if !ok || !bytes.Equal(itemBytes, srcBytes) {
+		return tables.CodeCitationBytesMismatch, fmt.Sprintf("Evidence %s's text at lines %d-%d differs from the source bytes.", it.ID, cit.StartLine, cit.EndLine)
+	}
+	return "", ""
+}
+
+// dispositionRows appends one row per disposition of a reconciliation
+// answer and one per packet evidence ID without a disposition.
+func (v *runner) dispositionRows(session string, task *tables.LoadedTask, a *tables.Answer, found tables.Findings) {
+	rec := a.Reconciliation
+	if rec == nil {
+		return
+	}
+	disposed := map[string]bool{}
+	for i, d := range rec.EvidenceDispositions {
+		disposed[d.EvidenceID] = true
+		code := firstCode(found, ptr("reconciliation", "evidence_dispositions", i))
+		v.disps = append(v.disps, tables.DispositionRow{
+			SessionID:  session,
+			TaskID:     task.Spec.ID,
+			EvidenceID: d.EvidenceID,
+			Status:     d.Status,
+			FinalIDs:   strings.Join(d.FinalIDs, ","),
+			Valid:      code == "",
+			Code:       string(code),
+		})
+	}
+	for _, it := range task.Packet.Items {
+		if !disposed[it.ID] {
+			disposed[it.ID] = true
+			v.disps = append(v.disps, tables.DispositionRow{
+				SessionID:  session,
+				TaskID:     task.Spec.ID,
+				EvidenceID: it.ID,
+				Status:     StatusMissing,
+				Code:       string(tables.CodeDispositionMissing),
+			})
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package validate
+
+import (
+	"fmt"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// slotKey names one planned repetition of one task.
+type slotKey struct {
+	task string
+	rep  int64
+}
+
+// completeness applies V2 over the design: every planned session of every
+// slot's final attempt has exactly one receipt; reviews after a failed draft
+// are not_dispatched (C23); replaced attempts were infrastructure-invalid;
+// at most the allowed number of triplets is invalid.
+func (v *runner) completeness() {
+	bySlot := map[slotKey][]*sessionResult{}
+	for _, sr := range v.sessions {
+		if sr.planned {
+			k := slotKey{sr.row.TaskID, sr.row.Repetition}
+			bySlot[k] = append(bySlot[k], sr)
+		}
+	}
+	invalidTriplets := int64(0)
+	for _, slot := range v.c.Manifest.Design.Schedule {
+		k := slotKey{slot.Task, slot.Repetition}
+		rs := bySlot[k]
+		delete(bySlot, k)
+		invalidTriplets += v.slot(slot, rs)
+	}
+	for _, sr := range v.sessions { // slots the schedule does not list, in file order
+		if _, left := bySlot[slotKey{sr.row.TaskID, sr.row.Repetition}]; left && sr.planned {
+			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("Task %q has no scheduled repetition %d.", sr.row.TaskID, sr.row.Repetition))
+		}
+	}
+	if allowed := v.c.Manifest.Ceilings.Campaign.InfrastructureReplacements; invalidTriplets > allowed {
+		v.findings = append(v.findings, tables.Finding{
+			Code: tables.CodeInvalidTripletsExceeded, Severity: tables.Reject, File: receiptsFile,
+			Message: fmt.Sprintf("%d triplets are infrastructure-invalid but the campaign allows %d replacement(s); the campaign stops.", invalidTriplets, allowed),
+		})
+	}
+}
+
+// slot checks one scheduled repetition and returns how many of its
+// attempts hold an invalid session.
+func (v *runner) slot(slot tables.Slot, rs []*sessionResult) int64 {
+	final := int64(1)
+	for _, sr := range rs {
+		final = max(final, sr.row.Attempt)
+	}
+	invalid := int64(0)
+	for attempt := int64(1); attempt <= final; attempt++ {
+		var first *sessionResult
+		bad := false
+		for _, sr := range rs {
+			if sr.row.Attempt == attempt {
+				first = cmpOr(first, sr)
+				bad = bad || sr.row.Classification == ClassInvalid
+			}
+		}
+		if bad {
+			invalid++
+		}
+		if attempt < final && first != nil && !bad {
+			v.addReceipt(first, tables.CodeReplacementUnjustified, fmt.Sprintf("Attempt %d of %s repetition %d was replaced although none of its sessions is infrastructure-invalid.", attempt, slot.Task, slot.Repetition))
+		}
+	}
+	v.finalAttempt(slot, final, rs)
+	return invalid
+}
+
+func cmpOr(a, b *sessionResult) *sessionResult {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// finalAttempt checks the planned sessions of a slot's final attempt.
+func (v *runner) finalAttempt(slot tables.Slot, final int64, rs []*sessionResult) {
+	used := map[*sessionResult]bool{}
+	draft := v.expect(slot, final, tables.RoleDraft, "", rs, used)
+	draftFailed := draft != nil && draft.row.Classification == ClassScoredFailure
+	if draft != nil && draft.row.Status == tables.StatusNotDispatched {
+		v.addReceipt(draft, tables.CodeNotDispatchedUnexpected, "A draft is never not_dispatched.")
+	}
+	for _, arm := range slot.Order {
+		rv := v.expect(slot, final, tables.RoleReview, arm, rs, used)
+		if rv == nil {
+			continue
+		}
+		v.reviewAfterDraft(rv, draft, draftFailed)
+	}
+	for _, sr := range rs {
+		if sr.row.Attempt != final {
+			continue
+		}
+		if !used[sr] {
+			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("Arm %q is not in the order of %s repetition %d.", deref(sr.row.Arm), slot.Task, slot.Repetition))
+		}
+		if sr.infra {
+			v.addReceipt(sr, tables.CodeInfrastructureInvalid, fmt.Sprintf("The session failed with infrastructure error %q and its repetition was not replaced.", deref(sr.row.ErrorClass)))
+		}
+	}
+}
+
+// reviewAfterDraft applies C23 and the draft identity to one review.
+func (v *runner) reviewAfterDraft(rv, draft *sessionResult, draftFailed bool) {
+	dispatched := rv.row.Status != tables.StatusNotDispatched
+	switch {
+	case draftFailed && dispatched:
+		v.addReceipt(rv, tables.CodeReviewAfterFailedDraft, fmt.Sprintf("The review was dispatched although draft %s failed; it must be a not_dispatched receipt.", draft.row.SessionID))
+	case !draftFailed && !dispatched:
+		v.addReceipt(rv, tables.CodeNotDispatchedUnexpected, "The review was not dispatched although its draft did not fail.")
+	}
+	if dispatched && draft != nil && (rv.draftID == nil || *rv.draftID != draft.row.SessionID) {
+		rv.row.IdentityMatches = false
+		rv.row.Classification = ClassInvalid
+		v.addReceipt(rv, tables.CodeIdentityMismatch, fmt.Sprintf("The review's draft_session_id %q is not its repetition's draft %q; the execution is invalid.", deref(rv.draftID), draft.row.SessionID))
+	}
+}
+
+// expect returns the first unused receipt of one planned session, reports
+// any further one as a duplicate and a missing one with a row of status
+// missing.
+func (v *runner) expect(slot tables.Slot, attempt int64, role, arm string, rs []*sessionResult, used map[*sessionResult]bool) *sessionResult {
+	var got *sessionResult
+	for _, sr := range rs {
+		if sr.row.Attempt != attempt || sr.row.Role != role || deref(sr.row.Arm) != arm || used[sr] {
+			continue
+		}
+		used[sr] = true
+		if got != nil {
+			v.addReceipt(sr, tables.CodeReceiptDuplicate, fmt.Sprintf("Session %s already has a receipt on line %d.", got.row.SessionID, got.line))
+			continue
+		}
+		got = sr
+	}
+	if got == nil {
+		v.missing(slot, attempt, role, arm)
+	}
+	return got
+}
+
+// missing records a planned session without a receipt.
+func (v *runner) missing(slot tables.Slot, attempt int64, role, arm string) {
+	suffix := arm
+	if role == tables.RoleDraft {
+		suffix = "D"
+	}
+	id := fmt.Sprintf("%s-r%d-%s", slot.Task, slot.Repetition, suffix)
+	if attempt > 1 {
+		id += fmt.Sprintf("-a%d", attempt)
+	}
+	row := tables.Session{
+		SessionID: id, Attempt: attempt, TaskID: slot.Task, Repetition: slot.Repetition,
+		Role: role, Status: StatusMissing, Classification: ClassInvalid,
+	}
+	if role == tables.RoleReview {
+		row.Arm = &arm
+	}
+	if t := v.tasks[slot.Task]; t != nil {
+		row.Repository, row.Family = t.Spec.Repository, t.Spec.Family
+	}
+	v.sessions = append(v.sessions, &sessionResult{row: row})
+	v.findings = append(v.findings, tables.Finding{
+		Code: tables.CodeSessionMissing, Severity: tables.Reject, File: receiptsFile, Session: id,
+		Message: fmt.Sprintf("The planned %s session of %s repetition %d (arm %q, attempt %d) has no receipt.", role, slot.Task, slot.Repetition, arm, attempt),
+	})
+}

@@ -1,0 +1,133 @@
+package validate
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Record kinds of the final answer, named by their ID prefix letter.
+const (
+	kindClaim        = 'C'
+	kindAction       = 'A'
+	kindVerification = 'V'
+	kindUncertainty  = 'U'
+	kindExclusion    = 'X'
+)
+
+// Accepted link targets of each link field.
+const (
+	targetsUncertainty  = "U"
+	targetsVerification = "V"
+	targetsSupports     = "CAVX"
+	targetsFinalIDs     = "CAVUX"
+)
+
+var kindNames = map[byte]string{
+	kindClaim:        "claim",
+	kindAction:       "action",
+	kindVerification: "verification",
+	kindUncertainty:  "uncertainty",
+	kindExclusion:    "exclusion",
+}
+
+// record locates one record of the final answer.
+type record struct {
+	kind  byte
+	index int
+}
+
+// finalIndex resolves final-answer IDs. The kind of a record is the array
+// it sits in, not its prefix, so a mislabelled ID cannot change its type.
+type finalIndex struct {
+	byID map[string]record
+	// citedWith maps a final ID to the evidence IDs of the citations that
+	// list it in supports.
+	citedWith map[string][]string
+}
+
+func indexFinal(f *tables.Final) finalIndex {
+	x := finalIndex{byID: map[string]record{}, citedWith: map[string][]string{}}
+	put := func(kind byte, n int, id func(int) string) {
+		for i := range n {
+			if _, dup := x.byID[id(i)]; !dup {
+				x.byID[id(i)] = record{kind, i}
+			}
+		}
+	}
+	put(kindClaim, len(f.Claims), func(i int) string { return f.Claims[i].ID })
+	put(kindAction, len(f.ImplementationPlan), func(i int) string { return f.ImplementationPlan[i].ID })
+	put(kindVerification, len(f.VerificationPlan), func(i int) string { return f.VerificationPlan[i].ID })
+	put(kindUncertainty, len(f.Uncertainties), func(i int) string { return f.Uncertainties[i].ID })
+	put(kindExclusion, len(f.Exclusions), func(i int) string { return f.Exclusions[i].ID })
+	for _, cit := range f.Citations {
+		for _, id := range cit.Supports {
+			x.citedWith[id] = append(x.citedWith[id], cit.EvidenceID)
+		}
+	}
+	return x
+}
+
+// resolve returns the record id names when it is of an accepted kind. On
+// failure it returns the code saying why: dangling when id has the form of
+// an accepted kind but names no record, wrong type otherwise.
+func (x finalIndex) resolve(id, accepted string) (record, tables.Code, bool) {
+	r, ok := x.byID[id]
+	switch {
+	case ok && strings.IndexByte(accepted, r.kind) >= 0:
+		return r, "", true
+	case ok:
+		return r, tables.CodeLinkWrongType, false
+	case id != "" && strings.IndexByte(accepted, id[0]) >= 0:
+		return record{}, tables.CodeLinkDangling, false
+	default:
+		return record{}, tables.CodeLinkWrongType, false
+	}
+}
+
+// citedBy reports whether some citation supporting id cites one of
+// evidence.
+func (x finalIndex) citedBy(id string, evidence []string) bool {
+	for _, e := range x.citedWith[id] {
+		if slices.Contains(evidence, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// link checks one link field and returns the resolved record.
+func (c *checker) link(p, id, accepted string) (record, bool) {
+	r, code, ok := c.idx.resolve(id, accepted)
+	switch code {
+	case tables.CodeLinkDangling:
+		c.add(code, p, "%q names no %s of the final answer", id, kindNames[id[0]])
+	case tables.CodeLinkWrongType:
+		c.add(code, p, "%q is not a %s ID of the final answer", id, describeKinds(accepted))
+	}
+	return r, ok
+}
+
+// links checks a link array and returns the resolved records.
+func (c *checker) links(base string, ids []string, accepted string) []record {
+	var out []record
+	for j, id := range ids {
+		if r, ok := c.link(base+ptr(j), id, accepted); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func describeKinds(accepted string) string {
+	parts := make([]string, len(accepted))
+	for i := range len(accepted) {
+		parts[i] = accepted[i : i+1]
+	}
+	return strings.Join(parts, "/")
+}
+
+func hasKind(rs []record, kind byte) bool {
+	return slices.ContainsFunc(rs, func(r record) bool { return r.kind == kind })
+}

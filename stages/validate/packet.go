@@ -1,0 +1,80 @@
+package validate
+
+import (
+	"github.com/evalgate/evalgate/tables"
+)
+
+// packetRules checks every evidence ID of the answer against the packet and,
+// for a reconciliation record, that the disposition set equals the packet
+// set (C13).
+func (c *checker) packetRules(pk *tables.Packet, rec *tables.Reconciliation) {
+	known := map[string]bool{}
+	for _, it := range pk.Items {
+		known[it.ID] = true
+	}
+	check := func(base string, ids []string) {
+		for j, e := range ids {
+			if !known[e] {
+				c.add(tables.CodeEvidenceUnknown, base+ptr(j), "evidence %q is not an item of the packet", e)
+			}
+		}
+	}
+	f := &c.a.Final
+	for i, x := range f.Claims {
+		check(ptr("final", "claims", i, "evidence_ids"), x.EvidenceIDs)
+	}
+	for i, x := range f.ImplementationPlan {
+		check(ptr("final", "implementation_plan", i, "evidence_ids"), x.EvidenceIDs)
+	}
+	for i, x := range f.VerificationPlan {
+		check(ptr("final", "verification_plan", i, "evidence_ids"), x.EvidenceIDs)
+	}
+	for i, x := range f.Exclusions {
+		check(ptr("final", "exclusions", i, "evidence_ids"), x.EvidenceIDs)
+	}
+	for i, x := range f.Citations {
+		if !known[x.EvidenceID] {
+			c.add(tables.CodeEvidenceUnknown, ptr("final", "citations", i, "evidence_id"), "evidence %q is not an item of the packet", x.EvidenceID)
+		}
+	}
+	if rec == nil {
+		return
+	}
+	for i, o := range rec.Obligations {
+		check(ptr("reconciliation", "obligations", i, "evidence_ids"), o.EvidenceIDs)
+	}
+	c.dispositionSet(pk, rec, known)
+}
+
+// dispositionSet pairs invented disposition IDs with packet IDs that lack a
+// disposition, in order: a pair is a substitution, the rest are invented or
+// missing.
+func (c *checker) dispositionSet(pk *tables.Packet, rec *tables.Reconciliation, known map[string]bool) {
+	disposed := map[string]bool{}
+	var invented []int
+	for i, d := range rec.EvidenceDispositions {
+		disposed[d.EvidenceID] = true
+		if !known[d.EvidenceID] {
+			invented = append(invented, i)
+		}
+	}
+	var missing []string
+	for _, it := range pk.Items {
+		if !disposed[it.ID] {
+			missing = append(missing, it.ID)
+			disposed[it.ID] = true // a packet ID listed twice is reported once
+		}
+	}
+	for k, i := range invented {
+		p := ptr("reconciliation", "evidence_dispositions", i, "evidence_id")
+		e := rec.EvidenceDispositions[i].EvidenceID
+		if k < len(missing) {
+			c.add(tables.CodeDispositionSubstituted, p, "disposition names %q, which is not in the packet, in place of packet evidence %q", e, missing[k])
+		} else {
+			c.add(tables.CodeDispositionInvented, p, "disposition names %q, which is not in the packet", e)
+		}
+	}
+	for k := len(invented); k < len(missing); k++ {
+		c.add(tables.CodeDispositionMissing, "/reconciliation/evidence_dispositions", "packet evidence %q has no disposition", missing[k])
+	}
+}

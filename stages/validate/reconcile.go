@@ -1,0 +1,164 @@
+package validate
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// reconciliationRules applies V6 to a reconciliation record.
+func (c *checker) reconciliationRules(rec *tables.Reconciliation) {
+	for i, o := range rec.Obligations {
+		c.obligationRules(i, o)
+	}
+	seen := map[string]bool{}
+	for i, d := range rec.EvidenceDispositions {
+		p := ptr("reconciliation", "evidence_dispositions", i)
+		if seen[d.EvidenceID] {
+			c.add(tables.CodeDispositionDuplicate, p+"/evidence_id", "evidence %q already has a disposition", d.EvidenceID)
+		}
+		seen[d.EvidenceID] = true
+		c.dispositionRules(p, d)
+	}
+}
+
+func (c *checker) obligationRules(i int, o tables.Obligation) {
+	p := ptr("reconciliation", "obligations", i)
+	linked := c.links(p+"/final_ids", o.FinalIDs, targetsFinalIDs)
+	if o.Basis != tables.BasisSource && o.Basis != tables.BasisTask {
+		c.add(tables.CodeEnumValue, p+"/basis", "obligation basis %q is not task or source", o.Basis)
+	}
+	switch o.Status {
+	case tables.ObligationAddressed:
+		if !c.addressedLinks(linked) {
+			c.add(tables.CodeObligationAddressedUnlinked, p+"/final_ids", "addressed obligation %q needs a C or A link and a V link, or an A link with a verification_limitation", o.ID)
+		}
+		if o.Basis == tables.BasisSource && len(o.EvidenceIDs) == 0 {
+			c.add(tables.CodeEvidenceRequired, p+"/evidence_ids", "source-based addressed obligation %q has no evidence IDs", o.ID)
+		}
+	case tables.ObligationUnresolved:
+		if !hasKind(linked, kindUncertainty) {
+			c.add(tables.CodeObligationUnresolvedUnlinked, p+"/final_ids", "unresolved obligation %q has no U link", o.ID)
+		}
+	case tables.ObligationExcluded:
+		if !hasKind(linked, kindExclusion) {
+			c.add(tables.CodeObligationExcludedUnlinked, p+"/final_ids", "excluded obligation %q has no X link", o.ID)
+		}
+	default:
+		c.add(tables.CodeEnumValue, p+"/status", "obligation status %q is not addressed, excluded or unresolved", o.Status)
+	}
+}
+
+func (c *checker) addressedLinks(linked []record) bool {
+	if (hasKind(linked, kindClaim) || hasKind(linked, kindAction)) && hasKind(linked, kindVerification) {
+		return true
+	}
+	return slices.ContainsFunc(linked, func(r record) bool {
+		return r.kind == kindAction && c.a.Final.ImplementationPlan[r.index].VerificationLimitation != nil
+	})
+}
+
+func (c *checker) dispositionRules(p string, d tables.Disposition) {
+	linked := c.links(p+"/final_ids", d.FinalIDs, targetsFinalIDs)
+	e := d.EvidenceID
+	switch d.Status {
+	case tables.DispositionUsed:
+		if !slices.ContainsFunc(linked, func(r record) bool {
+			return r.kind != kindUncertainty && r.kind != kindExclusion && c.citedWithEvidence(r, e)
+		}) {
+			c.add(tables.CodeDispositionUsedUnsupported, p+"/final_ids", "used evidence %q has no C/A/V link supported by a citation of %q", e, e)
+		}
+	case tables.DispositionExcluded:
+		c.excludedDisposition(p, e, linked)
+	case tables.DispositionUnresolved:
+		if !hasKind(linked, kindUncertainty) {
+			c.add(tables.CodeDispositionUnresolvedUnlinked, p+"/final_ids", "unresolved evidence %q has no U link", e)
+		}
+	default:
+		c.add(tables.CodeEnumValue, p+"/status", "disposition status %q is not used, excluded or unresolved", d.Status)
+	}
+}
+
+func (c *checker) citedWithEvidence(r record, e string) bool {
+	return c.idx.citedBy(c.idOf(r), []string{e})
+}
+
+func (c *checker) idOf(r record) string {
+	f := &c.a.Final
+	switch r.kind {
+	case kindClaim:
+		return f.Claims[r.index].ID
+	case kindAction:
+		return f.ImplementationPlan[r.index].ID
+	case kindVerification:
+		return f.VerificationPlan[r.index].ID
+	case kindUncertainty:
+		return f.Uncertainties[r.index].ID
+	default:
+		return f.Exclusions[r.index].ID
+	}
+}
+
+// excludedDisposition requires an X link naming e with a concrete reason.
+func (c *checker) excludedDisposition(p, e string, linked []record) {
+	var naming []tables.Exclusion
+	for _, r := range linked {
+		if r.kind == kindExclusion && slices.Contains(c.a.Final.Exclusions[r.index].EvidenceIDs, e) {
+			naming = append(naming, c.a.Final.Exclusions[r.index])
+		}
+	}
+	if len(naming) == 0 {
+		c.add(tables.CodeDispositionExcludedUnlinked, p+"/final_ids", "excluded evidence %q has no X link whose evidence_ids include it", e)
+		return
+	}
+	if !slices.ContainsFunc(naming, func(x tables.Exclusion) bool { return !GenericReason(x.Reason) }) {
+		c.add(tables.CodeExclusionReasonGeneric, p+"/final_ids", "excluded evidence %q is justified only by the generic reason %q of %q", e, naming[0].Reason, naming[0].ID)
+	}
+}
+
+// genericWords are empty verdicts; fillerWords carry no justification
+// either. A reason made only of these words is generic.
+var (
+	genericWords = words("not no non irrelevant relevant unrelated related out of scope outside needed unneeded unnecessary necessary required useful unused used applicable na n a none excluded exclude excluding noise noisy important unimportant reason reasons given")
+	fillerWords  = words("the this that these those it its is are was were be been to for a an and or in on at here there task question item items evidence excerpt excerpts snippet source file e current answer review draft")
+)
+
+func words(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// GenericReason reports whether an exclusion reason is generic: empty after
+// trimming, or made only of filler words and empty verdicts such as "not
+// relevant" or "out of scope". Evidence IDs count as filler ("E3 is not
+// needed" is generic). The rule is conservative: any other word makes a
+// reason concrete.
+func GenericReason(reason string) bool {
+	fields := strings.FieldsFunc(strings.ToLower(reason), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	for _, w := range fields {
+		if genericWords[w] || fillerWords[w] || isEvidenceToken(w) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func isEvidenceToken(w string) bool {
+	if len(w) < 2 || w[0] != 'e' {
+		return false
+	}
+	for _, r := range w[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,184 @@
+package validate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// response reads, decodes and checks the answer of a response receipt and
+// returns the session's classification.
+func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.LoadedTask, role string) string {
+	if r.Output == nil {
+		v.addReceipt(sr, tables.CodeOutputMissing, "A response receipt has no output.")
+		return ClassInvalid
+	}
+	data, err := v.readOutput(r.Output)
+	if err != nil {
+		v.addReceipt(sr, tables.CodeOutputMissing, fmt.Sprintf("The output %q cannot be read: %v.", r.Output.Path, err))
+		return ClassInvalid
+	}
+	if data == nil {
+		v.addReceipt(sr, tables.CodeOutputMismatch, fmt.Sprintf("The output %q does not have the receipt's sha256 %s and %d bytes.", r.Output.Path, r.Output.SHA256, r.Output.Bytes))
+		return ClassInvalid
+	}
+	ans := v.checkAnswer(sr.row.SessionID, r.Output.Path, data, role, &task.Packet)
+	sr.row.FinalValid = &ans.finalValid
+	if role == RoleReconciliation {
+		sr.row.ReconciliationValid = &ans.recValid
+	}
+	if ans.answer != nil {
+		sr.row.CitationFailures = v.citationRows(sr.row.SessionID, r.Output.Path, ans.answer, task, ans.findings)
+		if role == RoleReconciliation {
+			v.dispositionRows(sr.row.SessionID, task, ans.answer, ans.findings)
+		}
+	}
+	valid := ans.answer != nil && len(ans.findings) == 0 && sr.row.CitationFailures == 0
+	sr.row.AnswerValid = &valid
+	if valid {
+		return ClassValid
+	}
+	return ClassScoredFailure
+}
+
+// readOutput streams the output file, hashing all of it but keeping at most
+// MaxAnswerBytes+1 bytes. It returns nil data when the hash or byte count
+// differs from the receipt.
+func (v *runner) readOutput(out *tables.OutputRef) ([]byte, error) {
+	f, err := v.c.FS.Open(out.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	var kept bytes.Buffer
+	n, err := io.Copy(io.MultiWriter(h, &capWriter{&kept, MaxAnswerBytes + 1}), f)
+	if err != nil {
+		return nil, err
+	}
+	if n != out.Bytes || hex.EncodeToString(h.Sum(nil)) != out.SHA256 {
+		return nil, nil
+	}
+	return kept.Bytes(), nil
+}
+
+// capWriter keeps the first max bytes written and discards the rest.
+type capWriter struct {
+	buf *bytes.Buffer
+	max int
+}
+
+func (w *capWriter) Write(p []byte) (int, error) {
+	if room := w.max - w.buf.Len(); room > 0 {
+		w.buf.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+// answerCheck is the outcome of decoding and checking one answer.
+type answerCheck struct {
+	answer     *tables.Answer // nil when not even the final part decodes
+	findings   tables.Findings
+	finalValid bool
+	recValid   bool
+}
+
+// checkAnswer decodes data and applies the answer rules with the packet.
+// When the answer fails to decode only because of its reconciliation, the
+// final part is decoded on its own, so a valid final with a malformed
+// reconciliation is still scored (V7).
+func (v *runner) checkAnswer(session, file string, data []byte, role string, pk *tables.Packet) answerCheck {
+	a, found := v.decode(file, data)
+	recOnly := a == nil && len(found) > 0 && allUnder(found, "/reconciliation")
+	if recOnly {
+		if doc := finalOnly(data); doc != nil {
+			var more tables.Findings
+			a, more = v.decode(file, doc)
+			if a != nil {
+				found = append(found, more...)
+			}
+		}
+	}
+	if a != nil {
+		ruleRole := role
+		if recOnly {
+			ruleRole = RoleReview // the reconciliation was already found malformed
+		}
+		found = append(found, AnswerRules(a, AnswerOptions{File: file, Role: ruleRole, Packet: pk})...)
+	}
+	if a == nil && len(found) == 0 {
+		found = append(found, tables.Finding{Code: tables.CodeJSONSyntax, File: file, Message: "The answer could not be decoded."})
+	}
+	for i := range found {
+		found[i].Severity, found[i].Session = tables.Warn, session
+	}
+	found.Sort()
+	v.findings = append(v.findings, found...)
+	ac := answerCheck{answer: a, findings: found}
+	ac.finalValid = a != nil && !anyOutside(found, "/reconciliation")
+	ac.recValid = a != nil && !recOnly && !anyUnder(found, "/reconciliation")
+	return ac
+}
+
+// finalOnly returns {"final":<final>,"reconciliation":null} built from the
+// top-level final member of data, or nil.
+func finalOnly(data []byte) []byte {
+	var top map[string]jsontext.Value
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil
+	}
+	f, ok := top["final"]
+	if !ok {
+		return nil
+	}
+	return []byte(`{"final":` + string(f) + `,"reconciliation":null}`)
+}
+
+func under(p, prefix string) bool {
+	return p == prefix || strings.HasPrefix(p, prefix+"/")
+}
+
+func allUnder(fs tables.Findings, prefix string) bool {
+	for _, f := range fs {
+		if !under(f.Pointer, prefix) {
+			return false
+		}
+	}
+	return true
+}
+
+func anyUnder(fs tables.Findings, prefix string) bool {
+	for _, f := range fs {
+		if under(f.Pointer, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func anyOutside(fs tables.Findings, prefix string) bool {
+	for _, f := range fs {
+		if !under(f.Pointer, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstCode returns the code of the first finding at or under p, or "".
+func firstCode(fs tables.Findings, p string) tables.Code {
+	for _, f := range fs {
+		if under(f.Pointer, p) {
+			return f.Code
+		}
+	}
+	return ""
+}

@@ -1,0 +1,141 @@
+package validate
+
+import (
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+func TestRunRows(t *testing.T) {
+	f := newFixture(t)
+	b := f.find("T1-r1-B")
+	b.MonotonicStartNS, b.MonotonicEndNS = ptrInt(1_000), ptrInt(61_000_001_000) // 61 s monotonic vs 90 s UTC
+	b.ValidationMS = 250
+	s := f.run()
+	if len(s.Rejections) > 0 {
+		t.Fatalf("passing fixture rejected: %v", s.Rejections)
+	}
+	if got := len(s.Sessions); got != 3 {
+		t.Fatalf("%d session rows, want 3", got)
+	}
+	d, rb := sessionRow(s, "T1-r1-D"), sessionRow(s, "T1-r1-B")
+	t.Run("draft row", func(t *testing.T) {
+		want90 := int64(90 * time.Second)
+		if d.Repository != "repo1" || d.Family != "fam1" || d.Role != "draft" || d.Arm != nil || !d.IdentityMatches {
+			t.Errorf("row %+v", d)
+		}
+		if d.DurationNS == nil || *d.DurationNS != want90 || d.ReconciliationValid != nil || d.FinalValid == nil || !*d.FinalValid {
+			t.Errorf("row %+v", d)
+		}
+	})
+	t.Run("reconciliation row", func(t *testing.T) {
+		if rb.DurationNS == nil || *rb.DurationNS != 61_000_000_000 || rb.ValidationNS != 250_000_000 {
+			t.Errorf("duration/validation %+v", rb)
+		}
+		if rb.ReconciliationValid == nil || !*rb.ReconciliationValid || rb.AnswerValid == nil || !*rb.AnswerValid {
+			t.Errorf("validity %+v", rb)
+		}
+	})
+	t.Run("citations", func(t *testing.T) {
+		// The draft and review base answers cite E1 and E2; so does the
+		// reconciliation answer: 3 sessions x 2 citations.
+		if len(s.Citations) != 6 {
+			t.Fatalf("%d citation rows, want 6", len(s.Citations))
+		}
+		c := s.Citations[0]
+		if c.SessionID != "T1-r1-A" || c.Index != 0 || c.Supports != "C1,A1,V1" || !c.Valid {
+			t.Errorf("first citation row %+v", c)
+		}
+	})
+	t.Run("dispositions", func(t *testing.T) {
+		var ids []string
+		for _, r := range s.Dispositions {
+			ids = append(ids, r.EvidenceID+":"+r.Status)
+			if !r.Valid || r.SessionID != "T1-r1-B" {
+				t.Errorf("row %+v", r)
+			}
+		}
+		if want := []string{"E1:used", "E2:used", "E3:excluded", "E4:unresolved"}; !slices.Equal(ids, want) {
+			t.Errorf("dispositions %v, want %v", ids, want)
+		}
+	})
+}
+
+func ptrInt(n int64) *int64 { return &n }
+
+func TestRunMalformedReconciliation(t *testing.T) {
+	f := newFixture(t)
+	f.answers["T1-r1-B"] = strings.Replace(f.answers["T1-r1-B"], `"obligations":[`, `"extra":1,"obligations":[`, 1)
+	s := f.run()
+	r := sessionRow(s, "T1-r1-B")
+	if r.FinalValid == nil || !*r.FinalValid || r.ReconciliationValid == nil || *r.ReconciliationValid {
+		t.Errorf("final_valid %v reconciliation_valid %v, want true false", r.FinalValid, r.ReconciliationValid)
+	}
+	if len(s.Citations) != 6 {
+		t.Errorf("%d citation rows, want 6: the final is still checked", len(s.Citations))
+	}
+	for _, fd := range s.Rejections {
+		if fd.Severity != tables.Warn {
+			t.Errorf("model fault recorded as campaign rejection: %v", fd)
+		}
+	}
+}
+
+func TestRunMissingDispositionRow(t *testing.T) {
+	f := newFixture(t)
+	f.answers["T1-r1-B"] = strings.Replace(f.answers["T1-r1-B"], `{"evidence_id":"E1","status":"used","final_ids":["C1"]},`, ``, 1)
+	s := f.run()
+	if len(s.Dispositions) != 4 || s.Dispositions[0].EvidenceID != "E1" || s.Dispositions[0].Status != StatusMissing || s.Dispositions[0].Valid {
+		t.Errorf("dispositions %+v", s.Dispositions)
+	}
+}
+
+// TestRunDeterministic runs the same campaign with receipts in two orders.
+func TestRunDeterministic(t *testing.T) {
+	f1, f2 := newFixture(t), newFixture(t)
+	replacement(f1)
+	replacement(f2)
+	slices.Reverse(f2.c.Receipts)
+	s1, s2 := f1.run(), f2.run()
+	for i := range s2.Rejections { // line numbers differ by construction
+		s1.Rejections[i].Line, s2.Rejections[i].Line = 0, 0
+	}
+	if !reflect.DeepEqual(s1, s2) {
+		t.Errorf("outputs differ with receipt order:\n%+v\n%+v", s1.Sessions, s2.Sessions)
+	}
+}
+
+// TestEveryCodeCovered asserts that every validate code is produced by a
+// unit case here or named by a file in stages/testdata/answers.
+func TestEveryCodeCovered(t *testing.T) {
+	covered := map[tables.Code]bool{}
+	for _, c := range answerCases {
+		for _, code := range c.want {
+			covered[code] = true
+		}
+	}
+	for _, c := range runCases {
+		for _, code := range c.want {
+			covered[code] = true
+		}
+	}
+	entries, err := os.ReadDir("../testdata/answers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if parts := strings.Split(e.Name(), "__"); len(parts) == 3 && parts[0] != "valid" {
+			covered[tables.Code(parts[1])] = true
+		}
+	}
+	for _, d := range tables.AllCodes() {
+		if d.Stage == "validate" && !covered[d.Code] {
+			t.Errorf("code %s has no test case", d.Code)
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package validate
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// runCase mutates the passing fixture and expects exactly the codes want
+// and, per session, a classification.
+type runCase struct {
+	name  string
+	mut   func(f *fixture)
+	want  []tables.Code
+	class map[string]string
+}
+
+func str(s string) *string { return &s }
+
+func replacement(f *fixture) {
+	f.find("T1-r1-A").Status, f.find("T1-r1-A").ErrorClass, f.find("T1-r1-A").Output = tables.StatusError, str(tables.ErrorPlatformOutage), nil
+	for _, arm := range []string{"D", "A", "B"} {
+		role, a := tables.RoleReview, arm
+		if arm == "D" {
+			role, a = tables.RoleDraft, ""
+		}
+		f.receipt("T1-r1-"+arm+"-a2", role, a, 2)
+		f.answers["T1-r1-"+arm+"-a2"] = f.answers["T1-r1-"+arm]
+	}
+}
+
+func failDraft(f *fixture) {
+	d := f.find("T1-r1-D")
+	d.Status, d.ErrorClass, d.Output = tables.StatusError, str(tables.ErrorModelTimeout), nil
+	for _, s := range []string{"T1-r1-A", "T1-r1-B"} {
+		r := f.find(s)
+		r.Status, r.ErrorClass, r.Output, r.Inputs.DraftSessionID = tables.StatusNotDispatched, str(tables.ErrorUpstreamDraftFailed), nil, nil
+	}
+}
+
+var runCases = []runCase{
+	{name: "passing campaign", class: map[string]string{"T1-r1-D": ClassValid, "T1-r1-A": ClassValid, "T1-r1-B": ClassValid}},
+	{name: "wrong returned model (C17)", mut: func(f *fixture) { f.find("T1-r1-A").Identity.ReturnedModel = "model-2" },
+		want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]string{"T1-r1-A": ClassInvalid}},
+	{name: "wrong packet hash (C17)", mut: func(f *fixture) { f.find("T1-r1-B").Inputs.PacketSHA256 = strings.Repeat("8", 64) },
+		want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]string{"T1-r1-B": ClassInvalid}},
+	{name: "review delivered the other arm's prompt", mut: func(f *fixture) { f.find("T1-r1-A").Inputs.PromptSHA256s = []string{strings.Repeat("3", 64)} },
+		want: []tables.Code{tables.CodeIdentityMismatch}},
+	{name: "review revised another draft", mut: func(f *fixture) { f.find("T1-r1-B").Inputs.DraftSessionID = str("T9-r1-D") },
+		want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]string{"T1-r1-B": ClassInvalid}},
+	{name: "start without terminal receipt (C15)", mut: func(f *fixture) { f.find("T1-r1-B").EndedAt = nil },
+		want: []tables.Code{tables.CodeTerminalMissing}, class: map[string]string{"T1-r1-B": ClassInvalid}},
+	{name: "planned session missing", mut: func(f *fixture) { f.c.Receipts = f.c.Receipts[:2] },
+		want: []tables.Code{tables.CodeSessionMissing}, class: map[string]string{"T1-r1-B": ClassInvalid}},
+	{name: "duplicate receipt", mut: func(f *fixture) { f.receipt("T1-r1-A", tables.RoleReview, "A", 1) },
+		want: []tables.Code{tables.CodeReceiptDuplicate}},
+	{name: "receipt for an unscheduled repetition", mut: func(f *fixture) {
+		f.receipt("T1-r2-D", tables.RoleDraft, "", 1).Repetition = 2
+		f.answers["T1-r2-D"] = f.answers["T1-r1-D"]
+	},
+		want: []tables.Code{tables.CodeSessionUnplanned}},
+	{name: "review of an unknown arm", mut: func(f *fixture) { f.receipt("T1-r1-C", tables.RoleReview, "C", 1) },
+		want: []tables.Code{tables.CodeSessionUnplanned}},
+	{name: "failed draft, reviews not dispatched (C23)", mut: failDraft,
+		class: map[string]string{"T1-r1-D": ClassScoredFailure, "T1-r1-A": ClassNotDispatched, "T1-r1-B": ClassNotDispatched}},
+	{name: "malformed draft answer is a failed draft (C23)", mut: func(f *fixture) {
+		failDraft(f)
+		d := f.find("T1-r1-D")
+		d.Status, d.ErrorClass, d.Output = tables.StatusResponse, nil, &tables.OutputRef{Path: "answers/T1-r1-D.json"}
+		f.answers["T1-r1-D"] = `{"final":`
+	}, want: []tables.Code{tables.CodeJSONSyntax}, class: map[string]string{"T1-r1-D": ClassScoredFailure, "T1-r1-A": ClassNotDispatched}},
+	{name: "review dispatched after failed draft (C23)", mut: func(f *fixture) {
+		d := f.find("T1-r1-D")
+		d.Status, d.ErrorClass, d.Output = tables.StatusError, str(tables.ErrorRefused), nil
+	}, want: []tables.Code{tables.CodeReviewAfterFailedDraft}},
+	{name: "review not dispatched after a good draft", mut: func(f *fixture) {
+		r := f.find("T1-r1-A")
+		r.Status, r.ErrorClass, r.Output = tables.StatusNotDispatched, str(tables.ErrorUpstreamDraftFailed), nil
+	}, want: []tables.Code{tables.CodeNotDispatchedUnexpected}},
+	{name: "model timeout is a scored failure (C16)", mut: func(f *fixture) {
+		r := f.find("T1-r1-B")
+		r.Status, r.ErrorClass, r.Output = tables.StatusError, str(tables.ErrorModelTimeout), nil
+	}, class: map[string]string{"T1-r1-B": ClassScoredFailure}},
+	{name: "error without error class", mut: func(f *fixture) { f.find("T1-r1-B").Status = tables.StatusError },
+		want: []tables.Code{tables.CodeReceiptInconsistent}},
+	{name: "unreplaced infrastructure failure", mut: func(f *fixture) {
+		r := f.find("T1-r1-B")
+		r.Status, r.ErrorClass, r.Output = tables.StatusError, str(tables.ErrorRecorderLoss), nil
+	}, want: []tables.Code{tables.CodeInfrastructureInvalid}, class: map[string]string{"T1-r1-B": ClassInvalid}},
+	{name: "one replaced triplet is allowed", mut: replacement,
+		class: map[string]string{"T1-r1-A": ClassInvalid, "T1-r1-A-a2": ClassValid, "T1-r1-D-a2": ClassValid}},
+	{name: "no replacement allowance", mut: func(f *fixture) { replacement(f); f.c.Manifest.Ceilings.Campaign.InfrastructureReplacements = 0 },
+		want: []tables.Code{tables.CodeInvalidTripletsExceeded}},
+	{name: "second invalid triplet stops the campaign", mut: func(f *fixture) {
+		replacement(f)
+		r := f.find("T1-r1-A-a2")
+		r.Status, r.ErrorClass, r.Output = tables.StatusError, str(tables.ErrorPlatformOutage), nil
+	}, want: []tables.Code{tables.CodeInvalidTripletsExceeded, tables.CodeInfrastructureInvalid}},
+	{name: "model failure relabelled as a replacement", mut: func(f *fixture) {
+		replacement(f)
+		f.find("T1-r1-A").ErrorClass = str(tables.ErrorModelTimeout)
+	}, want: []tables.Code{tables.CodeReplacementUnjustified}},
+	{name: "response without output", mut: func(f *fixture) { f.find("T1-r1-A").Output = nil },
+		want: []tables.Code{tables.CodeOutputMissing}, class: map[string]string{"T1-r1-A": ClassInvalid}},
+	{name: "output file absent", mut: func(f *fixture) { delete(f.answers, "T1-r1-A") },
+		want: []tables.Code{tables.CodeOutputMissing}},
+	{name: "output hash differs from receipt", mut: func(f *fixture) { f.find("T1-r1-A").Output.SHA256 = strings.Repeat("0", 64) },
+		want: []tables.Code{tables.CodeOutputMismatch}, class: map[string]string{"T1-r1-A": ClassInvalid}},
+	{name: "citation past the last physical line (C09)", mut: func(f *fixture) {
+		f.answers["T1-r1-A"] = strings.Replace(f.answers["T1-r1-A"], `"start_line":3,"end_line":5`, `"start_line":3,"end_line":6`, 1)
+	}, want: []tables.Code{tables.CodeCitationBeyondSource}, class: map[string]string{"T1-r1-A": ClassScoredFailure}},
+	{name: "citation path differs from the item", mut: func(f *fixture) {
+		f.answers["T1-r1-A"] = strings.Replace(f.answers["T1-r1-A"], `"src/config.ts"`, `"src/other.ts"`, 1)
+	}, want: []tables.Code{tables.CodeCitationPathMismatch}},
+	{name: "citation outside the item's range", mut: func(f *fixture) {
+		f.answers["T1-r1-B"] = strings.Replace(f.answers["T1-r1-B"], `"start_line":3,"end_line":5`, `"start_line":1,"end_line":5`, 1)
+	}, want: []tables.Code{tables.CodeCitationOutsideItem}},
+	{name: "altered source byte (C2 mutation)", mut: func(f *fixture) {
+		it := &f.c.Tasks[0].Packet.Items[2]
+		it.Text = strings.Replace(it.Text, "retry line 2", "retry line X", 1)
+		f.answers["T1-r1-A"] = strings.Replace(f.answers["T1-r1-A"], `"citations":[`, `"citations":[{"evidence_id":"E3","path":"src/retry.ts","start_line":2,"end_line":3,"supports":["C2"]},`, 1)
+	}, want: []tables.Code{tables.CodeCitationBytesMismatch}},
+	{name: "answer uses evidence outside the packet", mut: func(f *fixture) {
+		f.answers["T1-r1-A"] = strings.Replace(f.answers["T1-r1-A"], `"evidence_ids":["E3"]`, `"evidence_ids":["E9"]`, 1)
+	}, want: []tables.Code{tables.CodeEvidenceUnknown}, class: map[string]string{"T1-r1-A": ClassScoredFailure}},
+	{name: "reconciliation missing an evidence disposition (C13)", mut: func(f *fixture) {
+		f.answers["T1-r1-B"] = strings.Replace(f.answers["T1-r1-B"], `,
+   {"evidence_id":"E4","status":"unresolved","final_ids":["U1"]}`, ``, 1)
+	}, want: []tables.Code{tables.CodeDispositionMissing}, class: map[string]string{"T1-r1-B": ClassScoredFailure}},
+	{name: "malformed reconciliation keeps a valid final", mut: func(f *fixture) {
+		f.answers["T1-r1-B"] = strings.Replace(f.answers["T1-r1-B"], `"obligations":[`, `"extra":1,"obligations":[`, 1)
+	}, want: []tables.Code{tables.CodeUnknownKey}, class: map[string]string{"T1-r1-B": ClassScoredFailure}},
+}
+
+func TestRun(t *testing.T) {
+	for _, tc := range runCases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			if tc.mut != nil {
+				tc.mut(f)
+			}
+			s := f.run()
+			if got := setCodes(s); !slices.Equal(got, sortedCodes(tc.want)) {
+				t.Fatalf("codes = %v, want %v\n%v", got, sortedCodes(tc.want), s.Rejections)
+			}
+			for id, want := range tc.class {
+				if got := sessionRow(s, id).Classification; got != want {
+					t.Errorf("%s classified %q, want %q", id, got, want)
+				}
+			}
+			for _, fd := range s.Rejections {
+				if fd.Session == "" && fd.Code != tables.CodeInvalidTripletsExceeded {
+					t.Errorf("finding without session: %+v", fd)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,191 @@
+package validate
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Session classifications (column sessions.classification).
+const (
+	ClassValid              = "valid"
+	ClassScoredFailure      = "scored_failure"
+	ClassSharedDraftFailure = "shared_draft_failure" // used by stages/score for runs
+	ClassInvalid            = "invalid"
+	ClassNotDispatched      = "not_dispatched"
+)
+
+// StatusMissing is the status of a planned session without a receipt.
+const StatusMissing = "missing"
+
+var modelErrors = []string{tables.ErrorModelTimeout, tables.ErrorBudgetExhausted, tables.ErrorRefused, tables.ErrorMalformed, tables.ErrorEmpty}
+
+var infraErrors = []string{tables.ErrorRecorderLoss, tables.ErrorWrongInputs, tables.ErrorUndeclaredPermissions, tables.ErrorCrossArmLeakage, tables.ErrorPlatformOutage}
+
+// session validates one receipt on its own: identity (V1), terminal status,
+// the answer and its citations (V3–V6); the completeness pass runs later.
+func (v *runner) session(l tables.Line[tables.Receipt]) {
+	r := &l.Record
+	sr := &sessionResult{line: l.Line, row: baseRow(r), draftID: r.Inputs.DraftSessionID}
+	v.sessions = append(v.sessions, sr)
+	task := v.tasks[r.TaskID]
+	if task != nil {
+		sr.row.Repository, sr.row.Family = task.Spec.Repository, task.Spec.Family
+	}
+	role, prompts, planned := v.plannedRole(r, task)
+	sr.planned = planned
+	if (r.Role == tables.RoleDraft || r.Role == tables.RoleReview) && !planned {
+		v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("%s receipt for task %q, arm %q matches no planned session of the design.", r.Role, r.TaskID, deref(r.Arm)))
+	}
+	sr.row.IdentityMatches = true
+	if planned && r.Status != tables.StatusNotDispatched {
+		if bad := v.identityMismatches(r, task, prompts); len(bad) > 0 {
+			sr.row.IdentityMatches = false
+			v.addReceipt(sr, tables.CodeIdentityMismatch, "The receipt's "+strings.Join(bad, ", ")+" differ from the manifest; the execution is invalid.")
+		}
+	}
+	sr.row.Classification = v.classify(sr, r, task, role)
+	if !sr.row.IdentityMatches && sr.row.Classification != ClassNotDispatched {
+		sr.row.Classification = ClassInvalid
+	}
+}
+
+// baseRow fills the columns copied from the receipt.
+func baseRow(r *tables.Receipt) tables.Session {
+	row := tables.Session{
+		SessionID:    r.SessionID,
+		RequestID:    r.RequestID,
+		Attempt:      r.Attempt,
+		TaskID:       r.TaskID,
+		Repetition:   r.Repetition,
+		Role:         r.Role,
+		Arm:          r.Arm,
+		Status:       r.Status,
+		ErrorClass:   r.ErrorClass,
+		StartedAtNS:  r.StartedAt.UnixNano(),
+		ValidationNS: msToNS(r.ValidationMS),
+	}
+	if r.EndedAt != nil {
+		end := r.EndedAt.UnixNano()
+		row.EndedAtNS = &end
+		d := r.EndedAt.Sub(r.StartedAt).Nanoseconds()
+		if r.MonotonicStartNS != nil && r.MonotonicEndNS != nil {
+			d = *r.MonotonicEndNS - *r.MonotonicStartNS
+		}
+		row.DurationNS = &d
+	}
+	return row
+}
+
+func msToNS(ms int64) int64 {
+	const nsPerMS = int64(1_000_000)
+	if ms > math.MaxInt64/nsPerMS {
+		return math.MaxInt64
+	}
+	if ms < math.MinInt64/nsPerMS {
+		return math.MinInt64
+	}
+	return ms * nsPerMS
+}
+
+// plannedRole returns the answer role and expected prompt IDs of a draft or
+// review receipt, and whether it names a known task and arm.
+func (v *runner) plannedRole(r *tables.Receipt, task *tables.LoadedTask) (role string, prompts []string, ok bool) {
+	if task == nil {
+		return "", nil, false
+	}
+	switch {
+	case r.Role == tables.RoleDraft && r.Arm == nil:
+		return RoleDraft, v.c.Manifest.Design.DraftPrompts, true
+	case r.Role == tables.RoleReview && r.Arm != nil:
+		arm, known := v.arms[*r.Arm]
+		if !known {
+			return "", nil, false
+		}
+		if arm.Reconciliation {
+			return RoleReconciliation, arm.Prompts, true
+		}
+		return RoleReview, arm.Prompts, true
+	}
+	return "", nil, false
+}
+
+// identityMismatches lists the identities of r that differ from the
+// manifest (V1).
+func (v *runner) identityMismatches(r *tables.Receipt, task *tables.LoadedTask, prompts []string) []string {
+	m := &v.c.Manifest
+	var bad []string
+	check := func(name, got, want string) {
+		if got != want {
+			bad = append(bad, name)
+		}
+	}
+	check("returned_model", r.Identity.ReturnedModel, m.Identities.ReturnedModel)
+	check("cli_sha256", r.Identity.CLISHA256, m.Identities.CLISHA256)
+	check("permission_policy", r.Identity.PermissionPolicy, m.Identities.PermissionPolicy)
+	check("task_sha256", r.Inputs.TaskSHA256, task.Spec.TaskSHA256)
+	check("packet_sha256", r.Inputs.PacketSHA256, task.Spec.PacketSHA256)
+	check("response_schema_sha256", r.Inputs.ResponseSchemaSHA256, m.ResponseSchemaSHA256)
+	if !slices.Equal(r.Inputs.PromptIDs, prompts) {
+		bad = append(bad, "prompt_ids")
+	} else if !v.promptHashesMatch(r.Inputs.PromptSHA256s, prompts) {
+		bad = append(bad, "prompt_sha256s")
+	}
+	return bad
+}
+
+func (v *runner) promptHashesMatch(hashes, ids []string) bool {
+	if len(hashes) != len(ids) {
+		return false
+	}
+	for i, id := range ids {
+		if p, ok := v.prompts[id]; !ok || p.SHA256 != hashes[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// classify applies V7 to one receipt on its own.
+func (v *runner) classify(sr *sessionResult, r *tables.Receipt, task *tables.LoadedTask, role string) string {
+	switch {
+	case r.EndedAt == nil:
+		v.addReceipt(sr, tables.CodeTerminalMissing, "The session started but has no terminal receipt (ended_at is null); the execution is invalid.")
+		return ClassInvalid
+	case r.Status == tables.StatusNotDispatched:
+		return ClassNotDispatched
+	case r.Status == tables.StatusResponse:
+		if r.ErrorClass != nil {
+			v.addReceipt(sr, tables.CodeReceiptInconsistent, fmt.Sprintf("A response receipt has error class %q.", *r.ErrorClass))
+			return ClassInvalid
+		}
+		if role == "" {
+			return ClassValid // not an answer of the response contract
+		}
+		return v.response(sr, r, task, role)
+	case r.Status == tables.StatusError || r.Status == tables.StatusInterruption:
+		return v.errorClass(sr, r)
+	}
+	v.addReceipt(sr, tables.CodeReceiptInconsistent, fmt.Sprintf("Status %q is not a terminal status.", r.Status))
+	return ClassInvalid
+}
+
+// errorClass classifies an error or interruption: the model's own failures
+// are scored failures, infrastructure failures are invalid.
+func (v *runner) errorClass(sr *sessionResult, r *tables.Receipt) string {
+	switch {
+	case r.ErrorClass == nil:
+		v.addReceipt(sr, tables.CodeReceiptInconsistent, fmt.Sprintf("A %s receipt has no error class.", r.Status))
+		return ClassInvalid
+	case slices.Contains(modelErrors, *r.ErrorClass):
+		return ClassScoredFailure
+	case slices.Contains(infraErrors, *r.ErrorClass):
+		sr.infra = true
+		return ClassInvalid
+	}
+	v.addReceipt(sr, tables.CodeReceiptInconsistent, fmt.Sprintf("Error class %q does not fit a %s receipt.", *r.ErrorClass, r.Status))
+	return ClassInvalid
+}

@@ -1,0 +1,105 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// s1Family simulates one family of scenario S1 (statistics notes §2.1):
+// per task, 3 repetitions per arm of
+// R = clip01(0.6 + u_f + v_t + B·(0.05 + w_f + w_t) + e), and returns
+// (tasks, Σ median-of-3 A, Σ median-of-3 B).
+func s1Family(r *rand.Rand, tasks int) []float64 {
+	uf, wf := 0.12*r.NormFloat64(), 0.08*r.NormFloat64()
+	out := []float64{float64(tasks), 0, 0}
+	for range tasks {
+		vt, wt := 0.08*r.NormFloat64(), 0.04*r.NormFloat64()
+		for arm := range 2 {
+			var reps [3]float64
+			for i := range reps {
+				v := 0.6 + uf + vt + float64(arm)*(0.05+wf+wt) + 0.10*r.NormFloat64()
+				reps[i] = math.Min(1, math.Max(0, v))
+			}
+			out[1+arm] += MedianFloat64(reps[:])
+		}
+	}
+	return out
+}
+
+// s1Truth is E[median B − median A] per task, estimated from n
+// independent tasks (all tasks are exchangeable, so the macro-average's
+// estimand is the per-task expectation).
+func s1Truth(n int) float64 {
+	r := rand.New(rand.NewPCG(11, 12))
+	sum := 0.0
+	for range n {
+		f := s1Family(r, 1)
+		sum += f[2] - f[1]
+	}
+	return sum / float64(n)
+}
+
+// s1Layout returns the task counts of the notes' three designs.
+func s1Layout(r *rand.Rand, g int) []int {
+	tasks := make([]int, g)
+	for i := range tasks {
+		switch g {
+		case 4:
+			tasks[i] = 2
+		case 8:
+			tasks[i] = 1
+		default:
+			tasks[i] = 2 + r.IntN(2)
+		}
+	}
+	return tasks
+}
+
+// TestCoverageS1 checks coverage of the paired B−A macro-average against
+// the notes' reference values (nsim=4000) with tolerance ±0.04, plus the
+// hard sanity bands of §5.2. It takes a few seconds.
+func TestCoverageS1(t *testing.T) {
+	if testing.Short() {
+		t.Skip("coverage simulation skipped in -short mode")
+	}
+	const nsim, b = 2000, 1000
+	truth := s1Truth(1_000_000)
+	ref := map[int][3]float64{ // expanded, t-CR1, percentile
+		4: {0.88, 0.95, 0.81}, 8: {0.94, 0.95, 0.885}, 20: {0.95, 0.95, 0.93},
+	}
+	st := []BootStatistic{diffStat("diff", 2, 1, 0)}
+	for _, g := range []int{4, 8, 20} {
+		t.Run(fmt.Sprintf("G%d", g), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(g), 2024))
+			var hits [3]int
+			for sim := range nsim {
+				sums := make([][]float64, g)
+				for f, n := range s1Layout(r, g) {
+					sums[f] = s1Family(r, n)
+				}
+				e := mustBoot(t, sums, st, BootOptions{Resamples: b, Seed: uint64(sim), Workers: 2})[0]
+				for m, bd := range e.Bounds {
+					if bd.Lo <= truth && truth <= bd.Hi {
+						hits[m]++
+					}
+				}
+			}
+			for m, method := range BootMethods {
+				cov := float64(hits[m]) / nsim
+				t.Logf("%s coverage %.4f (reference %.3f)", method, cov, ref[g][m])
+				if math.Abs(cov-ref[g][m]) > 0.04 {
+					t.Errorf("%s coverage %.4f, reference %.3f ± 0.04", method, cov, ref[g][m])
+				}
+				if cov > 0.97 {
+					t.Errorf("%s coverage %.4f > 0.97: double counting?", method, cov)
+				}
+			}
+			exp, cr1 := float64(hits[0])/nsim, float64(hits[1])/nsim
+			if cr1 < 0.92 || (g == 4 && exp < 0.83) || (g >= 8 && exp < 0.92) {
+				t.Errorf("outside the hard bands: expanded %.4f, t-CR1 %.4f", exp, cr1)
+			}
+		})
+	}
+}

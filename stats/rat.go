@@ -1,0 +1,180 @@
+package stats
+
+import (
+	"errors"
+	"math"
+	"math/big"
+	"strings"
+)
+
+// Exact rational helpers for gates: thresholds are parsed from decimal text
+// into big.Rat, observed values are means, sums and ratios of sums computed
+// without rounding, and every comparison is made on the rationals. Floats
+// appear only in [Float], a convenience for display columns.
+
+// ErrDecimalSyntax is returned by [ParseDecimal] for text that is not a
+// plain non-negative decimal such as "0.90" or "4".
+var ErrDecimalSyntax = errors.New("stats: not a plain non-negative decimal (digits, optional point and digits, no sign or exponent)")
+
+// maxDecimalDigits bounds the text ParseDecimal accepts, so hostile input
+// cannot make it allocate without limit.
+const maxDecimalDigits = 64
+
+// ParseDecimal parses a non-negative decimal like "0.80", "1.10" or "4"
+// exactly. Signs, exponents, fractions like "1/3", spaces, a missing digit
+// on either side of the point and more than 64 digits are refused.
+func ParseDecimal(s string) (*big.Rat, error) {
+	intPart, frac, hasPoint := strings.Cut(s, ".")
+	if intPart == "" || (hasPoint && frac == "") || len(intPart)+len(frac) > maxDecimalDigits {
+		return nil, ErrDecimalSyntax
+	}
+	for _, c := range intPart + frac {
+		if c < '0' || c > '9' {
+			return nil, ErrDecimalSyntax
+		}
+	}
+	num, ok := new(big.Int).SetString(intPart+frac, 10)
+	if !ok {
+		return nil, ErrDecimalSyntax
+	}
+	den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(frac))), nil)
+	return new(big.Rat).SetFrac(num, den), nil
+}
+
+// Sum returns the exact sum of xs, or nil when any value is nil.
+func Sum(xs []*big.Rat) *big.Rat {
+	total := new(big.Rat)
+	for _, x := range xs {
+		if x == nil {
+			return nil
+		}
+		total.Add(total, x)
+	}
+	return total
+}
+
+// Mean returns the exact arithmetic mean of xs, or nil when xs is empty or
+// holds a nil.
+func Mean(xs []*big.Rat) *big.Rat {
+	total := Sum(xs)
+	if total == nil || len(xs) == 0 {
+		return nil
+	}
+	return total.Quo(total, big.NewRat(int64(len(xs)), 1))
+}
+
+// Ratio returns num/den, or nil when either is nil or den is not positive:
+// the gates' ratios need a positive denominator.
+func Ratio(num, den *big.Rat) *big.Rat {
+	if num == nil || den == nil || den.Sign() <= 0 {
+		return nil
+	}
+	return new(big.Rat).Quo(num, den)
+}
+
+// RatioOfSums returns Σnum / Σden, the aggregate ratio of the cost and time
+// gates (never a mean of per-item ratios). It is nil when a value is nil
+// or Σden is not positive.
+func RatioOfSums(num, den []*big.Rat) *big.Rat {
+	return Ratio(Sum(num), Sum(den))
+}
+
+// Float returns the nearest float64 of r, or nil for nil. Use it only for
+// display columns; compare the rationals.
+func Float(r *big.Rat) *float64 {
+	if r == nil {
+		return nil
+	}
+	f, _ := r.Float64()
+	return &f
+}
+
+// RoundHalfEven rounds r to the nearest integer, ties to even, and reports
+// whether the result fits in an int64. It is used where a column holds an
+// integer unit (a nanosecond, a pico-unit of money) and a median of an even
+// count falls on a half unit.
+func RoundHalfEven(r *big.Rat) (int64, bool) {
+	if r == nil {
+		return 0, false
+	}
+	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int)) // truncated toward zero
+	twice := new(big.Int).Mul(new(big.Int).Abs(m), big.NewInt(2))
+	switch c := twice.Cmp(r.Denom()); {
+	case c > 0 || (c == 0 && q.Bit(0) == 1):
+		q.Add(q, big.NewInt(int64(r.Sign())))
+	}
+	if !q.IsInt64() {
+		return 0, false
+	}
+	return q.Int64(), true
+}
+
+// FormatRat writes r exactly: as a decimal when its expansion terminates
+// ("0.9", "2.5", "-0.05", "4"), else as a fraction followed by a six-digit
+// approximation ("2/3 (≈0.666667)"). nil is written "null".
+func FormatRat(r *big.Rat) string {
+	if r == nil {
+		return "null"
+	}
+	if digits, ok := terminatingDigits(r.Denom()); ok {
+		return r.FloatString(digits)
+	}
+	return r.RatString() + " (≈" + r.FloatString(6) + ")"
+}
+
+// terminatingDigits reports whether 1/den has a finite decimal expansion
+// (den = 2^a·5^b) and how many fractional digits it needs: max(a, b).
+func terminatingDigits(den *big.Int) (int, bool) {
+	d := new(big.Int).Set(den)
+	two, five, zero := big.NewInt(2), big.NewInt(5), new(big.Int)
+	var a, b int
+	m := new(big.Int)
+	for m.Mod(d, two).Cmp(zero) == 0 && d.Sign() != 0 {
+		d.Quo(d, two)
+		a++
+	}
+	for m.Mod(d, five).Cmp(zero) == 0 && d.Sign() != 0 {
+		d.Quo(d, five)
+		b++
+	}
+	if !d.IsInt64() || d.Int64() != 1 {
+		return 0, false
+	}
+	return max(a, b), true
+}
+
+// FormatPercentChange describes a ratio against 1 for a reader: "increased
+// by 7.3%", "decreased by 12.5%" or "unchanged". The percentage is rounded
+// to one decimal for display only; the exact ratio lives elsewhere.
+func FormatPercentChange(ratio *big.Rat) string {
+	if ratio == nil {
+		return "unknown"
+	}
+	change := new(big.Rat).Sub(ratio, big.NewRat(1, 1))
+	pct := new(big.Rat).Mul(change, big.NewRat(100, 1))
+	switch pct.Sign() {
+	case 0:
+		return "unchanged"
+	case 1:
+		return "increased by " + pct.FloatString(1) + "%"
+	default:
+		return "decreased by " + pct.Neg(pct).FloatString(1) + "%"
+	}
+}
+
+// Int64Rats converts integers to rationals.
+func Int64Rats(xs []int64) []*big.Rat {
+	out := make([]*big.Rat, len(xs))
+	for i, x := range xs {
+		out[i] = new(big.Rat).SetInt64(x)
+	}
+	return out
+}
+
+// AddInt64 adds without overflow and reports whether the sum fits.
+func AddInt64(a, b int64) (int64, bool) {
+	if (b > 0 && a > math.MaxInt64-b) || (b < 0 && a < math.MinInt64-b) {
+		return 0, false
+	}
+	return a + b, true
+}

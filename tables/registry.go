@@ -1,0 +1,85 @@
+package tables
+
+import (
+	"reflect"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// Table describes one output table once: its file name, what a row is, how
+// to take its rows from a [Set] and how to write them. docs/tables.md (the
+// data dictionary) is generated from [Registry] and the row types' field
+// comments, and a test keeps it up to date.
+type Table struct {
+	Name    string          // file stem: the table is written as <Name>.parquet
+	Doc     string          // one sentence: what one row is
+	RowType reflect.Type    // the Go row type, e.g. Run
+	Schema  *parquet.Schema // the Parquet schema derived from RowType's tags
+	Rows    func(*Set) any  // the table's rows in s, as a slice of RowType
+	Len     func(*Set) int  // number of rows in s
+
+	write func(path string, s *Set, meta Metadata) error
+}
+
+// Write writes the table's rows in s to path (see [WriteParquet]); meta.Table
+// is set to t.Name.
+func (t Table) Write(path string, s *Set, meta Metadata) error {
+	meta.Table = t.Name
+	return t.write(path, s, meta)
+}
+
+// Registry returns every output table in its fixed order: sessions, tokens,
+// obligations, dispositions, citations, runs, tasks, repositories, gates,
+// decision, intervals, rejections, ledger.
+func Registry() []Table {
+	return []Table{
+		table("sessions", "Every session attempt and every planned session, with its status and classification (V2, V7).",
+			func(s *Set) []Session { return s.Sessions }),
+		table("tokens", "Token meters normalised into disjoint buckets, with exact reference and actual cost (A1–A3).",
+			func(s *Set) []Token { return s.Tokens }),
+		table("obligations", "Settled rating outcome of every truth obligation in every review run (Q1, Q2).",
+			func(s *Set) []ObligationOutcome { return s.Obligations }),
+		table("dispositions", "Evidence dispositions of reconciliation answers, including packet E IDs left undisposed (V6).",
+			func(s *Set) []DispositionRow { return s.Dispositions }),
+		table("citations", "Final-answer citations with their structural source check (V3).",
+			func(s *Set) []CitationRow { return s.Citations }),
+		table("runs", "Every planned (task, repetition, arm) workflow: the scored unit; nothing leaves a denominator (Q3, G1).",
+			func(s *Set) []Run { return s.Runs }),
+		table("tasks", "Task medians over repetitions per arm (G1).",
+			func(s *Set) []Task { return s.Tasks }),
+		table("repositories", "Repository summaries per arm (G1).",
+			func(s *Set) []Repository { return s.Repositories }),
+		table("gates", "Conjunctive gates of the frozen policy (G2, A8).",
+			func(s *Set) []Gate { return s.Gates }),
+		table("decision", "The decision with every failing gate named (G3).",
+			func(s *Set) []Decision { return s.Decision }),
+		table("intervals", "Exploratory bootstrap intervals; they never affect a gate or the decision (B1).",
+			func(s *Set) []Interval { return s.Intervals }),
+		table("rejections", "Every finding of every stage, sorted by file, line, pointer, code, session, message (L2).",
+			sortedRejections),
+		table("ledger", "Allowance ledger: accounted, held and reserved charges (A7).",
+			func(s *Set) []LedgerEntry { return s.Ledger }),
+	}
+}
+
+// sortedRejections returns a sorted copy of s.Rejections.
+func sortedRejections(s *Set) []Finding {
+	fs := append(Findings(nil), s.Rejections...)
+	fs.Sort()
+	return fs
+}
+
+// table builds the registry entry of a row type T.
+func table[T any](name, doc string, rows func(*Set) []T) Table {
+	return Table{
+		Name:    name,
+		Doc:     doc,
+		RowType: reflect.TypeFor[T](),
+		Schema:  parquet.SchemaOf(new(T)),
+		Rows:    func(s *Set) any { return rows(s) },
+		Len:     func(s *Set) int { return len(rows(s)) },
+		write: func(path string, s *Set, meta Metadata) error {
+			return WriteParquet(path, rows(s), meta)
+		},
+	}
+}
