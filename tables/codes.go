@@ -17,7 +17,26 @@ type CodeDoc struct {
 // AllCodes returns every code the tool can emit, sorted by code. docs/errors.md
 // is generated from it and a test pins it.
 func AllCodes() []CodeDoc {
-	all := slices.Concat(loadCodes, validateCodes, accountCodes, scoreCodes)
+	all := slices.Concat(loadCodes, validateCodes, accountCodes, scoreCodes, intervalsCodes)
 	slices.SortFunc(all, func(a, b CodeDoc) int { return cmp.Compare(a.Code, b.Code) })
+	return all
+}
+
+// stageOrder is the pipeline order used to group codes in docs/errors.md.
+var stageOrder = []string{"load", "validate", "account", "score", "aggregate", "intervals"}
+
+// CodesByStage returns every code grouped by stage in pipeline order,
+// sorted by code within a stage.
+func CodesByStage() []CodeDoc {
+	all := AllCodes()
+	rank := func(s string) int {
+		if i := slices.Index(stageOrder, s); i >= 0 {
+			return i
+		}
+		return len(stageOrder)
+	}
+	slices.SortStableFunc(all, func(a, b CodeDoc) int {
+		return cmp.Or(cmp.Compare(rank(a.Stage), rank(b.Stage)), cmp.Compare(a.Stage, b.Stage), cmp.Compare(a.Code, b.Code))
+	})
 	return all
 }

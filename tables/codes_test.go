@@ -1,0 +1,101 @@
+package tables
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var updateDocs = flag.Bool("update-docs", false, "rewrite docs/errors.md and testdata/codes.golden")
+
+var codeSyntax = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+
+// TestCodesWellFormed checks every code is unique, snake_case and
+// documented with its stage and rule.
+func TestCodesWellFormed(t *testing.T) {
+	seen := map[Code]string{}
+	for _, c := range AllCodes() {
+		if prev, dup := seen[c.Code]; dup {
+			t.Errorf("code %q declared twice (stages %s and %s)", c.Code, prev, c.Stage)
+		}
+		seen[c.Code] = c.Stage
+		if !codeSyntax.MatchString(string(c.Code)) {
+			t.Errorf("code %q is not snake_case", c.Code)
+		}
+		if c.Stage == "" || c.Rule == "" || c.Doc == "" {
+			t.Errorf("code %q lacks a stage, rule or doc: %+v", c.Code, c)
+		}
+		if strings.Contains(c.Doc, "\n") {
+			t.Errorf("code %q: doc must be one line", c.Code)
+		}
+	}
+}
+
+// TestCodesPinned pins the set of codes: codes are a public interface, so
+// a code may be added (refresh with -update-docs) but never renamed or
+// removed silently. The golden file lists one code per line.
+func TestCodesPinned(t *testing.T) {
+	var got bytes.Buffer
+	for _, c := range AllCodes() {
+		fmt.Fprintf(&got, "%s\t%s\n", c.Code, c.Stage)
+	}
+	const golden = "testdata/codes.golden"
+	if *updateDocs {
+		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (create it with go test ./tables -run TestCodesPinned -update-docs)", err)
+	}
+	gotSet := lines(got.String())
+	for _, w := range strings.Split(strings.TrimSpace(string(want)), "\n") {
+		if !gotSet[w] {
+			t.Errorf("pinned code %q was removed or renamed; codes are stable — restore it", w)
+		}
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("codes changed; review and refresh with -update-docs")
+	}
+}
+
+func lines(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		m[l] = true
+	}
+	return m
+}
+
+// TestErrorsDoc keeps docs/errors.md generated from AllCodes.
+func TestErrorsDoc(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("# Finding codes\n\n")
+	b.WriteString("Every problem evalgate reports is a finding with a stable code, a severity,\n")
+	b.WriteString("the file, a JSON pointer or line, the session it concerns and one sentence.\n")
+	b.WriteString("Codes never change meaning and are never reused. This page is generated\n")
+	b.WriteString("from `tables.AllCodes` (`go test ./tables -run TestErrorsDoc -update-docs`).\n")
+	stage := ""
+	for _, c := range CodesByStage() {
+		if c.Stage != stage {
+			stage = c.Stage
+			fmt.Fprintf(&b, "\n## %s\n\n| code | rule | meaning |\n|---|---|---|\n", stage)
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.Code, c.Rule, strings.ReplaceAll(c.Doc, "|", "\\|"))
+	}
+	const doc = "../docs/errors.md"
+	if *updateDocs {
+		if err := os.WriteFile(doc, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(doc)
+	if err != nil || !bytes.Equal(want, b.Bytes()) {
+		t.Errorf("docs/errors.md is out of date (err=%v); refresh with go test ./tables -run TestErrorsDoc -update-docs", err)
+	}
+}
