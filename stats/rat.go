@@ -116,15 +116,15 @@ func FormatRat(r *big.Rat) string {
 	if r == nil {
 		return "null"
 	}
-	if digits, ok := terminatingDigits(r.Denom()); ok {
+	if digits, ok := TerminatingDigits(r.Denom()); ok {
 		return r.FloatString(digits)
 	}
 	return r.RatString() + " (≈" + r.FloatString(6) + ")"
 }
 
-// terminatingDigits reports whether 1/den has a finite decimal expansion
+// TerminatingDigits reports whether 1/den has a finite decimal expansion
 // (den = 2^a·5^b) and how many fractional digits it needs: max(a, b).
-func terminatingDigits(den *big.Int) (int, bool) {
+func TerminatingDigits(den *big.Int) (int, bool) {
 	d := new(big.Int).Set(den)
 	two, five, zero := big.NewInt(2), big.NewInt(5), new(big.Int)
 	var a, b int

@@ -2,9 +2,9 @@ package report
 
 import (
 	"math/big"
-	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -26,42 +26,6 @@ func newRatio(r *big.Rat) *ratio {
 	return &ratio{Exact: r.RatString(), Decimal: r.FloatString(12)}
 }
 
-// medianRat returns the median of xs (mean of the two middle values for an
-// even count), or nil for no values. xs is not modified.
-func medianRat(xs []*big.Rat) *big.Rat {
-	if len(xs) == 0 {
-		return nil
-	}
-	s := slices.Clone(xs)
-	slices.SortFunc(s, func(a, b *big.Rat) int { return a.Cmp(b) })
-	n := len(s)
-	if n%2 == 1 {
-		return new(big.Rat).Set(s[n/2])
-	}
-	sum := new(big.Rat).Add(s[n/2-1], s[n/2])
-	return sum.Quo(sum, big.NewRat(2, 1))
-}
-
-// meanRat returns the arithmetic mean of xs, or nil for no values.
-func meanRat(xs []*big.Rat) *big.Rat {
-	if len(xs) == 0 {
-		return nil
-	}
-	sum := new(big.Rat)
-	for _, x := range xs {
-		sum.Add(sum, x)
-	}
-	return sum.Quo(sum, big.NewRat(int64(len(xs)), 1))
-}
-
-// quoRat returns a/b, or nil when either is nil or b is zero.
-func quoRat(a, b *big.Rat) *big.Rat {
-	if a == nil || b == nil || b.Sign() == 0 {
-		return nil
-	}
-	return new(big.Rat).Quo(a, b)
-}
-
 // picoPerUnit is 10^MoneyScale: Money's pico-units per currency unit.
 var picoPerUnit = new(big.Int).Exp(big.NewInt(10), big.NewInt(tables.MoneyScale), nil)
 
@@ -81,7 +45,7 @@ func exactDecimal(r *big.Rat, minFrac int) string {
 	if r == nil {
 		return ""
 	}
-	digits, ok := terminatingDigits(r.Denom())
+	digits, ok := stats.TerminatingDigits(r.Denom())
 	if !ok {
 		return r.RatString()
 	}
@@ -97,24 +61,6 @@ func exactDecimal(r *big.Rat, minFrac int) string {
 		return whole + "." + frac
 	}
 	return s
-}
-
-// terminatingDigits reports how many fractional digits 1/d needs, and
-// whether its decimal expansion terminates (d = 2^a·5^b).
-func terminatingDigits(d *big.Int) (int, bool) {
-	d = new(big.Int).Set(d)
-	var twos, fives int
-	two, five, zero := big.NewInt(2), big.NewInt(5), new(big.Int)
-	m := new(big.Int)
-	for m.Mod(d, two).Cmp(zero) == 0 {
-		d.Quo(d, two)
-		twos++
-	}
-	for m.Mod(d, five).Cmp(zero) == 0 {
-		d.Quo(d, five)
-		fives++
-	}
-	return max(twos, fives), d.Cmp(big.NewInt(1)) == 0
 }
 
 // moneyString prints an exact amount: Money.String when it is a whole

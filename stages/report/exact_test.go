@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/evalgate/evalgate/stats"
 	"github.com/go-json-experiment/json"
 )
 
@@ -25,7 +26,7 @@ func TestMedianRat(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := "<nil>"
-			if m := medianRat(c.in); m != nil {
+			if m := stats.MedianRat(c.in); m != nil {
 				got = m.RatString()
 			}
 			if got != c.want {
@@ -35,7 +36,7 @@ func TestMedianRat(t *testing.T) {
 	}
 	t.Run("does_not_mutate", func(t *testing.T) {
 		in := []*big.Rat{r(2, 1), r(1, 1)}
-		medianRat(in)
+		stats.MedianRat(in)
 		if in[0].RatString() != "2" {
 			t.Error("input reordered")
 		}
@@ -110,7 +111,7 @@ func TestNewChange(t *testing.T) {
 		})
 	}
 	t.Run("zero_denominator", func(t *testing.T) {
-		if newChange(quoRat(big.NewRat(1, 1), new(big.Rat))) != nil {
+		if newChange(stats.Ratio(big.NewRat(1, 1), new(big.Rat))) != nil {
 			t.Error("ratio over a zero denominator is not null")
 		}
 	})

@@ -3,6 +3,7 @@ package report
 import (
 	"math/big"
 
+	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -94,10 +95,10 @@ func buildCostAndTime(s *tables.Set, arms []string) CostAndTime {
 		}
 		out.Ratios = append(out.Ratios, CostTimeRatio{
 			Arm:        arm,
-			Cost:       newChange(quoRat(cost, base.cost)),
-			ReviewCost: newChange(quoRat(review, base.review)),
-			Time:       newChange(quoRat(nsRat(ns), nsRat(base.ns))),
-			ReviewTime: newChange(quoRat(nsRat(reviewNS), nsRat(base.reviewNS))),
+			Cost:       newChange(stats.Ratio(cost, base.cost)),
+			ReviewCost: newChange(stats.Ratio(review, base.review)),
+			Time:       newChange(stats.Ratio(nsRat(ns), nsRat(base.ns))),
+			ReviewTime: newChange(stats.Ratio(nsRat(reviewNS), nsRat(base.reviewNS))),
 		})
 	}
 	return out
@@ -188,5 +189,5 @@ func (m *moneys) median() *big.Rat {
 	if m.missing {
 		return nil
 	}
-	return medianRat(m.vals)
+	return stats.MedianRat(m.vals)
 }

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -148,10 +149,10 @@ func buildEvidenceAndPlan(c *tables.Campaign, s *tables.Set, arms []string) Evid
 			}
 		}
 		if rComplete {
-			a.MacroMedianR = newRatio(meanRat(rs))
+			a.MacroMedianR = newRatio(stats.Mean(rs))
 		}
 		if uComplete {
-			a.MacroMedianU = newRatio(meanRat(us))
+			a.MacroMedianU = newRatio(stats.Mean(us))
 		}
 		out.Arms = append(out.Arms, a)
 	}
@@ -184,10 +185,10 @@ func taskMedians(task, arm string, runs []tables.Run) (t EvidencePlanTask, r, u 
 		}
 	}
 	if rOK {
-		r = medianRat(rs)
+		r = stats.MedianRat(rs)
 	}
 	if hasU && uOK {
-		u = medianRat(us)
+		u = stats.MedianRat(us)
 	}
 	t.MedianR, t.MedianU = newRatio(r), newRatio(u)
 	return t, r, u, hasU
