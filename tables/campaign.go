@@ -15,6 +15,12 @@ type Campaign struct {
 	Prompts        map[string][]byte    // prompt ID → bytes
 	Receipts       []Line[Receipt]      // in file order
 	Adjudications  []Line[Adjudication] // in file order
+	// Observations holds, for kind system-comparison, the raw-observation
+	// packet of every investigation session that returned one, by session
+	// ID (read and checked by stages/load). Only looked up, never iterated
+	// into output.
+	Observations map[string]*Packet
+	Unblinding   *Unblinding // unblinding.json; nil when the campaign has none
 }
 
 // LoadedTask is one task's frozen files.

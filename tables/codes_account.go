@@ -61,6 +61,7 @@ const (
 	CodeReservationExceeded     Code = "reservation_exceeded"
 	CodeAdmissionInvalidRequest Code = "admission_invalid_request"
 	CodeAdmissionNoReservation  Code = "admission_missing_reservation"
+	CodeAdmissionMissingMeter   Code = "admission_missing_meter"
 	CodeAdmissionUnknownCard    Code = "admission_unknown_rate_card"
 	CodeAdmissionMissingTariff  Code = "admission_missing_tariff"
 	CodeAdmissionInvalidCeiling Code = "admission_invalid_ceiling"
@@ -109,8 +110,9 @@ var accountCodes = []CodeDoc{
 	{CodeReservationExceeded, "account", "A7/C18", "A session used more tokens or reference cost than its reservation's worst-case bound."},
 	{CodeAdmissionInvalidRequest, "account", "A7", "Admission refused: the request lacks a request or session ID, or has negative bounds."},
 	{CodeAdmissionNoReservation, "account", "A7/C18", "Admission refused: the request has no reservation identity."},
+	{CodeAdmissionMissingMeter, "account", "A7/C18", "Admission refused: the request names no accepted usage shape, so its session could not be metered."},
 	{CodeAdmissionUnknownCard, "account", "A7", "Admission refused: the request names a rate card the manifest does not define."},
-	{CodeAdmissionMissingTariff, "account", "A7/C18", "Admission refused: the rate card has no valid uncached-input or output price."},
+	{CodeAdmissionMissingTariff, "account", "A7/C18", "Admission refused: the rate card has no valid uncached-input, cached-input or output price."},
 	{CodeAdmissionInvalidCeiling, "account", "A7", "Admission refused: a manifest ceiling is invalid or the ledger's charges are unknown."},
 }
 

@@ -52,3 +52,23 @@ var scoreCodes = []CodeDoc{
 	{CodeGateThresholdRepeat, "aggregate", "G2", "A gate_policy threshold is overridden more than once."},
 	{CodeGateNoTasks, "aggregate", "G2/G4", "No task of the campaign belongs to the split the gate preset judges."},
 }
+
+// Codes of the blinded adjudication protocol (SPEC Q1): `evalgate blind
+// import` and the unblinding check of stages/score.
+const (
+	CodeRatingAfterUnblinding Code = "rating_after_unblinding"
+	CodeBlindLabelUnknown     Code = "blind_label_unknown"
+	CodeBlindKeyInvalid       Code = "blind_key_invalid"
+	CodeBlindKeyCampaign      Code = "blind_key_campaign_mismatch"
+	CodeBlindItemTampered     Code = "blind_item_tampered"
+	CodeBlindUnblindingAbsent Code = "blind_unblinding_unknown"
+)
+
+var blindCodes = []CodeDoc{
+	{CodeRatingAfterUnblinding, "score", "Q1", "A rating was frozen at or after the campaign's unblinding time (arm and cost already revealed); it cannot count."},
+	{CodeBlindLabelUnknown, "score", "Q1", "A blind rating names a label that the sealed key does not map to a session."},
+	{CodeBlindKeyInvalid, "score", "Q1", "The sealed key of a blind export does not decode, or repeats a label or session."},
+	{CodeBlindKeyCampaign, "score", "Q1", "The sealed key was exported from a campaign with a different manifest sha256."},
+	{CodeBlindItemTampered, "score", "Q1", "An exported blind item is missing, extra, or no longer has the sha256 recorded in the sealed key."},
+	{CodeBlindUnblindingAbsent, "score", "Q1", "No unblinding time is known (no --unblinded-at, no unblinding.json), so ratings cannot be checked against it."},
+}

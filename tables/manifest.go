@@ -133,6 +133,10 @@ type Arm struct {
 	Label          string   `json:"label"`
 	Prompts        []string `json:"prompts"`        // prompt IDs, in render order
 	Reconciliation bool     `json:"reconciliation"` // the arm must return a reconciliation record
+	// ComparatorRole names the arm's part in a system comparison (SPEC G5):
+	// baseline, candidate or comparator. Optional; only kind
+	// system-comparison uses it (see tables/syscomp.go).
+	ComparatorRole string `json:"comparator_role,omitzero"`
 }
 
 // Task categories of seed 000 §3.

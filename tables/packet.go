@@ -10,6 +10,12 @@ type Packet struct {
 	Commit              string       `json:"commit"` // 40 hex digits
 	ConstructedComplete bool         `json:"constructed_complete"`
 	Items               []PacketItem `json:"items"`
+	// RawObservations marks a raw-observation packet of a system
+	// comparison: the observations one investigation session actually
+	// received, E1..EN in completion order, unfiltered (seed 000 "frozen
+	// investigation and packet procedure"). Optional; false for the
+	// authenticated excerpt packets of tasks.
+	RawObservations bool `json:"raw_observations,omitzero"`
 }
 
 // PacketItem is one excerpt. Text holds the exact bytes of lines

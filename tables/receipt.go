@@ -65,6 +65,11 @@ type Receipt struct {
 	Reservation      *Reservation    `json:"reservation"`
 	Billing          Billing         `json:"billing"`
 	ValidationMS     int64           `json:"validation_ms"` // deterministic validation and assembly time charged to this session
+	// Observations points at the raw-observation packet (a Packet with
+	// raw_observations true) an investigation session of a system
+	// comparison returned; its review receives exactly that packet.
+	// Optional; absent for every other role.
+	Observations *OutputRef `json:"observations,omitzero"`
 }
 
 // ReceiptIdentity is what the provider and host reported for this session.

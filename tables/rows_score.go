@@ -51,6 +51,15 @@ type Run struct {
 	WorkflowNS               int64    `parquet:"workflow_ns"` // draft start→terminal + own review + own validation
 	ReviewNS                 int64    `parquet:"review_ns"`
 	TimeComplete             bool     `parquet:"time_complete"` // false when a session of the run has no duration: WorkflowNS then counts only the known parts and the time gates cannot pass
+	// Columns of kind system-comparison (SPEC G5); zero, empty or null for
+	// other kinds. DraftSessionID is then the workflow's investigation.
+	Cold               bool     `parquet:"cold"`                               // the run carries its system's cold setup in this repository
+	SetupSessionID     string   `parquet:"setup_session_id"`                   // the preparation session charged to this run, "" when warm
+	SetupCost          *Money   `parquet:"setup_cost,optional,decimal(12:18)"` // cold setup cost included in workflow_cost; 0 when warm, null when unknown
+	SetupNS            int64    `parquet:"setup_ns"`                           // cold setup time included in workflow_ns; 0 when warm
+	PacketSupportedNum int64    `parquet:"packet_supported_num"`               // repository-answerable obligations whose truth evidence the returned observations cover
+	PacketSupportedDen int64    `parquet:"packet_supported_den"`               // all repository-answerable obligations (= r_den); 0 for other kinds
+	PacketSupported    *float64 `parquet:"packet_supported,optional"`          // num/den; null when the observations are unknown or for other kinds
 }
 
 // Task is one row per (task, arm): medians over repetitions.

@@ -22,5 +22,6 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Setup:               setupExampleCopy,
 	})
 }

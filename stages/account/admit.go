@@ -2,6 +2,7 @@ package account
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -16,6 +17,7 @@ type Request struct {
 	MaxInputTokens  int64
 	MaxOutputTokens int64
 	ReservationID   string
+	MeterShape      string // the usage shape the session will report (tables.Shape*); its meter identity
 }
 
 // Verdict is the outcome of Admit.
@@ -30,9 +32,10 @@ type Verdict struct {
 
 // Admit decides whether req may be dispatched against the campaign's
 // ledger s.Ledger (filled by Run). It refuses, with a typed reason, an
-// incomplete request, a missing reservation identity, an unknown rate card
-// or a card without uncached-input or output price, an invalid ceiling or
-// an unknown ledger charge, and any request whose worst-case bound does not
+// incomplete request, a missing reservation or meter identity (an unknown
+// usage shape), an unknown rate card or a card without uncached-input,
+// cached-input or output price, an invalid ceiling or an unknown ledger
+// charge, and any request whose worst-case bound does not
 // fit what is left: per session (input, output) and per campaign (sessions,
 // input, output, reference cost, actual cost). Ceilings are inclusive:
 // landing exactly on one is admitted. The bound prices every input token at
@@ -57,6 +60,9 @@ func Admit(c *tables.Campaign, s *tables.Set, req Request) Verdict {
 	}
 	if req.ReservationID == "" {
 		return refuse(tables.CodeAdmissionNoReservation, "The request has no reservation identity.")
+	}
+	if !slices.Contains(meterShapes, req.MeterShape) {
+		return refuse(tables.CodeAdmissionMissingMeter, fmt.Sprintf("Meter shape %q is not an accepted usage shape, so the session's tokens could not be metered.", req.MeterShape))
 	}
 	card, ok := tariffs(&c.Manifest)[req.RateCard]
 	if !ok {
@@ -83,6 +89,10 @@ func Admit(c *tables.Campaign, s *tables.Set, req Request) Verdict {
 		Message: "Request " + req.RequestID + " is admitted with a worst-case bound of " + tables.Money(bound).String() + "."}
 }
 
+// meterShapes are the usage shapes DecodeMeter accepts.
+var meterShapes = []string{tables.ShapeNormalized, tables.ShapeOpenAIResponses, tables.ShapeOpenAIChat,
+	tables.ShapeAnthropic, tables.ShapeGemini, tables.ShapeCodexTokenCount, tables.ShapeInspect}
+
 // chargesBudget reports whether a ledger entry of kind k charges the
 // campaign (and so makes its request ID a replay).
 func chargesBudget(k string) bool {
@@ -92,8 +102,11 @@ func chargesBudget(k string) bool {
 // admissionBound is the request's worst-case reference cost.
 func admissionBound(card Tariff, req Request) (tables.Money, tables.Code, string) {
 	in, out := card.worstInputPrice(), card.Output
-	if in == nil || out == nil {
-		return 0, tables.CodeAdmissionMissingTariff, "Rate card " + card.ID + " has no valid uncached-input or output price."
+	// Every accepted meter shape can report cached input, so an unpriced
+	// cached bucket leaves the worst case unbounded (seed 000 §5 prices
+	// uncached, cached and output).
+	if in == nil || out == nil || card.CachedInput == nil {
+		return 0, tables.CodeAdmissionMissingTariff, "Rate card " + card.ID + " has no valid uncached-input, cached-input or output price."
 	}
 	ci, ok1 := mulChecked(req.MaxInputTokens, *in)
 	co, ok2 := mulChecked(req.MaxOutputTokens, *out)

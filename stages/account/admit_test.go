@@ -21,7 +21,8 @@ func admitSet(t *testing.T) (*tables.Campaign, *tables.Set) {
 
 func request() Request {
 	return Request{RequestID: "req-next", SessionID: "T1-r1-B", RateCard: "codex-2026-09-05",
-		MaxInputTokens: 50_000, MaxOutputTokens: 5_000, ReservationID: "res-next"}
+		MaxInputTokens: 50_000, MaxOutputTokens: 5_000, ReservationID: "res-next",
+		MeterShape: tables.ShapeOpenAIResponses}
 }
 
 // The worst-case bound of request() on the Codex card prices input at the

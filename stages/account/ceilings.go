@@ -99,20 +99,29 @@ func moneyText(m *tables.Money) string {
 	return m.String()
 }
 
-// PlannedSessions is the number of sessions the design plans: for every
-// scheduled (task, repetition) one draft or investigation session plus one
-// review per arm. Without a schedule every task runs every repetition.
-func PlannedSessions(d *tables.Design) int64 {
+// PlannedSessions is the number of model sessions the manifest plans. For
+// every scheduled (task, repetition) a paired review plans one shared draft
+// plus one review per arm; a system comparison plans one investigation and
+// one review per system (seed 000 §6: 72 planned model sessions for 6
+// tasks × 2 repetitions × 3 systems); cold-setup preparation sessions are
+// not planned model sessions, though they count against total sessions.
+// Without a schedule every task runs every repetition.
+func PlannedSessions(m *tables.Manifest) int64 {
+	d := &m.Design
 	slots := int64(len(d.Schedule))
 	if slots == 0 {
 		slots = int64(len(d.Tasks)) * max(d.Repetitions, 0)
 	}
-	return slots * int64(1+len(d.Arms))
+	arms := int64(len(d.Arms))
+	if m.Kind == tables.KindSystemComparison {
+		return slots * 2 * arms
+	}
+	return slots * (1 + arms)
 }
 
 // campaignCeilings checks the campaign-wide ceilings over the whole ledger.
 func (a *accountant) campaignCeilings() {
-	planned := PlannedSessions(&a.c.Manifest.Design)
+	planned := PlannedSessions(&a.c.Manifest)
 	a.campaignOver(tables.CodeCeilingPlannedSessions, "/ceilings/campaign/planned_sessions", "planned sessions", planned, a.limits.planned)
 	u := Summarize(a.ledger).Used
 	a.campaignOver(tables.CodeCeilingTotalSessions, "/ceilings/campaign/total_sessions", "dispatched sessions", u.Sessions, a.limits.total)

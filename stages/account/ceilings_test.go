@@ -87,13 +87,23 @@ func TestRunCeilingInvalid(t *testing.T) {
 }
 
 func TestPlannedSessions(t *testing.T) {
-	d := tables.Design{Repetitions: 3, Arms: []tables.Arm{{ID: "A"}, {ID: "B"}}, Tasks: make([]tables.TaskSpec, 8)}
+	m := tables.Manifest{Kind: tables.KindPairedReview, Design: tables.Design{Repetitions: 3, Arms: []tables.Arm{{ID: "A"}, {ID: "B"}}, Tasks: make([]tables.TaskSpec, 8)}}
 	// 8 tasks × 3 repetitions × (D + A + B) = 72.
-	if got := PlannedSessions(&d); got != 72 {
+	if got := PlannedSessions(&m); got != 72 {
 		t.Errorf("PlannedSessions = %d, want 72", got)
 	}
-	d.Schedule = make([]tables.Slot, 4)
-	if got := PlannedSessions(&d); got != 12 { // 4 slots × 3
+	m.Design.Schedule = make([]tables.Slot, 4)
+	if got := PlannedSessions(&m); got != 12 { // 4 slots × 3
 		t.Errorf("PlannedSessions with schedule = %d, want 12", got)
+	}
+	// Seed 000 §6: 6 tasks × 2 repetitions × 3 systems × (investigation +
+	// review) = 72 planned model sessions; setup is not a planned session.
+	sc := tables.Manifest{Kind: tables.KindSystemComparison, Design: tables.Design{Repetitions: 2,
+		Arms: []tables.Arm{{ID: "native"}, {ID: "madar"}, {ID: "serena"}}}}
+	for i := range 6 {
+		sc.Design.Tasks = append(sc.Design.Tasks, tables.TaskSpec{Repository: []string{"R1", "R2", "R3"}[i/2]})
+	}
+	if got := PlannedSessions(&sc); got != 72 {
+		t.Errorf("PlannedSessions(system comparison) = %d, want 72", got)
 	}
 }

@@ -56,6 +56,9 @@ func Run(c *tables.Campaign, s *tables.Set) {
 	s.Rejections = append(s.Rejections, findings...)
 
 	v := validity(c, s, judged)
+	if judgeSystems(c, s, pol, judged, v) {
+		return
+	}
 	arms := c.Manifest.Design.Arms
 	if len(arms) < 2 {
 		v.reasons = append(v.reasons, "the design has no treatment arm to judge against the baseline")

@@ -84,6 +84,8 @@ func newPreset(name string) *policy {
 		return &policy{name: name, split: "evaluation", thresholds: presetThresholds(improvedEvaluation)}
 	case PresetDevelopmentRound2:
 		return &policy{name: name, split: "development", lastRound: true, thresholds: presetThresholds(improvedDevelopment)}
+	case PresetSystemComparison:
+		return &policy{name: name, split: "evaluation", thresholds: systemThresholds()}
 	}
 	return nil
 }

@@ -34,8 +34,10 @@ func Campaign(fsys fs.FS, name string) (*tables.Campaign, tables.Findings) {
 		l.loadPrompts()
 		l.loadTasks()
 	}
+	l.loadUnblinding()
 	l.c.Receipts = readJSONL(l, "receipts.jsonl", "receipt", func(r *tables.Receipt) string { return r.SessionID })
 	l.c.Adjudications = readJSONL(l, "adjudications.jsonl", "adjudication", func(a *tables.Adjudication) string { return a.SessionID })
+	l.loadObservations()
 	l.out.Sort()
 	return l.c, l.out
 }

@@ -48,6 +48,7 @@ func checkManifest(m *tables.Manifest, at position) tables.Findings {
 	}
 	out = append(out, u.out...)
 	out = append(out, checkPromptRefs(m, at)...)
+	out = append(out, checkSystemDesign(m, at)...)
 	d := &m.Design
 	if d.PacketItemMin > d.PacketItemMax {
 		out = append(out, at.finding(tables.CodeDesignInvalid, "/design/packet_item_min",

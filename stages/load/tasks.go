@@ -67,16 +67,25 @@ func (l *loader) loadPacket(t *tables.LoadedTask) bool {
 			fmt.Sprintf("packet has %d items; the design allows %d to %d", n, d.PacketItemMin, d.PacketItemMax)))
 	}
 	u := uniqueIDs{at: at}
+	index := lineIndex{}
 	for i, it := range p.Items {
 		u.check("evidence", it.ID, indexPointer("/items", i)+"/id")
-		l.checkItem(it, indexPointer("/items", i), at)
+		l.checkItemLines(it, indexPointer("/items", i), at, index)
 	}
 	l.add(u.out...)
 	return true
 }
 
 // checkItem checks a packet item's text against its source file's lines.
+// A loop over many items should call checkItemLines with one lineIndex.
 func (l *loader) checkItem(it tables.PacketItem, ptr string, at position) {
+	l.checkItemLines(it, ptr, at, lineIndex{})
+}
+
+// checkItemLines is checkItem with index holding the line starts of the
+// sources already split, so that a packet of many items over a large
+// source splits it once, not once per item.
+func (l *loader) checkItemLines(it tables.PacketItem, ptr string, at position, index lineIndex) {
 	src, ok := l.source(it.FileSHA256)
 	if !ok {
 		return
@@ -86,30 +95,47 @@ func (l *loader) checkItem(it tables.PacketItem, ptr string, at position) {
 			fmt.Sprintf("start_line %d exceeds end_line %d", it.StartLine, it.EndLine)))
 		return
 	}
-	lines := splitLines(src)
-	if it.EndLine > int64(len(lines)) {
+	starts := index.starts(it.FileSHA256, src)
+	if n := int64(len(starts) - 1); it.EndLine > n || it.StartLine < 1 {
 		l.add(at.finding(tables.CodeSourceLinesOutOfRange, ptr+"/end_line",
-			fmt.Sprintf("end_line %d is beyond the source file's %d lines", it.EndLine, len(lines))))
+			fmt.Sprintf("end_line %d is beyond the source file's %d lines", it.EndLine, n)))
 		return
 	}
-	if want := bytes.Join(lines[it.StartLine-1:it.EndLine], nil); string(want) != it.Text {
+	if want := src[starts[it.StartLine-1]:starts[it.EndLine]]; string(want) != it.Text {
 		l.add(at.finding(tables.CodePacketTextMismatch, ptr+"/text",
 			fmt.Sprintf("text is not the exact bytes of lines %d-%d of sources/%s", it.StartLine, it.EndLine, it.FileSHA256)))
 	}
 }
 
-// splitLines splits src after each "\n"; a final newline does not make an
-// extra line and the last line may lack "\n" (C09).
-func splitLines(src []byte) [][]byte {
-	return bytes.SplitAfter(src, []byte("\n"))[:countLines(src)]
+// lineIndex maps a source's sha256 to its line starts (see lineStarts).
+type lineIndex map[string][]int
+
+func (x lineIndex) starts(sha string, src []byte) []int {
+	s, ok := x[sha]
+	if !ok {
+		s = lineStarts(src)
+		x[sha] = s
+	}
+	return s
 }
 
-func countLines(src []byte) int {
-	n := bytes.Count(src, []byte("\n"))
-	if len(src) > 0 && src[len(src)-1] != '\n' {
-		n++
+// lineStarts returns the byte offset of the start of every physical line
+// of src followed by len(src), so line n (1-based) is
+// src[starts[n-1]:starts[n]] and src has len(starts)-1 lines. Lines end
+// after each "\n"; a final newline does not make an extra line and the last
+// line may lack "\n" (C09).
+func lineStarts(src []byte) []int {
+	starts := make([]int, 1, bytes.Count(src, []byte("\n"))+2)
+	for off := 0; off < len(src); {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			off = len(src)
+		} else {
+			off += i + 1
+		}
+		starts = append(starts, off)
 	}
-	return n
+	return starts
 }
 
 // source returns the bytes of sources/<sha>, read once and checked against

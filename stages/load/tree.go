@@ -165,13 +165,19 @@ func syntaxFinding(dec *jsontext.Decoder, err error, at position) tables.Finding
 // lastToken returns the unescaped last reference token of a JSON pointer.
 func lastToken(ptr string) string {
 	i := strings.LastIndexByte(ptr, '/')
-	tok := ptr[i+1:]
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+	return pointerUnescaper.Replace(ptr[i+1:])
 }
+
+// The RFC 6901 escapers are built once: building a strings.Replacer costs
+// far more than using it, and pointers are built for every walked value.
+var (
+	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
 
 // appendPointer appends one reference token to a JSON pointer (RFC 6901).
 func appendPointer(ptr, token string) string {
-	return ptr + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(token)
+	return ptr + "/" + pointerEscaper.Replace(token)
 }
 
 func indexPointer(ptr string, i int) string {

@@ -103,8 +103,15 @@ func (w *walker) walkArray(r *rule, v *node, ptr string) {
 	} else if r.maxItems >= 0 && n > r.maxItems {
 		w.add(tables.CodeTooManyItems, ptr, "array has %d elements; at most %d are allowed", n, r.maxItems)
 	}
+	elems := v.elems
+	if r.maxItems >= 0 && len(elems) > r.maxItems {
+		// The elements past the cap are refused by the finding above;
+		// walking them too would let one array of a capped document yield
+		// millions of findings.
+		elems = elems[:r.maxItems]
+	}
 	seen := map[string]int{}
-	for i, e := range v.elems {
+	for i, e := range elems {
 		p := indexPointer(ptr, i)
 		if e.kind == kindNull && !w.allowsNull(r.items) {
 			w.add(tables.CodeNullHole, p, "array element %d is null; arrays must be dense", i)

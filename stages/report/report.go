@@ -1,6 +1,7 @@
 // Package report is the last stage: it writes every registered table as
-// <name>.parquet, scorecard.json and report.md into an output directory
-// (SPEC T1, T2, R1).
+// <name>.parquet, scorecard.json, report.md and report.html into an output
+// directory (SPEC T1, T2, R1). [Compare] reads two such directories back
+// (SPEC R2).
 //
 // Invariants:
 //   - Every file is written to a temporary file in the output directory and
@@ -36,9 +37,9 @@ const (
 	ReportFile    = "report.md"
 )
 
-// Write writes the tables of s, scorecard.json and report.md into dir,
-// creating dir if needed. c may be nil when the campaign could not be
-// loaded; s then typically holds only rejections.
+// Write writes the tables of s, scorecard.json, report.md and report.html
+// into dir, creating dir if needed. c may be nil when the campaign could
+// not be loaded; s then typically holds only rejections.
 func Write(dir string, c *tables.Campaign, s *tables.Set, meta Meta) error {
 	if s == nil {
 		s = &tables.Set{}
@@ -64,7 +65,14 @@ func Write(dir string, c *tables.Campaign, s *tables.Set, meta Meta) error {
 	if err := writeFileAtomic(filepath.Join(dir, ScorecardFile), js); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, ReportFile), RenderMarkdown(sc, s))
+	if err := writeFileAtomic(filepath.Join(dir, ReportFile), RenderMarkdown(sc, s)); err != nil {
+		return err
+	}
+	page, err := RenderHTML(sc, s)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, HTMLFile), page)
 }
 
 // writeFileAtomic writes data to a temporary file next to path and renames

@@ -14,7 +14,7 @@ import (
 
 // outputNames is every file Write must produce, sorted.
 func outputNames() []string {
-	names := []string{ScorecardFile, ReportFile}
+	names := []string{ScorecardFile, ReportFile, HTMLFile}
 	for _, tb := range tables.Registry() {
 		names = append(names, tb.Name+".parquet")
 	}

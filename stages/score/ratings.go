@@ -21,8 +21,9 @@ type usableRatings struct {
 
 // ratingChecker collects the findings of adjudications.jsonl.
 type ratingChecker struct {
-	in  *inputs
-	out *tables.Findings
+	in         *inputs
+	out        *tables.Findings
+	unblinding *tables.Unblinding // the campaign's unblinding.json, nil when absent
 }
 
 func (rc *ratingChecker) add(sev tables.Severity, code tables.Code, line int64, ptr, session, format string, args ...any) {
@@ -40,7 +41,7 @@ func (rc *ratingChecker) add(sev tables.Severity, code tables.Code, line int64, 
 // checkRatings checks every adjudication and returns the usable ones per
 // scored review session ID.
 func checkRatings(c *tables.Campaign, in *inputs, out *tables.Findings) map[string]*usableRatings {
-	rc := &ratingChecker{in: in, out: out}
+	rc := &ratingChecker{in: in, out: out, unblinding: c.Unblinding}
 	usable := map[string]*usableRatings{}
 	for i := range c.Adjudications {
 		line := c.Adjudications[i].Line
@@ -128,6 +129,7 @@ func (rc *ratingChecker) checkContent(a *tables.Adjudication, line int64, p *pla
 	rc.checkObligations(a, line, p.truth)
 	rc.checkCitations(a, line)
 	rc.checkCounts(a, line)
+	rc.checkUnblinding(a, line)
 	return len(*rc.out) == n
 }
 

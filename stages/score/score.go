@@ -39,8 +39,12 @@ func Run(c *tables.Campaign, s *tables.Set) {
 	var findings tables.Findings
 	ratings := checkRatings(c, in, &findings)
 	findings = append(findings, defectiveOracles(c)...)
+	sys := newSystems(c, s, in)
 	for _, p := range in.plan {
 		run, outcomes, f := scoreRun(in, p, ratings[p.reviewID()])
+		if sys != nil {
+			sys.apply(&run, p)
+		}
 		s.Runs = append(s.Runs, run)
 		s.Obligations = append(s.Obligations, outcomes...)
 		findings = append(findings, f...)
@@ -110,6 +114,9 @@ func newInputs(c *tables.Campaign, s *tables.Set) *inputs {
 	in.plan = planRuns(c)
 	for _, p := range in.plan {
 		p.draft = latest[sessionKey{task: p.spec.ID, role: tables.RoleDraft, rep: p.rep}]
+		if c.Manifest.Kind == tables.KindSystemComparison { // the workflow's own investigation
+			p.draft = latest[sessionKey{task: p.spec.ID, role: tables.RoleInvestigation, rep: p.rep, arm: p.arm.ID}]
+		}
 		p.review = latest[sessionKey{task: p.spec.ID, role: tables.RoleReview, rep: p.rep, arm: p.arm.ID}]
 		if p.review != nil {
 			in.byReview[p.review.SessionID] = p

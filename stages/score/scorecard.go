@@ -54,6 +54,9 @@ func needsRatings(p *plannedRun) bool {
 
 // draftFailed: an error, no answer, or a final that is not valid (C23).
 func draftFailed(d *tables.Session) bool {
+	if d.Role == tables.RoleInvestigation {
+		return investigationFailed(d)
+	}
 	return d.Status != tables.StatusResponse || !isTrue(d.FinalValid) ||
 		d.Classification == classSharedDraftFailure || d.Classification == "scored_failure"
 }

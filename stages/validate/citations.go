@@ -18,13 +18,14 @@ func (v *runner) citationRows(session, file string, a *tables.Answer, task *tabl
 		items[task.Packet.Items[i].ID] = &task.Packet.Items[i]
 	}
 	var failures int64
+	itemLines := map[*tables.PacketItem]splitText{} // each cited item's text, split once
 	for i, cit := range a.Final.Citations {
 		p := ptr("final", "citations", i)
 		code := firstCode(found, p)
 		if code == "" {
 			if it := items[cit.EvidenceID]; it != nil {
 				var msg string
-				if code, msg = v.checkCitation(cit, it); code != "" {
+				if code, msg = v.checkCitation(cit, it, itemLines); code != "" {
 					v.findings = append(v.findings, tables.Finding{
 						Code: code, Severity: tables.Warn, File: file, Pointer: p, Session: session, Message: msg,
 					})
@@ -51,8 +52,10 @@ func (v *runner) citationRows(session, file string, a *tables.Answer, task *tabl
 
 // checkCitation applies V3 to one citation of a packet item: same path,
 // inside the source file's physical lines (C09), inside the item's range,
-// and the item's bytes at those lines equal the source's.
-func (v *runner) checkCitation(cit tables.Citation, it *tables.PacketItem) (tables.Code, string) {
+// and the item's bytes at those lines equal the source's. itemLines caches
+// the line starts of item texts, so that an item cited many times is split
+// once per answer, not once per citation.
+func (v *runner) checkCitation(cit tables.Citation, it *tables.PacketItem, itemLines map[*tables.PacketItem]splitText) (tables.Code, string) {
 	if cit.Path != it.Path {
 		return tables.CodeCitationPathMismatch, fmt.Sprintf("The citation's path %q is not evidence %s's path %q.", cit.Path, it.ID, it.Path)
 	}
@@ -72,12 +75,23 @@ func (v *runner) checkCitation(cit tables.Citation, it *tables.PacketItem) (tabl
 	if cit.StartLine < it.StartLine || cit.EndLine > it.EndLine {
 		return tables.CodeCitationOutsideItem, fmt.Sprintf("Lines %d-%d are not inside evidence %s's lines %d-%d.", cit.StartLine, cit.EndLine, it.ID, it.StartLine, it.EndLine)
 	}
-	text := []byte(it.Text)
-	itemBytes, ok := lineRange(text, lineStarts(text), cit.StartLine-it.StartLine+1, cit.EndLine-it.StartLine+1)
+	text, ok := itemLines[it]
+	if !ok {
+		text.data = []byte(it.Text)
+		text.starts = lineStarts(text.data)
+		itemLines[it] = text
+	}
+	itemBytes, ok := lineRange(text.data, text.starts, cit.StartLine-it.StartLine+1, cit.EndLine-it.StartLine+1)
 	if !ok || !bytes.Equal(itemBytes, srcBytes) {
 		return tables.CodeCitationBytesMismatch, fmt.Sprintf("Evidence %s's text at lines %d-%d differs from the source bytes.", it.ID, cit.StartLine, cit.EndLine)
 	}
 	return "", ""
+}
+
+// splitText is a text with its line starts (see lineStarts).
+type splitText struct {
+	data   []byte
+	starts []int
 }
 
 // dispositionRows appends one row per disposition of a reconciliation

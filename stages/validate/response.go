@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -49,8 +50,9 @@ func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 	return ClassScoredFailure
 }
 
-// readOutput streams the output file, hashing all of it but keeping at most
-// MaxAnswerBytes+1 bytes. It returns nil data when the hash or byte count
+// readOutput streams the output file, hashing it but keeping at most
+// MaxAnswerBytes+1 bytes, and reading at most one byte more than the
+// receipt's byte count. It returns nil data when the hash or byte count
 // differs from the receipt.
 func (v *runner) readOutput(out *tables.OutputRef) ([]byte, error) {
 	f, err := v.c.FS.Open(out.Path)
@@ -59,8 +61,9 @@ func (v *runner) readOutput(out *tables.OutputRef) ([]byte, error) {
 	}
 	defer f.Close()
 	h := sha256.New()
-	var kept bytes.Buffer
-	n, err := io.Copy(io.MultiWriter(h, &capWriter{&kept, MaxAnswerBytes + 1}), f)
+	keep := min(max(out.Bytes, 0), MaxAnswerBytes) + 1
+	kept := bytes.NewBuffer(make([]byte, 0, keep)) // grown once, not by doubling
+	n, err := io.Copy(io.MultiWriter(h, &capWriter{kept, int(keep)}), io.LimitReader(f, readLimit(out.Bytes)))
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +71,18 @@ func (v *runner) readOutput(out *tables.OutputRef) ([]byte, error) {
 		return nil, nil
 	}
 	return kept.Bytes(), nil
+}
+
+// readLimit is one byte more than a receipt's byte count: enough to tell
+// that a longer file does not match it.
+func readLimit(receiptBytes int64) int64 {
+	if receiptBytes < 0 {
+		return 1
+	}
+	if receiptBytes == math.MaxInt64 {
+		return receiptBytes
+	}
+	return receiptBytes + 1
 }
 
 // capWriter keeps the first max bytes written and discards the rest.

@@ -24,6 +24,11 @@ const receiptsFile = "receipts.jsonl"
 // reads answers one at a time through c.FS.
 func Run(c *tables.Campaign, s *tables.Set, decode Decoder) {
 	v := newRunner(c, decode)
+	if c.Manifest.Kind == tables.KindSystemComparison {
+		v.runSystems()
+		v.finish(s)
+		return
+	}
 	for i := range c.Receipts {
 		v.session(c.Receipts[i])
 	}
@@ -109,7 +114,7 @@ func (v *runner) finish(s *tables.Set) {
 	s.Rejections = append(s.Rejections, v.findings...)
 }
 
-var roleRank = map[string]int{tables.RoleDraft: 0, tables.RoleReview: 1}
+var roleRank = map[string]int{tables.RolePreparation: 0, tables.RoleDraft: 0, tables.RoleInvestigation: 0, tables.RoleReview: 1}
 
 func compareSessions(a, b tables.Session) int {
 	return cmp.Or(

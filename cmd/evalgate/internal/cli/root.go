@@ -36,8 +36,8 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 typed, positioned reasons or turns it into Parquet tables, three scorecards,
 conjunctive gate verdicts, a decision and exploratory intervals.
 
-Exit codes: 0 ok, 1 input rejected (or admission refused), 2 usage error,
-3 the tool could not finish (I/O).`,
+Exit codes: 0 ok, 1 input rejected (or admission refused, or compare found
+a change), 2 usage error, 3 the tool could not finish (I/O).`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       Version,
@@ -50,6 +50,10 @@ Exit codes: 0 ok, 1 input rejected (or admission refused), 2 usage error,
 		newValidateCmd(stdout, stderr),
 		newSchemaCmd(stdout),
 		newExamplesCmd(stdout),
+		newBlindCmd(stdout, stderr),
+		newAdmitCmd(stdout, stderr),
+		newCompareCmd(stdout),
+		newControlsCmd(stdout),
 	)
 	return root
 }

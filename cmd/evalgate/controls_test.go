@@ -1,0 +1,134 @@
+package main
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/evalgate/evalgate/cmd/evalgate/internal/cli"
+	"github.com/evalgate/evalgate/fixtures/controls"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// ctlBaseline is the outcome of the unmodified example through the public
+// entry point, computed once and shared by every control.
+var ctlBaseline struct {
+	once sync.Once
+	out  *controls.Outcome
+	err  error
+}
+
+func controlBaseline(t *testing.T) *controls.Outcome {
+	t.Helper()
+	ctlBaseline.once.Do(func() {
+		c, err := controls.Load()
+		if err != nil {
+			ctlBaseline.err = err
+			return
+		}
+		ctlBaseline.out, ctlBaseline.err = controls.Execute(c, t.TempDir(), cli.Main)
+	})
+	if ctlBaseline.err != nil {
+		t.Fatal(ctlBaseline.err)
+	}
+	return ctlBaseline.out
+}
+
+// runControl applies ctl to a fresh copy of the example and runs it
+// through `evalgate validate` and `evalgate run`.
+func runControl(t *testing.T, ctl controls.Control) *controls.Outcome {
+	t.Helper()
+	c, err := controls.Prepare(ctl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := controls.Execute(c, t.TempDir(), cli.Main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// TestControls runs every control of the registry through the CLI and
+// checks it fails (or passes) for exactly the intended reason.
+func TestControls(t *testing.T) {
+	base := controlBaseline(t)
+	for _, ctl := range controls.All() {
+		t.Run(strings.ReplaceAll(ctl.ID, "/", "_"), func(t *testing.T) {
+			t.Parallel()
+			o := runControl(t, ctl)
+			for _, p := range ctl.Expect.Verify(base.Findings, o) {
+				t.Error(p)
+			}
+		})
+	}
+}
+
+// TestAcceptedCampaignPasses: the unmodified example is admissible with no
+// rejecting finding, so a verifier that rejects everything fails here.
+func TestAcceptedCampaignPasses(t *testing.T) {
+	base := controlBaseline(t)
+	if base.ValidateExit != 0 || base.RunExit != 0 || base.Out == nil {
+		t.Fatalf("validate exit %d, run exit %d: the accepted campaign must pass", base.ValidateExit, base.RunExit)
+	}
+	if tables.Findings(base.Findings).Rejected() {
+		t.Fatalf("the accepted campaign has rejecting findings: %v", base.Findings)
+	}
+	// The example plants exactly two model failures that warn: T5-r1-B's
+	// missing disposition of E8 and T8-r3-A's truncated JSON (fixtures/doc.go).
+	want := map[string]tables.Code{"T5-r1-B": tables.CodeDispositionMissing, "T8-r3-A": tables.CodeJSONSyntax}
+	if len(base.Findings) != len(want) {
+		t.Fatalf("baseline has %d findings, want %d: %v", len(base.Findings), len(want), base.Findings)
+	}
+	for _, f := range base.Findings {
+		if want[f.Session] != f.Code || f.Severity != tables.Warn {
+			t.Errorf("unexpected baseline finding %s [%s]", f.Error(), f.Severity)
+		}
+	}
+}
+
+// TestHarnessCanFail: the assertion helper reports a failure when the
+// expectation is wrong, so a passing suite means something.
+func TestHarnessCanFail(t *testing.T) {
+	base := controlBaseline(t)
+	ctl, ok := controls.Find("C09")
+	if !ok {
+		t.Fatal("no control C09")
+	}
+	o := runControl(t, ctl)
+	wrong := []struct {
+		name   string
+		expect controls.Expect
+	}{
+		{"wrong code", withCodes(ctl.Expect, tables.CodeCitationOutsideItem)},
+		{"no code expected", withCodes(ctl.Expect)},
+		{"wrong admissibility", func(e controls.Expect) controls.Expect { e.Admissible = false; return e }(ctl.Expect)},
+		{"wrong classification", func(e controls.Expect) controls.Expect {
+			e.Checks = []controls.Check{controls.SessionClass("T8-r1-B", "valid")}
+			return e
+		}(ctl.Expect)},
+		{"rejects everything", controls.Expect{Codes: nil, Admissible: false, Loaded: false}},
+	}
+	for _, w := range wrong {
+		t.Run(w.name, func(t *testing.T) {
+			if problems := w.expect.Verify(base.Findings, o); len(problems) == 0 {
+				t.Error("a wrong expectation passed")
+			}
+		})
+	}
+	t.Run("verifier that rejects everything", func(t *testing.T) {
+		// A verifier that rejected everything would reject the accepted
+		// campaign; the accepted control's expectation catches it.
+		rejecting := *base
+		rejecting.ValidateExit = 1
+		rejecting.Findings = append(tables.Findings{{Code: tables.CodeHashMismatch, Severity: tables.Reject, File: "manifest.json"}}, base.Findings...)
+		if problems := controls.Accepted().Expect.Verify(base.Findings, &rejecting); len(problems) == 0 {
+			t.Error("the accepted control passed a verifier that rejects everything")
+		}
+	})
+}
+
+func withCodes(e controls.Expect, codes ...tables.Code) controls.Expect {
+	e.Codes = codes
+	return e
+}

@@ -1,0 +1,267 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/spf13/cobra"
+
+	"github.com/evalgate/evalgate/stages/account"
+	"github.com/evalgate/evalgate/stages/load"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// requestFormat is the format tag a request file must carry.
+const requestFormat = "evalgate.request/v1"
+
+type admitOptions struct {
+	example string
+	request string
+	json    bool
+}
+
+func newAdmitCmd(stdout, stderr io.Writer) *cobra.Command {
+	var opts admitOptions
+	cmd := &cobra.Command{
+		Use:   "admit [CAMPAIGN_DIR] --request REQ.json [--example NAME] [--json]",
+		Short: "Decide whether one more dispatch fits the campaign's remaining allowance",
+		Long: `admit rebuilds the campaign's ledger from its receipts (accounted, held and
+reserved charges), prices the request's worst-case token bound on its rate
+card and admits it only when that bound fits every ceiling (inclusive). It
+refuses a request without a reservation or meter identity, on an unknown
+rate card or a card without a needed price. A request ID already charged
+in the ledger is a replay: admitted again, never charged twice.
+
+Exit 0 admitted (or replayed), 1 refused (or the campaign or request file
+was rejected), 2 usage. The ledger summary is printed either way.`,
+		Args: maxArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if opts.request == "" {
+				return usagef("--request REQ.json is required")
+			}
+			return runAdmit(stdout, stderr, args, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.request, "request", "", "the request to admit (JSON, see docs/cli.md)")
+	cmd.Flags().StringVar(&opts.example, "example", "", "embedded example campaign to admit against when no directory is given")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the verdict and ledger as JSON")
+	return cmd
+}
+
+func runAdmit(stdout, stderr io.Writer, args []string, opts admitOptions) error {
+	data, err := os.ReadFile(opts.request)
+	if err != nil {
+		return usagef("request: %v", err)
+	}
+	fsys, name, err := campaignSource(args, opts.example)
+	if err != nil {
+		return err
+	}
+	req, problems := decodeRequest(opts.request, data)
+	if len(problems) > 0 {
+		printFindings(stderr, problems)
+		fmt.Fprintf(stderr, "evalgate: %s: request rejected; nothing admitted\n", opts.request)
+		return errRejected
+	}
+	c, findings := load.Campaign(fsys, name)
+	if c == nil || findings.Rejected() {
+		printFindings(stderr, findings)
+		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing admitted\n", name)
+		return errRejected
+	}
+	s := &tables.Set{}
+	account.Run(c, s)
+	v := account.Admit(c, s, req)
+	out := newAdmitReport(name, req, v, c, s)
+	if opts.json {
+		err = writeJSON(stdout, out)
+	} else {
+		err = out.writeText(stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if !v.Admitted {
+		return errRejected
+	}
+	return nil
+}
+
+// requestFile is the wire form of REQ.json (docs/cli.md). Counts are
+// pointers so that a missing bound is told apart from a zero one; an
+// absent identity string is left empty and refused by account.Admit with
+// its typed reason.
+type requestFile struct {
+	Format          string `json:"format"`
+	RequestID       string `json:"request_id"`
+	SessionID       string `json:"session_id"`
+	RateCard        string `json:"rate_card"`
+	MeterShape      string `json:"meter_shape"`
+	ReservationID   string `json:"reservation_id"`
+	MaxInputTokens  *int64 `json:"max_input_tokens"`
+	MaxOutputTokens *int64 `json:"max_output_tokens"`
+}
+
+// decodeRequest decodes a request file strictly: one JSON object, no
+// unknown or duplicate members, integer bounds present. It never panics;
+// every problem is an admission_invalid_request finding positioned in file.
+func decodeRequest(file string, data []byte) (account.Request, []tables.Finding) {
+	bad := func(ptr, msg string) []tables.Finding {
+		return []tables.Finding{{Code: tables.CodeAdmissionInvalidRequest, Severity: tables.Reject,
+			File: file, Pointer: ptr, Message: msg}}
+	}
+	if k := jsontext.Value(bytes.TrimSpace(data)).Kind(); k != '{' {
+		return account.Request{}, bad("", "The request is not a JSON object.")
+	}
+	var rf requestFile
+	if err := json.Unmarshal(data, &rf, json.RejectUnknownMembers(true)); err != nil {
+		return account.Request{}, bad(decodePointer(err), "The request is not strict JSON of the documented shape: "+decodeReason(err)+".")
+	}
+	var fs []tables.Finding
+	if rf.Format != requestFormat {
+		fs = append(fs, bad("/format", fmt.Sprintf("The request's format is %q, not %q.", rf.Format, requestFormat))...)
+	}
+	for _, b := range []struct {
+		ptr string
+		v   *int64
+	}{{"/max_input_tokens", rf.MaxInputTokens}, {"/max_output_tokens", rf.MaxOutputTokens}} {
+		if b.v == nil {
+			fs = append(fs, bad(b.ptr, "The request lacks its worst-case bound "+b.ptr[1:]+" (or it is null).")...)
+		}
+	}
+	if len(fs) > 0 {
+		return account.Request{}, fs
+	}
+	return account.Request{
+		RequestID: rf.RequestID, SessionID: rf.SessionID, RateCard: rf.RateCard, MeterShape: rf.MeterShape,
+		ReservationID: rf.ReservationID, MaxInputTokens: *rf.MaxInputTokens, MaxOutputTokens: *rf.MaxOutputTokens,
+	}, nil
+}
+
+// decodePointer is the JSON pointer a decoding error names, or "".
+func decodePointer(err error) string {
+	var se *json.SemanticError
+	var xe *jsontext.SyntacticError
+	switch {
+	case errors.As(err, &se):
+		return string(se.JSONPointer)
+	case errors.As(err, &xe):
+		return string(xe.JSONPointer)
+	}
+	return ""
+}
+
+// decodeReason names the kind of decoding problem without echoing input.
+func decodeReason(err error) string {
+	var se *json.SemanticError
+	var xe *jsontext.SyntacticError
+	switch {
+	case errors.As(err, &se) && errors.Is(se.Err, json.ErrUnknownName):
+		return "an unknown member"
+	case errors.As(err, &se):
+		return "a value of the wrong type"
+	case errors.As(err, &xe):
+		return "invalid syntax or a duplicate member"
+	}
+	return "undecodable"
+}
+
+// admitReport is what admit prints: the verdict and the ledger after it.
+type admitReport struct {
+	Campaign  string             `json:"campaign"`
+	RequestID string             `json:"request_id"`
+	Admitted  bool               `json:"admitted"`
+	Replay    bool               `json:"replay"`
+	Code      string             `json:"code"`  // refusal reason; "" when admitted
+	Bound     *string            `json:"bound"` // worst-case reference cost reserved; null when refused or replayed
+	Message   string             `json:"message"`
+	Ledger    ledgerReport       `json:"ledger"`
+	Ceilings  []account.Headroom `json:"ceilings"`
+}
+
+// ledgerReport is account.Summary with exact money text (null = unknown).
+type ledgerReport struct {
+	Accounted allowanceReport `json:"accounted"`
+	Held      allowanceReport `json:"held"`
+	Reserved  allowanceReport `json:"reserved"`
+	Used      allowanceReport `json:"used"`
+}
+
+type allowanceReport struct {
+	Sessions      int64   `json:"sessions"`
+	InputTokens   int64   `json:"input_tokens"`
+	OutputTokens  int64   `json:"output_tokens"`
+	ReferenceCost *string `json:"reference_cost"`
+	ActualCost    *string `json:"actual_cost"`
+}
+
+func newAdmitReport(name string, req account.Request, v account.Verdict, c *tables.Campaign, s *tables.Set) admitReport {
+	sum := account.Summarize(s.Ledger)
+	return admitReport{
+		Campaign: name, RequestID: req.RequestID, Admitted: v.Admitted, Replay: v.Replay,
+		Code: string(v.Code), Bound: moneyText(v.Bound), Message: v.Message,
+		Ledger: ledgerReport{
+			Accounted: allowanceOf(sum.Accounted), Held: allowanceOf(sum.Held),
+			Reserved: allowanceOf(sum.Reserved), Used: allowanceOf(sum.Used),
+		},
+		Ceilings: account.Remaining(c, sum.Used),
+	}
+}
+
+func allowanceOf(a account.Allowance) allowanceReport {
+	return allowanceReport{Sessions: a.Sessions, InputTokens: a.InputTokens, OutputTokens: a.OutputTokens,
+		ReferenceCost: moneyText(a.ReferenceCost), ActualCost: moneyText(a.ActualCost)}
+}
+
+func moneyText(m *tables.Money) *string {
+	if m == nil {
+		return nil
+	}
+	s := m.String()
+	return &s
+}
+
+func orUnknown(s *string) string {
+	if s == nil {
+		return "unknown"
+	}
+	return *s
+}
+
+// writeText prints the verdict line, the ledger and the ceilings as
+// aligned columns.
+func (r admitReport) writeText(w io.Writer) error {
+	switch {
+	case r.Replay:
+		fmt.Fprintf(w, "replayed: %s\n", r.Message)
+	case r.Admitted:
+		fmt.Fprintf(w, "admitted: %s\n", r.Message)
+	default:
+		fmt.Fprintf(w, "refused: %s: %s\n", r.Code, r.Message)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ledger\tsessions\tinput_tokens\toutput_tokens\treference_cost\tactual_cost")
+	for _, row := range []struct {
+		name string
+		a    allowanceReport
+	}{{"accounted", r.Ledger.Accounted}, {"held", r.Ledger.Held}, {"reserved", r.Ledger.Reserved}, {"used", r.Ledger.Used}} {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\n", row.name, row.a.Sessions, row.a.InputTokens, row.a.OutputTokens,
+			orUnknown(row.a.ReferenceCost), orUnknown(row.a.ActualCost))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ceiling\tlimit\tused\tremaining")
+	for _, h := range r.Ceilings {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", h.Ceiling, orUnknown(h.Limit), orUnknown(h.Used), orUnknown(h.Remaining))
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// mainCmd runs the CLI in-process and returns its exit code and output.
+func mainCmd(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := Main(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// exampleWithThreshold writes the embedded example into a temporary
+// directory with one gate threshold overridden in its manifest.
+func exampleWithThreshold(t *testing.T, name, value string) string {
+	t.Helper()
+	src, ok := fixtures.Example(fixtures.DefaultExample)
+	if !ok {
+		t.Fatal("no default example")
+	}
+	dir := filepath.Join(t.TempDir(), "campaign")
+	if err := os.CopyFS(dir, src); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "manifest.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m tables.Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	m.GatePolicy.Thresholds = append(m.GatePolicy.Thresholds, tables.Threshold{Name: name, Value: value})
+	data, err = json.Marshal(m, jsontext.WithIndent("  "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func runInto(t *testing.T, out string, args ...string) {
+	t.Helper()
+	if code, _, stderr := mainCmd(append([]string{"run", "--no-intervals", "--out", out}, args...)...); code != ExitOK {
+		t.Fatalf("run %v: exit %d: %s", args, code, stderr)
+	}
+}
+
+// TestCompareExitCodes runs compare on real run outputs: the example
+// against itself (0), against a copy whose task floor was lowered from
+// 0.80 to 0.75 so that g2_task_floor (observed 0.75 in the example) now
+// passes (1, the gate named), and against broken directories (2, 3).
+func TestCompareExitCodes(t *testing.T) {
+	base := t.TempDir()
+	old, changed := filepath.Join(base, "old"), filepath.Join(base, "changed")
+	runInto(t, old)
+	runInto(t, changed, exampleWithThreshold(t, "g2_task_floor", "0.75"))
+	corrupt := filepath.Join(base, "corrupt")
+	if err := os.CopyFS(corrupt, os.DirFS(old)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(corrupt, "gates.parquet"), []byte("PAR1 not parquet PAR1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		args     []string
+		code     int
+		stdout   []string
+		stderr   string
+		noStdout bool
+	}{
+		{"self", []string{old, old}, ExitOK, []string{"result: unchanged"}, "", false},
+		{"threshold_changed", []string{old, changed}, ExitRejected, []string{
+			`CHANGED gate g2_task_floor B pass: "false" -> "true"`,
+			`CHANGED gate g2_task_floor B threshold: ">= 0.80" -> ">= 0.75"`,
+			"CHANGED decision decision failing_gates",
+			"result: changed",
+		}, "", false},
+		{"threshold_changed_json", []string{old, changed, "--json", "--tolerance", "1"}, ExitRejected,
+			[]string{`"changed": true`, `"key": "g2_task_floor B"`}, "", false},
+		{"missing_dir", []string{old, filepath.Join(base, "nope")}, ExitUsage, nil, "not an evalgate output directory", true},
+		{"one_arg", []string{old}, ExitUsage, nil, "exactly two", true},
+		{"bad_tolerance", []string{old, old, "--tolerance", "x"}, ExitUsage, nil, "--tolerance", true},
+		{"corrupt_table", []string{old, corrupt}, ExitFailure, nil, "gates.parquet", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := mainCmd(append([]string{"compare"}, c.args...)...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
+			}
+			for _, want := range c.stdout {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, stdout)
+				}
+			}
+			if !strings.Contains(stderr, c.stderr) || (c.stderr == "" && stderr != "") {
+				t.Errorf("stderr %q, want it to contain %q", stderr, c.stderr)
+			}
+			if c.noStdout && stdout != "" {
+				t.Errorf("stdout on error: %q", stdout)
+			}
+		})
+	}
+}
+
+func TestParseTolerance(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string // RatString, "" for a usage error
+	}{
+		{"0", "0"}, {"0.01", "1/100"}, {"1/3", "1/3"}, {"-0.1", ""}, {"1e-3", ""}, {"", ""}, {"abc", ""},
+	} {
+		t.Run(c.in, func(t *testing.T) {
+			r, err := parseTolerance(c.in)
+			got := ""
+			if err == nil {
+				got = r.RatString()
+			} else if exitCode(err) != ExitUsage {
+				t.Errorf("error %v is not a usage error", err)
+			}
+			if got != c.want {
+				t.Errorf("parseTolerance(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,228 @@
+package load
+
+import (
+	"encoding/json"
+	"io/fs"
+	"slices"
+	"testing"
+	"testing/fstest"
+
+	jsonv2 "github.com/go-json-experiment/json"
+
+	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// exampleFS copies an embedded example into a mutable map file system.
+func exampleFS(t testing.TB, name string) fstest.MapFS {
+	t.Helper()
+	src, ok := fixtures.Example(name)
+	if !ok {
+		t.Fatalf("no example %s", name)
+	}
+	out := fstest.MapFS{}
+	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(src, p)
+		out[p] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// editDoc rewrites a JSON document through a generic map.
+func editDoc(t *testing.T, fsys fstest.MapFS, path string, edit func(m map[string]any)) {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(fsys[path].Data, &m); err != nil {
+		t.Fatal(err)
+	}
+	edit(m)
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys[path] = &fstest.MapFile{Data: data}
+}
+
+// editReceipts rewrites receipts.jsonl.
+func editReceipts(t *testing.T, fsys fstest.MapFS, edit func(rs []tables.Receipt)) {
+	t.Helper()
+	var rs []tables.Receipt
+	for _, line := range splitJSONL(fsys["receipts.jsonl"].Data) {
+		var r tables.Receipt
+		if err := jsonv2.Unmarshal(line, &r); err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	edit(rs)
+	var out []byte
+	for _, r := range rs {
+		b, err := jsonv2.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(append(out, b...), '\n')
+	}
+	fsys["receipts.jsonl"] = &fstest.MapFile{Data: out}
+}
+
+func splitJSONL(data []byte) [][]byte {
+	var out [][]byte
+	start := 0
+	for i, b := range data {
+		if b == '\n' {
+			out = append(out, data[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}
+
+func findReceipt(t *testing.T, rs []tables.Receipt, id string) *tables.Receipt {
+	t.Helper()
+	for i := range rs {
+		if rs[i].SessionID == id {
+			return &rs[i]
+		}
+	}
+	t.Fatalf("no receipt %s", id)
+	return nil
+}
+
+func codesOf(fs tables.Findings) []tables.Code {
+	var out []tables.Code
+	for _, f := range fs {
+		if !slices.Contains(out, f.Code) {
+			out = append(out, f.Code)
+		}
+	}
+	return out
+}
+
+func TestSystemComparisonLoads(t *testing.T) {
+	c, findings := Campaign(exampleFS(t, "system-comparison"), "example")
+	if len(findings) != 0 {
+		t.Fatalf("findings %v", findings)
+	}
+	// 36 investigations each return one observation packet.
+	if len(c.Observations) != 35 { // the timed-out native investigation returned none
+		t.Fatalf("%d observation packets, want 35", len(c.Observations))
+	}
+}
+
+func TestSystemComparisonLoadRules(t *testing.T) {
+	const sys = "system-comparison"
+	cases := []struct {
+		name    string
+		example string
+		mut     func(t *testing.T, f fstest.MapFS)
+		want    tables.Code
+	}{
+		{"first system is not the baseline", sys, func(t *testing.T, f fstest.MapFS) {
+			editDoc(t, f, "manifest.json", func(m map[string]any) {
+				arms := m["design"].(map[string]any)["arms"].([]any)
+				arms[0].(map[string]any)["comparator_role"] = "comparator"
+			})
+		}, tables.CodeComparatorRoles},
+		{"two candidates", sys, func(t *testing.T, f fstest.MapFS) {
+			editDoc(t, f, "manifest.json", func(m map[string]any) {
+				arms := m["design"].(map[string]any)["arms"].([]any)
+				arms[2].(map[string]any)["comparator_role"] = "candidate"
+			})
+		}, tables.CodeComparatorRoles},
+		{"comparator role in a paired review", "paired-review", func(t *testing.T, f fstest.MapFS) {
+			editDoc(t, f, "manifest.json", func(m map[string]any) {
+				arms := m["design"].(map[string]any)["arms"].([]any)
+				arms[1].(map[string]any)["comparator_role"] = "candidate"
+			})
+		}, tables.CodeComparatorRoleUnexpected},
+		{"one order used three times", sys, func(t *testing.T, f fstest.MapFS) {
+			editDoc(t, f, "manifest.json", func(m map[string]any) {
+				sched := m["design"].(map[string]any)["schedule"].([]any)
+				sched[0].(map[string]any)["order"] = sched[1].(map[string]any)["order"]
+			})
+		}, tables.CodeOrderUnbalanced},
+		{"observations on a review receipt", sys, func(t *testing.T, f fstest.MapFS) {
+			editReceipts(t, f, func(rs []tables.Receipt) {
+				findReceipt(t, rs, "S1-r1-madar-R").Observations = findReceipt(t, rs, "S1-r1-madar-I").Observations
+			})
+		}, tables.CodeObservationsUnexpected},
+		{"observations bytes differ from the receipt", sys, func(t *testing.T, f fstest.MapFS) {
+			editReceipts(t, f, func(rs []tables.Receipt) { findReceipt(t, rs, "S1-r1-madar-I").Observations.Bytes++ })
+		}, tables.CodeObservationsMismatch},
+		{"investigation packet not marked raw", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) { delete(m, "raw_observations") })
+		}, tables.CodeObservationsNotRaw},
+		{"task packet marked raw", sys, func(t *testing.T, f fstest.MapFS) {
+			editDoc(t, f, "tasks/S1/packet.json", func(m map[string]any) { m["raw_observations"] = true })
+			editDoc(t, f, "manifest.json", func(m map[string]any) {
+				tasks := m["design"].(map[string]any)["tasks"].([]any)
+				tasks[0].(map[string]any)["packet_sha256"] = sha256Hex(f["tasks/S1/packet.json"].Data)
+			})
+		}, tables.CodeObservationsNotRaw},
+		{"observations out of completion order", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
+				items := m["items"].([]any)
+				items[0].(map[string]any)["id"], items[1].(map[string]any)["id"] = "E2", "E1"
+			})
+		}, tables.CodeObservationOrder},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := exampleFS(t, tc.example)
+			tc.mut(t, f)
+			_, findings := Campaign(f, "example")
+			note(findings)
+			if got := codesOf(findings); !slices.Equal(got, []tables.Code{tc.want}) {
+				t.Fatalf("codes %v, want only %s: %v", got, tc.want, findings)
+			}
+		})
+	}
+}
+
+// rewriteObservations edits an investigation's observation packet and
+// keeps its receipt consistent with the new bytes.
+func rewriteObservations(t *testing.T, f fstest.MapFS, session string, edit func(m map[string]any)) {
+	t.Helper()
+	path := "observations/" + session + ".json"
+	editDoc(t, f, path, edit)
+	editReceipts(t, f, func(rs []tables.Receipt) {
+		r := findReceipt(t, rs, session)
+		r.Observations.SHA256, r.Observations.Bytes = sha256Hex(f[path].Data), int64(len(f[path].Data))
+	})
+}
+
+// FuzzObservationPacket feeds arbitrary bytes as an investigation's
+// raw-observation packet (with a consistent receipt): loading never
+// panics, and the campaign is admissible only if the bytes are a valid
+// packet.
+func FuzzObservationPacket(f *testing.F) {
+	base := exampleFS(f, "system-comparison")
+	const session = "S1-r1-madar-I"
+	path := "observations/" + session + ".json"
+	f.Add(base[path].Data)
+	f.Add([]byte(`{"format":"evalgate.packet/v1","raw_observations":true}`))
+	f.Add([]byte(`{"items":[{"id":"E1","start_line":0}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fsys := fstest.MapFS{}
+		for k, v := range base {
+			fsys[k] = v
+		}
+		fsys[path] = &fstest.MapFile{Data: data}
+		editReceipts(t, fsys, func(rs []tables.Receipt) {
+			r := findReceipt(t, rs, session)
+			r.Observations.SHA256, r.Observations.Bytes = sha256Hex(data), int64(len(data))
+		})
+		c, findings := Campaign(fsys, "fuzz")
+		if !findings.Rejected() && c.Observations[session] == nil {
+			t.Fatalf("admissible campaign without the observations of %s", session)
+		}
+	})
+}

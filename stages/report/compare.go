@@ -1,0 +1,178 @@
+package report
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Compare (SPEC R2) reads two output directories written by `evalgate run`
+// and lists what differs: the decision, every gate's result, observed
+// value, threshold and failing list, each arm's macro-average task-median
+// R and U, the cost and time ratios, and each task's median R per arm.
+//
+// Invariants:
+//   - Numbers are compared exactly (big.Rat from their exact text), never
+//     through a float; a metric differs when |new − old| > tolerance.
+//   - The decision and a gate's pass, threshold and failing list have no
+//     tolerance: any change is a change. A value that appears or
+//     disappears (null, a gate or task present on one side only) is a
+//     change.
+//   - Differences are listed in a fixed order (decision, gates, arms,
+//     ratios, tasks; within each, OLD's order then NEW-only items), so the
+//     output is deterministic.
+
+// Difference kinds.
+const (
+	DiffDecision    = "decision"
+	DiffGate        = "gate"
+	DiffMacro       = "macro"
+	DiffRatio       = "ratio"
+	DiffTaskMedianR = "task_median_r"
+)
+
+// CompareOptions configures [Compare].
+type CompareOptions struct {
+	// Tolerance is how far a metric may move (absolute, exact) without
+	// counting as a change; nil means 0. It never applies to the decision
+	// or to a gate's pass, threshold or failing list.
+	Tolerance *big.Rat
+}
+
+// Comparison is the result of [Compare] and the JSON printed by
+// `evalgate compare --json`.
+type Comparison struct {
+	Old              CompareSide  `json:"old"`
+	New              CompareSide  `json:"new"`
+	ScorecardVersion string       `json:"scorecard_version"`
+	Tolerance        string       `json:"tolerance"` // exact decimal or p/q
+	Changed          bool         `json:"changed"`   // some difference is beyond the tolerance
+	Differences      []Difference `json:"differences"`
+}
+
+// CompareSide identifies one output directory.
+type CompareSide struct {
+	Dir            string `json:"dir"`
+	CampaignID     string `json:"campaign_id"`
+	ManifestSHA256 string `json:"manifest_sha256"`
+	Decision       string `json:"decision"`
+}
+
+// Difference is one value that is not the same in OLD and NEW.
+type Difference struct {
+	Kind   string  `json:"kind"`  // decision, gate, macro, ratio, task_median_r
+	Key    string  `json:"key"`   // what: the gate and arm ("g2_task_floor B"), the arm, or the task and arm
+	Field  string  `json:"field"` // which value: pass, observed, threshold, failing, present, macro_median_r, cost, …
+	Old    *string `json:"old"`   // null when absent or unavailable
+	New    *string `json:"new"`
+	Delta  *string `json:"delta"`            // exact new − old when both are numbers
+	Beyond bool    `json:"beyond_tolerance"` // true when this difference makes the comparison changed
+}
+
+// Compare reads the outputs in oldDir and newDir and lists their
+// differences. It returns an error wrapping [ErrNotOutput] or
+// [ErrVersionMismatch] when the directories cannot be compared, and any
+// other error for an I/O failure.
+func Compare(oldDir, newDir string, opts CompareOptions) (*Comparison, error) {
+	tol := opts.Tolerance
+	if tol == nil {
+		tol = new(big.Rat)
+	}
+	if tol.Sign() < 0 {
+		return nil, fmt.Errorf("report: tolerance %s is negative", tol.RatString())
+	}
+	old, err := readOutput(oldDir)
+	if err != nil {
+		return nil, err
+	}
+	nw, err := readOutput(newDir)
+	if err != nil {
+		return nil, err
+	}
+	if old.scorecard.ScorecardVersion != nw.scorecard.ScorecardVersion {
+		return nil, fmt.Errorf("%w: %s has %q, %s has %q", ErrVersionMismatch,
+			oldDir, old.scorecard.ScorecardVersion, newDir, nw.scorecard.ScorecardVersion)
+	}
+	d := differ{tol: tol, out: []Difference{}}
+	d.decision(old.decision, nw.decision)
+	d.gates(old.gates, nw.gates)
+	d.macros(old.scorecard.EvidenceAndPlan.Arms, nw.scorecard.EvidenceAndPlan.Arms)
+	d.ratios(old.scorecard.CostAndTime.Ratios, nw.scorecard.CostAndTime.Ratios)
+	d.tasks(old.tasks, nw.tasks)
+	c := &Comparison{
+		Old:              side(old),
+		New:              side(nw),
+		ScorecardVersion: old.scorecard.ScorecardVersion,
+		Tolerance:        exactDecimal(tol, 0),
+		Differences:      d.out,
+	}
+	for _, x := range d.out {
+		c.Changed = c.Changed || x.Beyond
+	}
+	return c, nil
+}
+
+func side(o *output) CompareSide {
+	return CompareSide{Dir: o.dir, CampaignID: o.scorecard.CampaignID,
+		ManifestSHA256: o.scorecard.ManifestSHA256, Decision: o.decision.Decision}
+}
+
+// differ accumulates differences.
+type differ struct {
+	tol *big.Rat
+	out []Difference
+}
+
+// exact records a difference between two values that have no tolerance.
+func (d *differ) exact(kind, key, field string, old, nw *string) {
+	if eqPtr(old, nw) {
+		return
+	}
+	d.out = append(d.out, Difference{Kind: kind, Key: key, Field: field, Old: old, New: nw, Beyond: true})
+}
+
+// metric records a difference between two numeric texts: exact within the
+// tolerance when both parse as numbers, else any change is beyond it.
+func (d *differ) metric(kind, key, field string, old, nw *string) {
+	if eqPtr(old, nw) {
+		return
+	}
+	x := Difference{Kind: kind, Key: key, Field: field, Old: old, New: nw, Beyond: true}
+	if a, ok := leadingRat(old); ok {
+		if b, ok := leadingRat(nw); ok {
+			delta := new(big.Rat).Sub(b, a)
+			if delta.Sign() == 0 {
+				return // same number, other spelling
+			}
+			s := exactDecimal(delta, 0)
+			x.Delta = &s
+			x.Beyond = new(big.Rat).Abs(delta).Cmp(d.tol) > 0
+		}
+	}
+	d.out = append(d.out, x)
+}
+
+func (d *differ) decision(old, nw DecisionResult) {
+	d.exact(DiffDecision, "decision", "decision", &old.Decision, &nw.Decision)
+	d.exact(DiffDecision, "decision", "arm", &old.Arm, &nw.Arm)
+	of, nf := strings.Join(old.FailingGates, ","), strings.Join(nw.FailingGates, ",")
+	d.exact(DiffDecision, "decision", "failing_gates", &of, &nf)
+}
+
+func (d *differ) gates(old, nw []tables.Gate) {
+	key := func(g tables.Gate) string { return g.Gate + " " + g.Arm }
+	om, nm := indexBy(old, key), indexBy(nw, key)
+	for _, k := range unionKeys(old, nw, key) {
+		o, n := om[k], nm[k]
+		if o == nil || n == nil {
+			d.exact(DiffGate, k, "present", presence(o != nil), presence(n != nil))
+			continue
+		}
+		d.exact(DiffGate, k, "pass", boolText(o.Pass), boolText(n.Pass))
+		d.metric(DiffGate, k, "observed", &o.Observed, &n.Observed)
+		d.exact(DiffGate, k, "threshold", &o.Threshold, &n.Threshold)
+		d.exact(DiffGate, k, "failing", &o.Failing, &n.Failing)
+	}
+}

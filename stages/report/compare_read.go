@@ -1,0 +1,90 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Errors of [Compare]. ErrNotOutput and ErrVersionMismatch are usage
+// problems (the directories given are not comparable); any other error is
+// an I/O failure.
+var (
+	// ErrNotOutput reports a directory that is missing or was not written
+	// by `evalgate run`.
+	ErrNotOutput = errors.New("report: not an evalgate output directory")
+	// ErrVersionMismatch reports two outputs with different scorecard
+	// versions.
+	ErrVersionMismatch = errors.New("report: different scorecard versions")
+)
+
+// output is what Compare reads back from one output directory.
+type output struct {
+	dir       string
+	scorecard Scorecard
+	gates     []tables.Gate
+	decision  DecisionResult
+	tasks     []tables.Task
+}
+
+// readOutput reads scorecard.json and the gates, decision and tasks tables
+// of dir.
+func readOutput(dir string) (*output, error) {
+	info, err := os.Stat(dir)
+	if err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("%w: %s: no such directory", ErrNotOutput, dir)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ScorecardFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s has no %s", ErrNotOutput, dir, ScorecardFile)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	o := &output{dir: dir}
+	if err := json.Unmarshal(data, &o.scorecard); err != nil {
+		return nil, fmt.Errorf("%w: %s: %s is not a scorecard: %v", ErrNotOutput, dir, ScorecardFile, err)
+	}
+	if !strings.HasPrefix(o.scorecard.ScorecardVersion, "evalgate.scorecard/") {
+		return nil, fmt.Errorf("%w: %s: %s has no evalgate scorecard_version", ErrNotOutput, dir, ScorecardFile)
+	}
+	if o.gates, err = readTable[tables.Gate](dir, "gates"); err != nil {
+		return nil, err
+	}
+	decision, err := readTable[tables.Decision](dir, "decision")
+	if err != nil {
+		return nil, err
+	}
+	o.decision = buildDecision(decision)
+	if o.tasks, err = readTable[tables.Task](dir, "tasks"); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// readTable reads <name>.parquet of dir; a missing file means dir is not
+// an evalgate output, an unreadable one is an I/O failure.
+func readTable[T any](dir, name string) (rows []T, err error) {
+	path := filepath.Join(dir, name+".parquet")
+	defer func() {
+		if r := recover(); r != nil { // a corrupt file must not crash the tool
+			rows, err = nil, fmt.Errorf("report: read %s: %v", path, r)
+		}
+	}()
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s has no %s.parquet", ErrNotOutput, dir, name)
+	}
+	rows, err = parquet.ReadFile[T](path)
+	if err != nil {
+		return nil, fmt.Errorf("report: read %s: %w", path, err)
+	}
+	return rows, nil
+}

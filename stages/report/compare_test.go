@@ -1,0 +1,248 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"math/big"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// writeOutput writes the fixture, edited by edit, into a new directory.
+func writeOutput(t testing.TB, edit func(*tables.Campaign, *tables.Set)) string {
+	t.Helper()
+	c, s := fixtureCampaign(), fixtureSet(t)
+	for i := range s.Tasks {
+		s.Tasks[i].MedianRExact = "null"
+	}
+	s.Tasks[0].MedianRExact = "5/8" // T1 A: median(3/4, 2/4)
+	if edit != nil {
+		edit(c, s)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := Write(dir, c, s, Meta{ToolVersion: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func compare(t *testing.T, old, nw string, tol string) *Comparison {
+	t.Helper()
+	r, ok := new(big.Rat).SetString(tol)
+	if !ok {
+		t.Fatalf("bad tolerance %q", tol)
+	}
+	c, err := Compare(old, nw, CompareOptions{Tolerance: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// find returns the difference of kind, key and field, or nil.
+func find(c *Comparison, kind, key, field string) *Difference {
+	for i, d := range c.Differences {
+		if d.Kind == kind && d.Key == key && d.Field == field {
+			return &c.Differences[i]
+		}
+	}
+	return nil
+}
+
+func str(d *string) string {
+	if d == nil {
+		return "<nil>"
+	}
+	return *d
+}
+
+func TestCompareIdentical(t *testing.T) {
+	dir := writeOutput(t, nil)
+	c := compare(t, dir, dir, "0")
+	if c.Changed || len(c.Differences) != 0 {
+		t.Errorf("an output compared with itself changed: %+v", c.Differences)
+	}
+	if c.ScorecardVersion != ScorecardVersion || c.Old.Decision != "do_not_advance" {
+		t.Errorf("sides: %+v", c)
+	}
+}
+
+func TestCompareGateAndDecision(t *testing.T) {
+	old := writeOutput(t, nil)
+	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
+		s.Gates[1].Threshold, s.Gates[1].Pass, s.Gates[1].Failing = ">= 0.80", true, ""
+		s.Gates = append(s.Gates, tables.Gate{Gate: "g9_new", Arm: "B", Pass: true})
+		s.Decision[0] = tables.Decision{Decision: "advance", Arm: "B"}
+	})
+	c := compare(t, old, nw, "1") // a tolerance never excuses a gate or the decision
+	for _, w := range []struct{ kind, key, field, old, new string }{
+		{DiffDecision, "decision", "decision", "do_not_advance", "advance"},
+		{DiffDecision, "decision", "failing_gates", "g2_quality", ""},
+		{DiffGate, "g2_quality B", "pass", "false", "true"},
+		{DiffGate, "g2_quality B", "threshold", ">= 0.90", ">= 0.80"},
+		{DiffGate, "g2_quality B", "failing", "T1, T2", ""},
+		{DiffGate, "g9_new B", "present", "<nil>", "present"},
+	} {
+		t.Run(w.key+"/"+w.field, func(t *testing.T) {
+			d := find(c, w.kind, w.key, w.field)
+			if d == nil || str(d.Old) != w.old || str(d.New) != w.new || !d.Beyond {
+				t.Errorf("got %+v, want %s → %s beyond tolerance", d, w.old, w.new)
+			}
+		})
+	}
+	if !c.Changed {
+		t.Error("a changed gate did not make the comparison changed")
+	}
+}
+
+func TestCompareMetrics(t *testing.T) {
+	old := writeOutput(t, nil)
+	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
+		s.Tasks[0].MedianRExact = "0.63"         // 5/8 = 0.625 → delta 0.005
+		s.Runs[6].RNum = 2                       // T2 r1 B: 3/3 → 2/3
+		s.Tasks[1].MedianCost = money(t, "1.30") // T1 B: 1.20 → 1.30
+	})
+	// Macro R of B: before (7/8 + median(3/3, 2/3)) / 2 = (21/24 + 20/24) / 2 = 41/48;
+	// after (7/8 + 2/3) / 2 = 37/48; delta −4/48 = −1/12 (no terminating decimal).
+	// Cost ratio B/A: Σ B / Σ A = (1.20 + 2.05) / (1.10 + 2.00) = 65/62 before,
+	// (1.30 + 2.05) / 3.10 = 67/62 after; delta 2/62 = 1/31.
+	cases := []struct {
+		name, tol, kind, key, field, old, new, delta string
+		beyond                                       bool
+	}{
+		{"task_r_within", "0.01", DiffTaskMedianR, "T1 A", "median_r", "5/8", "0.63", "0.005", false},
+		{"task_r_at_tolerance", "0.005", DiffTaskMedianR, "T1 A", "median_r", "5/8", "0.63", "0.005", false},
+		{"task_r_beyond", "0.004", DiffTaskMedianR, "T1 A", "median_r", "5/8", "0.63", "0.005", true},
+		{"macro_r", "0.08", DiffMacro, "B", "macro_median_r", "41/48", "37/48", "-1/12", true},
+		{"macro_r_within", "0.09", DiffMacro, "B", "macro_median_r", "41/48", "37/48", "-1/12", false},
+		{"cost_ratio", "0", DiffRatio, "B", "cost", "65/62", "67/62", "1/31", true},
+	}
+	for _, w := range cases {
+		t.Run(w.name, func(t *testing.T) {
+			d := find(compare(t, old, nw, w.tol), w.kind, w.key, w.field)
+			if d == nil || str(d.Old) != w.old || str(d.New) != w.new || str(d.Delta) != w.delta || d.Beyond != w.beyond {
+				t.Errorf("got %+v, want %s → %s (delta %s, beyond %v)", d, w.old, w.new, w.delta, w.beyond)
+			}
+		})
+	}
+	t.Run("within_tolerance_not_changed", func(t *testing.T) {
+		if c := compare(t, old, nw, "0.1"); c.Changed {
+			t.Errorf("every move is within 0.1 but the comparison changed: %+v", c.Differences)
+		}
+	})
+	t.Run("same_number_other_spelling", func(t *testing.T) {
+		a := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) { s.Tasks[0].MedianRExact = "0.625" })
+		if d := find(compare(t, old, a, "0"), DiffTaskMedianR, "T1 A", "median_r"); d != nil {
+			t.Errorf("5/8 and 0.625 reported as different: %+v", d)
+		}
+	})
+	t.Run("null_vs_value_beyond_any_tolerance", func(t *testing.T) {
+		a := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) { s.Tasks[0].MedianRExact = "null" })
+		d := find(compare(t, old, a, "100"), DiffTaskMedianR, "T1 A", "median_r")
+		if d == nil || d.New != nil || !d.Beyond {
+			t.Errorf("a median becoming unknown: %+v", d)
+		}
+	})
+}
+
+func TestCompareErrors(t *testing.T) {
+	good := writeOutput(t, nil)
+	variant := func(t *testing.T, edit func(dir string)) string {
+		dir := filepath.Join(t.TempDir(), "v")
+		if err := os.CopyFS(dir, os.DirFS(good)); err != nil {
+			t.Fatal(err)
+		}
+		edit(dir)
+		return dir
+	}
+	sc := filepath.Join(good, ScorecardFile)
+	scBytes, _ := os.ReadFile(sc)
+	for _, c := range []struct {
+		name string
+		dir  func(t *testing.T) string
+		want error // nil: an I/O failure, neither sentinel
+	}{
+		{"missing_dir", func(t *testing.T) string { return filepath.Join(t.TempDir(), "nope") }, ErrNotOutput},
+		{"empty_dir", func(t *testing.T) string { return t.TempDir() }, ErrNotOutput},
+		{"scorecard_not_json", func(t *testing.T) string {
+			return variant(t, func(d string) { os.WriteFile(filepath.Join(d, ScorecardFile), []byte("{"), 0o644) })
+		}, ErrNotOutput},
+		{"scorecard_without_version", func(t *testing.T) string {
+			return variant(t, func(d string) { os.WriteFile(filepath.Join(d, ScorecardFile), []byte("{}"), 0o644) })
+		}, ErrNotOutput},
+		{"missing_gates_table", func(t *testing.T) string {
+			return variant(t, func(d string) { os.Remove(filepath.Join(d, "gates.parquet")) })
+		}, ErrNotOutput},
+		{"other_version", func(t *testing.T) string {
+			return variant(t, func(d string) {
+				os.WriteFile(filepath.Join(d, ScorecardFile), bytes.Replace(scBytes, []byte("scorecard/v1"), []byte("scorecard/v0"), 1), 0o644)
+			})
+		}, ErrVersionMismatch},
+		{"corrupt_tasks_table", func(t *testing.T) string {
+			return variant(t, func(d string) { os.WriteFile(filepath.Join(d, "tasks.parquet"), []byte("PAR1 garbage PAR1"), 0o644) })
+		}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Compare(good, c.dir(t), CompareOptions{})
+			switch {
+			case err == nil:
+				t.Fatal("no error")
+			case c.want != nil && !errors.Is(err, c.want):
+				t.Errorf("err = %v, want %v", err, c.want)
+			case c.want == nil && (errors.Is(err, ErrNotOutput) || errors.Is(err, ErrVersionMismatch)):
+				t.Errorf("err = %v, want an I/O failure", err)
+			}
+		})
+	}
+	t.Run("negative_tolerance", func(t *testing.T) {
+		if _, err := Compare(good, good, CompareOptions{Tolerance: big.NewRat(-1, 100)}); err == nil {
+			t.Error("negative tolerance accepted")
+		}
+	})
+}
+
+func TestParseExact(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string // RatString, "" for rejected
+	}{
+		{"7/8", "7/8"}, {"0.875", "7/8"}, {"-2", "-2"}, {"1e999999999", ""}, {"0x10", ""}, {"1/0", ""}, {"", ""}, {"abc", ""},
+	} {
+		t.Run(c.in, func(t *testing.T) {
+			r, ok := parseExact(c.in)
+			got := ""
+			if ok {
+				got = r.RatString()
+			}
+			if got != c.want {
+				t.Errorf("parseExact(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}
+
+// FuzzCompareScorecard feeds arbitrary scorecard.json bytes to Compare:
+// it must return a result or an error, never panic.
+func FuzzCompareScorecard(f *testing.F) {
+	good := writeOutput(f, nil)
+	sc, err := os.ReadFile(filepath.Join(good, ScorecardFile))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range [][]byte{sc, []byte("{}"), []byte(`{"scorecard_version":"evalgate.scorecard/v1","gates":null}`), []byte("\xff")} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := filepath.Join(t.TempDir(), "v")
+		if err := os.CopyFS(dir, os.DirFS(good)); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ScorecardFile), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		Compare(good, dir, CompareOptions{})
+	})
+}

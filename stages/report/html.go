@@ -1,0 +1,196 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"html/template"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// HTMLFile is the self-contained HTML report (SPEC R1).
+const HTMLFile = "report.html"
+
+// report.html invariants:
+//   - Self-contained: inline CSS and inline SVG only; no script, no
+//     external reference of any kind.
+//   - Every string from the inputs reaches the page through html/template
+//     (text and attributes) or, inside the SVG plots, through escapeHTML;
+//     control and format characters are blanked first (plainText).
+//   - Byte-deterministic: every row comes from an ordered slice, and every
+//     coordinate is printed with a fixed number of decimals.
+//   - The exploratory intervals come last and carry no pass or fail mark.
+
+// htmlCell is one table cell; Class is a fixed CSS class (never input text).
+type htmlCell struct {
+	Text  string
+	Class string
+}
+
+// htmlTable is a table of already formatted (not yet escaped) cells.
+type htmlTable struct {
+	Caption string
+	Header  []string
+	Rows    [][]htmlCell
+}
+
+// htmlPage is the template's data.
+type htmlPage struct {
+	Title        string
+	Synthetic    bool
+	Identity     []htmlCell // Text = label, Class unused
+	Decision     string
+	DecisionArm  string
+	DecisionPass bool
+	FailingGates []string
+	Reason       string
+	Completion   []string
+	Gates        htmlTable
+	TaskRPlot    template.HTML
+	RatioPlot    template.HTML
+	Source       htmlTable
+	EvidenceArms htmlTable
+	EvidenceTask htmlTable
+	CostSummary  string
+	CostArms     htmlTable
+	CostRatios   htmlTable
+	Runs         htmlTable
+	Findings     []string
+	MoreFindings int
+	Intervals    Intervals
+	ForestPlots  []template.HTML
+	IntervalRows htmlTable
+}
+
+// RenderHTML renders report.html from the scorecard and the tables, in the
+// order of report.md: SYNTHETIC banner, decision with every failing gate
+// named, completion, gates, plots, the three scorecards, runs per task,
+// findings, then the exploratory intervals with their forest plot.
+func RenderHTML(sc Scorecard, s *tables.Set) ([]byte, error) {
+	if s == nil {
+		s = &tables.Set{}
+	}
+	p := htmlPage{
+		Title:     plainText(cmp.Or(sc.CampaignID, "(no campaign)")),
+		Synthetic: sc.Synthetic,
+		Identity: []htmlCell{
+			{Text: "Kind: " + plainText(sc.Kind)},
+			{Text: "Manifest sha256: " + plainText(sc.ManifestSHA256)},
+			{Text: "Tool version: " + plainText(sc.ToolVersion)},
+			{Text: "Scorecard: " + sc.ScorecardVersion},
+		},
+		Decision:     plainText(sc.Decision.Decision),
+		DecisionArm:  plainText(sc.Decision.Arm),
+		DecisionPass: sc.Decision.Decision == "advance",
+		FailingGates: plainList(sc.Decision.FailingGates),
+		Reason:       plainText(sc.Decision.Reason),
+		Completion:   completionLines(sc.Completion),
+		Gates:        gatesTable(sc.Gates),
+		TaskRPlot:    taskRPlot(sc),
+		RatioPlot:    ratioPlot(sc.Gates),
+		Source:       sourceTable(sc.SourceAndProtocol),
+		EvidenceArms: evidenceArmsTable(sc.EvidenceAndPlan),
+		EvidenceTask: evidenceTaskTable(sc.EvidenceAndPlan),
+		CostSummary: fmt.Sprintf("Physical campaign billing (every session once): reference %s, actual %s.",
+			strOr(sc.CostAndTime.SessionReferenceCost), strOr(sc.CostAndTime.SessionActualCharge)),
+		CostArms:     costArmsTable(sc.CostAndTime),
+		CostRatios:   costRatiosTable(sc.CostAndTime),
+		Runs:         runsTable(s.Runs),
+		Intervals:    sc.Intervals,
+		ForestPlots:  forestPlots(sc.Intervals.Rows),
+		IntervalRows: intervalTable(sc.Intervals.Rows),
+	}
+	p.Findings, p.MoreFindings = findingLines(s.Rejections)
+	var b bytes.Buffer
+	if err := pageTemplate.Execute(&b, p); err != nil {
+		return nil, fmt.Errorf("report: %s: %w", HTMLFile, err)
+	}
+	return b.Bytes(), nil
+}
+
+// plainText makes untrusted text safe to show as one line before HTML
+// escaping: invalid UTF-8 becomes U+FFFD; line breaks, control and format
+// characters (bidi overrides included) become a space.
+func plainText(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i, w := 0, 0; i < len(s); i += w {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		w = size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' || r == '\uFFFE' || r == '\uFFFF':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func plainList(items []string) []string {
+	out := make([]string, len(items))
+	for i, s := range items {
+		out[i] = plainText(s)
+	}
+	return out
+}
+
+func joinPlain(items []string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	return strings.Join(plainList(items), ", ")
+}
+
+func countsPlain(cs []Count) string {
+	if len(cs) == 0 {
+		return "none"
+	}
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = fmt.Sprintf("%s %d", plainText(c.Name), c.Count)
+	}
+	return strings.Join(out, ", ")
+}
+
+func completionLines(c Completion) []string {
+	return []string{
+		fmt.Sprintf("Sessions: %d (%s); by status: %s", c.Sessions, countsPlain(c.SessionsByClassification), countsPlain(c.SessionsByStatus)),
+		fmt.Sprintf("Runs: %d planned, %d scored, %d unscored (%s)", c.Runs, c.RunsScored, c.RunsUnscored, countsPlain(c.RunsByClassification)),
+		fmt.Sprintf("Findings: %d (%s)", c.Findings, countsPlain(c.FindingsBySeverity)),
+	}
+}
+
+func findingLines(fs []tables.Finding) (lines []string, more int) {
+	sorted := append(tables.Findings(nil), fs...)
+	sorted.Sort()
+	for i, f := range sorted {
+		if i == maxListedFindings {
+			return lines, len(sorted) - i
+		}
+		lines = append(lines, plainText(string(f.Severity))+": "+plainText(f.Error()))
+	}
+	return lines, 0
+}
+
+// cells wraps plain strings as unclassed cells, blanking control characters.
+func cells(texts ...string) []htmlCell {
+	out := make([]htmlCell, len(texts))
+	for i, t := range texts {
+		out[i] = htmlCell{Text: plainText(t)}
+	}
+	return out
+}
+
+func passCell(pass bool) htmlCell {
+	if pass {
+		return htmlCell{Text: "pass", Class: "pass"}
+	}
+	return htmlCell{Text: "FAIL", Class: "fail"}
+}

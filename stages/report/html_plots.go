@@ -1,0 +1,202 @@
+package report
+
+import (
+	"html/template"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The three plots of report.html (SPEC R1): paired task R with the task
+// floor, cost/time ratios against their thresholds, and the forest of
+// exploratory intervals.
+
+const (
+	plotLeft   = 50.0
+	plotTop    = 24.0
+	plotHeight = 220.0
+	rowHeight  = 24.0
+)
+
+func emptyPlot(msg string) template.HTML {
+	return template.HTML("<p>" + svgText(msg, 200) + "</p>") //nolint:gosec // escaped
+}
+
+// taskRPlot draws, per task, each arm's task-median R (baseline hollow,
+// other arms filled, joined by a slope line) on [0, 1] with the floor.
+func taskRPlot(sc Scorecard) template.HTML {
+	ep := sc.EvidenceAndPlan
+	var tasks, arms []string
+	values := map[taskArm]*ratio{}
+	for _, t := range ep.Tasks {
+		if !contains(tasks, t.Task) {
+			tasks = append(tasks, t.Task)
+		}
+		if !contains(arms, t.Arm) {
+			arms = append(arms, t.Arm)
+		}
+		values[taskArm{t.Task, t.Arm}] = t.MedianR
+	}
+	if len(tasks) == 0 {
+		return emptyPlot("No task medians to plot.")
+	}
+	arms = baselineFirst(arms, ep.Arms)
+	floorText, floor := taskFloor(sc.Gates)
+	slot := math.Max(40, math.Min(90, 640/float64(len(tasks))))
+	width := plotLeft + slot*float64(len(tasks)) + 90
+	p := newSVG(int(width), int(plotTop+plotHeight+70), "Task-median R per task and arm with the floor "+floorText)
+	y := func(v float64) float64 { return plotTop + (1-v)*plotHeight }
+	for _, g := range []float64{0, 0.2, 0.4, 0.6, 0.8, 1} {
+		p.line(plotLeft, y(g), width-90, y(g), "grid")
+		p.text(plotLeft-6, y(g)+4, "end", strconv.FormatFloat(g, 'f', 1, 64))
+	}
+	p.line(plotLeft, y(floor), width-90, y(floor), "floor")
+	p.text(width-86, y(floor)+4, "start", "floor "+svgText(floorText, 12))
+	step := math.Min(16, slot/float64(len(arms)+1))
+	for i, task := range tasks {
+		cx := plotLeft + (float64(i)+0.5)*slot
+		xs := make([]float64, len(arms))
+		for k := range arms {
+			xs[k] = cx + (float64(k)-float64(len(arms)-1)/2)*step
+		}
+		drawTaskArms(p, task, arms, xs, values, y)
+		p.text(cx, plotTop+plotHeight+16, "middle", svgText(task, 12))
+	}
+	drawArmLegend(p, arms, plotTop+plotHeight+44)
+	return p.html()
+}
+
+// drawTaskArms draws one task's dots and the slope lines from the
+// baseline (arms[0]) to every other arm; an unavailable median is "n/a".
+func drawTaskArms(p *svg, task string, arms []string, xs []float64, values map[taskArm]*ratio, y func(float64) float64) {
+	base, baseOK := ratioValue(values[taskArm{task, arms[0]}])
+	for k := 1; k < len(arms); k++ {
+		if v, ok := ratioValue(values[taskArm{task, arms[k]}]); ok && baseOK {
+			p.line(xs[0], y(base), xs[k], y(v), "slope")
+		}
+	}
+	for k, arm := range arms {
+		r := values[taskArm{task, arm}]
+		v, ok := ratioValue(r)
+		if !ok {
+			p.text(xs[k], plotTop+plotHeight-4, "middle", "n/a")
+			continue
+		}
+		class := "treat"
+		if k == 0 {
+			class = "base"
+		}
+		p.circle(xs[k], y(v), 4.5, class, task+" "+arm+": median R "+r.Exact)
+	}
+}
+
+func drawArmLegend(p *svg, arms []string, y float64) {
+	x := plotLeft
+	for k, arm := range arms {
+		class, label := "treat", arm
+		if k == 0 {
+			class, label = "base", arm+" (baseline)"
+		}
+		p.circle(x, y-4, 4.5, class, label)
+		p.text(x+8, y, "start", svgText(label, 24))
+		x += 140
+	}
+}
+
+// ratioPlot draws each cost or time ratio gate's observed value (a dot,
+// coloured by the gate's result) against its threshold (a red tick), with
+// parity 1.00 dashed.
+func ratioPlot(gates []GateResult) template.HTML {
+	type row struct {
+		g        GateResult
+		obs, thr float64
+	}
+	var rows []row
+	xmax := 1.0
+	for _, g := range gates {
+		if !strings.Contains(g.Gate, "cost") && !strings.Contains(g.Gate, "time") {
+			continue
+		}
+		_, obs, ok1 := gateNumber(g.Observed)
+		_, thr, ok2 := gateNumber(g.Threshold)
+		if !ok1 || !ok2 {
+			continue
+		}
+		rows = append(rows, row{g, obs, thr})
+		xmax = math.Max(xmax, math.Max(obs, thr))
+	}
+	if len(rows) == 0 {
+		return emptyPlot("No cost or time ratio gate was evaluated.")
+	}
+	xmax = niceMax(xmax*1.05, 0.25)
+	const labelW, plotW = 200.0, 360.0
+	height := plotTop + rowHeight*float64(len(rows)) + 30
+	p := newSVG(int(labelW+plotW+260), int(height), "Cost and time ratio gates: observed value against threshold")
+	x := func(v float64) float64 { return labelW + v/xmax*plotW }
+	bottom := plotTop + rowHeight*float64(len(rows))
+	for i := 0; i <= 4; i++ {
+		v := xmax * float64(i) / 4
+		p.line(x(v), plotTop-6, x(v), bottom, "grid")
+		p.text(x(v), bottom+16, "middle", strconv.FormatFloat(v, 'f', 2, 64))
+	}
+	p.line(x(1), plotTop-6, x(1), bottom, "parity")
+	for i, r := range rows {
+		cy := plotTop + rowHeight*(float64(i)+0.5)
+		p.text(labelW-8, cy+4, "end", svgText(r.g.Gate+" "+r.g.Arm, maxLabelRunes))
+		p.line(x(r.thr), cy-8, x(r.thr), cy+8, "thr")
+		class, result := "obs-fail", "FAIL"
+		if r.g.Pass {
+			class, result = "obs-pass", "pass"
+		}
+		p.circle(x(r.obs), cy, 5, class, r.g.Gate+" observed "+r.g.Observed+", needs "+r.g.Threshold)
+		p.text(labelW+plotW+12, cy+4, "start", svgText("≈"+f4(r.obs)+" vs "+r.g.Threshold+": "+result, 40))
+	}
+	return p.html()
+}
+
+func taskFloor(gates []GateResult) (string, float64) {
+	for _, g := range gates {
+		if g.Gate != "g2_task_floor" {
+			continue
+		}
+		if _, v, ok := gateNumber(g.Threshold); ok {
+			return strings.TrimSpace(strings.TrimLeft(g.Threshold, "<>= ")), v
+		}
+	}
+	v, _ := ratFloat(defaultTaskFloor)
+	return defaultTaskFloor, v
+}
+
+func ratioValue(r *ratio) (float64, bool) {
+	if r == nil {
+		return 0, false
+	}
+	v, ok := ratFloat(r.Exact)
+	return math.Max(0, math.Min(1, v)), ok
+}
+
+// baselineFirst orders arms as the scorecard's arms (baseline first), then
+// any other arm in order of appearance.
+func baselineFirst(seen []string, order []EvidencePlanArm) []string {
+	var out []string
+	for _, a := range order {
+		if contains(seen, a.Arm) && !contains(out, a.Arm) {
+			out = append(out, a.Arm)
+		}
+	}
+	for _, a := range seen {
+		if !contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

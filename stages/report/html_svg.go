@@ -1,0 +1,107 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"html/template"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Inline SVG plots of report.html, generated as text. Every label that
+// came from the inputs goes through svgText (control characters blanked,
+// then HTML-escaped and shortened); every number is printed with fixed
+// decimals, so the bytes are deterministic.
+
+// defaultTaskFloor is seed 000 §4's task-median R floor, used when the
+// gates table has no parsable g2_task_floor threshold.
+const defaultTaskFloor = "0.80"
+
+// maxLabelRunes shortens labels in plots; tables show the full text.
+const maxLabelRunes = 28
+
+// svg accumulates one <svg> element.
+type svg struct {
+	b strings.Builder
+}
+
+func newSVG(width, height int, label string) *svg {
+	s := &svg{}
+	fmt.Fprintf(&s.b, `<svg width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
+		width, height, width, height, svgText(label, 200))
+	s.b.WriteByte('\n')
+	return s
+}
+
+func (s *svg) line(x1, y1, x2, y2 float64, class string) {
+	fmt.Fprintf(&s.b, `<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", class, ff(x1), ff(y1), ff(x2), ff(y2))
+}
+
+func (s *svg) circle(x, y, r float64, class, title string) {
+	fmt.Fprintf(&s.b, `<circle class="%s" cx="%s" cy="%s" r="%s"><title>%s</title></circle>`+"\n",
+		class, ff(x), ff(y), ff(r), svgText(title, 200))
+}
+
+// text writes an already built label; anchor is start, middle or end.
+func (s *svg) text(x, y float64, anchor, label string) {
+	fmt.Fprintf(&s.b, `<text x="%s" y="%s" text-anchor="%s">%s</text>`+"\n", ff(x), ff(y), anchor, label)
+}
+
+func (s *svg) html() template.HTML {
+	s.b.WriteString("</svg>")
+	return template.HTML(s.b.String()) //nolint:gosec // every input string went through svgText
+}
+
+// ff prints a coordinate with a fixed two decimals.
+func ff(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		x = 0
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// f4 prints a value with a fixed four decimals.
+func f4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+
+// svgText makes untrusted text safe inside SVG text or an attribute:
+// control characters blanked, shortened to max runes, HTML-escaped.
+func svgText(s string, max int) string {
+	s = plainText(s)
+	if utf8.RuneCountInString(s) > max {
+		s = string([]rune(s)[:max-1]) + "…"
+	}
+	return html.EscapeString(s)
+}
+
+// ratFloat converts exact text ("7/8", "0.875", "2") to a float for
+// plotting only; ok is false when it does not parse.
+func ratFloat(s string) (float64, bool) {
+	r, ok := parseExact(strings.TrimSpace(s))
+	if !ok {
+		return 0, false
+	}
+	f, _ := r.Float64()
+	return f, true
+}
+
+// gateNumber parses the leading exact number of a gate's observed or
+// threshold text: "711959/610945 (≈1.165341)" → 711959/610945,
+// "<= 1.10" → 1.10 with op "<=".
+func gateNumber(s string) (op string, value float64, ok bool) {
+	fields := strings.Fields(s)
+	if len(fields) > 0 && (fields[0] == "<=" || fields[0] == ">=" || fields[0] == "=") {
+		op, fields = fields[0], fields[1:]
+	}
+	if len(fields) == 0 {
+		return op, 0, false
+	}
+	value, ok = ratFloat(fields[0])
+	return op, value, ok
+}
+
+// niceMax rounds v up to the next multiple of step (at least step).
+func niceMax(v, step float64) float64 {
+	return math.Max(step, math.Ceil(v/step)*step)
+}

@@ -1,0 +1,96 @@
+package report
+
+import "html/template"
+
+// pageTemplate is report.html. It is well-formed XML as well as HTML
+// (void elements are self-closed) so a test can check its structure with
+// encoding/xml. The CSS never contains '<'.
+var pageTemplate = template.Must(template.New(HTMLFile).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8"/>
+<title>evalgate report: {{.Title}}</title>
+<style>
+body { font-family: sans-serif; margin: 2em auto; max-width: 72em; color: #1a1a1a; line-height: 1.4; }
+h1 { font-size: 1.5em; }
+h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.85em; }
+caption { text-align: left; font-style: italic; padding-bottom: 0.3em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; }
+td.pass { color: #1b5e20; font-weight: bold; }
+td.fail { color: #b71c1c; font-weight: bold; }
+.synthetic { border: 3px solid #b71c1c; background: #fff3f3; padding: 0.8em; font-weight: bold; }
+.decision { font-size: 1.3em; padding: 0.6em; border: 2px solid #555; }
+.decision.advance { border-color: #1b5e20; }
+.decision.hold { border-color: #b71c1c; }
+.exploratory { border-left: 4px solid #888; padding-left: 1em; }
+svg { display: block; margin: 1em 0; font-family: sans-serif; font-size: 11px; }
+svg .axis { stroke: #444; stroke-width: 1; }
+svg .grid { stroke: #ddd; stroke-width: 1; }
+svg .floor { stroke: #b71c1c; stroke-width: 1.5; stroke-dasharray: 6 3; }
+svg .parity { stroke: #888; stroke-width: 1; stroke-dasharray: 2 2; }
+svg .slope { stroke: #888; stroke-width: 1; }
+svg .base { fill: #ffffff; stroke: #1f4e9c; stroke-width: 2; }
+svg .treat { fill: #e07b00; stroke: #e07b00; }
+svg .thr { stroke: #b71c1c; stroke-width: 2; }
+svg .obs-pass { fill: #1b5e20; }
+svg .obs-fail { fill: #b71c1c; }
+svg .ci { stroke: #333; stroke-width: 2; }
+svg .est { fill: #333; }
+</style>
+</head>
+<body>
+<h1>evalgate report: {{.Title}}</h1>
+{{if .Synthetic}}<p class="synthetic">SYNTHETIC CAMPAIGN. The manifest marks this campaign as synthetic: no number below is evidence about a real model or workflow.</p>
+{{end}}<ul>
+{{range .Identity}}<li>{{.Text}}</li>
+{{end}}</ul>
+<h2 id="decision">Decision</h2>
+<p class="decision {{if .DecisionPass}}advance{{else}}hold{{end}}"><strong>{{.Decision}}</strong>{{if .DecisionArm}} for arm {{.DecisionArm}}{{end}}.</p>
+{{if .FailingGates}}<p>Failing gates:</p>
+<ul>
+{{range .FailingGates}}<li><strong>{{.}}</strong></li>
+{{end}}</ul>
+{{else}}<p>Failing gates: none.</p>
+{{end}}<p>Reason: {{.Reason}}</p>
+<h2 id="completion">Completion</h2>
+<p>A complete run is not a success: the decision above is the verdict.</p>
+<ul>
+{{range .Completion}}<li>{{.}}</li>
+{{end}}</ul>
+<h2 id="gates">Gates</h2>
+{{if .Gates.Rows}}{{template "table" .Gates}}{{else}}<p>No gate was evaluated.</p>
+{{end}}<h3>Paired task R</h3>
+{{.TaskRPlot}}
+<h3>Cost and time ratios against their thresholds</h3>
+{{.RatioPlot}}
+<h2 id="scorecards">Scorecards</h2>
+<h3>Source and protocol correctness</h3>
+{{template "table" .Source}}<h3>Final evidence and plan correctness</h3>
+{{template "table" .EvidenceArms}}{{template "table" .EvidenceTask}}<h3>Complete cost and time</h3>
+<p>{{.CostSummary}}</p>
+{{template "table" .CostArms}}{{if .CostRatios.Rows}}{{template "table" .CostRatios}}{{end}}<h2 id="runs">Runs per task</h2>
+{{if .Runs.Rows}}{{template "table" .Runs}}{{else}}<p>No run was planned or recorded.</p>
+{{end}}<h2 id="findings">Findings</h2>
+{{if .Findings}}<ul>
+{{range .Findings}}<li>{{.}}</li>
+{{end}}{{if .MoreFindings}}<li>… {{.MoreFindings}} more in rejections.parquet</li>
+{{end}}</ul>
+{{else}}<p>None.</p>
+{{end}}<h2 id="intervals">Exploratory intervals (do not gate)</h2>
+<div class="exploratory">
+<p>Label: {{.Intervals.Label}}. Gate effect: {{.Intervals.GateEffect}}. These intervals never change a gate or the decision.</p>
+{{if .Intervals.Rows}}{{range .ForestPlots}}{{.}}
+{{end}}{{template "table" .IntervalRows}}{{else}}<p>No interval was computed.</p>
+{{end}}</div>
+</body>
+</html>
+{{define "table"}}<table>
+<caption>{{.Caption}}</caption>
+<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{range .Rows}}<tr>{{range .}}<td{{if .Class}} class="{{.Class}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+{{end}}`))

@@ -1,0 +1,175 @@
+package validate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// System comparison (SPEC G5; seed 000 §6). A workflow is one (task,
+// repetition, system): an investigation session that returns a plain-text
+// draft and a raw-observation packet (receipt.observations), then a review
+// session that receives exactly that packet and draft and answers with the
+// response contract. There is no shared draft. One preparation session per
+// (system, repository) records the cold setup; it names the first workflow
+// of its system in that repository (schedule order), which it is charged to.
+//
+// Readings:
+//   - An investigation receives no packet: its inputs.packet_sha256 is the
+//     sha256 of the empty string, as is a preparation's; the review's
+//     packet_sha256 is the sha256 of its investigation's observations file.
+//   - Prompts: the investigation renders design.draft_prompts, the review
+//     its system's prompts, a preparation none.
+//   - An investigation that errs with a model error or returns an empty or
+//     non-UTF-8 draft is a scored failure (an investigation-stage system
+//     failure); its review must be not_dispatched (C23 applied to G5).
+//   - Review citations are checked against the workflow's raw observations
+//     and the content-addressed sources, exactly as against a task packet.
+
+// emptySHA256 is the sha256 of no bytes: what a session that receives no
+// packet declares as packet_sha256.
+var emptySHA256 = func() string { s := sha256.Sum256(nil); return hex.EncodeToString(s[:]) }()
+
+// runSystems validates a system-comparison campaign.
+func (v *runner) runSystems() {
+	for i := range v.c.Receipts {
+		v.systemSession(v.c.Receipts[i])
+	}
+	v.systemCompleteness()
+	v.setupCompleteness()
+}
+
+// systemSession validates one receipt of a system comparison on its own.
+func (v *runner) systemSession(l tables.Line[tables.Receipt]) {
+	r := &l.Record
+	sr := &sessionResult{line: l.Line, row: baseRow(r), draftID: r.Inputs.DraftSessionID}
+	v.sessions = append(v.sessions, sr)
+	task := v.tasks[r.TaskID]
+	if task != nil {
+		sr.row.Repository, sr.row.Family = task.Spec.Repository, task.Spec.Family
+	}
+	arm, known := v.arms[deref(r.Arm)]
+	planned := task != nil && r.Arm != nil && known
+	switch r.Role {
+	case tables.RoleInvestigation, tables.RoleReview:
+		sr.planned = planned
+	case tables.RolePreparation:
+	default:
+		planned = false
+	}
+	if !planned && r.Role != tables.RoleAdjudication {
+		v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("%s receipt for task %q, system %q matches no planned session of the system comparison.", r.Role, r.TaskID, deref(r.Arm)))
+	}
+	sr.row.IdentityMatches = true
+	if planned && r.Status != tables.StatusNotDispatched {
+		if bad := v.systemIdentity(r, task, arm); len(bad) > 0 {
+			sr.row.IdentityMatches = false
+			v.addReceipt(sr, tables.CodeIdentityMismatch, "The receipt's "+strings.Join(bad, ", ")+" differ from the manifest; the execution is invalid.")
+		}
+	}
+	sr.row.Classification = v.systemClassify(sr, r, task, arm)
+	if !sr.row.IdentityMatches && sr.row.Classification != ClassNotDispatched {
+		sr.row.Classification = ClassInvalid
+	}
+}
+
+// systemIdentity lists the identities of r that differ from the manifest.
+// The review's packet is checked against its investigation later.
+func (v *runner) systemIdentity(r *tables.Receipt, task *tables.LoadedTask, arm tables.Arm) []string {
+	m := &v.c.Manifest
+	var bad []string
+	check := func(name, got, want string) {
+		if got != want {
+			bad = append(bad, name)
+		}
+	}
+	check("returned_model", r.Identity.ReturnedModel, m.Identities.ReturnedModel)
+	check("cli_sha256", r.Identity.CLISHA256, m.Identities.CLISHA256)
+	check("permission_policy", r.Identity.PermissionPolicy, m.Identities.PermissionPolicy)
+	check("task_sha256", r.Inputs.TaskSHA256, task.Spec.TaskSHA256)
+	check("response_schema_sha256", r.Inputs.ResponseSchemaSHA256, m.ResponseSchemaSHA256)
+	var prompts []string
+	switch r.Role {
+	case tables.RoleInvestigation:
+		prompts = m.Design.DraftPrompts
+		check("packet_sha256", r.Inputs.PacketSHA256, emptySHA256)
+	case tables.RoleReview:
+		prompts = arm.Prompts
+	case tables.RolePreparation:
+		check("packet_sha256", r.Inputs.PacketSHA256, emptySHA256)
+	}
+	if !slices.Equal(r.Inputs.PromptIDs, prompts) && (len(prompts) > 0 || len(r.Inputs.PromptIDs) > 0) {
+		bad = append(bad, "prompt_ids")
+	} else if !v.promptHashesMatch(r.Inputs.PromptSHA256s, prompts) {
+		bad = append(bad, "prompt_sha256s")
+	}
+	return bad
+}
+
+// systemClassify applies V7 to one receipt of a system comparison.
+func (v *runner) systemClassify(sr *sessionResult, r *tables.Receipt, task *tables.LoadedTask, arm tables.Arm) string {
+	switch {
+	case task == nil || r.Role == tables.RolePreparation || r.Role == tables.RoleAdjudication:
+		return v.classify(sr, r, task, "")
+	case r.Role == tables.RoleInvestigation:
+		return v.investigation(sr, r)
+	case r.Role != tables.RoleReview:
+		return v.classify(sr, r, task, "")
+	}
+	role := RoleReview
+	if arm.Reconciliation {
+		role = RoleReconciliation
+	}
+	if r.Status != tables.StatusResponse || r.EndedAt == nil || r.ErrorClass != nil {
+		return v.classify(sr, r, task, role)
+	}
+	obs := v.c.Observations[deref(r.Inputs.DraftSessionID)]
+	if obs == nil {
+		v.addReceipt(sr, tables.CodeObservationsMissing, fmt.Sprintf("The review names investigation %q, which recorded no readable raw-observation packet, so its evidence is unknown; the execution is invalid.", deref(r.Inputs.DraftSessionID)))
+		return ClassInvalid
+	}
+	workflow := *task
+	workflow.Packet = *obs
+	return v.classify(sr, r, &workflow, role)
+}
+
+// investigation classifies an investigation session: a terminal response
+// with a non-empty UTF-8 draft and a raw-observation packet is valid.
+func (v *runner) investigation(sr *sessionResult, r *tables.Receipt) string {
+	switch {
+	case r.EndedAt == nil || r.Status != tables.StatusResponse || r.ErrorClass != nil:
+		return v.classify(sr, r, nil, "")
+	case r.Output == nil:
+		v.addReceipt(sr, tables.CodeOutputMissing, "A response receipt has no output.")
+		return ClassInvalid
+	case r.Observations == nil:
+		v.addReceipt(sr, tables.CodeObservationsMissing, "The investigation returned a response but recorded no raw-observation packet; the execution is invalid.")
+		return ClassInvalid
+	case v.c.Observations[r.SessionID] == nil:
+		return ClassInvalid // the loader reported why the packet is unusable
+	}
+	data, err := v.readOutput(r.Output)
+	switch {
+	case err != nil:
+		v.addReceipt(sr, tables.CodeOutputMissing, fmt.Sprintf("The output %q cannot be read: %v.", r.Output.Path, err))
+		return ClassInvalid
+	case data == nil:
+		v.addReceipt(sr, tables.CodeOutputMismatch, fmt.Sprintf("The output %q does not have the receipt's sha256 %s and %d bytes.", r.Output.Path, r.Output.SHA256, r.Output.Bytes))
+		return ClassInvalid
+	}
+	ok := utf8.Valid(data) && strings.TrimSpace(string(data)) != ""
+	sr.row.AnswerValid = &ok
+	if !ok {
+		v.findings = append(v.findings, tables.Finding{
+			Code: tables.CodeInvestigationEmpty, Severity: tables.Warn, File: r.Output.Path, Session: sr.row.SessionID,
+			Message: "The investigation's draft is empty or not UTF-8: an investigation-stage system failure.",
+		})
+		return ClassScoredFailure
+	}
+	return ClassValid
+}

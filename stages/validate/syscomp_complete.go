@@ -1,0 +1,180 @@
+package validate
+
+import (
+	"fmt"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// systemCompleteness applies V2 to a system comparison: every system of
+// every scheduled slot has one investigation and one review receipt in the
+// slot's final attempt; a review after a failed investigation is
+// not_dispatched; a dispatched review received its own investigation's
+// draft and observations; replaced attempts were infrastructure-invalid.
+func (v *runner) systemCompleteness() {
+	bySlot := map[slotKey][]*sessionResult{}
+	for _, sr := range v.sessions {
+		if sr.planned {
+			k := slotKey{sr.row.TaskID, sr.row.Repetition}
+			bySlot[k] = append(bySlot[k], sr)
+		}
+	}
+	invalid := int64(0)
+	for _, slot := range v.c.Manifest.Design.Schedule {
+		k := slotKey{slot.Task, slot.Repetition}
+		rs := bySlot[k]
+		delete(bySlot, k)
+		invalid += v.systemSlot(slot, rs)
+	}
+	for _, sr := range v.sessions {
+		if _, left := bySlot[slotKey{sr.row.TaskID, sr.row.Repetition}]; left && sr.planned {
+			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("Task %q has no scheduled repetition %d.", sr.row.TaskID, sr.row.Repetition))
+		}
+	}
+	if allowed := v.c.Manifest.Ceilings.Campaign.InfrastructureReplacements; invalid > allowed {
+		v.findings = append(v.findings, tables.Finding{
+			Code: tables.CodeInvalidTripletsExceeded, Severity: tables.Reject, File: receiptsFile,
+			Message: fmt.Sprintf("%d slots are infrastructure-invalid but the campaign allows %d replacement(s); the campaign stops.", invalid, allowed),
+		})
+	}
+}
+
+// systemSlot checks one slot's attempts and returns how many hold an
+// invalid session.
+func (v *runner) systemSlot(slot tables.Slot, rs []*sessionResult) int64 {
+	final := int64(1)
+	for _, sr := range rs {
+		final = max(final, sr.row.Attempt)
+	}
+	invalid := int64(0)
+	for attempt := int64(1); attempt <= final; attempt++ {
+		var first *sessionResult
+		bad := false
+		for _, sr := range rs {
+			if sr.row.Attempt == attempt {
+				first = cmpOr(first, sr)
+				bad = bad || sr.row.Classification == ClassInvalid
+			}
+		}
+		if bad {
+			invalid++
+		}
+		if attempt < final && first != nil && !bad {
+			v.addReceipt(first, tables.CodeReplacementUnjustified, fmt.Sprintf("Attempt %d of %s repetition %d was replaced although none of its sessions is infrastructure-invalid.", attempt, slot.Task, slot.Repetition))
+		}
+	}
+	used := map[*sessionResult]bool{}
+	for _, arm := range slot.Order {
+		inv := v.expectSystem(slot, final, tables.RoleInvestigation, arm, rs, used)
+		rv := v.expectSystem(slot, final, tables.RoleReview, arm, rs, used)
+		if inv != nil && inv.row.Status == tables.StatusNotDispatched {
+			v.addReceipt(inv, tables.CodeNotDispatchedUnexpected, "An investigation is never not_dispatched.")
+		}
+		if rv != nil {
+			v.reviewAfterInvestigation(rv, inv)
+		}
+	}
+	for _, sr := range rs {
+		if sr.row.Attempt != final {
+			continue
+		}
+		if !used[sr] {
+			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("System %q is not in the order of %s repetition %d.", deref(sr.row.Arm), slot.Task, slot.Repetition))
+		}
+		if sr.infra {
+			v.addReceipt(sr, tables.CodeInfrastructureInvalid, fmt.Sprintf("The session failed with infrastructure error %q and its slot was not replaced.", deref(sr.row.ErrorClass)))
+		}
+	}
+	return invalid
+}
+
+// reviewAfterInvestigation applies C23 to a workflow and checks that the
+// review received its own investigation's draft and observations.
+func (v *runner) reviewAfterInvestigation(rv, inv *sessionResult) {
+	failed := inv != nil && inv.row.Classification == ClassScoredFailure
+	dispatched := rv.row.Status != tables.StatusNotDispatched
+	switch {
+	case failed && dispatched:
+		v.addReceipt(rv, tables.CodeReviewAfterFailedDraft, fmt.Sprintf("The review was dispatched although investigation %s failed; it must be a not_dispatched receipt.", inv.row.SessionID))
+	case !failed && !dispatched:
+		v.addReceipt(rv, tables.CodeNotDispatchedUnexpected, "The review was not dispatched although its investigation did not fail.")
+	}
+	if !dispatched || inv == nil {
+		return
+	}
+	var bad string
+	switch obs := v.observationsOf(inv.row.SessionID); {
+	case rv.draftID == nil || *rv.draftID != inv.row.SessionID:
+		bad = fmt.Sprintf("draft_session_id %q is not its workflow's investigation %q", deref(rv.draftID), inv.row.SessionID)
+	case obs != nil && v.reviewPacketSHA(rv) != obs.SHA256:
+		bad = fmt.Sprintf("packet_sha256 is not the sha256 %s of investigation %s's observations", obs.SHA256, inv.row.SessionID)
+	}
+	if bad != "" {
+		rv.row.IdentityMatches = false
+		rv.row.Classification = ClassInvalid
+		v.addReceipt(rv, tables.CodeIdentityMismatch, "The review's "+bad+"; the execution is invalid.")
+	}
+}
+
+// observationsOf returns the observations reference of a receipt by
+// session ID, or nil.
+func (v *runner) observationsOf(session string) *tables.OutputRef {
+	for i := range v.c.Receipts {
+		if r := &v.c.Receipts[i].Record; r.SessionID == session && r.Observations != nil {
+			return r.Observations
+		}
+	}
+	return nil
+}
+
+func (v *runner) reviewPacketSHA(rv *sessionResult) string {
+	for i := range v.c.Receipts {
+		if v.c.Receipts[i].Line == rv.line {
+			return v.c.Receipts[i].Record.Inputs.PacketSHA256
+		}
+	}
+	return ""
+}
+
+// expectSystem returns the first unused receipt of one planned session of
+// a slot, reports further ones as duplicates and a missing one with a row
+// of status missing, named <task>-r<rep>-<system>-I (investigation) or -R
+// (review).
+func (v *runner) expectSystem(slot tables.Slot, attempt int64, role, arm string, rs []*sessionResult, used map[*sessionResult]bool) *sessionResult {
+	var got *sessionResult
+	for _, sr := range rs {
+		if sr.row.Attempt != attempt || sr.row.Role != role || deref(sr.row.Arm) != arm || used[sr] {
+			continue
+		}
+		used[sr] = true
+		if got != nil {
+			v.addReceipt(sr, tables.CodeReceiptDuplicate, fmt.Sprintf("Session %s already has a receipt on line %d.", got.row.SessionID, got.line))
+			continue
+		}
+		got = sr
+	}
+	if got != nil {
+		return got
+	}
+	suffix := "-R"
+	if role == tables.RoleInvestigation {
+		suffix = "-I"
+	}
+	id := fmt.Sprintf("%s-r%d-%s%s", slot.Task, slot.Repetition, arm, suffix)
+	if attempt > 1 {
+		id += fmt.Sprintf("-a%d", attempt)
+	}
+	row := tables.Session{
+		SessionID: id, Attempt: attempt, TaskID: slot.Task, Repetition: slot.Repetition,
+		Role: role, Arm: &arm, Status: StatusMissing, Classification: ClassInvalid,
+	}
+	if t := v.tasks[slot.Task]; t != nil {
+		row.Repository, row.Family = t.Spec.Repository, t.Spec.Family
+	}
+	v.sessions = append(v.sessions, &sessionResult{row: row})
+	v.findings = append(v.findings, tables.Finding{
+		Code: tables.CodeSessionMissing, Severity: tables.Reject, File: receiptsFile, Session: id,
+		Message: fmt.Sprintf("The planned %s session of %s repetition %d (system %q, attempt %d) has no receipt.", role, slot.Task, slot.Repetition, arm, attempt),
+	})
+	return nil
+}

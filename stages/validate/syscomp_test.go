@@ -1,0 +1,188 @@
+package validate
+
+import (
+	"io/fs"
+	"slices"
+	"testing"
+	"testing/fstest"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/stages/load"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// sysCase mutates the system-comparison example and expects exactly the
+// codes want (each at least once) from load and validate together.
+type sysCase struct {
+	name  string
+	mut   func(t *testing.T, f fstest.MapFS)
+	want  []tables.Code
+	class map[string]string // session → classification
+}
+
+var systemCases = []sysCase{
+	{name: "the example is clean", mut: func(*testing.T, fstest.MapFS) {},
+		class: map[string]string{"S1-r1-madar-I": ClassValid, "S1-r1-madar-R": ClassValid, "setup-madar-relay-queue": ClassValid,
+			"S2-r2-native-I": ClassScoredFailure, "S2-r2-native-R": ClassNotDispatched}},
+	{name: "a cold setup is missing", mut: func(t *testing.T, f fstest.MapFS) {
+		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
+			return slices.DeleteFunc(rs, func(r tables.Receipt) bool { return r.SessionID == "setup-madar-relay-queue" })
+		})
+	}, want: []tables.Code{tables.CodeSetupMissing}},
+	{name: "a cold setup is recorded twice", mut: func(t *testing.T, f fstest.MapFS) {
+		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
+			dup := *sysFind(t, rs, "setup-serena-form-kit")
+			dup.SessionID, dup.RequestID = "setup-serena-form-kit-2", "req_dup"
+			return append(rs, dup)
+		})
+	}, want: []tables.Code{tables.CodeSetupDuplicate}},
+	{name: "a cold setup is charged to a later workflow", mut: func(t *testing.T, f fstest.MapFS) {
+		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
+			r, other := sysFind(t, rs, "setup-serena-ledger-sync"), "S3"
+			if r.TaskID == "S3" {
+				other = "S4"
+			}
+			r.TaskID, r.Inputs.TaskSHA256 = other, sysFind(t, rs, other+"-r1-serena-I").Inputs.TaskSHA256
+			return rs
+		})
+	}, want: []tables.Code{tables.CodeSetupNotFirst}},
+	{name: "an investigation recorded no observations", mut: func(t *testing.T, f fstest.MapFS) {
+		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
+			sysFind(t, rs, "S1-r2-madar-I").Observations = nil
+			return rs
+		})
+	}, want: []tables.Code{tables.CodeObservationsMissing},
+		class: map[string]string{"S1-r2-madar-I": ClassInvalid, "S1-r2-madar-R": ClassInvalid}},
+	{name: "an empty investigation draft is a scored failure and its review must not run", mut: func(t *testing.T, f fstest.MapFS) {
+		f["answers/S1-r2-madar-I.txt"] = &fstest.MapFile{Data: []byte(" \n")}
+		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
+			r := sysFind(t, rs, "S1-r2-madar-I")
+			r.Output.SHA256, r.Output.Bytes = shaHex([]byte(" \n")), 2
+			return rs
+		})
+	}, want: []tables.Code{tables.CodeInvestigationEmpty, tables.CodeReviewAfterFailedDraft},
+		class: map[string]string{"S1-r2-madar-I": ClassScoredFailure}},
+	{name: "a review received another packet", mut: func(t *testing.T, f fstest.MapFS) {
+		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
+			sysFind(t, rs, "S1-r2-madar-R").Inputs.PacketSHA256 = sysFind(t, rs, "S1-r2-serena-R").Inputs.PacketSHA256
+			return rs
+		})
+	}, want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]string{"S1-r2-madar-R": ClassInvalid}},
+	{name: "a review names another workflow's investigation", mut: func(t *testing.T, f fstest.MapFS) {
+		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
+			id := "S1-r2-serena-I"
+			sysFind(t, rs, "S1-r2-madar-R").Inputs.DraftSessionID = &id
+			return rs
+		})
+	}, want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]string{"S1-r2-madar-R": ClassInvalid}},
+	{name: "a missing review is reported with a planned row", mut: func(t *testing.T, f fstest.MapFS) {
+		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
+			return slices.DeleteFunc(rs, func(r tables.Receipt) bool { return r.SessionID == "S3-r1-native-R" })
+		})
+	}, want: []tables.Code{tables.CodeSessionMissing}, class: map[string]string{"S3-r1-native-R": ClassInvalid}},
+}
+
+func TestSystemComparisonValidate(t *testing.T) {
+	for _, tc := range systemCases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := sysExample(t)
+			tc.mut(t, f)
+			c, found := load.Campaign(f, "example")
+			if found.Rejected() {
+				t.Fatalf("load rejected: %v", found)
+			}
+			s := &tables.Set{}
+			Run(c, s, load.Answer)
+			var got []tables.Code
+			for _, x := range s.Rejections {
+				if !slices.Contains(got, x.Code) {
+					got = append(got, x.Code)
+				}
+			}
+			slices.Sort(got)
+			want := slices.Sorted(slices.Values(tc.want))
+			if !slices.Equal(got, want) {
+				t.Fatalf("codes %v, want %v: %v", got, want, s.Rejections)
+			}
+			for id, class := range tc.class {
+				if row := sysRow(s, id); row == nil || row.Classification != class {
+					t.Errorf("session %s: row %+v, want classification %s", id, row, class)
+				}
+			}
+			if n := len(s.Sessions); n < 72+8 { // every planned workflow session has a row; a missing setup has none
+				t.Errorf("%d session rows, want at least 80", n)
+			}
+		})
+	}
+}
+
+func sysRow(s *tables.Set, id string) *tables.Session {
+	for i := range s.Sessions {
+		if s.Sessions[i].SessionID == id {
+			return &s.Sessions[i]
+		}
+	}
+	return nil
+}
+
+func sysExample(t *testing.T) fstest.MapFS {
+	t.Helper()
+	src, ok := fixtures.Example("system-comparison")
+	if !ok {
+		t.Fatal("no system-comparison example")
+	}
+	out := fstest.MapFS{}
+	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(src, p)
+		out[p] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// sysEdit rewrites receipts.jsonl through edit.
+func sysEdit(t *testing.T, f fstest.MapFS, edit func([]tables.Receipt) []tables.Receipt) {
+	t.Helper()
+	var rs []tables.Receipt
+	data := f["receipts.jsonl"].Data
+	for start, i := 0, 0; i < len(data); i++ {
+		if data[i] != '\n' {
+			continue
+		}
+		var r tables.Receipt
+		if err := json.Unmarshal(data[start:i], &r); err != nil {
+			t.Fatal(err)
+		}
+		rs, start = append(rs, r), i+1
+	}
+	var out []byte
+	for _, r := range edit(rs) {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(append(out, b...), '\n')
+	}
+	f["receipts.jsonl"] = &fstest.MapFile{Data: out}
+}
+
+func sysFind(t *testing.T, rs []tables.Receipt, id string) *tables.Receipt {
+	t.Helper()
+	for i := range rs {
+		if rs[i].SessionID == id {
+			return &rs[i]
+		}
+	}
+	t.Fatalf("no receipt %s", id)
+	return nil
+}
+
+func shaHex(b []byte) string { return sum(b) }
