@@ -34,7 +34,6 @@ type rcGate struct {
 type rcResult struct {
 	runs               []rcRun
 	macro              map[string]*big.Rat // arm → macro-average task-median R over the judged tasks
-	macroAll           map[string]*big.Rat // the same over every task of the design (the scorecard's)
 	gates              []rcGate
 	decision           string
 	failingGates       []string
@@ -56,7 +55,7 @@ var rcThresholds = []struct{ name, value string }{
 func recompute(t *testing.T, dir string) rcResult {
 	t.Helper()
 	c := rcDecode(t, dir)
-	res := rcResult{runs: c.recomputeRuns(t), macro: map[string]*big.Rat{}, macroAll: map[string]*big.Rat{}}
+	res := rcResult{runs: c.recomputeRuns(t), macro: map[string]*big.Rat{}}
 	thr := map[string]*big.Rat{}
 	for _, d := range rcThresholds {
 		thr[d.name] = rcRat(t, d.value)
@@ -65,17 +64,13 @@ func recompute(t *testing.T, dir string) rcResult {
 		thr[o.Name] = rcRat(t, o.Value)
 	}
 	base, treat := c.m.Design.Arms[0].ID, c.m.Design.Arms[1].ID
-	var tasks, all []string
+	var tasks []string
 	for _, task := range c.m.Design.Tasks {
 		if task.Split == "evaluation" {
 			tasks = append(tasks, task.ID)
 		}
-		all = append(all, task.ID)
 	}
 	slices.Sort(tasks)
-	slices.Sort(all)
-	everything := newRCJudge(res.runs, all, base, treat, thr)
-	res.macroAll[base], res.macroAll[treat] = everything.macro(base), everything.macro(treat)
 	j := newRCJudge(res.runs, tasks, base, treat, thr)
 	res.macro[base], res.macro[treat] = j.macro(base), j.macro(treat)
 	res.gates = j.gates(c)

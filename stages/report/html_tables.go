@@ -43,10 +43,10 @@ func sourceTable(sp SourceAndProtocol) htmlTable {
 func evidenceArmsTable(ep EvidenceAndPlan) htmlTable {
 	t := htmlTable{
 		Caption: "Macro-averages of task medians per arm",
-		Header:  []string{"arm", "tasks", "macro-average task-median R", "uncertainty tasks", "macro-average task-median U"},
+		Header:  []string{"arm", "split", "tasks", "macro-average task-median R", "uncertainty tasks", "macro-average task-median U"},
 	}
 	for _, a := range ep.Arms {
-		t.Rows = append(t.Rows, cells(a.Arm, itoa(a.Tasks), ratioText(a.MacroMedianR), itoa(a.UncertaintyTasks), ratioText(a.MacroMedianU)))
+		t.Rows = append(t.Rows, cells(a.Arm, a.Split, itoa(a.Tasks), ratioText(a.MacroMedianR), itoa(a.UncertaintyTasks), ratioText(a.MacroMedianU)))
 	}
 	return t
 }

@@ -90,9 +90,9 @@ func writeSourceProtocol(b *bytes.Buffer, sp SourceAndProtocol) {
 
 func writeEvidencePlan(b *bytes.Buffer, ep EvidenceAndPlan) {
 	b.WriteString("### Final evidence and plan correctness\n\n")
-	table(b, []string{"arm", "tasks", "macro-average task-median R", "uncertainty tasks", "macro-average task-median U"})
+	table(b, []string{"arm", "split", "tasks", "macro-average task-median R", "uncertainty tasks", "macro-average task-median U"})
 	for _, a := range ep.Arms {
-		row(b, escapeMarkdown(a.Arm), itoa(a.Tasks), ratioText(a.MacroMedianR), itoa(a.UncertaintyTasks), ratioText(a.MacroMedianU))
+		row(b, escapeMarkdown(a.Arm), escapeMarkdown(a.Split), itoa(a.Tasks), ratioText(a.MacroMedianR), itoa(a.UncertaintyTasks), ratioText(a.MacroMedianU))
 	}
 	b.WriteString("\n")
 	table(b, []string{"task", "arm", "runs", "scored", "median R", "median U"})

@@ -60,11 +60,14 @@ type EvidenceAndPlan struct {
 	Tasks []EvidencePlanTask `json:"tasks"` // manifest task order, then arm order
 }
 
-// EvidencePlanArm is one arm's macro-averages of task medians. A null
-// macro-average means some task median is unavailable (an unscored run):
-// the denominator never shrinks, so no partial average is given.
+// EvidencePlanArm is one arm's macro-averages of task medians over the
+// tasks of one split (development and evaluation tasks are never averaged
+// together: the gates judge one split). A null macro-average means some
+// task median is unavailable (an unscored run): the denominator never
+// shrinks, so no partial average is given.
 type EvidencePlanArm struct {
 	Arm              string `json:"arm"`
+	Split            string `json:"split"`
 	Tasks            int64  `json:"tasks"`
 	MacroMedianR     *ratio `json:"macro_median_r"`
 	UncertaintyTasks int64  `json:"uncertainty_tasks"` // tasks with an unanswerable obligation
@@ -75,6 +78,7 @@ type EvidencePlanArm struct {
 // repetitions.
 type EvidencePlanTask struct {
 	Task       string `json:"task"`
+	Split      string `json:"split"`
 	Arm        string `json:"arm"`
 	Runs       int64  `json:"runs"`
 	ScoredRuns int64  `json:"scored_runs"`
@@ -128,37 +132,72 @@ func buildEvidenceAndPlan(c *tables.Campaign, s *tables.Set, arms []string) Evid
 	groups := groupRuns(s.Runs)
 	out := EvidenceAndPlan{Arms: []EvidencePlanArm{}, Tasks: []EvidencePlanTask{}}
 	tasks := taskOrder(c, s)
-	for _, arm := range arms {
-		a := EvidencePlanArm{Arm: arm}
-		var rs, us []*big.Rat
-		rComplete, uComplete := true, true
-		for _, task := range tasks {
-			runs, ok := groups[taskArm{task, arm}]
-			if !ok {
-				continue
-			}
-			t, r, u, hasU := taskMedians(task, arm, runs)
-			out.Tasks = append(out.Tasks, t)
-			a.Tasks++
-			rComplete = rComplete && r != nil
-			rs = append(rs, r)
-			if hasU {
-				a.UncertaintyTasks++
-				uComplete = uComplete && u != nil
-				us = append(us, u)
+	split := taskSplits(c)
+	for _, sp := range splitOrder(tasks, split) {
+		for _, arm := range arms {
+			if a, ok := armMacro(sp, arm, tasks, split, groups, &out.Tasks); ok {
+				out.Arms = append(out.Arms, a)
 			}
 		}
-		if rComplete {
-			a.MacroMedianR = newRatio(stats.Mean(rs))
-		}
-		if uComplete {
-			a.MacroMedianU = newRatio(stats.Mean(us))
-		}
-		out.Arms = append(out.Arms, a)
 	}
 	slices.SortStableFunc(out.Tasks, func(x, y EvidencePlanTask) int {
 		return cmp.Compare(slices.Index(tasks, x.Task), slices.Index(tasks, y.Task))
 	})
+	return out
+}
+
+// armMacro computes one arm's macro-averages over the tasks of one split,
+// appending each task's medians to rows. ok is false when the arm has no
+// run in the split.
+func armMacro(sp, arm string, tasks []string, split map[string]string, groups map[taskArm][]tables.Run, rows *[]EvidencePlanTask) (a EvidencePlanArm, ok bool) {
+	a = EvidencePlanArm{Arm: arm, Split: sp}
+	var rs, us []*big.Rat
+	rComplete, uComplete := true, true
+	for _, task := range tasks {
+		runs, has := groups[taskArm{task, arm}]
+		if !has || split[task] != sp {
+			continue
+		}
+		t, r, u, hasU := taskMedians(task, arm, runs)
+		t.Split = sp
+		*rows = append(*rows, t)
+		a.Tasks++
+		rComplete = rComplete && r != nil
+		rs = append(rs, r)
+		if hasU {
+			a.UncertaintyTasks++
+			uComplete = uComplete && u != nil
+			us = append(us, u)
+		}
+	}
+	if rComplete {
+		a.MacroMedianR = newRatio(stats.Mean(rs))
+	}
+	if uComplete {
+		a.MacroMedianU = newRatio(stats.Mean(us))
+	}
+	return a, a.Tasks > 0
+}
+
+// taskSplits maps each manifest task to its split.
+func taskSplits(c *tables.Campaign) map[string]string {
+	m := map[string]string{}
+	if c != nil {
+		for _, t := range c.Manifest.Design.Tasks {
+			m[t.ID] = t.Split
+		}
+	}
+	return m
+}
+
+// splitOrder lists the splits of tasks in first-seen order.
+func splitOrder(tasks []string, split map[string]string) []string {
+	var out []string
+	for _, t := range tasks {
+		if !slices.Contains(out, split[t]) {
+			out = append(out, split[t])
+		}
+	}
 	return out
 }
 
