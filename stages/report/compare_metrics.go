@@ -10,7 +10,7 @@ import (
 // Metric differences of [Compare] and their helpers.
 
 func (d *differ) macros(old, nw []EvidencePlanArm) {
-	key := func(a EvidencePlanArm) string { return a.Arm + "/" + a.Split }
+	key := func(a EvidencePlanArm) string { return a.Arm + " " + a.Split }
 	om, nm := indexBy(old, key), indexBy(nw, key)
 	for _, k := range unionKeys(old, nw, key) {
 		o, n := om[k], nm[k]

@@ -116,8 +116,8 @@ func TestCompareMetrics(t *testing.T) {
 		{"task_r_within", "0.01", DiffTaskMedianR, "T1 A", "median_r", "5/8", "0.63", "0.005", false},
 		{"task_r_at_tolerance", "0.005", DiffTaskMedianR, "T1 A", "median_r", "5/8", "0.63", "0.005", false},
 		{"task_r_beyond", "0.004", DiffTaskMedianR, "T1 A", "median_r", "5/8", "0.63", "0.005", true},
-		{"macro_r", "0.08", DiffMacro, "B", "macro_median_r", "41/48", "37/48", "-1/12", true},
-		{"macro_r_within", "0.09", DiffMacro, "B", "macro_median_r", "41/48", "37/48", "-1/12", false},
+		{"macro_r", "0.08", DiffMacro, "B evaluation", "macro_median_r", "41/48", "37/48", "-1/12", true},
+		{"macro_r_within", "0.09", DiffMacro, "B evaluation", "macro_median_r", "41/48", "37/48", "-1/12", false},
 		{"cost_ratio", "0", DiffRatio, "B", "cost", "65/62", "67/62", "1/31", true},
 	}
 	for _, w := range cases {

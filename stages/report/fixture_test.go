@@ -31,7 +31,7 @@ func fixtureCampaign() *tables.Campaign {
 			Synthetic:  true,
 			Design: tables.Design{
 				Arms:  []tables.Arm{{ID: "A"}, {ID: "B", Reconciliation: true}},
-				Tasks: []tables.TaskSpec{{ID: "T1"}, {ID: "T2"}},
+				Tasks: []tables.TaskSpec{{ID: "T1", Split: "evaluation"}, {ID: "T2", Split: "evaluation"}},
 			},
 		},
 	}
