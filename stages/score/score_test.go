@@ -45,13 +45,13 @@ func TestEveryPlannedRunHasARow(t *testing.T) {
 			t.Fatalf("got %d obligation rows, want 24", len(f.s.Obligations))
 		}
 	})
-	t.Run("a planned run without sessions is kept, unscored, classified missing", func(t *testing.T) {
+	t.Run("a planned run without sessions is kept, unscored, classified invalid", func(t *testing.T) {
 		f := newFixture(t, 1)
 		f.s.Sessions = f.s.Sessions[:2] // drop T1-r1-B
 		f.rateAll(addr, addr, addr, unkc)
 		f.run(t)
 		b := f.runRow(t, 1, "B")
-		if b.Scored || b.R != nil || b.Classification != "missing" || b.SemanticPass != nil {
+		if b.Scored || b.R != nil || b.Classification != "invalid" || b.SemanticPass != nil {
 			t.Fatalf("missing run: %+v", b)
 		}
 		if b.RDen != 3 {

@@ -18,9 +18,12 @@ const (
 	kindDefectiveOracle                  // C22: unscored
 )
 
+// statusMissing is the sessions-table status of a planned session that has
+// no receipt.
+const statusMissing = "missing"
+
 // Run classifications beyond the session classifications of stages/validate.
 const (
-	classMissing            = "missing"
 	classSharedDraftFailure = "shared_draft_failure"
 	classNotDispatched      = "not_dispatched"
 	classInvalid            = "invalid"
@@ -30,8 +33,10 @@ const (
 func classify(p *plannedRun) (runKind, string) {
 	d, r := p.draft, p.review
 	switch {
-	case d == nil || d.Status == classMissing || r == nil || r.Status == classMissing:
-		return kindInvalid, classMissing
+	case d == nil || d.Status == statusMissing || r == nil || r.Status == statusMissing:
+		// A planned session without a receipt invalidates the execution
+		// (V2, C15); the sessions table says which one is missing.
+		return kindInvalid, classInvalid
 	case d.Classification == classInvalid || r.Classification == classInvalid:
 		return kindInvalid, classInvalid
 	case p.truth != nil && p.truth.Oracle.Defective:
