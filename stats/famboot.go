@@ -15,8 +15,8 @@ const DefaultResamples = 10000
 const MaxResamples = 1_000_000
 
 // BootAlgorithmVersion names the exact algorithm below: any change to the
-// draw order, the seeding, the statistic formulas or the quantile rule
-// must change it.
+// draws, the seeding, the accumulation (counts, then count × row in family
+// order), the statistic formulas or the quantile rule must change it.
 const BootAlgorithmVersion = "famboot/v1"
 
 // ErrBootInput is wrapped by every error FamilyBootstrap returns.
@@ -184,8 +184,9 @@ func (fs familySums) total() []float64 {
 }
 
 // replicates returns theta*[stat][b] for b in 0..B−1. Resample b draws G
-// indices with a PCG seeded from (seed, b) and adds the drawn rows in draw
-// order; workers own disjoint ranges of b and write into preallocated slots.
+// indices with a PCG seeded from (seed, b), counts the draws per family and
+// adds count × row in family order; workers own disjoint ranges of b and
+// write into preallocated slots.
 func (fs familySums) replicates(stats []BootStatistic, b int, seed uint64, workers int) [][]float64 {
 	reps := make([][]float64, len(stats))
 	for i := range reps {
@@ -205,15 +206,24 @@ func (fs familySums) resampleRange(stats []BootStatistic, reps [][]float64, lo, 
 	rr := newResampleRand()
 	data, g, k := fs.data, fs.g, fs.k
 	t := make([]float64, k)
+	counts := make([]int32, g)
+	ix := newIndexer(g)
 	for b := lo; b < hi; b++ {
 		rr.reset(seed, uint64(b))
 		clear(t)
+		clear(counts)
 		for range g {
-			off := rr.r.IntN(g) * k
-			row := data[off : off+k : off+k]
+			counts[ix.draw(rr.pcg)]++
+		}
+		for f, c := range counts {
+			if c == 0 {
+				continue
+			}
+			w := float64(c)
+			row := data[f*k : f*k+k : f*k+k]
 			t := t[:len(row)]
-			for c := range row {
-				t[c] += row[c]
+			for j := range row {
+				t[j] += float64(w * row[j])
 			}
 		}
 		for i := range stats {

@@ -151,18 +151,24 @@ func TestReplicatesGolden(t *testing.T) {
 }
 
 // TestReplicatesFollowSpec recomputes a few resamples straight from the
-// notes' pseudo-code: fresh PCG from ResampleSeeds, G draws of IntN(G),
-// rows added in draw order, every statistic from the same T*.
+// notes' pseudo-code (the counts variant): fresh PCG from ResampleSeeds, G
+// draws of IntN(G) counted per family, then Σ float64(count·row) in family
+// order, every statistic from the same T*.
 func TestReplicatesFollowSpec(t *testing.T) {
 	sums, st := goldenData()
 	fs := familySums{g: len(sums), k: len(sums[0]), data: slices.Concat(sums...)}
 	reps := fs.replicates(st, 50, 99, 3)
 	for _, b := range []int{0, 1, 17, 49} {
 		r := rand.New(rand.NewPCG(ResampleSeeds(99, uint64(b))))
-		var n, sa, sb, ca, cb float64
+		counts := make([]float64, len(sums))
 		for range len(sums) {
-			row := sums[r.IntN(len(sums))]
-			n, sa, sb, ca, cb = n+row[0], sa+row[1], sb+row[2], ca+row[3], cb+row[4]
+			counts[r.IntN(len(sums))]++
+		}
+		var n, sa, sb, ca, cb float64
+		for f, row := range sums {
+			c := counts[f]
+			n, sa, sb = n+float64(c*row[0]), sa+float64(c*row[1]), sb+float64(c*row[2])
+			ca, cb = ca+float64(c*row[3]), cb+float64(c*row[4])
 		}
 		want := []float64{sa / n, sb / n, (sb - sa) / n, cb / ca}
 		for i := range st {
@@ -248,4 +254,29 @@ func FuzzFamilyBootstrap(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReplicatesFollowSpecInexact repeats the spec check on values that
+// are not exact binary fractions (0.1, 0.7, ...), where the accumulation
+// order shows in the last bits: the replicates must equal the counts
+// variant bit for bit.
+func TestReplicatesFollowSpecInexact(t *testing.T) {
+	sums := [][]float64{{1, 0.1, 0.7}, {2, 0.3, 1.1}, {1, 0.7, 0.2}, {3, 2.9, 0.3}, {1, 0.6, 0.9}}
+	st := []BootStatistic{macroStat("macro_a", 1, 0), macroStat("macro_b", 2, 0)}
+	fs := familySums{g: len(sums), k: len(sums[0]), data: slices.Concat(sums...)}
+	reps := fs.replicates(st, 200, 7, 2)
+	for b := range 200 {
+		r := rand.New(rand.NewPCG(ResampleSeeds(7, uint64(b))))
+		counts := make([]float64, len(sums))
+		for range len(sums) {
+			counts[r.IntN(len(sums))]++
+		}
+		var n, sa, sb float64
+		for f, row := range sums {
+			n, sa, sb = n+float64(counts[f]*row[0]), sa+float64(counts[f]*row[1]), sb+float64(counts[f]*row[2])
+		}
+		if reps[0][b] != sa/n || reps[1][b] != sb/n {
+			t.Fatalf("resample %d = %v, %v; counts variant gives %v, %v", b, reps[0][b], reps[1][b], sa/n, sb/n)
+		}
+	}
 }

@@ -1,6 +1,9 @@
 package stats
 
-import "math/rand/v2"
+import (
+	"math/bits"
+	"math/rand/v2"
+)
 
 // RNGName identifies the random stream of the family bootstrap; it is
 // written next to every interval so a reader can reproduce it.
@@ -38,4 +41,29 @@ func newResampleRand() *resampleRand {
 // reset positions the generator at the start of resample b's stream.
 func (rr *resampleRand) reset(seed, b uint64) {
 	rr.pcg.Seed(ResampleSeeds(seed, b))
+}
+
+// indexer draws uniform indices in [0, n) from a PCG exactly as
+// rand.New(pcg).IntN(n) does (Lemire's multiply-shift with rejection, the
+// same sequence on 32- and 64-bit machines), without the interface call
+// per draw. TestIndexerMatchesIntN pins the equivalence.
+type indexer struct {
+	n, thresh uint64
+	pow2      bool
+}
+
+func newIndexer(n int) indexer {
+	u := uint64(n)
+	return indexer{n: u, thresh: -u % u, pow2: u&(u-1) == 0}
+}
+
+func (ix indexer) draw(pcg *rand.PCG) int {
+	if ix.pow2 {
+		return int(pcg.Uint64() & (ix.n - 1))
+	}
+	hi, lo := bits.Mul64(pcg.Uint64(), ix.n)
+	for lo < ix.thresh {
+		hi, lo = bits.Mul64(pcg.Uint64(), ix.n)
+	}
+	return int(hi)
 }

@@ -67,3 +67,18 @@ func TestResampleRandResetIsFresh(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexerMatchesIntN checks that the inlined index draw gives exactly
+// rand.Rand.IntN's sequence, for powers of two, small and large bounds and
+// bounds where the rejection step matters.
+func TestIndexerMatchesIntN(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 8, 20, 1000, 10000, 1 << 20, 1<<31 - 1} {
+		a, b := rand.NewPCG(20241101, uint64(n)), rand.NewPCG(20241101, uint64(n))
+		r, ix := rand.New(a), newIndexer(n)
+		for i := range 2000 {
+			if want, got := r.IntN(n), ix.draw(b); want != got {
+				t.Fatalf("n=%d draw %d: indexer %d, IntN %d", n, i, got, want)
+			}
+		}
+	}
+}
