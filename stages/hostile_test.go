@@ -224,9 +224,9 @@ func hostileCases() []hostileCase {
 			}
 			setFile(f, "adjudications.jsonl", slices.Concat(f["adjudications.jsonl"], line), false)
 		},
-		// One finding per unknown obligation: bounded by the line cap. The
-		// adjudication schema has no maxItems, so no single size finding.
-		code: tables.CodeRatingUnknownObligation, file: "adjudications.jsonl", maxAlloc: 256 * mib,
+		// The schema caps obligation ratings at the truth's 8 obligations:
+		// one size finding, not one finding per rating.
+		code: tables.CodeTooManyItems, file: "adjudications.jsonl", maxAlloc: 64 * mib,
 	}, {
 		name: "source_path_with_dotdot",
 		build: func(t *testing.T, f map[string][]byte) {

@@ -185,13 +185,14 @@ func (l *loader) observationPacket(r *tables.Receipt, at position) *tables.Packe
 		l.add(pat.finding(tables.CodeObservationsMismatch, "",
 			fmt.Sprintf("the observations are for task %q of repository %q but the receipt is for task %q", p.TaskID, p.Repository, r.TaskID)))
 	}
+	index := lineIndex{}
 	for i, it := range p.Items {
 		ptr := indexPointer("/items", i)
 		if want := fmt.Sprintf("E%d", i+1); it.ID != want {
 			l.add(pat.finding(tables.CodeObservationOrder, ptr+"/id",
 				fmt.Sprintf("observation %d is %q; observations are numbered E1..EN in completion order, so it must be %s", i+1, it.ID, want)))
 		}
-		l.checkItem(it, ptr, pat)
+		l.checkItemLines(it, ptr, pat, index)
 	}
 	return &p
 }

@@ -76,15 +76,10 @@ func (l *loader) loadPacket(t *tables.LoadedTask) bool {
 	return true
 }
 
-// checkItem checks a packet item's text against its source file's lines.
-// A loop over many items should call checkItemLines with one lineIndex.
-func (l *loader) checkItem(it tables.PacketItem, ptr string, at position) {
-	l.checkItemLines(it, ptr, at, lineIndex{})
-}
-
-// checkItemLines is checkItem with index holding the line starts of the
-// sources already split, so that a packet of many items over a large
-// source splits it once, not once per item.
+// checkItemLines checks a packet item's text against its source file's
+// lines. index holds the line starts of the sources already split, so that
+// a packet of many items over a large source splits it once, not once per
+// item.
 func (l *loader) checkItemLines(it tables.PacketItem, ptr string, at position, index lineIndex) {
 	src, ok := l.source(it.FileSHA256)
 	if !ok {
