@@ -126,7 +126,7 @@ func expectedParquetType(f reflect.StructField) string {
 	switch {
 	case typ == reflect.TypeFor[tables.Money]():
 		return "DECIMAL(18,12)"
-	case strings.HasSuffix(columnName(f), "_at_ns"):
+	case strings.HasSuffix(columnName(f), "_at"):
 		return "TIMESTAMP(isAdjustedToUTC=true,unit=NANOS)"
 	}
 	switch typ.Kind() {
