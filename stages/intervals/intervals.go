@@ -12,7 +12,7 @@
 //  2. Per cluster (family, or repository when manifest.intervals.cluster
 //     says so) sum those medians into a fixed vector: three columns per
 //     statistic (tasks, Σ treatment medians, Σ baseline medians).
-//  3. Resample clusters with stats.FamilyBootstrap: one cluster multiset
+//  3. Resample clusters with boot.FamilyBootstrap: one cluster multiset
 //     per resample shared by every statistic and arm; nothing inside a
 //     cluster is resampled.
 //  4. Write one row per statistic × method, sorted by (statistic, arm,
@@ -32,7 +32,7 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/evalgate/evalgate/stats"
+	"github.com/evalgate/evalgate/stats/boot"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -98,9 +98,9 @@ func resolvePlan(m tables.Manifest, opt Options) (plan, []tables.Finding) {
 	}
 	switch {
 	case n == 0:
-		p.resamples = stats.DefaultResamples
-	case n < 0 || n > stats.MaxResamples:
-		out = append(out, planFinding("/intervals/resamples", fmt.Sprintf("intervals.resamples %d is outside 0..%d (0 means %d), so no interval is computed.", n, stats.MaxResamples, stats.DefaultResamples)))
+		p.resamples = boot.DefaultResamples
+	case n < 0 || n > boot.MaxResamples:
+		out = append(out, planFinding("/intervals/resamples", fmt.Sprintf("intervals.resamples %d is outside 0..%d (0 means %d), so no interval is computed.", n, boot.MaxResamples, boot.DefaultResamples)))
 	default:
 		p.resamples = int(n)
 	}

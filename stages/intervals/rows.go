@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/evalgate/evalgate/stats"
+	"github.com/evalgate/evalgate/stats/boot"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -131,16 +132,16 @@ func (sp statSpec) point(a *accum) *float64 {
 	return stats.Float(stats.Ratio(t, b))
 }
 
-func (sp statSpec) bootStatistic(i int, a *accum) stats.BootStatistic {
-	st := stats.BootStatistic{Name: sp.name, Point: sp.point(a)}
+func (sp statSpec) bootStatistic(i int, a *accum) boot.BootStatistic {
+	st := boot.BootStatistic{Name: sp.name, Point: sp.point(a)}
 	c := 3 * i
 	switch sp.kind {
 	case perArm:
-		st.Num, st.Den = []stats.BootTerm{{Column: c + 1}}, c
+		st.Num, st.Den = []boot.BootTerm{{Column: c + 1}}, c
 	case pairedDiff:
-		st.Num, st.Den = []stats.BootTerm{{Column: c + 1}, {Column: c + 2, Negate: true}}, c
+		st.Num, st.Den = []boot.BootTerm{{Column: c + 1}, {Column: c + 2, Negate: true}}, c
 	default:
-		st.Num, st.Den = []stats.BootTerm{{Column: c + 1}}, c+2
+		st.Num, st.Den = []boot.BootTerm{{Column: c + 1}}, c+2
 	}
 	return st
 }
@@ -169,11 +170,11 @@ func matrix(accs []*accum, used []bool) [][]float64 {
 func (red *reduction) rows(campaignID string, p plan) []tables.Interval {
 	specs := red.specs()
 	accs, used := red.accumulate(specs)
-	bs := make([]stats.BootStatistic, len(specs))
+	bs := make([]boot.BootStatistic, len(specs))
 	for i, sp := range specs {
 		bs[i] = sp.bootStatistic(i, accs[i])
 	}
-	est, err := stats.FamilyBootstrap(matrix(accs, used), bs, stats.BootOptions{Resamples: p.resamples, Seed: p.seed, Workers: p.workers})
+	est, err := boot.FamilyBootstrap(matrix(accs, used), bs, boot.BootOptions{Resamples: p.resamples, Seed: p.seed, Workers: p.workers})
 	if err != nil { // unreachable: sums are finite and columns in range
 		return nil
 	}
@@ -193,38 +194,38 @@ func (red *reduction) rows(campaignID string, p plan) []tables.Interval {
 // emptyStatus refines no_data: the measure exists in the campaign but the
 // arm has none (empty_arm), or both arms have some but no task has both
 // (no_pairs).
-func (red *reduction) emptyStatus(sp statSpec, s stats.BootStatus) stats.BootStatus {
-	if s != stats.StatusNoData || !red.any[sp.m] {
+func (red *reduction) emptyStatus(sp statSpec, s boot.BootStatus) boot.BootStatus {
+	if s != boot.StatusNoData || !red.any[sp.m] {
 		return s
 	}
 	has := red.armAny[sp.m]
 	if !has[sp.arm] || (sp.kind != perArm && !has[sp.base]) {
-		return stats.StatusEmptyArm
+		return boot.StatusEmptyArm
 	}
 	if sp.kind != perArm {
-		return stats.StatusNoPairs
+		return boot.StatusNoPairs
 	}
 	return s
 }
 
-func renderRows(campaignID string, p plan, sp statSpec, a *accum, e stats.BootEstimate) []tables.Interval {
+func renderRows(campaignID string, p plan, sp statSpec, a *accum, e boot.BootEstimate) []tables.Interval {
 	out := make([]tables.Interval, 0, len(e.Bounds))
 	for _, b := range e.Bounds {
 		row := tables.Interval{
 			Statistic: sp.name, Arm: sp.arm, Method: string(b.Method), Status: string(e.Status),
-			Estimate: finite(e.Point), Level: stats.BootLevel,
+			Estimate: finite(e.Point), Level: boot.BootLevel,
 			NFamilies: int64(e.Families), Resamples: int64(p.resamples), Seed: p.seed,
-			RNG: stats.RNGName, AlgorithmVersion: stats.BootAlgorithmVersion, Cluster: p.cluster,
+			RNG: boot.RNGName, AlgorithmVersion: boot.BootAlgorithmVersion, Cluster: p.cluster,
 			Label: Label, GateEffect: GateEffect,
-			CampaignID: campaignID, Contrast: sp.contrast, Unit: sp.unit, QuantileRule: stats.QuantileRule,
+			CampaignID: campaignID, Contrast: sp.contrast, Unit: sp.unit, QuantileRule: boot.QuantileRule,
 			PLower: finite(b.P), BootSE: finite(e.BootSE),
 			NTasks: a.nTasks, NRuns: a.nRuns, NTasksDroppedUnpaired: a.nDropped,
 			NUndefinedResamples: int64(e.Undefined), SmallGFlag: e.SmallG,
 		}
-		if e.Status == stats.StatusOK {
+		if e.Status == boot.StatusOK {
 			row.Lo, row.Hi = finite(b.Lo), finite(b.Hi)
 		}
-		if e.Status == stats.StatusNoData || e.Status == stats.StatusEmptyArm || e.Status == stats.StatusNoPairs {
+		if e.Status == boot.StatusNoData || e.Status == boot.StatusEmptyArm || e.Status == boot.StatusNoPairs {
 			row.Estimate = nil
 		}
 		out = append(out, row)

@@ -1,8 +1,10 @@
-package stats
+package boot
 
 import (
 	"math"
 	"slices"
+
+	"github.com/evalgate/evalgate/stats"
 )
 
 // BootStatus says whether a statistic got an interval and, if not, why.
@@ -177,9 +179,9 @@ func (fs familySums) bounds(st BootStatistic, e *BootEstimate, reps []float64) [
 	}
 	sorted := slices.Clone(reps)
 	slices.Sort(sorted)
-	out[0].Lo, out[0].Hi = Quantile7(sorted, pExp), Quantile7(sorted, 1-pExp)
+	out[0].Lo, out[0].Hi = stats.Quantile7(sorted, pExp), stats.Quantile7(sorted, 1-pExp)
 	out[1].Lo, out[1].Hi = fs.cr1T(st, e.Point, e.Families)
-	out[2].Lo, out[2].Hi = Quantile7(sorted, bootAlphaHalf), Quantile7(sorted, 1-bootAlphaHalf)
+	out[2].Lo, out[2].Hi = stats.Quantile7(sorted, bootAlphaHalf), stats.Quantile7(sorted, 1-bootAlphaHalf)
 	return out
 }
 

@@ -1,10 +1,12 @@
-package stats
+package boot
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/evalgate/evalgate/stats"
 )
 
 // s1Family simulates one family of scenario S1 (statistics notes §2.1):
@@ -22,7 +24,7 @@ func s1Family(r *rand.Rand, tasks int) []float64 {
 				v := 0.6 + uf + vt + float64(arm)*(0.05+wf+wt) + 0.10*r.NormFloat64()
 				reps[i] = math.Min(1, math.Max(0, v))
 			}
-			out[1+arm] += MedianFloat64(reps[:])
+			out[1+arm] += stats.MedianFloat64(reps[:])
 		}
 	}
 	return out
@@ -69,36 +71,68 @@ func TestCoverageS1(t *testing.T) {
 	ref := map[int][3]float64{ // expanded, t-CR1, percentile
 		4: {0.88, 0.95, 0.81}, 8: {0.94, 0.95, 0.885}, 20: {0.95, 0.95, 0.93},
 	}
-	st := []BootStatistic{diffStat("diff", 2, 1, 0)}
 	for _, g := range []int{4, 8, 20} {
 		t.Run(fmt.Sprintf("G%d", g), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(uint64(g), 2024))
-			var hits [3]int
-			for sim := range nsim {
-				sums := make([][]float64, g)
-				for f, n := range s1Layout(r, g) {
-					sums[f] = s1Family(r, n)
-				}
-				e := mustBoot(t, sums, st, BootOptions{Resamples: b, Seed: uint64(sim), Workers: 2})[0]
-				for m, bd := range e.Bounds {
-					if bd.Lo <= truth && truth <= bd.Hi {
-						hits[m]++
-					}
-				}
-			}
+			cov := coverageS1(t, g, nsim, b, truth)
 			for m, method := range BootMethods {
-				cov := float64(hits[m]) / nsim
-				t.Logf("%s coverage %.4f (reference %.3f)", method, cov, ref[g][m])
-				if math.Abs(cov-ref[g][m]) > 0.04 {
-					t.Errorf("%s coverage %.4f, reference %.3f ± 0.04", method, cov, ref[g][m])
+				t.Logf("%s coverage %.4f (reference %.3f)", method, cov[m], ref[g][m])
+				if math.Abs(cov[m]-ref[g][m]) > 0.04 {
+					t.Errorf("%s coverage %.4f, reference %.3f ± 0.04", method, cov[m], ref[g][m])
 				}
-				if cov > 0.97 {
-					t.Errorf("%s coverage %.4f > 0.97: double counting?", method, cov)
+				if cov[m] > 0.97 {
+					t.Errorf("%s coverage %.4f > 0.97: double counting?", method, cov[m])
 				}
 			}
-			exp, cr1 := float64(hits[0])/nsim, float64(hits[1])/nsim
+			exp, cr1 := cov[0], cov[1]
 			if cr1 < 0.92 || (g == 4 && exp < 0.83) || (g >= 8 && exp < 0.92) {
 				t.Errorf("outside the hard bands: expanded %.4f, t-CR1 %.4f", exp, cr1)
+			}
+		})
+	}
+}
+
+// coverageS1 simulates nsim datasets of scenario S1 with g families and
+// returns the share of intervals per method (expanded, t-CR1, percentile)
+// that cover the true paired difference.
+func coverageS1(t testing.TB, g, nsim, b int, truth float64) [3]float64 {
+	r := rand.New(rand.NewPCG(uint64(g), 2024))
+	st := []BootStatistic{diffStat("diff", 2, 1, 0)}
+	var hits [3]int
+	for sim := range nsim {
+		sums := make([][]float64, g)
+		for f, n := range s1Layout(r, g) {
+			sums[f] = s1Family(r, n)
+		}
+		e := mustBoot(t, sums, st, BootOptions{Resamples: b, Seed: uint64(sim), Workers: 2})[0]
+		for m, bd := range e.Bounds {
+			if bd.Lo <= truth && truth <= bd.Hi {
+				hits[m]++
+			}
+		}
+	}
+	var cov [3]float64
+	for m := range cov {
+		cov[m] = float64(hits[m]) / float64(nsim)
+	}
+	return cov
+}
+
+// BenchmarkCoverageS1 is the longer coverage simulation of the statistics
+// notes §5 (nsim = 4000, B = 2000) for several family counts. It reports
+// the coverage of every method as benchmark metrics, e.g.
+//
+//	go test -run '^$' -bench CoverageS1 -benchtime 1x ./stats/boot
+func BenchmarkCoverageS1(b *testing.B) {
+	const nsim, resamples = 4000, 2000
+	truth := s1Truth(1_000_000)
+	for _, g := range []int{4, 6, 8, 12, 20} {
+		b.Run(fmt.Sprintf("G%d", g), func(b *testing.B) {
+			var cov [3]float64
+			for b.Loop() {
+				cov = coverageS1(b, g, nsim, resamples, truth)
+			}
+			for m, method := range BootMethods {
+				b.ReportMetric(cov[m], "cov-"+string(method))
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package stats
+package boot
 
 import (
 	"crypto/sha256"
@@ -21,7 +21,7 @@ func diffStat(name string, b, a, den int) BootStatistic {
 	return BootStatistic{Name: name, Num: []BootTerm{{Column: b}, {Column: a, Negate: true}}, Den: den}
 }
 
-func mustBoot(t *testing.T, sums [][]float64, st []BootStatistic, opt BootOptions) []BootEstimate {
+func mustBoot(t testing.TB, sums [][]float64, st []BootStatistic, opt BootOptions) []BootEstimate {
 	t.Helper()
 	est, err := FamilyBootstrap(sums, st, opt)
 	if err != nil {
