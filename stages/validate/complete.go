@@ -17,6 +17,15 @@ type slotKey struct {
 // are not_dispatched (C23); replaced attempts were infrastructure-invalid;
 // at most the allowed number of triplets is invalid.
 func (v *runner) completeness() {
+	v.walkSchedule("triplets", v.finalAttempt)
+}
+
+// walkSchedule groups the planned sessions by scheduled slot, checks every
+// slot's attempts (replacements, invalid attempts) and its final attempt
+// with checkFinal, reports planned sessions of slots the schedule does not
+// list, and stops the campaign when more attempts are infrastructure-invalid
+// than the allowed replacements. unit names an attempt in messages.
+func (v *runner) walkSchedule(unit string, checkFinal func(slot tables.Slot, final int64, rs []*sessionResult)) {
 	bySlot := map[slotKey][]*sessionResult{}
 	for _, sr := range v.sessions {
 		if sr.planned {
@@ -24,34 +33,36 @@ func (v *runner) completeness() {
 			bySlot[k] = append(bySlot[k], sr)
 		}
 	}
-	invalidTriplets := int64(0)
+	invalid := int64(0)
 	for _, slot := range v.c.Manifest.Design.Schedule {
 		k := slotKey{slot.Task, slot.Repetition}
 		rs := bySlot[k]
 		delete(bySlot, k)
-		invalidTriplets += v.slot(slot, rs)
+		final, bad := v.attempts(slot, rs)
+		invalid += bad
+		checkFinal(slot, final, rs)
 	}
 	for _, sr := range v.sessions { // slots the schedule does not list, in file order
 		if _, left := bySlot[slotKey{sr.row.TaskID, sr.row.Repetition}]; left && sr.planned {
 			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("Task %q has no scheduled repetition %d.", sr.row.TaskID, sr.row.Repetition))
 		}
 	}
-	if allowed := v.c.Manifest.Ceilings.Campaign.InfrastructureReplacements; invalidTriplets > allowed {
+	if allowed := v.c.Manifest.Ceilings.Campaign.InfrastructureReplacements; invalid > allowed {
 		v.findings = append(v.findings, tables.Finding{
 			Code: tables.CodeInvalidTripletsExceeded, Severity: tables.Reject, File: receiptsFile,
-			Message: fmt.Sprintf("%d triplets are infrastructure-invalid but the campaign allows %d replacement(s); the campaign stops.", invalidTriplets, allowed),
+			Message: fmt.Sprintf("%d %s are infrastructure-invalid but the campaign allows %d replacement(s); the campaign stops.", invalid, unit, allowed),
 		})
 	}
 }
 
-// slot checks one scheduled repetition and returns how many of its
-// attempts hold an invalid session.
-func (v *runner) slot(slot tables.Slot, rs []*sessionResult) int64 {
-	final := int64(1)
+// attempts returns a slot's final attempt and how many of its attempts
+// hold an invalid session; a replaced attempt with no invalid session is
+// reported.
+func (v *runner) attempts(slot tables.Slot, rs []*sessionResult) (final, invalid int64) {
+	final = 1
 	for _, sr := range rs {
 		final = max(final, sr.row.Attempt)
 	}
-	invalid := int64(0)
 	for attempt := int64(1); attempt <= final; attempt++ {
 		var first *sessionResult
 		bad := false
@@ -68,8 +79,7 @@ func (v *runner) slot(slot tables.Slot, rs []*sessionResult) int64 {
 			v.addReceipt(first, tables.CodeReplacementUnjustified, fmt.Sprintf("Attempt %d of %s repetition %d was replaced although none of its sessions is infrastructure-invalid.", attempt, slot.Task, slot.Repetition))
 		}
 	}
-	v.finalAttempt(slot, final, rs)
-	return invalid
+	return final, invalid
 }
 
 func cmpOr(a, b *sessionResult) *sessionResult {

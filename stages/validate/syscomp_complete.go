@@ -12,57 +12,12 @@ import (
 // not_dispatched; a dispatched review received its own investigation's
 // draft and observations; replaced attempts were infrastructure-invalid.
 func (v *runner) systemCompleteness() {
-	bySlot := map[slotKey][]*sessionResult{}
-	for _, sr := range v.sessions {
-		if sr.planned {
-			k := slotKey{sr.row.TaskID, sr.row.Repetition}
-			bySlot[k] = append(bySlot[k], sr)
-		}
-	}
-	invalid := int64(0)
-	for _, slot := range v.c.Manifest.Design.Schedule {
-		k := slotKey{slot.Task, slot.Repetition}
-		rs := bySlot[k]
-		delete(bySlot, k)
-		invalid += v.systemSlot(slot, rs)
-	}
-	for _, sr := range v.sessions {
-		if _, left := bySlot[slotKey{sr.row.TaskID, sr.row.Repetition}]; left && sr.planned {
-			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("Task %q has no scheduled repetition %d.", sr.row.TaskID, sr.row.Repetition))
-		}
-	}
-	if allowed := v.c.Manifest.Ceilings.Campaign.InfrastructureReplacements; invalid > allowed {
-		v.findings = append(v.findings, tables.Finding{
-			Code: tables.CodeInvalidTripletsExceeded, Severity: tables.Reject, File: receiptsFile,
-			Message: fmt.Sprintf("%d slots are infrastructure-invalid but the campaign allows %d replacement(s); the campaign stops.", invalid, allowed),
-		})
-	}
+	v.walkSchedule("slots", v.systemSlot)
 }
 
-// systemSlot checks one slot's attempts and returns how many hold an
-// invalid session.
-func (v *runner) systemSlot(slot tables.Slot, rs []*sessionResult) int64 {
-	final := int64(1)
-	for _, sr := range rs {
-		final = max(final, sr.row.Attempt)
-	}
-	invalid := int64(0)
-	for attempt := int64(1); attempt <= final; attempt++ {
-		var first *sessionResult
-		bad := false
-		for _, sr := range rs {
-			if sr.row.Attempt == attempt {
-				first = cmpOr(first, sr)
-				bad = bad || sr.row.Classification == ClassInvalid
-			}
-		}
-		if bad {
-			invalid++
-		}
-		if attempt < final && first != nil && !bad {
-			v.addReceipt(first, tables.CodeReplacementUnjustified, fmt.Sprintf("Attempt %d of %s repetition %d was replaced although none of its sessions is infrastructure-invalid.", attempt, slot.Task, slot.Repetition))
-		}
-	}
+// systemSlot checks the final attempt of one slot: one investigation and
+// one review per system in the slot's order.
+func (v *runner) systemSlot(slot tables.Slot, final int64, rs []*sessionResult) {
 	used := map[*sessionResult]bool{}
 	for _, arm := range slot.Order {
 		inv := v.expectSystem(slot, final, tables.RoleInvestigation, arm, rs, used)
@@ -85,7 +40,6 @@ func (v *runner) systemSlot(slot tables.Slot, rs []*sessionResult) int64 {
 			v.addReceipt(sr, tables.CodeInfrastructureInvalid, fmt.Sprintf("The session failed with infrastructure error %q and its slot was not replaced.", deref(sr.row.ErrorClass)))
 		}
 	}
-	return invalid
 }
 
 // reviewAfterInvestigation applies C23 to a workflow and checks that the
