@@ -67,8 +67,8 @@ func TestLineStarts(t *testing.T) {
 		{"blank_lines", "\n\n", []int{0, 1, 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := lineStarts([]byte(tc.src)); !slices.Equal(got, tc.want) {
-				t.Errorf("lineStarts(%q) = %v, want %v", tc.src, got, tc.want)
+			if got := tables.LineStarts([]byte(tc.src)); !slices.Equal(got, tc.want) {
+				t.Errorf("tables.LineStarts(%q) = %v, want %v", tc.src, got, tc.want)
 			}
 		})
 	}

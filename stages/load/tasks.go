@@ -1,7 +1,6 @@
 package load
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/evalgate/evalgate/tables"
@@ -102,35 +101,16 @@ func (l *loader) checkItemLines(it tables.PacketItem, ptr string, at position, i
 	}
 }
 
-// lineIndex maps a source's sha256 to its line starts (see lineStarts).
+// lineIndex maps a source's sha256 to its line starts (see tables.LineStarts).
 type lineIndex map[string][]int
 
 func (x lineIndex) starts(sha string, src []byte) []int {
 	s, ok := x[sha]
 	if !ok {
-		s = lineStarts(src)
+		s = tables.LineStarts(src)
 		x[sha] = s
 	}
 	return s
-}
-
-// lineStarts returns the byte offset of the start of every physical line
-// of src followed by len(src), so line n (1-based) is
-// src[starts[n-1]:starts[n]] and src has len(starts)-1 lines. Lines end
-// after each "\n"; a final newline does not make an extra line and the last
-// line may lack "\n" (C09).
-func lineStarts(src []byte) []int {
-	starts := make([]int, 1, bytes.Count(src, []byte("\n"))+2)
-	for off := 0; off < len(src); {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			off = len(src)
-		} else {
-			off += i + 1
-		}
-		starts = append(starts, off)
-	}
-	return starts
 }
 
 // source returns the bytes of sources/<sha>, read once and checked against

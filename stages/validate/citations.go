@@ -65,10 +65,10 @@ func (v *runner) checkCitation(cit tables.Citation, it *tables.PacketItem, itemL
 	}
 	starts, ok := v.lines[it.FileSHA256]
 	if !ok {
-		starts = lineStarts(src)
+		starts = tables.LineStarts(src)
 		v.lines[it.FileSHA256] = starts
 	}
-	srcBytes, ok := lineRange(src, starts, cit.StartLine, cit.EndLine)
+	srcBytes, ok := tables.LineRange(src, starts, cit.StartLine, cit.EndLine)
 	if !ok {
 		return tables.CodeCitationBeyondSource, fmt.Sprintf("Lines %d-%d go past the %d physical lines of %s (a final newline adds no line).", cit.StartLine, cit.EndLine, len(starts)-1, cit.Path)
 	}
@@ -78,10 +78,10 @@ func (v *runner) checkCitation(cit tables.Citation, it *tables.PacketItem, itemL
 	text, ok := itemLines[it]
 	if !ok {
 		text.data = []byte(it.Text)
-		text.starts = lineStarts(text.data)
+		text.starts = tables.LineStarts(text.data)
 		itemLines[it] = text
 	}
-	itemBytes, ok := lineRange(text.data, text.starts, cit.StartLine-it.StartLine+1, cit.EndLine-it.StartLine+1)
+	itemBytes, ok := tables.LineRange(text.data, text.starts, cit.StartLine-it.StartLine+1, cit.EndLine-it.StartLine+1)
 	if !ok || !bytes.Equal(itemBytes, srcBytes) {
 		return tables.CodeCitationBytesMismatch, fmt.Sprintf("Evidence %s's text at lines %d-%d differs from the source bytes.", it.ID, cit.StartLine, cit.EndLine)
 	}

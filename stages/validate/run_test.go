@@ -62,7 +62,7 @@ var sourceTexts = map[string]string{
 
 func item(id, path string, start, end int) tables.PacketItem {
 	src := []byte(sourceTexts[path])
-	text, _ := lineRange(src, lineStarts(src), int64(start), int64(end))
+	text, _ := tables.LineRange(src, tables.LineStarts(src), int64(start), int64(end))
 	return tables.PacketItem{ID: id, Path: path, StartLine: int64(start), EndLine: int64(end), FileSHA256: sum(src), Text: string(text)}
 }
 

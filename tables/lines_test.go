@@ -1,4 +1,4 @@
-package validate
+package tables
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 )
 
 // naiveLines splits s the way the format defines physical lines, written
-// independently of lineStarts: strings.SplitAfter, dropping the empty
+// independently of LineStarts: strings.SplitAfter, dropping the empty
 // element a final newline (or an empty file) leaves.
 func naiveLines(s string) []string {
 	parts := strings.SplitAfter(s, "\n")
@@ -45,24 +45,24 @@ func TestLineRange(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			data := []byte(tc.src)
-			got, ok := lineRange(data, lineStarts(data), tc.start, tc.end)
+			got, ok := LineRange(data, LineStarts(data), tc.start, tc.end)
 			if ok != tc.ok || string(got) != tc.want {
-				t.Errorf("lineRange(%q, %d, %d) = %q, %v; want %q, %v", tc.src, tc.start, tc.end, got, ok, tc.want, tc.ok)
+				t.Errorf("LineRange(%q, %d, %d) = %q, %v; want %q, %v", tc.src, tc.start, tc.end, got, ok, tc.want, tc.ok)
 			}
 		})
 	}
 }
 
-func FuzzCitationRange(f *testing.F) {
+func FuzzLineRange(f *testing.F) {
 	f.Add([]byte("a\nb\n"), int64(1), int64(2))
 	f.Add([]byte("a\nb"), int64(2), int64(3))
 	f.Add([]byte(""), int64(0), int64(0))
 	f.Add([]byte("\n\n"), int64(-5), int64(1<<62))
 	f.Fuzz(func(t *testing.T, src []byte, start, end int64) {
-		got, ok := lineRange(src, lineStarts(src), start, end)
+		got, ok := LineRange(src, LineStarts(src), start, end)
 		want, wantOK := naiveRange(string(src), start, end)
 		if ok != wantOK || string(got) != want {
-			t.Fatalf("lineRange(%q, %d, %d) = %q, %v; naive %q, %v", src, start, end, got, ok, want, wantOK)
+			t.Fatalf("LineRange(%q, %d, %d) = %q, %v; naive %q, %v", src, start, end, got, ok, want, wantOK)
 		}
 	})
 }
