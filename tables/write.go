@@ -3,8 +3,7 @@ package tables
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
@@ -62,33 +61,8 @@ func CreatedBy(toolVersion string) string {
 // sees a half-written table under the real name; on any error the
 // temporary file is removed. The same rows and meta give byte-identical
 // files. The caller sorts rows.
-func WriteParquet[T any](path string, rows []T, meta Metadata) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("tables: write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = encodeParquet(tmp, rows, meta); err != nil {
-		return fmt.Errorf("tables: write %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("tables: write %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("tables: write %s: %w", path, err)
-	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("tables: write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("tables: write %s: %w", path, err)
-	}
-	return nil
+func WriteParquet[T any](path string, rows []T, meta Metadata) error {
+	return WriteAtomic(path, 0o644, func(w io.Writer) error { return encodeParquet(w, rows, meta) })
 }
 
 // ErrParquetSchema reports a row type parquet-go refuses; it is a
@@ -96,7 +70,7 @@ func WriteParquet[T any](path string, rows []T, meta Metadata) (err error) {
 var ErrParquetSchema = errors.New("tables: invalid parquet schema")
 
 // encodeParquet streams rows into f with the pinned writer configuration.
-func encodeParquet[T any](f *os.File, rows []T, meta Metadata) (err error) {
+func encodeParquet[T any](f io.Writer, rows []T, meta Metadata) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%w: %v", ErrParquetSchema, r)

@@ -75,31 +75,8 @@ func Write(dir string, c *tables.Campaign, s *tables.Set, meta Meta) error {
 	return writeFileAtomic(filepath.Join(dir, HTMLFile), page)
 }
 
-// writeFileAtomic writes data to a temporary file next to path and renames
-// it over path; on error the temporary file is removed.
-func writeFileAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("report: write %s: %w", path, err)
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+// writeFileAtomic writes one report file atomically (see
+// [tables.WriteFileAtomic]).
+func writeFileAtomic(path string, data []byte) error {
+	return tables.WriteFileAtomic(path, data, 0o644)
 }

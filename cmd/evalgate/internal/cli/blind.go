@@ -94,12 +94,12 @@ func runBlindExport(stdout, stderr io.Writer, args []string, opts blindExportOpt
 		return err
 	}
 	for _, it := range exp.Items {
-		if err := writeFileAtomic(filepath.Join(itemsDir, it.Label+".json"), it.Data, 0o644); err != nil {
+		if err := tables.WriteFileAtomic(filepath.Join(itemsDir, it.Label+".json"), it.Data, 0o644); err != nil {
 			return err
 		}
 	}
 	keyPath := filepath.Join(opts.out, blindKeyFile)
-	if err := writeFileAtomic(keyPath, exp.KeyData, 0o600); err != nil {
+	if err := tables.WriteFileAtomic(keyPath, exp.KeyData, 0o600); err != nil {
 		return err
 	}
 	sum := blindExportSummary{Campaign: name, Items: len(exp.Items), ItemsDir: itemsDir, Key: keyPath}
@@ -191,7 +191,7 @@ func runBlindImport(stdout, stderr io.Writer, args []string, opts blindImportOpt
 		_, err := stdout.Write(buf.Bytes())
 		return err
 	}
-	return writeFileAtomic(opts.out, buf.Bytes(), 0o644)
+	return tables.WriteFileAtomic(opts.out, buf.Bytes(), 0o644)
 }
 
 // blindImportState is what runBlindImport reads before checking.
@@ -257,32 +257,4 @@ func readCappedFile(path string, limit int64) ([]byte, error) {
 		return nil, usagef("%s has more than %d bytes", path, limit)
 	}
 	return data, nil
-}
-
-// writeFileAtomic writes data to a temporary file next to path and renames
-// it over path, so a reader never sees a half-written file.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp.Name(), perm); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
