@@ -78,7 +78,7 @@ type inputs struct {
 	byReview  map[string]*plannedRun // scored review session ID → run
 	sessions  map[string]*tables.Session
 	tokens    map[string]*tables.Token
-	citations map[string]int64 // session ID → number of citation rows
+	citations map[string]int64 // session ID → number of citations of its answer
 }
 
 type sessionKey struct {
@@ -109,7 +109,10 @@ func newInputs(c *tables.Campaign, s *tables.Set) *inputs {
 		in.tokens[s.Tokens[i].SessionID] = &s.Tokens[i]
 	}
 	for _, row := range s.Citations {
-		in.citations[row.SessionID]++
+		// The answer's citation count is one past its highest index, so a
+		// session whose receipt was duplicated (receipt_duplicate) does not
+		// count its citations twice.
+		in.citations[row.SessionID] = max(in.citations[row.SessionID], row.Index+1)
 	}
 	in.plan = planRuns(c)
 	for _, p := range in.plan {
