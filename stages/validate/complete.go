@@ -155,11 +155,19 @@ func (v *runner) expect(slot tables.Slot, attempt int64, role, arm string, rs []
 	return got
 }
 
-// missing records a planned session without a receipt.
+// missing records a planned session without a receipt, under the ID the
+// examples use: <task>-r<rep>-D for a draft, -<arm> for a paired review,
+// -<system>-I and -<system>-R for a system comparison's investigation and
+// review, with -a<attempt> for a replacement.
 func (v *runner) missing(slot tables.Slot, attempt int64, role, arm string) {
-	suffix := arm
-	if role == tables.RoleDraft {
+	suffix, unit := arm, "arm"
+	switch {
+	case role == tables.RoleDraft:
 		suffix = "D"
+	case v.c.Manifest.Kind == tables.KindSystemComparison && role == tables.RoleInvestigation:
+		suffix, unit = arm+"-I", "system"
+	case v.c.Manifest.Kind == tables.KindSystemComparison:
+		suffix, unit = arm+"-R", "system"
 	}
 	id := fmt.Sprintf("%s-r%d-%s", slot.Task, slot.Repetition, suffix)
 	if attempt > 1 {
@@ -169,7 +177,7 @@ func (v *runner) missing(slot tables.Slot, attempt int64, role, arm string) {
 		SessionID: id, Attempt: attempt, TaskID: slot.Task, Repetition: slot.Repetition,
 		Role: role, Status: StatusMissing, Classification: ClassInvalid,
 	}
-	if role == tables.RoleReview {
+	if arm != "" {
 		row.Arm = &arm
 	}
 	if t := v.tasks[slot.Task]; t != nil {
@@ -178,6 +186,6 @@ func (v *runner) missing(slot tables.Slot, attempt int64, role, arm string) {
 	v.sessions = append(v.sessions, &sessionResult{row: row})
 	v.findings = append(v.findings, tables.Finding{
 		Code: tables.CodeSessionMissing, Severity: tables.Reject, File: receiptsFile, Session: id,
-		Message: fmt.Sprintf("The planned %s session of %s repetition %d (arm %q, attempt %d) has no receipt.", role, slot.Task, slot.Repetition, arm, attempt),
+		Message: fmt.Sprintf("The planned %s session of %s repetition %d (%s %q, attempt %d) has no receipt.", role, slot.Task, slot.Repetition, unit, arm, attempt),
 	})
 }

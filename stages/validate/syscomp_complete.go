@@ -20,8 +20,8 @@ func (v *runner) systemCompleteness() {
 func (v *runner) systemSlot(slot tables.Slot, final int64, rs []*sessionResult) {
 	used := map[*sessionResult]bool{}
 	for _, arm := range slot.Order {
-		inv := v.expectSystem(slot, final, tables.RoleInvestigation, arm, rs, used)
-		rv := v.expectSystem(slot, final, tables.RoleReview, arm, rs, used)
+		inv := v.expect(slot, final, tables.RoleInvestigation, arm, rs, used)
+		rv := v.expect(slot, final, tables.RoleReview, arm, rs, used)
 		if inv != nil && inv.row.Status == tables.StatusNotDispatched {
 			v.addReceipt(inv, tables.CodeNotDispatchedUnexpected, "An investigation is never not_dispatched.")
 		}
@@ -88,47 +88,4 @@ func (v *runner) reviewPacketSHA(rv *sessionResult) string {
 		}
 	}
 	return ""
-}
-
-// expectSystem returns the first unused receipt of one planned session of
-// a slot, reports further ones as duplicates and a missing one with a row
-// of status missing, named <task>-r<rep>-<system>-I (investigation) or -R
-// (review).
-func (v *runner) expectSystem(slot tables.Slot, attempt int64, role, arm string, rs []*sessionResult, used map[*sessionResult]bool) *sessionResult {
-	var got *sessionResult
-	for _, sr := range rs {
-		if sr.row.Attempt != attempt || sr.row.Role != role || deref(sr.row.Arm) != arm || used[sr] {
-			continue
-		}
-		used[sr] = true
-		if got != nil {
-			v.addReceipt(sr, tables.CodeReceiptDuplicate, fmt.Sprintf("Session %s already has a receipt on line %d.", got.row.SessionID, got.line))
-			continue
-		}
-		got = sr
-	}
-	if got != nil {
-		return got
-	}
-	suffix := "-R"
-	if role == tables.RoleInvestigation {
-		suffix = "-I"
-	}
-	id := fmt.Sprintf("%s-r%d-%s%s", slot.Task, slot.Repetition, arm, suffix)
-	if attempt > 1 {
-		id += fmt.Sprintf("-a%d", attempt)
-	}
-	row := tables.Session{
-		SessionID: id, Attempt: attempt, TaskID: slot.Task, Repetition: slot.Repetition,
-		Role: role, Arm: &arm, Status: StatusMissing, Classification: ClassInvalid,
-	}
-	if t := v.tasks[slot.Task]; t != nil {
-		row.Repository, row.Family = t.Spec.Repository, t.Spec.Family
-	}
-	v.sessions = append(v.sessions, &sessionResult{row: row})
-	v.findings = append(v.findings, tables.Finding{
-		Code: tables.CodeSessionMissing, Severity: tables.Reject, File: receiptsFile, Session: id,
-		Message: fmt.Sprintf("The planned %s session of %s repetition %d (system %q, attempt %d) has no receipt.", role, slot.Task, slot.Repetition, arm, attempt),
-	})
-	return nil
 }
