@@ -8,10 +8,12 @@ import (
 	"strings"
 )
 
-// The published JSON Schemas (draft 2020-12) of every input document. They
-// are embedded byte for byte: SchemaSHA256("answer") is the response-schema
-// digest a manifest freezes (SPEC L3), so these files must never be
-// reformatted without a new format version.
+// The published JSON Schemas (draft 2020-12) of every input document: the
+// campaign files, the blind-rating file of `evalgate blind import` and the
+// admission request of `evalgate admit` ("request"). They are embedded byte
+// for byte: SchemaSHA256("answer") is the response-schema digest a manifest
+// freezes (SPEC L3), so these files must never be reformatted without a new
+// format version.
 //
 //go:embed schemas/*.schema.json
 var schemaFS embed.FS

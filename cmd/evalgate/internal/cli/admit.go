@@ -1,24 +1,18 @@
 package cli
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"text/tabwriter"
 
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
-
-// requestFormat is the format tag a request file must carry.
-const requestFormat = "evalgate.request/v1"
 
 type admitOptions struct {
 	example string
@@ -38,6 +32,10 @@ refuses a request without a reservation or meter identity, on an unknown
 rate card or a card without a needed price. A request ID already charged
 in the ledger is a replay: admitted again, never charged twice.
 
+The request file is one strict JSON object of the published schema
+"request" (print it with 'evalgate schema request'); every problem in it
+is reported at once, positioned by JSON pointer.
+
 Exit 0 admitted (or replayed), 1 refused (or the campaign or request file
 was rejected), 2 usage. The ledger summary is printed either way.`,
 		Args: maxArgs(1),
@@ -48,14 +46,14 @@ was rejected), 2 usage. The ledger summary is printed either way.`,
 			return runAdmit(stdout, stderr, args, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.request, "request", "", "the request to admit (JSON, see docs/cli.md)")
+	cmd.Flags().StringVar(&opts.request, "request", "", "the request to admit (JSON, schema: evalgate schema request)")
 	cmd.Flags().StringVar(&opts.example, "example", "", "embedded example campaign to admit against when no directory is given")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the verdict and ledger as JSON")
 	return cmd
 }
 
 func runAdmit(stdout, stderr io.Writer, args []string, opts admitOptions) error {
-	data, err := os.ReadFile(opts.request)
+	data, err := readRequest(opts.request)
 	if err != nil {
 		return usagef("request: %v", err)
 	}
@@ -63,22 +61,20 @@ func runAdmit(stdout, stderr io.Writer, args []string, opts admitOptions) error 
 	if err != nil {
 		return err
 	}
-	req, problems := decodeRequest(opts.request, data)
-	if len(problems) > 0 {
+	req, problems := load.Request(opts.request, data)
+	if req == nil || problems.Rejected() {
 		printFindings(stderr, problems)
-		fmt.Fprintf(stderr, "evalgate: %s: request rejected; nothing admitted\n", opts.request)
+		fmt.Fprintf(stderr, "evalgate: %s: request rejected by the loader; nothing admitted\n", opts.request)
 		return errRejected
 	}
-	c, findings := load.Campaign(fsys, name)
-	if c == nil || findings.Rejected() {
-		printFindings(stderr, findings)
+	res := stages.Admit(fsys, name, req)
+	if !res.Loaded {
+		printFindings(stderr, res.Tables.Rejections)
 		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing admitted\n", name)
 		return errRejected
 	}
-	s := &tables.Set{}
-	account.Run(c, s)
-	v := account.Admit(c, s, req)
-	out := newAdmitReport(name, req, v, c, s)
+	v := res.Verdict
+	out := newAdmitReport(name, res.Request, v, res.Campaign, res.Tables)
 	if opts.json {
 		err = writeJSON(stdout, out)
 	} else {
@@ -93,83 +89,15 @@ func runAdmit(stdout, stderr io.Writer, args []string, opts admitOptions) error 
 	return nil
 }
 
-// requestFile is the wire form of REQ.json (docs/cli.md). Counts are
-// pointers so that a missing bound is told apart from a zero one; an
-// absent identity string is left empty and refused by account.Admit with
-// its typed reason.
-type requestFile struct {
-	Format          string `json:"format"`
-	RequestID       string `json:"request_id"`
-	SessionID       string `json:"session_id"`
-	RateCard        string `json:"rate_card"`
-	MeterShape      string `json:"meter_shape"`
-	ReservationID   string `json:"reservation_id"`
-	MaxInputTokens  *int64 `json:"max_input_tokens"`
-	MaxOutputTokens *int64 `json:"max_output_tokens"`
-}
-
-// decodeRequest decodes a request file strictly: one JSON object, no
-// unknown or duplicate members, integer bounds present. It never panics;
-// every problem is an admission_invalid_request finding positioned in file.
-func decodeRequest(file string, data []byte) (account.Request, []tables.Finding) {
-	bad := func(ptr, msg string) []tables.Finding {
-		return []tables.Finding{{Code: tables.CodeAdmissionInvalidRequest, Severity: tables.Reject,
-			File: file, Pointer: ptr, Message: msg}}
+// readRequest reads at most one byte past the request cap, so that
+// load.Request reports an oversized file without admit reading all of it.
+func readRequest(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	if k := jsontext.Value(bytes.TrimSpace(data)).Kind(); k != '{' {
-		return account.Request{}, bad("", "The request is not a JSON object.")
-	}
-	var rf requestFile
-	if err := json.Unmarshal(data, &rf, json.RejectUnknownMembers(true)); err != nil {
-		return account.Request{}, bad(decodePointer(err), "The request is not strict JSON of the documented shape: "+decodeReason(err)+".")
-	}
-	var fs []tables.Finding
-	if rf.Format != requestFormat {
-		fs = append(fs, bad("/format", fmt.Sprintf("The request's format is %q, not %q.", rf.Format, requestFormat))...)
-	}
-	for _, b := range []struct {
-		ptr string
-		v   *int64
-	}{{"/max_input_tokens", rf.MaxInputTokens}, {"/max_output_tokens", rf.MaxOutputTokens}} {
-		if b.v == nil {
-			fs = append(fs, bad(b.ptr, "The request lacks its worst-case bound "+b.ptr[1:]+" (or it is null).")...)
-		}
-	}
-	if len(fs) > 0 {
-		return account.Request{}, fs
-	}
-	return account.Request{
-		RequestID: rf.RequestID, SessionID: rf.SessionID, RateCard: rf.RateCard, MeterShape: rf.MeterShape,
-		ReservationID: rf.ReservationID, MaxInputTokens: *rf.MaxInputTokens, MaxOutputTokens: *rf.MaxOutputTokens,
-	}, nil
-}
-
-// decodePointer is the JSON pointer a decoding error names, or "".
-func decodePointer(err error) string {
-	var se *json.SemanticError
-	var xe *jsontext.SyntacticError
-	switch {
-	case errors.As(err, &se):
-		return string(se.JSONPointer)
-	case errors.As(err, &xe):
-		return string(xe.JSONPointer)
-	}
-	return ""
-}
-
-// decodeReason names the kind of decoding problem without echoing input.
-func decodeReason(err error) string {
-	var se *json.SemanticError
-	var xe *jsontext.SyntacticError
-	switch {
-	case errors.As(err, &se) && errors.Is(se.Err, json.ErrUnknownName):
-		return "an unknown member"
-	case errors.As(err, &se):
-		return "a value of the wrong type"
-	case errors.As(err, &xe):
-		return "invalid syntax or a duplicate member"
-	}
-	return "undecodable"
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, load.MaxRequest+1))
 }
 
 // admitReport is what admit prints: the verdict and the ledger after it.

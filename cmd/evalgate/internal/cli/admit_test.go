@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/evalgate/evalgate/tables"
 )
 
 const validRequest = `{"format":"evalgate.request/v1","request_id":"req-next","session_id":"T9-r1-D",` +
@@ -35,7 +33,10 @@ func TestAdmitExitCodes(t *testing.T) {
 		{"replayed", []string{"admit", "--request", write("replay.json", strings.Replace(validRequest, "req-next", "req_6081b5d3f6fc6552", 1))}, ExitOK},
 		{"refused over the session ceiling", []string{"admit", "--request", write("big.json", strings.Replace(validRequest, "50000", "90001", 1))}, ExitRejected},
 		{"refused without reservation", []string{"admit", "--request", write("nores.json", strings.Replace(validRequest, `"res-next"`, `""`, 1))}, ExitRejected},
+		{"refused without meter", []string{"admit", "--request", write("nometer.json", strings.Replace(validRequest, `"openai.responses"`, `""`, 1))}, ExitRejected},
+		{"refused on an empty rate card", []string{"admit", "--request", write("nocard.json", strings.Replace(validRequest, `"codex-work-2026-09-05"`, `""`, 1))}, ExitRejected},
 		{"malformed request file", []string{"admit", "--request", write("bad.json", "{")}, ExitRejected},
+		{"request directory", []string{"admit", "--request", dir}, ExitUsage},
 		{"no --request", []string{"admit"}, ExitUsage},
 		{"unreadable request", []string{"admit", "--request", filepath.Join(dir, "absent.json")}, ExitUsage},
 		{"unknown example", []string{"admit", "--example", "nope", "--request", ok}, ExitUsage},
@@ -50,59 +51,43 @@ func TestAdmitExitCodes(t *testing.T) {
 	}
 }
 
-func TestDecodeRequest(t *testing.T) {
-	t.Run("valid", func(t *testing.T) {
-		r, fs := decodeRequest("r.json", []byte(validRequest))
-		if len(fs) != 0 || r.RequestID != "req-next" || r.MaxInputTokens != 50_000 || r.MaxOutputTokens != 5_000 ||
-			r.MeterShape != "openai.responses" || r.ReservationID != "res-next" || r.RateCard != "codex-work-2026-09-05" {
-			t.Fatalf("request %+v findings %v", r, fs)
-		}
-	})
-	bad := []struct {
-		name, body, ptr string
+// TestAdmitRejectsRequestFile: a request file the loader rejects prints
+// every finding on stderr with the loader's codes, nothing on stdout, and
+// exits 1.
+func TestAdmitRejectsRequestFile(t *testing.T) {
+	cases := []struct {
+		name string
+		body string
+		want []string // stderr lines (prefixes), in order
 	}{
-		{"not an object", `[1]`, ""},
-		{"empty", ``, ""},
-		{"unknown member", strings.Replace(validRequest, `"format"`, `"extra":1,"format"`, 1), "/extra"},
-		{"duplicate member", strings.Replace(validRequest, `"format"`, `"request_id":"x","format"`, 1), "/request_id"},
-		{"string bound", strings.Replace(validRequest, `50000`, `"50000"`, 1), "/max_input_tokens"},
-		{"fractional bound", strings.Replace(validRequest, `50000`, `5.5`, 1), "/max_input_tokens"},
-		{"null bound", strings.Replace(validRequest, `5000}`, `null}`, 1), "/max_output_tokens"},
-		{"wrong format", strings.Replace(validRequest, `request/v1`, `request/v2`, 1), "/format"},
-		{"trailing garbage", validRequest + `x`, ""},
+		{"every problem at once",
+			strings.NewReplacer(`"format":"evalgate.request/v1"`, `"format":"evalgate.request/v0"`,
+				`,"max_output_tokens":5000`, `,"max_cost":"0"`).Replace(validRequest),
+			[]string{"r.json#/format: format_unsupported: ", "r.json#/max_cost: unknown_key: ", "r.json#/max_output_tokens: missing_key: "}},
+		{"oversized", validRequest + strings.Repeat(" ", 64<<10), []string{"r.json: too_large: "}},
+		{"absent reservation member", strings.Replace(validRequest, `,"reservation_id":"res-next"`, ``, 1),
+			[]string{"r.json#/reservation_id: missing_key: "}},
 	}
-	for _, tc := range bad {
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, fs := decodeRequest("r.json", []byte(tc.body))
-			if len(fs) == 0 {
-				t.Fatal("accepted")
+			dir := t.TempDir()
+			p := filepath.Join(dir, "r.json")
+			if err := os.WriteFile(p, []byte(tc.body), 0o644); err != nil {
+				t.Fatal(err)
 			}
-			f := fs[0]
-			if f.Code != tables.CodeAdmissionInvalidRequest || f.File != "r.json" || f.Severity != tables.Reject || f.Message == "" {
-				t.Errorf("finding %+v", f)
+			var out, errb bytes.Buffer
+			if got := Main([]string{"admit", "--request", p}, &out, &errb); got != ExitRejected || out.Len() != 0 {
+				t.Fatalf("exit %d, stdout %q; want exit %d and no stdout", got, out.String(), ExitRejected)
 			}
-			if tc.ptr != "" && f.Pointer != tc.ptr {
-				t.Errorf("pointer %q, want %q", f.Pointer, tc.ptr)
+			lines := strings.Split(strings.TrimSuffix(errb.String(), "\n"), "\n")
+			if len(lines) != len(tc.want)+1 {
+				t.Fatalf("stderr:\n%s\nwant %d findings and a summary line", errb.String(), len(tc.want))
+			}
+			for i, w := range tc.want {
+				if !strings.HasPrefix(lines[i], filepath.Join(dir, w)) {
+					t.Errorf("stderr line %d = %q, want prefix %q", i+1, lines[i], filepath.Join(dir, w))
+				}
 			}
 		})
 	}
-}
-
-// FuzzDecodeRequest: any bytes decode to a request or to findings, never
-// both, never a panic.
-func FuzzDecodeRequest(f *testing.F) {
-	f.Add([]byte(validRequest))
-	f.Add([]byte(`{"max_input_tokens":-1,"max_output_tokens":1e99}`))
-	f.Add([]byte(`{"format":"evalgate.request/v1","max_input_tokens":1,"max_output_tokens":1,"a":{}}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		r, fs := decodeRequest("r.json", data)
-		if len(fs) > 0 && r.RequestID != "" {
-			t.Fatalf("findings %v with a decoded request %+v", fs, r)
-		}
-		for _, f := range fs {
-			if f.Code != tables.CodeAdmissionInvalidRequest || f.Message == "" {
-				t.Fatalf("finding %+v", f)
-			}
-		}
-	})
 }
