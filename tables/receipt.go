@@ -107,6 +107,10 @@ const (
 	ShapeGemini          = "gemini.usage_metadata"
 	ShapeCodexTokenCount = "codex.token_count"
 	ShapeInspect         = "inspect.model_usage"
+	// ShapeInspectInclusive is Inspect AI's ModelUsage as written by
+	// inspect_ai < 0.3.184 for OpenAI, Grok and (before 0.3.208) Google:
+	// cache reads and writes are inside input_tokens, total = input + output.
+	ShapeInspectInclusive = "inspect.model_usage.inclusive"
 )
 
 // Meter is the provider's usage object, kept in its native shape. Usage is

@@ -61,7 +61,7 @@ func Admit(c *tables.Campaign, s *tables.Set, req Request) Verdict {
 	if req.ReservationID == "" {
 		return refuse(tables.CodeAdmissionNoReservation, "The request has no reservation identity.")
 	}
-	if !slices.Contains(meterShapes, req.MeterShape) {
+	if !slices.Contains(Shapes, req.MeterShape) {
 		return refuse(tables.CodeAdmissionMissingMeter, fmt.Sprintf("Meter shape %q is not an accepted usage shape, so the session's tokens could not be metered.", req.MeterShape))
 	}
 	card, ok := tariffs(&c.Manifest)[req.RateCard]
@@ -88,10 +88,6 @@ func Admit(c *tables.Campaign, s *tables.Set, req Request) Verdict {
 	return Verdict{Admitted: true, Bound: ptrMoney(bound), Used: Summarize(s.Ledger).Used,
 		Message: "Request " + req.RequestID + " is admitted with a worst-case bound of " + tables.Money(bound).String() + "."}
 }
-
-// meterShapes are the usage shapes DecodeMeter accepts.
-var meterShapes = []string{tables.ShapeNormalized, tables.ShapeOpenAIResponses, tables.ShapeOpenAIChat,
-	tables.ShapeAnthropic, tables.ShapeGemini, tables.ShapeCodexTokenCount, tables.ShapeInspect}
 
 // chargesBudget reports whether a ledger entry of kind k charges the
 // campaign (and so makes its request ID a replay).

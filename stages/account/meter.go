@@ -51,6 +51,7 @@ func (p Problem) Invalid() bool { return p.Code != tables.CodeMeterUnsupportedMo
 var Shapes = []string{
 	tables.ShapeNormalized, tables.ShapeOpenAIResponses, tables.ShapeOpenAIChat,
 	tables.ShapeAnthropic, tables.ShapeGemini, tables.ShapeCodexTokenCount, tables.ShapeInspect,
+	tables.ShapeInspectInclusive,
 }
 
 // DecodeMeter decodes usage strictly per shape and normalises it. It never
@@ -73,6 +74,8 @@ func DecodeMeter(shape string, usage []byte) (Buckets, []Problem) {
 		b = decodeShape(&d, usage, (*codexUsage).buckets)
 	case tables.ShapeInspect:
 		b = decodeShape(&d, usage, (*inspectUsage).buckets)
+	case tables.ShapeInspectInclusive:
+		b = decodeShape(&d, usage, (*inspectUsage).inclusiveBuckets)
 	default:
 		d.add(tables.CodeMeterUnknownShape, "", fmt.Sprintf("Meter shape %q is not one of the accepted usage shapes.", shape))
 	}

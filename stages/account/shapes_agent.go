@@ -3,8 +3,6 @@ package account
 import (
 	"fmt"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -81,38 +79,4 @@ func (u *codexUsage) buckets(d *decoder) Buckets {
 		}
 	}
 	return inclusive(d, last.meter("/last_token_usage"))
-}
-
-// inspectUsage is Inspect AI's ModelUsage with inspect_ai ≥ 0.3.184
-// semantics: input_tokens excludes cache reads and writes
-// (input_tokens_cache_read, input_tokens_cache_write — TTL unknown, billed
-// as 5-minute writes); reasoning_tokens ⊂ output_tokens; total_tokens =
-// input + cache read + cache write + output. total_cost (a float) is
-// ignored: cost is recomputed exactly from the buckets.
-type inspectUsage struct {
-	InputTokens           *int64         `json:"input_tokens"`
-	OutputTokens          *int64         `json:"output_tokens"`
-	TotalTokens           *int64         `json:"total_tokens"`
-	InputTokensCacheWrite *int64         `json:"input_tokens_cache_write"`
-	InputTokensCacheRead  *int64         `json:"input_tokens_cache_read"`
-	ReasoningTokens       *int64         `json:"reasoning_tokens"`
-	TotalCost             jsontext.Value `json:"total_cost"`
-}
-
-func (u *inspectUsage) buckets(d *decoder) Buckets {
-	b := Buckets{
-		UncachedInput: d.need("/input_tokens", u.InputTokens),
-		CachedInput:   d.opt("/input_tokens_cache_read", u.InputTokensCacheRead),
-		CacheWrite5m:  d.opt("/input_tokens_cache_write", u.InputTokensCacheWrite),
-		Output:        d.need("/output_tokens", u.OutputTokens),
-		Reasoning:     d.opt("/reasoning_tokens", u.ReasoningTokens),
-	}
-	total := d.need("/total_tokens", u.TotalTokens)
-	d.subset(tables.CodeMeterReasoningExceedsOut, "/reasoning_tokens", b.Reasoning, "/output_tokens", b.Output)
-	d.total("/total_tokens", total, "input + cache read + cache write + output",
-		b.UncachedInput, b.CachedInput, b.CacheWrite5m, b.Output)
-	if d.invalid() {
-		return Buckets{}
-	}
-	return b
 }

@@ -54,6 +54,7 @@ a change), 2 usage error, 3 the tool could not finish (I/O).`,
 		newAdmitCmd(stdout, stderr),
 		newCompareCmd(stdout),
 		newControlsCmd(stdout),
+		newImportCmd(stdout, stderr),
 	)
 	return root
 }

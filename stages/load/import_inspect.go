@@ -1,0 +1,279 @@
+package load
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Size caps of an Inspect log: hostile input never makes the reader hold
+// more than maxInspectTotalBytes of decompressed text.
+const (
+	maxInspectJSONBytes   = 256 << 20 // a whole .json log
+	maxInspectMemberBytes = 64 << 20  // one member of a .eval archive
+	maxInspectTotalBytes  = 512 << 20 // every member read from one .eval
+	maxInspectMembers     = 100_000   // entries of a .eval archive
+)
+
+// Layouts of an Inspect log.
+const (
+	InspectLayoutJSON    = "json"         // one JSON document
+	InspectLayoutEval    = "eval"         // zip with header.json and samples/*.json
+	InspectLayoutJournal = "eval-journal" // zip of a killed or running eval: _journal/start.json, no header.json
+)
+
+// InspectLog is what evalgate reads from one Inspect AI evaluation log
+// (notes/receipts.md §2.6): the header's identity and, per sample, the
+// ModelUsage objects kept verbatim with the meter shape their inspect_ai
+// version and provider imply.
+type InspectLog struct {
+	Name           string
+	Layout         string
+	InspectVersion string // eval.packages.inspect_ai
+	Model          string // eval.model
+	Status         string // success, error, cancelled, started; "" without header.json
+	Samples        []InspectSample
+}
+
+// InspectSample is one (id, epoch) of the log, sorted by id (integers
+// first, numerically, then strings) and epoch.
+type InspectSample struct {
+	ID          jsontext.Value // a JSON string or integer, as written
+	Epoch       int64
+	Usage       []InspectModelUsage // sorted by model; empty when the sample reports none
+	StartedAt   *string             // RFC 3339, absent in old logs
+	CompletedAt *string
+	TotalTime   jsontext.Value // a JSON number (seconds) or nil
+	WorkingTime jsontext.Value
+	Error       jsontext.Value // nil unless the sample failed
+	File        string         // where the sample was read: the log, or log/member of a .eval
+	Pointer     string         // RFC 6901 pointer of the sample within File
+}
+
+// InspectModelUsage is one model's ModelUsage in a sample.
+type InspectModelUsage struct {
+	Model string
+	Shape string         // tables.ShapeInspect or tables.ShapeInspectInclusive; "" when not decidable (warned)
+	Usage jsontext.Value // the object as written
+}
+
+// inspectHeaderDoc is the part of a log header (or _journal/start.json)
+// evalgate reads; other members are ignored.
+type inspectHeaderDoc struct {
+	Status *string `json:"status"`
+	Eval   *struct {
+		Model    *string                   `json:"model"`
+		Packages map[string]jsontext.Value `json:"packages"`
+	} `json:"eval"`
+}
+
+// inspectJSONDoc is a .json log: the header plus its samples.
+type inspectJSONDoc struct {
+	inspectHeaderDoc
+	Samples []inspectSampleDoc `json:"samples"`
+}
+
+type inspectSampleDoc struct {
+	ID          jsontext.Value            `json:"id"`
+	Epoch       *int64                    `json:"epoch"`
+	ModelUsage  map[string]jsontext.Value `json:"model_usage"`
+	StartedAt   *string                   `json:"started_at"`
+	CompletedAt *string                   `json:"completed_at"`
+	TotalTime   jsontext.Value            `json:"total_time"`
+	WorkingTime jsontext.Value            `json:"working_time"`
+	Error       jsontext.Value            `json:"error"`
+}
+
+// ReadInspectLog reads one Inspect AI log, a .json document or a .eval zip
+// (recognised by its content, not its name). It returns nil when the log
+// is rejected; the findings say every problem found. Warnings (no
+// samples, a sample without usage, a provider whose old semantics are
+// unknown, a journal-only log) leave the log usable.
+func ReadInspectLog(name string, r io.ReaderAt, size int64) (*InspectLog, tables.Findings) {
+	ir := &inspectReader{log: &InspectLog{Name: name}}
+	switch {
+	case size < 0 || r == nil:
+		ir.reject(name, "", tables.CodeInspectLogMalformed, "the log cannot be read")
+	case size >= 2 && hasZipMagic(r):
+		ir.readEval(r, size)
+	default:
+		ir.readJSON(r, size)
+	}
+	if !ir.out.Rejected() {
+		ir.finish()
+	}
+	if ir.out.Rejected() {
+		return nil, ir.out
+	}
+	return ir.log, ir.out
+}
+
+func hasZipMagic(r io.ReaderAt) bool {
+	var b [2]byte
+	_, err := r.ReadAt(b[:], 0)
+	return err == nil && b == [2]byte{'P', 'K'}
+}
+
+// inspectReader accumulates one log and its findings.
+type inspectReader struct {
+	log *InspectLog
+	out tables.Findings
+}
+
+func (ir *inspectReader) reject(file, ptr string, code tables.Code, msg string) {
+	ir.out = append(ir.out, tables.Finding{Code: code, Severity: tables.Reject, File: file, Pointer: ptr, Message: msg})
+}
+
+func (ir *inspectReader) warn(file, ptr string, code tables.Code, msg string) {
+	ir.out = append(ir.out, tables.Finding{Code: code, Severity: tables.Warn, File: file, Pointer: ptr, Message: msg})
+}
+
+func (ir *inspectReader) readJSON(r io.ReaderAt, size int64) {
+	name := ir.log.Name
+	ir.log.Layout = InspectLayoutJSON
+	if size > maxInspectJSONBytes {
+		ir.reject(name, "", tables.CodeTooLarge, fmt.Sprintf("the log has %d bytes; the cap is %d", size, maxInspectJSONBytes))
+		return
+	}
+	data, err := io.ReadAll(io.NewSectionReader(r, 0, size))
+	if err != nil {
+		ir.reject(name, "", tables.CodeFileUnreadable, "the log cannot be read: "+err.Error())
+		return
+	}
+	var doc inspectJSONDoc
+	if !ir.unmarshal(name, data, &doc) || !ir.header(name, &doc.inspectHeaderDoc) {
+		return
+	}
+	for i := range doc.Samples {
+		ir.sample(name, "/samples/"+strconv.Itoa(i), &doc.Samples[i])
+	}
+}
+
+// unmarshal decodes data (strict JSON, unknown members ignored) and turns
+// a decoding error into one positioned finding.
+func (ir *inspectReader) unmarshal(file string, data []byte, v any) bool {
+	if len(bytes.TrimSpace(data)) == 0 || jsontext.Value(bytes.TrimSpace(data)).Kind() != '{' {
+		ir.reject(file, "", tables.CodeInspectLogMalformed, "the document is not a JSON object, so it is not an Inspect log")
+		return false
+	}
+	err := json.Unmarshal(data, v)
+	if err == nil {
+		return true
+	}
+	var se *json.SemanticError
+	var xe *jsontext.SyntacticError
+	switch {
+	case errors.As(err, &xe):
+		ir.out = append(ir.out, syntaxFinding(nil, xe, position{file: file}))
+	case errors.As(err, &se):
+		ir.reject(file, string(se.JSONPointer), tables.CodeInspectLogMalformed,
+			fmt.Sprintf("the value at %q does not have the type an Inspect log uses there", string(se.JSONPointer)))
+	default:
+		ir.reject(file, "", tables.CodeJSONSyntax, "the document is not valid JSON")
+	}
+	return false
+}
+
+// header records the log identity. It reports whether the version is known.
+func (ir *inspectReader) header(file string, h *inspectHeaderDoc) bool {
+	if h.Status != nil {
+		ir.log.Status = *h.Status
+	}
+	if h.Eval == nil || h.Eval.Model == nil {
+		ir.reject(file, "/eval/model", tables.CodeInspectLogMalformed, "the log header has no eval.model, so it is not an Inspect log")
+		return false
+	}
+	ir.log.Model = *h.Eval.Model
+	var version string
+	raw := h.Eval.Packages["inspect_ai"]
+	if raw.Kind() != '"' || json.Unmarshal(raw, &version) != nil {
+		ir.reject(file, "/eval/packages/inspect_ai", tables.CodeInspectVersionUnknown,
+			"the log header does not name its inspect_ai version, so its token semantics are unknown")
+		return false
+	}
+	ir.log.InspectVersion = version
+	if _, ok := parseInspectVersion(version); !ok {
+		ir.reject(file, "/eval/packages/inspect_ai", tables.CodeInspectVersionUnknown,
+			fmt.Sprintf("the inspect_ai version %q cannot be parsed, so its token semantics are unknown", clip(version)))
+		return false
+	}
+	return true
+}
+
+// sample checks and records one sample document at file#ptr.
+func (ir *inspectReader) sample(file, ptr string, d *inspectSampleDoc) {
+	s := InspectSample{File: file, Pointer: ptr, StartedAt: d.StartedAt, CompletedAt: d.CompletedAt,
+		TotalTime: nonNull(d.TotalTime), WorkingTime: nonNull(d.WorkingTime), Error: nonNull(d.Error)}
+	ok := true
+	bad := func(member, msg string) {
+		ir.reject(file, ptr+member, tables.CodeInspectLogMalformed, msg)
+		ok = false
+	}
+	if _, isInt := integerID(d.ID); !isInt && d.ID.Kind() != '"' {
+		bad("/id", "a sample id must be a JSON string or integer")
+	}
+	s.ID = d.ID
+	if d.Epoch == nil || *d.Epoch < 1 {
+		bad("/epoch", "a sample epoch must be a positive integer")
+	} else {
+		s.Epoch = *d.Epoch
+	}
+	for _, m := range []struct {
+		member string
+		at     *string
+	}{{"/started_at", d.StartedAt}, {"/completed_at", d.CompletedAt}} {
+		if m.at != nil {
+			if _, err := time.Parse(time.RFC3339Nano, *m.at); err != nil {
+				bad(m.member, fmt.Sprintf("%q is not an RFC 3339 timestamp", clip(*m.at)))
+			}
+		}
+	}
+	for _, m := range []struct {
+		member string
+		v      jsontext.Value
+	}{{"/total_time", s.TotalTime}, {"/working_time", s.WorkingTime}} {
+		if m.v != nil && m.v.Kind() != '0' {
+			bad(m.member, "a sample time must be a JSON number of seconds or null")
+		}
+	}
+	for _, model := range sortedKeys(d.ModelUsage) {
+		u := d.ModelUsage[model]
+		if u.Kind() != '{' {
+			bad("/model_usage/"+escapePointer(model), "a model_usage entry must be a JSON object")
+			continue
+		}
+		s.Usage = append(s.Usage, InspectModelUsage{Model: model, Usage: u})
+	}
+	if ok {
+		ir.log.Samples = append(ir.log.Samples, s)
+	}
+}
+
+func nonNull(v jsontext.Value) jsontext.Value {
+	if len(v) == 0 || v.Kind() == 'n' {
+		return nil
+	}
+	return v
+}
+
+// integerID returns a sample id written as a JSON integer.
+func integerID(id jsontext.Value) (int64, bool) {
+	if id.Kind() != '0' {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(id), 10, 64)
+	return n, err == nil
+}
+
+func escapePointer(token string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(token, "~", "~0"), "/", "~1")
+}
