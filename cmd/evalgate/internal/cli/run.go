@@ -21,10 +21,10 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	var opts runOptions
 	cmd := &cobra.Command{
 		Use:   "run [CAMPAIGN_DIR] --out DIR",
-		Short: "Run the whole pipeline and write tables, scorecard.json and report.md",
+		Short: "Run the whole pipeline and write tables, scorecard.json, report.md and report.html",
 		Long: `run reads a campaign (the directory given, or the embedded example) through
 load → validate → account → score → aggregate → intervals → report and writes
-every table as Parquet plus scorecard.json and report.md into --out.
+every table as Parquet plus scorecard.json, report.md and report.html into --out.
 
 A campaign the loader rejects is not written: its findings are printed and
 run exits 1. Otherwise run exits 0 once every file is written, whatever the
