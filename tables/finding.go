@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Severity of a finding.
@@ -71,4 +72,15 @@ func (fs Findings) Sort() {
 			cmp.Compare(a.Message, b.Message),
 		)
 	})
+}
+
+// pointerEscaper is built once: building a strings.Replacer costs far more
+// than using it, and the loader builds a pointer for every walked value.
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// PointerToken escapes one reference token of a JSON pointer (RFC 6901):
+// "~" becomes "~0" and "/" becomes "~1", so a member name such as
+// "openai/gpt-4o" stays one token of a Finding's Pointer.
+func PointerToken(token string) string {
+	return pointerEscaper.Replace(token)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -248,7 +247,7 @@ func (ir *inspectReader) sample(file, ptr string, d *inspectSampleDoc) {
 	for _, model := range sortedKeys(d.ModelUsage) {
 		u := d.ModelUsage[model]
 		if u.Kind() != '{' {
-			bad("/model_usage/"+escapePointer(model), "a model_usage entry must be a JSON object")
+			bad("/model_usage/"+tables.PointerToken(model), "a model_usage entry must be a JSON object")
 			continue
 		}
 		s.Usage = append(s.Usage, InspectModelUsage{Model: model, Usage: u})
@@ -272,8 +271,4 @@ func integerID(id jsontext.Value) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(string(id), 10, 64)
 	return n, err == nil
-}
-
-func escapePointer(token string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(token, "~", "~0"), "/", "~1")
 }

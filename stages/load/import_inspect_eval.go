@@ -152,7 +152,7 @@ func (ir *inspectReader) finish() {
 			u.Shape = shape
 			if !ok && !warned[u.Model] {
 				warned[u.Model] = true
-				ir.warn(s.File, s.Pointer+"/model_usage/"+escapePointer(u.Model), tables.CodeInspectProviderUnknown,
+				ir.warn(s.File, s.Pointer+"/model_usage/"+tables.PointerToken(u.Model), tables.CodeInspectProviderUnknown,
 					fmt.Sprintf("inspect_ai %s predates 0.3.184 and the token semantics of model %q are unknown, so its usage yields no meter",
 						clip(l.InspectVersion), clip(u.Model)))
 			}

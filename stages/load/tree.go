@@ -168,16 +168,12 @@ func lastToken(ptr string) string {
 	return pointerUnescaper.Replace(ptr[i+1:])
 }
 
-// The RFC 6901 escapers are built once: building a strings.Replacer costs
-// far more than using it, and pointers are built for every walked value.
-var (
-	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
-	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
-)
+// pointerUnescaper is built once, like tables.PointerToken's escaper.
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
 // appendPointer appends one reference token to a JSON pointer (RFC 6901).
 func appendPointer(ptr, token string) string {
-	return ptr + "/" + pointerEscaper.Replace(token)
+	return ptr + "/" + tables.PointerToken(token)
 }
 
 func indexPointer(ptr string, i int) string {

@@ -86,23 +86,8 @@ func ptr(tokens ...any) string {
 		case int:
 			s += fmt.Sprintf("/%d", t)
 		case string:
-			s += "/" + escapeToken(t)
+			s += "/" + tables.PointerToken(t)
 		}
 	}
 	return s
-}
-
-func escapeToken(t string) string {
-	out := make([]byte, 0, len(t))
-	for i := 0; i < len(t); i++ {
-		switch t[i] {
-		case '~':
-			out = append(out, '~', '0')
-		case '/':
-			out = append(out, '~', '1')
-		default:
-			out = append(out, t[i])
-		}
-	}
-	return string(out)
 }

@@ -139,7 +139,7 @@ func logMeters(log *load.InspectLog, fs tables.Findings) ([]importedMeter, table
 					sev = tables.Warn
 				}
 				fs = append(fs, tables.Finding{Code: p.Code, Severity: sev, File: s.File,
-					Pointer: s.Pointer + "/model_usage/" + pointerToken(u.Model) + p.Pointer,
+					Pointer: s.Pointer + "/model_usage/" + tables.PointerToken(u.Model) + p.Pointer,
 					Message: fmt.Sprintf("%s (shape %s).", trimPeriod(p.Message), u.Shape)})
 			}
 			out = append(out, importedMeter{
@@ -180,21 +180,6 @@ func rawOrNull(v jsontext.Value) jsontext.Value {
 		return jsontext.Value("null")
 	}
 	return v
-}
-
-func pointerToken(s string) string {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '~':
-			out = append(out, '~', '0')
-		case '/':
-			out = append(out, '~', '1')
-		default:
-			out = append(out, s[i])
-		}
-	}
-	return string(out)
 }
 
 func trimPeriod(s string) string {
