@@ -28,6 +28,19 @@ var infraErrors = []string{tables.ErrorRecorderLoss, tables.ErrorWrongInputs, ta
 // session validates one receipt on its own: identity (V1), terminal status,
 // the answer and its citations (V3–V6); the completeness pass runs later.
 func (v *runner) session(l tables.Line[tables.Receipt]) {
+	sr, r, task := v.openSession(l)
+	role, prompts, planned := v.plannedRole(r, task)
+	sr.planned = planned
+	if (r.Role == tables.RoleDraft || r.Role == tables.RoleReview) && !planned {
+		v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("%s receipt for task %q, arm %q matches no planned session of the design.", r.Role, r.TaskID, deref(r.Arm)))
+	}
+	v.checkIdentity(sr, r, planned, func() []string { return v.identityMismatches(r, task, prompts) })
+	v.setClass(sr, v.classify(sr, r, task, role))
+}
+
+// openSession starts the row of one receipt, with the task's repository
+// and family when the task is known.
+func (v *runner) openSession(l tables.Line[tables.Receipt]) (*sessionResult, *tables.Receipt, *tables.LoadedTask) {
 	r := &l.Record
 	sr := &sessionResult{line: l.Line, row: baseRow(r), draftID: r.Inputs.DraftSessionID}
 	v.sessions = append(v.sessions, sr)
@@ -35,20 +48,28 @@ func (v *runner) session(l tables.Line[tables.Receipt]) {
 	if task != nil {
 		sr.row.Repository, sr.row.Family = task.Spec.Repository, task.Spec.Family
 	}
-	role, prompts, planned := v.plannedRole(r, task)
-	sr.planned = planned
-	if (r.Role == tables.RoleDraft || r.Role == tables.RoleReview) && !planned {
-		v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("%s receipt for task %q, arm %q matches no planned session of the design.", r.Role, r.TaskID, deref(r.Arm)))
-	}
+	return sr, r, task
+}
+
+// checkIdentity applies V1 to a planned, dispatched session: mismatches
+// lists what differs from the manifest, and any difference makes the
+// execution invalid.
+func (v *runner) checkIdentity(sr *sessionResult, r *tables.Receipt, planned bool, mismatches func() []string) {
 	sr.row.IdentityMatches = true
-	if planned && r.Status != tables.StatusNotDispatched {
-		if bad := v.identityMismatches(r, task, prompts); len(bad) > 0 {
-			sr.row.IdentityMatches = false
-			v.addReceipt(sr, tables.CodeIdentityMismatch, "The receipt's "+strings.Join(bad, ", ")+" differ from the manifest; the execution is invalid.")
-		}
+	if !planned || r.Status == tables.StatusNotDispatched {
+		return
 	}
-	sr.row.Classification = v.classify(sr, r, task, role)
-	if !sr.row.IdentityMatches && sr.row.Classification != ClassNotDispatched {
+	if bad := mismatches(); len(bad) > 0 {
+		sr.row.IdentityMatches = false
+		v.addReceipt(sr, tables.CodeIdentityMismatch, "The receipt's "+strings.Join(bad, ", ")+" differ from the manifest; the execution is invalid.")
+	}
+}
+
+// setClass records a session's classification; an identity mismatch makes
+// any dispatched session invalid, whatever the answer was.
+func (v *runner) setClass(sr *sessionResult, class string) {
+	sr.row.Classification = class
+	if !sr.row.IdentityMatches && class != ClassNotDispatched {
 		sr.row.Classification = ClassInvalid
 	}
 }

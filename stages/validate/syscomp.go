@@ -46,13 +46,7 @@ func (v *runner) runSystems() {
 
 // systemSession validates one receipt of a system comparison on its own.
 func (v *runner) systemSession(l tables.Line[tables.Receipt]) {
-	r := &l.Record
-	sr := &sessionResult{line: l.Line, row: baseRow(r), draftID: r.Inputs.DraftSessionID}
-	v.sessions = append(v.sessions, sr)
-	task := v.tasks[r.TaskID]
-	if task != nil {
-		sr.row.Repository, sr.row.Family = task.Spec.Repository, task.Spec.Family
-	}
+	sr, r, task := v.openSession(l)
 	arm, known := v.arms[deref(r.Arm)]
 	planned := task != nil && r.Arm != nil && known
 	switch r.Role {
@@ -65,17 +59,8 @@ func (v *runner) systemSession(l tables.Line[tables.Receipt]) {
 	if !planned && r.Role != tables.RoleAdjudication {
 		v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("%s receipt for task %q, system %q matches no planned session of the system comparison.", r.Role, r.TaskID, deref(r.Arm)))
 	}
-	sr.row.IdentityMatches = true
-	if planned && r.Status != tables.StatusNotDispatched {
-		if bad := v.systemIdentity(r, task, arm); len(bad) > 0 {
-			sr.row.IdentityMatches = false
-			v.addReceipt(sr, tables.CodeIdentityMismatch, "The receipt's "+strings.Join(bad, ", ")+" differ from the manifest; the execution is invalid.")
-		}
-	}
-	sr.row.Classification = v.systemClassify(sr, r, task, arm)
-	if !sr.row.IdentityMatches && sr.row.Classification != ClassNotDispatched {
-		sr.row.Classification = ClassInvalid
-	}
+	v.checkIdentity(sr, r, planned, func() []string { return v.systemIdentity(r, task, arm) })
+	v.setClass(sr, v.systemClassify(sr, r, task, arm))
 }
 
 // systemIdentity lists the identities of r that differ from the manifest.
