@@ -1,0 +1,41 @@
+package load
+
+import (
+	"testing"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// codeTests are the tests whose cases each demand one finding (or one
+// warning) of the load stage. TestEveryCodeEmitted runs them itself, so
+// the check holds whatever the test order (-shuffle) or filter (-run).
+var codeTests = []struct {
+	name string
+	run  func(*testing.T)
+}{
+	{"TestCampaignRejects", TestCampaignRejects},
+	{"TestCampaignFileErrors", TestCampaignFileErrors},
+	{"TestAnswerRejects", TestAnswerRejects},
+	{"TestAnswerSyntax", TestAnswerSyntax},
+	{"TestRequestRules", TestRequestRules},
+	{"TestSystemComparisonLoadRules", TestSystemComparisonLoadRules},
+	{"TestReadInspectLogReal", TestReadInspectLogReal},
+	{"TestReadInspectLogRejects", TestReadInspectLogRejects},
+	{"TestReadInspectLogWarnings", TestReadInspectLogWarnings},
+	{"TestReadInspectEvalArchive", TestReadInspectEvalArchive},
+}
+
+// TestEveryCodeEmitted checks that every load code is produced by at least
+// one case of codeTests.
+func TestEveryCodeEmitted(t *testing.T) {
+	emitted = map[tables.Code]bool{}
+	defer func() { emitted = nil }()
+	for _, ct := range codeTests {
+		t.Run(ct.name, ct.run)
+	}
+	for _, d := range tables.AllCodes() {
+		if d.Stage == "load" && !emitted[d.Code] {
+			t.Errorf("code %s is never emitted by a test", d.Code)
+		}
+	}
+}
