@@ -5,7 +5,7 @@ GO       ?= go
 FUZZTIME ?= 10s
 GOFILES  := $(shell git ls-files '*.go' 2>/dev/null)
 
-.PHONY: build test example fuzz bench generate interop
+.PHONY: build test controls example fuzz bench generate interop
 
 build:
 	$(GO) build -o evalgate ./cmd/evalgate
@@ -22,6 +22,16 @@ test: interop
 	$(GO) vet ./...
 	$(GO) test ./...
 	GOARCH=386 $(GO) test ./stats/...
+	$(MAKE) --no-print-directory controls
+
+# controls builds the binary and runs the control suite from it alone,
+# outside the source tree: every control and mutation, expected vs observed.
+controls:
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) build -o "$$tmp/evalgate" ./cmd/evalgate || exit 1; \
+	if (cd "$$tmp" && ./evalgate controls --run >controls.txt 2>&1); then \
+	  tail -n 1 "$$tmp/controls.txt"; \
+	else cat "$$tmp/controls.txt"; exit 1; fi
 
 example:
 	$(GO) run ./cmd/evalgate run --out out

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/go-json-experiment/json"
 
 	"github.com/evalgate/evalgate/cmd/evalgate/internal/cli"
 	"github.com/evalgate/evalgate/fixtures/controls"
@@ -49,18 +52,54 @@ func runControl(t *testing.T, ctl controls.Control) *controls.Outcome {
 	return o
 }
 
-// TestControls runs every control of the registry through the CLI and
-// checks it fails (or passes) for exactly the intended reason.
+// TestControls runs `evalgate controls --run --json`, the suite's one
+// public command, and checks every control and mutation matched its
+// expectation: each control fails (or passes) for exactly the intended
+// reason through evalgate validate and evalgate run.
 func TestControls(t *testing.T) {
-	base := controlBaseline(t)
+	var stdout, stderr bytes.Buffer
+	code := cli.Main([]string{"controls", "--run", "--json"}, &stdout, &stderr)
+	var res controls.SuiteResult
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatalf("controls --run --json (exit %d, stderr %q): %v", code, stderr.String(), err)
+	}
+	seen := map[string]bool{}
+	for _, c := range res.Controls {
+		seen[c.ID] = true
+		if !c.Pass {
+			t.Errorf("%s: %s", c.ID, strings.Join(c.Problems, "; "))
+		}
+	}
 	for _, ctl := range controls.All() {
-		t.Run(strings.ReplaceAll(ctl.ID, "/", "_"), func(t *testing.T) {
-			t.Parallel()
-			o := runControl(t, ctl)
-			for _, p := range ctl.Expect.Verify(base.Findings, o) {
-				t.Error(p)
-			}
-		})
+		if !seen[ctl.ID] {
+			t.Errorf("controls --run did not run %s", ctl.ID)
+		}
+	}
+	if len(res.Mutations) != len(controls.Mutations()) {
+		t.Errorf("controls --run printed %d mutations, want %d", len(res.Mutations), len(controls.Mutations()))
+	}
+	for _, m := range res.Mutations {
+		if !m.Pass {
+			t.Errorf("mutation %q: %s", m.Mutation.Mutation, m.Observed)
+		}
+	}
+	if want := map[bool]int{true: 0, false: 1}[res.Pass]; code != want || !res.Pass {
+		t.Errorf("controls --run: pass %v, exit %d", res.Pass, code)
+	}
+}
+
+// TestControlsRunNamesMismatch: the suite's text names every control and
+// mutation that did not match, so a broken expectation is visible.
+func TestControlsRunNamesMismatch(t *testing.T) {
+	res := controls.SuiteResult{
+		Controls:  []controls.ControlResult{{ID: "C01", Pass: true}, {ID: "C09", Problems: []string{"expected code citation_beyond_source did not appear"}}},
+		Mutations: []controls.MutationResult{{Mutation: controls.Mutation{Mutation: "remove an ID", Control: "C13/missing"}, Runnable: true}},
+	}
+	text := res.Text()
+	for _, want := range []string{"FAIL C09", "expected code citation_beyond_source did not appear", "MISMATCH in 2: C09, mutation remove an ID"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("suite text lacks %q:\n%s", want, text)
+		}
 	}
 }
 
