@@ -2,6 +2,7 @@ package stages
 
 import (
 	"io/fs"
+	"slices"
 
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/load"
@@ -29,8 +30,10 @@ func Admit(fsys fs.FS, name string, req *tables.AdmitRequest) *AdmitResult {
 		return res
 	}
 	res.Loaded = true
-	account.Run(c, res.Tables)
-	res.Verdict = account.Admit(c, res.Tables, res.Request)
+	accounted := account.Run(c)
+	var ledger []tables.LedgerEntry
+	res.Verdict, ledger = account.Admit(c, accounted.Ledger, res.Request)
+	res.Tables = &tables.Set{Tokens: accounted.Tokens, Ledger: ledger, Rejections: slices.Concat(findings, accounted.Findings)}
 	return res
 }
 

@@ -1,5 +1,8 @@
 // Package stages runs evalgate's pipeline. Each stage is a package of its
-// own and a function from tables to tables:
+// own and a function from typed inputs to one typed output (the Out of
+// each stage, declared in tables: [tables.Validated], [tables.Accounted],
+// [tables.Scored], [tables.Aggregated]); run.go is the one place the
+// outputs are wired together and assembled into the [tables.Set]:
 //
 //  1. load: decode every input file strictly into a [tables.Campaign]
 //     (SPEC L1–L3). A campaign whose manifest cannot be decoded stops here.
@@ -17,8 +20,9 @@
 //     change a gate or the decision.
 //  7. report: Parquet tables, scorecard.json and report.md (T1–T2, R1).
 //
-// Invariants: a stage appends every problem it finds to the rejections
-// table instead of stopping; no stage reads the wall clock or iterates a map
+// Invariants: a stage returns every problem it finds among its findings
+// instead of stopping; answers are read only through the load stage's
+// [tables.Answers] reader; no stage reads the wall clock or iterates a map
 // into output; every planned run keeps its row, so nothing leaves a
 // denominator. Stage packages never import each other; only this package
 // wires them together.

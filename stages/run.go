@@ -2,6 +2,7 @@ package stages
 
 import (
 	"io/fs"
+	"slices"
 
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/aggregate"
@@ -37,22 +38,67 @@ func (r *Result) Admissible() bool {
 // Run runs load → validate → account → score → aggregate → intervals on
 // the campaign rooted at fsys. It does not write anything (see
 // stages/report). name is used in messages.
+//
+// Each stage takes what it reads and returns what it produces; this
+// function is the one place their outputs meet:
+//
+//	load      fsys                              → campaign, answers
+//	validate  campaign, answers                 → sessions, citations, dispositions
+//	account   campaign                          → tokens, ledger
+//	score     campaign, validated, accounted    → runs, obligations
+//	aggregate campaign, validated, accounted, scored → tasks, repositories, gates, decision
+//	intervals campaign, runs                    → intervals
+//
+// and every stage's findings go to the rejections table.
 func Run(fsys fs.FS, name string, opts Options) *Result {
-	c, findings := load.Campaign(fsys, name)
-	s := &tables.Set{Rejections: findings}
-	res := &Result{Campaign: c, Tables: s}
-	if c == nil || findings.Rejected() {
-		tables.Findings(s.Rejections).Sort()
+	c, loaded := load.Campaign(fsys, name)
+	res := &Result{Campaign: c, Tables: &tables.Set{Rejections: loaded}}
+	if c == nil || loaded.Rejected() {
+		tables.Findings(res.Tables.Rejections).Sort()
 		return res
 	}
 	res.Loaded = true
-	validate.Run(c, s, load.Answer)
-	account.Run(c, s)
-	score.Run(c, s)
-	aggregate.Run(c, s)
-	if !opts.SkipIntervals {
-		intervals.Run(c, s)
-	}
-	tables.Findings(s.Rejections).Sort()
+	res.Tables = judge(c, loaded, opts)
 	return res
+}
+
+// RunCampaign runs every stage after load on an already loaded campaign
+// (for tests and tools that edit one in memory) and returns the tables.
+func RunCampaign(c *tables.Campaign, opts Options) *tables.Set {
+	return judge(c, nil, opts)
+}
+
+// judge is the pipeline after load: loaded are load's findings.
+func judge(c *tables.Campaign, loaded tables.Findings, opts Options) *tables.Set {
+	validated := validate.Run(c, load.Answers(c))
+	accounted := account.Run(c)
+	scored := score.Run(c, validated, accounted)
+	aggregated := aggregate.Run(c, validated, accounted, scored)
+	var iv intervals.Out
+	if !opts.SkipIntervals {
+		iv = intervals.Run(c, scored.Runs)
+	}
+	return assemble(loaded, validated, accounted, scored, aggregated, iv)
+}
+
+// assemble is the table set of a run: each table from the stage that
+// produces it, and every finding, sorted.
+func assemble(loaded tables.Findings, v validate.Out, a account.Out, s score.Out, g aggregate.Out, iv intervals.Out) *tables.Set {
+	findings := slices.Concat(loaded, v.Findings, a.Findings, s.Findings, g.Findings, iv.Findings)
+	findings.Sort()
+	return &tables.Set{
+		Sessions:     v.Sessions,
+		Citations:    v.Citations,
+		Dispositions: v.Dispositions,
+		Tokens:       a.Tokens,
+		Ledger:       a.Ledger,
+		Runs:         s.Runs,
+		Obligations:  s.Obligations,
+		Tasks:        g.Tasks,
+		Repositories: g.Repositories,
+		Gates:        g.Gates,
+		Decision:     g.Decision,
+		Intervals:    iv.Intervals,
+		Rejections:   findings,
+	}
 }

@@ -28,11 +28,14 @@ const (
 	manifestFile = "manifest.json"
 )
 
-// Run fills s.Tokens (one row per dispatched receipt, sorted by session ID)
-// and s.Ledger (one row per receipt, in receipt order), and appends every
-// finding to s.Rejections: impossible meters, missing meters, tariffs and
+// Out is what the stage produces (see [tables.Accounted]).
+type Out = tables.Accounted
+
+// Run accounts the campaign's receipts: one token row per dispatched
+// receipt (sorted by session ID), one ledger entry per receipt (in receipt
+// order), and every finding: impossible meters, missing meters, tariffs and
 // reservations, and every exceeded session or campaign ceiling.
-func Run(c *tables.Campaign, s *tables.Set) {
+func Run(c *tables.Campaign) Out {
 	a := newAccountant(c)
 	for _, line := range c.Receipts {
 		a.receipt(line)
@@ -41,9 +44,7 @@ func Run(c *tables.Campaign, s *tables.Set) {
 	slices.SortStableFunc(a.tokens, func(x, y tables.Token) int {
 		return cmp.Or(cmp.Compare(x.SessionID, y.SessionID), cmp.Compare(x.Line, y.Line))
 	})
-	s.Tokens = append(s.Tokens, a.tokens...)
-	s.Ledger = append(s.Ledger, a.ledger...)
-	s.Rejections = append(s.Rejections, a.findings...)
+	return Out{Tokens: a.tokens, Ledger: a.ledger, Findings: a.findings}
 }
 
 // accountant accumulates the account stage's tables for one campaign.

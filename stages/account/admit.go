@@ -31,7 +31,7 @@ type Verdict struct {
 }
 
 // Admit decides whether req may be dispatched against the campaign's
-// ledger s.Ledger (filled by Run). It refuses, with a typed reason, an
+// ledger (Run's Out.Ledger) and returns the verdict with the ledger after it. It refuses, with a typed reason, an
 // incomplete request, a missing reservation or meter identity (an unknown
 // usage shape), an unknown rate card or a card without uncached-input,
 // cached-input or output price, an invalid ceiling or an unknown ledger
@@ -40,22 +40,33 @@ type Verdict struct {
 // input, output, reference cost, actual cost). Ceilings are inclusive:
 // landing exactly on one is admitted. The bound prices every input token at
 // the card's dearest input bucket and every output token at the output
-// price. An admitted request is appended to s.Ledger as a reserved entry;
+// price. An admitted request is appended to the ledger as a reserved entry;
 // a request ID already in the ledger is admitted again without a second
 // charge. Wall time cannot be bounded before dispatch and is not checked.
-func Admit(c *tables.Campaign, s *tables.Set, req Request) Verdict {
-	used := Summarize(s.Ledger).Used
-	refuse := func(code tables.Code, msg string) Verdict {
-		return Verdict{Code: code, Message: msg, Used: used}
+func Admit(c *tables.Campaign, ledger []tables.LedgerEntry, req Request) (Verdict, []tables.LedgerEntry) {
+	v, entry := admit(c, ledger, req)
+	if entry != nil {
+		ledger = append(slices.Clip(ledger), *entry)
+		v.Used = Summarize(ledger).Used
+	}
+	return v, ledger
+}
+
+// admit is Admit's verdict and the reserved entry to append, nil when
+// nothing is charged.
+func admit(c *tables.Campaign, ledger []tables.LedgerEntry, req Request) (Verdict, *tables.LedgerEntry) {
+	used := Summarize(ledger).Used
+	refuse := func(code tables.Code, msg string) (Verdict, *tables.LedgerEntry) {
+		return Verdict{Code: code, Message: msg, Used: used}, nil
 	}
 	if req.RequestID == "" || req.SessionID == "" || req.MaxInputTokens < 0 || req.MaxOutputTokens < 0 ||
 		req.MaxInputTokens > maxTokens || req.MaxOutputTokens > maxTokens {
 		return refuse(tables.CodeAdmissionInvalidRequest, "The request lacks a request or session ID or has negative or absurd token bounds.")
 	}
-	for _, e := range s.Ledger {
+	for _, e := range ledger {
 		if e.RequestID == req.RequestID && chargesBudget(e.Kind) {
 			return Verdict{Admitted: true, Replay: true, Used: used,
-				Message: "Request " + req.RequestID + " is already in the ledger; it is admitted without a second charge."}
+				Message: "Request " + req.RequestID + " is already in the ledger; it is admitted without a second charge."}, nil
 		}
 	}
 	if req.ReservationID == "" {
@@ -80,13 +91,12 @@ func Admit(c *tables.Campaign, s *tables.Set, req Request) Verdict {
 		return refuse(code, msg)
 	}
 	entry := tables.LedgerEntry{
-		Seq: int64(len(s.Ledger) + 1), SessionID: req.SessionID, RequestID: req.RequestID, Kind: tables.LedgerReserved,
+		Seq: int64(len(ledger) + 1), SessionID: req.SessionID, RequestID: req.RequestID, Kind: tables.LedgerReserved,
 		InputTokens: req.MaxInputTokens, OutputTokens: req.MaxOutputTokens, ReferenceCost: ptrMoney(bound),
 		ToolCharges: ptrMoney(0),
 	}
-	s.Ledger = append(s.Ledger, entry)
-	return Verdict{Admitted: true, Bound: ptrMoney(bound), Used: Summarize(s.Ledger).Used,
-		Message: "Request " + req.RequestID + " is admitted with a worst-case bound of " + tables.Money(bound).String() + "."}
+	return Verdict{Admitted: true, Bound: ptrMoney(bound),
+		Message: "Request " + req.RequestID + " is admitted with a worst-case bound of " + tables.Money(bound).String() + "."}, &entry
 }
 
 // chargesBudget reports whether a ledger entry of kind k charges the

@@ -19,6 +19,13 @@ func admitSet(t *testing.T) (*tables.Campaign, *tables.Set) {
 	return c, s
 }
 
+// admitInto is Admit on s.Ledger, keeping the ledger after it in s.
+func admitInto(c *tables.Campaign, s *tables.Set, r Request) Verdict {
+	v, ledger := Admit(c, s.Ledger, r)
+	s.Ledger = ledger
+	return v
+}
+
 func request() Request {
 	return Request{RequestID: "req-next", SessionID: "T1-r1-B", RateCard: "codex-2026-09-05",
 		MaxInputTokens: 50_000, MaxOutputTokens: 5_000, ReservationID: "res-next",
@@ -60,7 +67,7 @@ func TestAdmitCeilings(t *testing.T) {
 				c.Manifest.Ceilings.Session = tables.SessionCeilings{WallMS: 240_000, InputTokens: 90_000, OutputTokens: 8_000}
 				tc.set(&c.Manifest.Ceilings, tc.needed+step.delta)
 				before := len(s.Ledger)
-				v := Admit(c, s, request())
+				v := admitInto(c, s, request())
 				if v.Admitted != step.admitted {
 					t.Fatalf("verdict = %+v, want admitted %v", v, step.admitted)
 				}
@@ -98,7 +105,7 @@ func TestAdmitRefusals(t *testing.T) {
 			c, s := admitSet(t)
 			r := request()
 			tc.edit(c, &r)
-			if v := Admit(c, s, r); v.Admitted || v.Code != tc.code || v.Message == "" {
+			if v := admitInto(c, s, r); v.Admitted || v.Code != tc.code || v.Message == "" {
 				t.Errorf("verdict = %+v, want refusal %s", v, tc.code)
 			}
 		})
@@ -106,7 +113,7 @@ func TestAdmitRefusals(t *testing.T) {
 	t.Run("unknown ledger charge", func(t *testing.T) {
 		c, s := admitSet(t)
 		s.Ledger[0].ReferenceCost = nil
-		if v := Admit(c, s, request()); v.Admitted || v.Code != tables.CodeAdmissionInvalidCeiling {
+		if v := admitInto(c, s, request()); v.Admitted || v.Code != tables.CodeAdmissionInvalidCeiling {
 			t.Errorf("verdict = %+v", v)
 		}
 	})
@@ -119,15 +126,15 @@ func TestAdmitReplay(t *testing.T) {
 		r.RequestID = "req-T1-r1-D"                    // already accounted by Run
 		c.Manifest.Ceilings.Campaign.TotalSessions = 1 // no room for a new session
 		before := Summarize(s.Ledger).Used
-		v := Admit(c, s, r)
+		v := admitInto(c, s, r)
 		if !v.Admitted || !v.Replay || len(s.Ledger) != 1 || v.Used.Sessions != before.Sessions || *v.Used.ReferenceCost != *before.ReferenceCost {
 			t.Errorf("verdict = %+v, ledger %d entries", v, len(s.Ledger))
 		}
 	})
 	t.Run("admitted twice", func(t *testing.T) {
 		c, s := admitSet(t)
-		first := Admit(c, s, request())
-		second := Admit(c, s, request())
+		first := admitInto(c, s, request())
+		second := admitInto(c, s, request())
 		if !first.Admitted || first.Replay || !second.Admitted || !second.Replay || len(s.Ledger) != 2 {
 			t.Errorf("first %+v second %+v ledger %d", first, second, len(s.Ledger))
 		}

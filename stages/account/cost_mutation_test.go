@@ -15,11 +15,10 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/aggregate"
 	"github.com/evalgate/evalgate/stages/load"
-	"github.com/evalgate/evalgate/stages/score"
-	"github.com/evalgate/evalgate/stages/validate"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -36,12 +35,7 @@ func loadExample(t *testing.T) *tables.Campaign {
 
 // pipeline runs validate → account → score → aggregate on c.
 func pipeline(c *tables.Campaign) *tables.Set {
-	s := &tables.Set{}
-	validate.Run(c, s, load.Answer)
-	account.Run(c, s)
-	score.Run(c, s)
-	aggregate.Run(c, s)
-	return s
+	return stages.RunCampaign(c, stages.Options{SkipIntervals: true})
 }
 
 // receiptOf returns the receipt of a session in c.
@@ -199,8 +193,7 @@ func TestMutationDoubleCountSharedDBilling(t *testing.T) {
 // budget: the next dispatch must be refused for the reference-cost
 // ceiling. It returns "" when the control passes.
 func nextDispatchProhibited(c *tables.Campaign, ledger []tables.LedgerEntry) string {
-	s := &tables.Set{Ledger: slices.Clone(ledger)}
-	v := account.Admit(c, s, account.Request{RequestID: "req-next", SessionID: "T9-r1-D", RateCard: "codex-work-2026-09-05",
+	v, _ := account.Admit(c, slices.Clone(ledger), account.Request{RequestID: "req-next", SessionID: "T9-r1-D", RateCard: "codex-work-2026-09-05",
 		MeterShape: tables.ShapeOpenAIResponses, ReservationID: "res-next", MaxInputTokens: 1, MaxOutputTokens: 0})
 	if v.Admitted {
 		return "the next dispatch was admitted against an exhausted global budget: " + v.Message
@@ -216,10 +209,10 @@ func TestMutationOmitOneGlobalReservation(t *testing.T) {
 	// (10,000 × 4 + 1,000 × 20 per million); with the example's 4.8610952
 	// accounted, a ceiling of 4.9810952 is exactly exhausted.
 	c := loadExample(t)
-	s := &tables.Set{}
-	account.Run(c, s)
+	s := &tables.Set{Ledger: account.Run(c).Ledger}
 	for _, id := range []string{"1", "2"} {
-		v := account.Admit(c, s, account.Request{RequestID: "req-" + id, SessionID: "T9-r" + id + "-D", RateCard: "codex-work-2026-09-05",
+		var v account.Verdict
+		v, s.Ledger = account.Admit(c, s.Ledger, account.Request{RequestID: "req-" + id, SessionID: "T9-r" + id + "-D", RateCard: "codex-work-2026-09-05",
 			MeterShape: tables.ShapeOpenAIResponses, ReservationID: "res-" + id, MaxInputTokens: 10_000, MaxOutputTokens: 1_000})
 		if !v.Admitted || v.Bound == nil || v.Bound.String() != "0.06" {
 			t.Fatalf("setup admission %s: %+v", id, v)

@@ -8,9 +8,8 @@ import (
 )
 
 func runOn(c *tables.Campaign) *tables.Set {
-	s := &tables.Set{}
-	Run(c, s)
-	return s
+	out := Run(c)
+	return &tables.Set{Tokens: out.Tokens, Ledger: out.Ledger, Rejections: out.Findings}
 }
 
 func TestRunPricedSession(t *testing.T) {

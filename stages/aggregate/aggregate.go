@@ -28,19 +28,36 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Run fills s.Tasks, s.Repositories, s.Gates and s.Decision from the
-// campaign and the earlier stages' tables, appending any finding to
-// s.Rejections. The first arm of the design is the baseline; every other
-// arm gets its own gate rows and decision row (one of each in the usual
-// two-arm design).
-func Run(c *tables.Campaign, s *tables.Set) {
-	all := summarize(c.Manifest.Design.Tasks, s.Runs)
-	for _, ta := range all {
-		s.Tasks = append(s.Tasks, ta.row())
-	}
-	s.Repositories = repositories(all)
+// Out is what the stage produces (see [tables.Aggregated]).
+type Out = tables.Aggregated
 
-	runs := slices.Clone(s.Runs) // sorted so that failing lists never depend on input order
+// inputs are what the stage reads from the earlier stages.
+type inputs struct {
+	sessions []tables.Session // validate
+	tokens   []tables.Token   // account
+	runs     []tables.Run     // score
+	// findings are the earlier stages' findings and this stage's policy
+	// findings, read by validity and sessionsOverLimits.
+	findings tables.Findings
+}
+
+// Run summarizes the scored runs per task and repository and judges every
+// treatment arm: gate rows and one decision row per arm. The first arm of
+// the design is the baseline; every other arm gets its own gate rows and
+// decision row (one of each in the usual two-arm design).
+func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted, scored tables.Scored) Out {
+	in := &inputs{
+		sessions: validated.Sessions, tokens: accounted.Tokens, runs: scored.Runs,
+		findings: slices.Concat(validated.Findings, accounted.Findings, scored.Findings),
+	}
+	var out Out
+	all := summarize(c.Manifest.Design.Tasks, in.runs)
+	for _, ta := range all {
+		out.Tasks = append(out.Tasks, ta.row())
+	}
+	out.Repositories = repositories(all)
+
+	runs := slices.Clone(in.runs) // sorted so that failing lists never depend on input order
 	slices.SortStableFunc(runs, func(a, b tables.Run) int {
 		return cmp.Or(cmp.Compare(a.TaskID, b.TaskID), cmp.Compare(a.Repetition, b.Repetition), cmp.Compare(a.Arm, b.Arm))
 	})
@@ -53,27 +70,29 @@ func Run(c *tables.Campaign, s *tables.Set) {
 		}
 	}
 	findings.Sort()
-	s.Rejections = append(s.Rejections, findings...)
+	out.Findings = append(out.Findings, findings...)
+	in.findings = append(in.findings, findings...)
 
-	v := validity(c, s, judged)
-	if judgeSystems(c, s, pol, judged, v) {
-		return
+	v := validity(c, in, judged)
+	if judgeSystems(c, in, &out, pol, judged, v) {
+		return out
 	}
 	arms := c.Manifest.Design.Arms
 	if len(arms) < 2 {
 		v.reasons = append(v.reasons, "the design has no treatment arm to judge against the baseline")
-		s.Decision = append(s.Decision, decide(pol, nil, "", v))
-		return
+		out.Decision = append(out.Decision, decide(pol, nil, "", v))
+		return out
 	}
 	base := arms[0].ID
 	for _, arm := range arms[1:] {
 		var gates []tables.Gate
 		if pol != nil {
-			gates = evaluate(pol, c, s, judged, base, arm.ID)
+			gates = evaluate(pol, c, in, judged, base, arm.ID)
 		}
-		s.Gates = append(s.Gates, gates...)
-		s.Decision = append(s.Decision, decide(pol, gates, arm.ID, v))
+		out.Gates = append(out.Gates, gates...)
+		out.Decision = append(out.Decision, decide(pol, gates, arm.ID, v))
 	}
+	return out
 }
 
 // taskArm is one task under one arm: its runs and their exact medians.

@@ -27,13 +27,13 @@ type validityReport struct{ reasons []string }
 // finding that invalidates the execution, at most the allowed number of
 // infrastructure-invalid triplets, and every judged run scored (an unrated
 // run, a missing session or a defective oracle leaves a run unscored).
-func validity(c *tables.Campaign, s *tables.Set, judged []tables.Run) validityReport {
+func validity(c *tables.Campaign, in *inputs, judged []tables.Run) validityReport {
 	var v validityReport
-	if f := invalidatingFindings(s); len(f) > 0 {
+	if f := invalidatingFindings(in); len(f) > 0 {
 		v.reasons = append(v.reasons, fmt.Sprintf("%d rejecting findings invalidate the execution (first: %s)", len(f), f[0].Error()))
 	}
 	allowed := c.Manifest.Ceilings.Campaign.InfrastructureReplacements
-	if n := invalidTriplets(s); n > allowed {
+	if n := invalidTriplets(in); n > allowed {
 		v.reasons = append(v.reasons, fmt.Sprintf("%d infrastructure-invalid triplets, at most %d may be replaced", n, allowed))
 	}
 	byClass := map[string][]string{}
@@ -66,18 +66,18 @@ func validity(c *tables.Campaign, s *tables.Set, judged []tables.Run) validityRe
 // null the cost), and session findings of load and validate unless the
 // session's failure is the model's own or an attempt that was replaced.
 // Session findings of score and aggregate act through unscored runs.
-func invalidatingFindings(s *tables.Set) tables.Findings {
+func invalidatingFindings(in *inputs) tables.Findings {
 	docs := codeIndex()
 	sessions := map[string]tables.Session{}
-	for _, sess := range s.Sessions {
+	for _, sess := range in.sessions {
 		sessions[sess.SessionID] = sess
 	}
 	used := map[string]bool{}
-	for _, r := range s.Runs {
+	for _, r := range in.runs {
 		used[r.DraftSessionID], used[r.ReviewSessionID] = true, true
 	}
 	var out tables.Findings
-	for _, f := range s.Rejections {
+	for _, f := range in.findings {
 		doc, known := docs[f.Code]
 		if f.Severity != tables.Reject || (known && doc.Stage == "account") {
 			continue
@@ -87,7 +87,7 @@ func invalidatingFindings(s *tables.Set) tables.Findings {
 				continue
 			}
 			sess, ok := sessions[f.Session]
-			if ok && (modelFault[sess.Classification] || (!used[f.Session] && superseded(s.Sessions, sess))) {
+			if ok && (modelFault[sess.Classification] || (!used[f.Session] && superseded(in.sessions, sess))) {
 				continue
 			}
 		}
@@ -117,13 +117,13 @@ func armOf(s tables.Session) string {
 
 // invalidTriplets counts the distinct (task, repetition, attempt) with an
 // infrastructure-invalid session.
-func invalidTriplets(s *tables.Set) int64 {
+func invalidTriplets(in *inputs) int64 {
 	type key struct {
 		task         string
 		rep, attempt int64
 	}
 	seen := map[key]bool{}
-	for _, sess := range s.Sessions {
+	for _, sess := range in.sessions {
 		if sess.Classification == "invalid" {
 			seen[key{sess.TaskID, sess.Repetition, sess.Attempt}] = true
 		}

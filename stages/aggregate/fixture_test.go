@@ -96,7 +96,18 @@ func (f *fixture) setCost(task, arm string, rep int64, cost string) {
 }
 
 func (f *fixture) aggregate() {
-	Run(f.c, f.s)
+	aggregateInto(f.c, f.s)
+}
+
+// aggregateInto runs the stage on the earlier stages' tables in s (their
+// findings in s.Rejections) and adds its output to s.
+func aggregateInto(c *tables.Campaign, s *tables.Set) {
+	out := Run(c, tables.Validated{Sessions: s.Sessions}, tables.Accounted{Tokens: s.Tokens}, tables.Scored{Runs: s.Runs, Findings: s.Rejections})
+	s.Tasks = append(s.Tasks, out.Tasks...)
+	s.Repositories = append(s.Repositories, out.Repositories...)
+	s.Gates = append(s.Gates, out.Gates...)
+	s.Decision = append(s.Decision, out.Decision...)
+	s.Rejections = append(s.Rejections, out.Findings...)
 }
 
 func (f *fixture) gate(name string) tables.Gate {

@@ -30,8 +30,8 @@ type pair struct {
 }
 
 // evaluate returns the policy's gate rows for arm, in policy order.
-func evaluate(pol *policy, c *tables.Campaign, s *tables.Set, judged []tables.Run, base, arm string) []tables.Gate {
-	j := newJudge(pol, c, s, judged, base, arm)
+func evaluate(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, base, arm string) []tables.Gate {
+	j := newJudge(pol, c, in, judged, base, arm)
 	checks := map[string]func(threshold) tables.Gate{
 		GateCriticalSource: j.criticalSource,
 		GateTaskFloor:      j.taskFloor,
@@ -56,7 +56,7 @@ func evaluate(pol *policy, c *tables.Campaign, s *tables.Set, judged []tables.Ru
 	return gates
 }
 
-func newJudge(pol *policy, c *tables.Campaign, s *tables.Set, judged []tables.Run, base, arm string) *judge {
+func newJudge(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, base, arm string) *judge {
 	j := &judge{pol: pol, arm: arm, base: base, treat: map[string]*taskArm{}, ref: map[string]*taskArm{}}
 	for _, ta := range summarize(c.Manifest.Design.Tasks, judged) {
 		switch ta.arm {
@@ -95,7 +95,7 @@ func newJudge(pol *policy, c *tables.Campaign, s *tables.Set, judged []tables.Ru
 		j.pairs = append(j.pairs, *p)
 	}
 	slices.SortFunc(j.pairs, func(a, b pair) int { return strings.Compare(a.name, b.name) })
-	j.overLimits = sessionsOverLimits(c, s)
+	j.overLimits = sessionsOverLimits(c, in)
 	return j
 }
 

@@ -14,14 +14,14 @@ import (
 // cached and cache writes) or billed output tokens. Sessions named by an
 // account-stage finding of rule A6 are added, and "campaign" when such a
 // finding concerns no session (a campaign ceiling). Sorted, unique.
-func sessionsOverLimits(c *tables.Campaign, s *tables.Set) []string {
+func sessionsOverLimits(c *tables.Campaign, in *inputs) []string {
 	lim := c.Manifest.Ceilings.Session
 	tokens := map[string]*tables.Token{}
-	for i := range s.Tokens {
-		tokens[s.Tokens[i].SessionID] = &s.Tokens[i]
+	for i := range in.tokens {
+		tokens[in.tokens[i].SessionID] = &in.tokens[i]
 	}
 	var over []string
-	for _, sess := range s.Sessions {
+	for _, sess := range in.sessions {
 		t := tokens[sess.SessionID]
 		if sess.DurationNS != nil && exceedsMS(*sess.DurationNS, lim.WallMS) ||
 			t != nil && (inputTokens(t) > lim.InputTokens || t.Output > lim.OutputTokens) {
@@ -29,7 +29,7 @@ func sessionsOverLimits(c *tables.Campaign, s *tables.Set) []string {
 		}
 	}
 	stage := codeIndex()
-	for _, f := range s.Rejections {
+	for _, f := range in.findings {
 		doc, ok := stage[f.Code]
 		if !ok || doc.Stage != "account" || f.Severity != tables.Reject || !strings.HasPrefix(doc.Rule, "A6") {
 			continue

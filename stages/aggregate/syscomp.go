@@ -77,10 +77,10 @@ type systemJudges struct {
 
 // evaluateSystems returns the G5 gate rows for the candidate, in policy
 // order.
-func evaluateSystems(pol *policy, c *tables.Campaign, s *tables.Set, judged []tables.Run, base, cand, cmpArm string) []tables.Gate {
-	sj := systemJudges{vsBase: newJudge(pol, c, s, judged, base, cand)}
+func evaluateSystems(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, base, cand, cmpArm string) []tables.Gate {
+	sj := systemJudges{vsBase: newJudge(pol, c, in, judged, base, cand)}
 	if cmpArm != "" {
-		sj.vsCmp = newJudge(pol, c, s, judged, cmpArm, cand)
+		sj.vsCmp = newJudge(pol, c, in, judged, cmpArm, cand)
 	}
 	gates := make([]tables.Gate, 0, len(pol.thresholds))
 	for _, t := range pol.thresholds {

@@ -11,7 +11,7 @@ import (
 // judgeSystems writes the gates and the decision of a system comparison,
 // or of a campaign whose kind and preset do not fit each other, and
 // reports whether it did. Anything else is left to the paired-review path.
-func judgeSystems(c *tables.Campaign, s *tables.Set, pol *policy, judged []tables.Run, v validityReport) bool {
+func judgeSystems(c *tables.Campaign, in *inputs, out *Out, pol *policy, judged []tables.Run, v validityReport) bool {
 	isSys := c.Manifest.Kind == tables.KindSystemComparison
 	sysPreset := pol != nil && pol.name == PresetSystemComparison
 	if !isSys && !sysPreset {
@@ -21,25 +21,25 @@ func judgeSystems(c *tables.Campaign, s *tables.Set, pol *policy, judged []table
 	if pol != nil && isSys != sysPreset {
 		f := tables.Finding{Code: tables.CodeGatePresetKind, Severity: tables.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
 			Message: fmt.Sprintf("gate preset %s cannot judge a %s campaign", pol.name, c.Manifest.Kind)}
-		s.Rejections = append(s.Rejections, f)
+		out.Findings = append(out.Findings, f)
 		v.reasons = append(v.reasons, f.Message)
 		for _, arm := range armsToJudge(d, isSys) {
-			s.Decision = append(s.Decision, systemDecision(pol, nil, arm, v))
+			out.Decision = append(out.Decision, systemDecision(pol, nil, arm, v))
 		}
 		return true
 	}
 	cand, base, cmpArm := systemRoles(d)
 	if cand == "" || base == "" {
 		v.reasons = append(v.reasons, "the design names no candidate or no baseline system")
-		s.Decision = append(s.Decision, systemDecision(pol, nil, cand, v))
+		out.Decision = append(out.Decision, systemDecision(pol, nil, cand, v))
 		return true
 	}
 	var gates []tables.Gate
 	if pol != nil {
-		gates = evaluateSystems(pol, c, s, judged, base, cand, cmpArm)
+		gates = evaluateSystems(pol, c, in, judged, base, cand, cmpArm)
 	}
-	s.Gates = append(s.Gates, gates...)
-	s.Decision = append(s.Decision, systemDecision(pol, gates, cand, v))
+	out.Gates = append(out.Gates, gates...)
+	out.Decision = append(out.Decision, systemDecision(pol, gates, cand, v))
 	return true
 }
 

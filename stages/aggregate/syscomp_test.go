@@ -83,7 +83,7 @@ func (f *sysFixture) run(task, arm string) *tables.Run {
 
 func (f *sysFixture) judge() (map[string]tables.Gate, tables.Decision) {
 	f.t.Helper()
-	Run(f.c, f.s)
+	aggregateInto(f.c, f.s)
 	gates := map[string]tables.Gate{}
 	for _, g := range f.s.Gates {
 		gates[g.Gate] = g
@@ -221,7 +221,7 @@ func TestGatePresetKindMismatch(t *testing.T) {
 	t.Run("system preset on a paired review", func(t *testing.T) {
 		f := newSysFixture(t)
 		f.c.Manifest.Kind = tables.KindPairedReview
-		Run(f.c, f.s)
+		aggregateInto(f.c, f.s)
 		if len(f.s.Decision) != 2 || f.s.Decision[0].Decision != DecisionNoVerdict || !hasCode(f.s.Rejections, tables.CodeGatePresetKind) {
 			t.Fatalf("decisions %+v findings %v", f.s.Decision, f.s.Rejections)
 		}

@@ -5,7 +5,7 @@
 //
 // Steps (statistics notes §3):
 //
-//  1. Reduce s.Runs once, exactly: per (cluster, task, arm) the task median
+//  1. Reduce the runs once, exactly: per (cluster, task, arm) the task median
 //     of R over scored runs, of workflow cost over runs with a cost, and of
 //     workflow time over runs with a complete time (big.Rat; the median of
 //     an even count is the mean of the two middle values).
@@ -53,26 +53,30 @@ type Options struct {
 	Resamples int // > 0 overrides manifest.intervals.resamples
 }
 
-// Run fills s.Intervals from the campaign and the earlier stages' tables,
-// appending any finding to s.Rejections.
-func Run(c *tables.Campaign, s *tables.Set) {
-	RunWith(c, s, Options{})
+// Out is what the stage produces: one row per statistic × method and the
+// stage's findings.
+type Out struct {
+	Intervals []tables.Interval
+	Findings  tables.Findings
+}
+
+// Run computes the intervals of the score stage's runs.
+func Run(c *tables.Campaign, runs []tables.Run) Out {
+	return RunWith(c, runs, Options{})
 }
 
 // RunWith is Run with explicit options.
-func RunWith(c *tables.Campaign, s *tables.Set, opt Options) {
+func RunWith(c *tables.Campaign, runs []tables.Run, opt Options) Out {
 	var m tables.Manifest
 	if c != nil {
 		m = c.Manifest
 	}
 	p, findings := resolvePlan(m, opt)
 	if len(findings) > 0 {
-		s.Rejections = append(s.Rejections, findings...)
-		return
+		return Out{Findings: findings}
 	}
-	red, bad := reduce(s.Runs, p.cluster, armOrder(m, s.Runs))
-	s.Rejections = append(s.Rejections, bad...)
-	s.Intervals = append(s.Intervals, red.rows(m.CampaignID, p)...)
+	red, bad := reduce(runs, p.cluster, armOrder(m, runs))
+	return Out{Intervals: red.rows(m.CampaignID, p), Findings: bad}
 }
 
 // plan is the resolved bootstrap configuration.

@@ -34,7 +34,7 @@ func campaign(arms ...string) *tables.Campaign {
 }
 
 // rowsOf returns the expanded-percentile row of each (statistic, contrast).
-func rowsOf(s *tables.Set) map[string]tables.Interval {
+func rowsOf(s Out) map[string]tables.Interval {
 	out := map[string]tables.Interval{}
 	for _, r := range s.Intervals {
 		if r.Method == "family_bootstrap_expanded_percentile" {
@@ -69,10 +69,9 @@ func sixFamilies() []tables.Run {
 }
 
 func TestRunOrdinaryCampaign(t *testing.T) {
-	s := &tables.Set{Runs: sixFamilies()}
-	Run(campaign("A", "B"), s)
-	if len(s.Rejections) != 0 {
-		t.Fatalf("findings: %v", s.Rejections)
+	s := Run(campaign("A", "B"), sixFamilies())
+	if len(s.Findings) != 0 {
+		t.Fatalf("findings: %v", s.Findings)
 	}
 	// 2 per-arm macros + diff + cost + time ratios, × 3 methods.
 	if len(s.Intervals) != 15 {
@@ -123,15 +122,13 @@ func TestRunOrdinaryCampaign(t *testing.T) {
 
 func TestRunDeterministic(t *testing.T) {
 	runs := sixFamilies()
-	ref := &tables.Set{Runs: slices.Clone(runs)}
-	RunWith(campaign("A", "B"), ref, Options{Workers: 1})
+	ref := RunWith(campaign("A", "B"), slices.Clone(runs), Options{Workers: 1})
 	for _, w := range []int{2, 8} {
 		t.Run(fmt.Sprintf("workers_%d_shuffled", w), func(t *testing.T) {
 			shuffled := slices.Clone(runs)
 			r := rand.New(rand.NewPCG(uint64(w), 1))
 			r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-			s := &tables.Set{Runs: shuffled}
-			RunWith(campaign("A", "B"), s, Options{Workers: w})
+			s := RunWith(campaign("A", "B"), shuffled, Options{Workers: w})
 			if !reflect.DeepEqual(s.Intervals, ref.Intervals) {
 				t.Error("rows differ with another worker count or run order")
 			}
@@ -218,8 +215,7 @@ func TestRunDegenerateStatuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := &tables.Set{Runs: c.runs}
-			Run(campaign("A", "B"), s)
+			s := Run(campaign("A", "B"), c.runs)
 			r, ok := rowsOf(s)[c.key]
 			if !ok {
 				t.Fatalf("no %s row among %d", c.key, len(s.Intervals))
@@ -233,8 +229,7 @@ func TestRunDegenerateStatuses(t *testing.T) {
 		})
 	}
 	t.Run("disjoint_tasks_dropped_count", func(t *testing.T) {
-		s := &tables.Set{Runs: noPairs()}
-		Run(campaign("A", "B"), s)
+		s := Run(campaign("A", "B"), noPairs())
 		if r := rowsOf(s)[StatMacroDiff+" B-A"]; r.NTasksDroppedUnpaired != 6 {
 			t.Errorf("n_tasks_dropped_unpaired %d, want 6", r.NTasksDroppedUnpaired)
 		}
@@ -256,10 +251,9 @@ func TestRunPlanFindings(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cp := campaign("A", "B")
 			cp.Manifest.Intervals = c.plan
-			s := &tables.Set{Runs: sixFamilies()}
-			Run(cp, s)
-			if len(s.Rejections) != c.wantCount || s.Rejections[0].Code != tables.CodeIntervalPlanInvalid || s.Rejections[0].Pointer != c.pointer {
-				t.Errorf("findings %v", s.Rejections)
+			s := Run(cp, sixFamilies())
+			if len(s.Findings) != c.wantCount || s.Findings[0].Code != tables.CodeIntervalPlanInvalid || s.Findings[0].Pointer != c.pointer {
+				t.Errorf("findings %v", s.Findings)
 			}
 			if len(s.Intervals) != 0 {
 				t.Errorf("%d interval rows with an invalid plan", len(s.Intervals))
@@ -271,10 +265,9 @@ func TestRunPlanFindings(t *testing.T) {
 func TestRunValueFindings(t *testing.T) {
 	runs := sixFamilies()
 	runs[0].RNum, runs[0].RDen = 5, 4 // R > 1
-	s := &tables.Set{Runs: runs}
-	Run(campaign("A", "B"), s)
-	if len(s.Rejections) != 1 || s.Rejections[0].Code != tables.CodeIntervalValueInvalid || s.Rejections[0].Session != runs[0].ReviewSessionID {
-		t.Fatalf("findings %v", s.Rejections)
+	s := Run(campaign("A", "B"), runs)
+	if len(s.Findings) != 1 || s.Findings[0].Code != tables.CodeIntervalValueInvalid || s.Findings[0].Session != runs[0].ReviewSessionID {
+		t.Fatalf("findings %v", s.Findings)
 	}
 	if r := rowsOf(s)[StatMacroR+" A"]; r.NRuns != 17 {
 		t.Errorf("arm A n_runs %d, want 17 (one value left out)", r.NRuns)
@@ -291,8 +284,7 @@ func TestRunRepositoryCluster(t *testing.T) {
 	}
 	cp := campaign("A", "B")
 	cp.Manifest.Intervals.Cluster = "repository"
-	s := &tables.Set{Runs: runs}
-	Run(cp, s)
+	s := Run(cp, runs)
 	r := rowsOf(s)[StatMacroDiff+" B-A"]
 	if r.NFamilies != 2 || r.Cluster != "repository" || r.SmallGFlag != "very_few_families" {
 		t.Errorf("G=%d cluster=%s flag=%s, want 2 repository very_few_families", r.NFamilies, r.Cluster, r.SmallGFlag)
@@ -302,8 +294,7 @@ func TestRunRepositoryCluster(t *testing.T) {
 func TestSeedAndDefaults(t *testing.T) {
 	cp := campaign("A", "B")
 	cp.Manifest.Intervals = tables.IntervalPlan{}
-	s := &tables.Set{Runs: sixFamilies()}
-	RunWith(cp, s, Options{Resamples: 300})
+	s := RunWith(cp, sixFamilies(), Options{Resamples: 300})
 	sum := sha256.Sum256([]byte("famboot/v1" + "camp-1" + "evalgate.intervals/v1"))
 	want := binary.BigEndian.Uint64(sum[:8])
 	r := s.Intervals[0]
@@ -316,8 +307,7 @@ func TestSeedAndDefaults(t *testing.T) {
 		}
 	})
 	t.Run("nil_campaign", func(t *testing.T) {
-		s := &tables.Set{Runs: sixFamilies()}
-		RunWith(nil, s, Options{Resamples: 100})
+		s := RunWith(nil, sixFamilies(), Options{Resamples: 100})
 		if len(s.Intervals) == 0 {
 			t.Error("no rows without a campaign")
 		}

@@ -6,8 +6,8 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// maxAnswerBytes caps one raw answer.
-const maxAnswerBytes = 4 << 20
+// MaxAnswerBytes caps one raw answer (the campaign format's cap).
+const MaxAnswerBytes = 4 << 20
 
 // Answer strictly decodes one answer (the response contract of seed 000).
 // file is used in findings. It returns nil when the answer breaks any rule
@@ -15,9 +15,9 @@ const maxAnswerBytes = 4 << 20
 // link, citation and per-status rules are stages/validate's.
 func Answer(file string, data []byte) (*tables.Answer, tables.Findings) {
 	at := position{file: file}
-	if len(data) > maxAnswerBytes {
+	if len(data) > MaxAnswerBytes {
 		return nil, tables.Findings{at.finding(tables.CodeTooLarge, "",
-			fmt.Sprintf("answer has %d bytes; the cap is %d", len(data), maxAnswerBytes))}
+			fmt.Sprintf("answer has %d bytes; the cap is %d", len(data), MaxAnswerBytes))}
 	}
 	var a tables.Answer
 	ok, findings := decodeDoc(data, "answer", at, &a)

@@ -26,7 +26,7 @@ func TestAnswerSyntax(t *testing.T) {
 		{"trailing garbage", valid + " x", tables.CodeTrailingData, ""},
 		{"second value", valid + "\n{}", tables.CodeTrailingData, ""},
 		{"too deep", strings.Repeat("[", 65) + strings.Repeat("]", 65), tables.CodeTooDeep, "*"},
-		{"too large", valid + strings.Repeat(" ", maxAnswerBytes), tables.CodeTooLarge, ""},
+		{"too large", valid + strings.Repeat(" ", MaxAnswerBytes), tables.CodeTooLarge, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

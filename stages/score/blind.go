@@ -76,12 +76,12 @@ func (b BlindLabeler) Label(sessionID string) string {
 
 // ExportBlind builds the anonymized items of every review session of c
 // that needs ratings and the sealed key mapping labels back to sessions.
-// s must hold the validate stage's sessions table. seed is the export
-// seed. An error means an answer could not be re-read or encoded; it is
-// not a property of the campaign's rules.
-func ExportBlind(c *tables.Campaign, s *tables.Set, seed uint64) (*BlindExport, error) {
+// sessions is the validate stage's sessions table; answers are re-read
+// through answers. seed is the export seed. An error means an answer could
+// not be re-read or encoded; it is not a property of the campaign's rules.
+func ExportBlind(c *tables.Campaign, sessions []tables.Session, answers tables.Answers, seed uint64) (*BlindExport, error) {
 	labeler := NewBlindLabeler(c.ManifestSHA256, c.Manifest.Seed, seed)
-	in := newInputs(c, s)
+	in := newInputs(c, sessions, nil, nil)
 	exp := &BlindExport{Key: tables.BlindKey{
 		Format: tables.FormatBlindKey, CampaignID: c.Manifest.CampaignID,
 		ManifestSHA256: c.ManifestSHA256, Seed: seed, Entries: []tables.BlindKeyEntry{},
@@ -97,7 +97,7 @@ func ExportBlind(c *tables.Campaign, s *tables.Set, seed uint64) (*BlindExport, 
 			return nil, fmt.Errorf("sessions %s and %s share blind label %s; choose another --seed", other, sid, label)
 		}
 		seen[label] = sid
-		data, err := blindItem(c, p, label)
+		data, err := blindItem(c, answers, p, label)
 		if err != nil {
 			return nil, fmt.Errorf("session %s: %w", sid, err)
 		}
@@ -114,8 +114,8 @@ func ExportBlind(c *tables.Campaign, s *tables.Set, seed uint64) (*BlindExport, 
 
 // blindItem builds the bytes of one item: task, truth and the answer's
 // final part, nothing else.
-func blindItem(c *tables.Campaign, p *plannedRun, label string) ([]byte, error) {
-	final, err := readFinal(c, p.review)
+func blindItem(c *tables.Campaign, answers tables.Answers, p *plannedRun, label string) ([]byte, error) {
+	final, err := readFinal(c, answers, p.review)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func blindItem(c *tables.Campaign, p *plannedRun, label string) ([]byte, error) 
 
 // readFinal re-reads the session's answer through its receipt and decodes
 // its final member strictly. The validate stage already found it valid.
-func readFinal(c *tables.Campaign, sess *tables.Session) (*tables.Final, error) {
+func readFinal(c *tables.Campaign, answers tables.Answers, sess *tables.Session) (*tables.Final, error) {
 	var out *tables.OutputRef
 	for i := range c.Receipts {
 		r := &c.Receipts[i].Record
@@ -137,19 +137,14 @@ func readFinal(c *tables.Campaign, sess *tables.Session) (*tables.Final, error) 
 			out = r.Output
 		}
 	}
-	if out == nil || c.FS == nil {
+	if out == nil || answers == nil {
 		return nil, fmt.Errorf("no answer recorded for the session")
 	}
-	f, err := c.FS.Open(out.Path)
+	data, matches, err := answers.Read(out)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxBlindAnswer+1))
-	if err != nil {
-		return nil, err
-	}
-	if sum := sha256.Sum256(data); len(data) > maxBlindAnswer || hex.EncodeToString(sum[:]) != out.SHA256 {
+	if !matches || len(data) > maxBlindAnswer {
 		return nil, fmt.Errorf("answer %s no longer has the receipt's sha256", out.Path)
 	}
 	var top struct {

@@ -53,7 +53,7 @@ func runExample(t *testing.T, fsys fs.FS) *stages.Result {
 
 func export(t *testing.T, res *stages.Result, seed uint64) *score.BlindExport {
 	t.Helper()
-	exp, err := score.ExportBlind(res.Campaign, res.Tables, seed)
+	exp, err := stages.ExportBlind(res, seed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -145,7 +145,16 @@ func (f *fixture) rateAll(o1, o2, o3, o4 string) {
 
 func (f *fixture) run(t *testing.T) {
 	t.Helper()
-	Run(f.c, f.s)
+	scoreInto(f.c, f.s)
+}
+
+// scoreInto runs the stage on the earlier stages' tables in s and adds
+// its output to s.
+func scoreInto(c *tables.Campaign, s *tables.Set) {
+	out := Run(c, tables.Validated{Sessions: s.Sessions, Citations: s.Citations}, tables.Accounted{Tokens: s.Tokens})
+	s.Runs = append(s.Runs, out.Runs...)
+	s.Obligations = append(s.Obligations, out.Obligations...)
+	s.Rejections = append(s.Rejections, out.Findings...)
 }
 
 func (f *fixture) runRow(t *testing.T, rep int64, arm string) tables.Run {

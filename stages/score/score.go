@@ -32,25 +32,30 @@ import (
 // adjudicationsFile is where ratings come from, for findings.
 const adjudicationsFile = "adjudications.jsonl"
 
-// Run fills s.Runs and s.Obligations from the campaign and the earlier
-// stages' tables, appending any finding to s.Rejections.
-func Run(c *tables.Campaign, s *tables.Set) {
-	in := newInputs(c, s)
-	var findings tables.Findings
-	ratings := checkRatings(c, in, &findings)
-	findings = append(findings, defectiveOracles(c)...)
-	sys := newSystems(c, s, in)
+// Out is what the stage produces (see [tables.Scored]).
+type Out = tables.Scored
+
+// Run scores every planned run from the campaign's ratings, the validate
+// stage's sessions and citations and the account stage's tokens: one run
+// row per planned run, one obligation row per (run, truth obligation), and
+// every finding, sorted.
+func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted) Out {
+	in := newInputs(c, validated.Sessions, validated.Citations, accounted.Tokens)
+	var out Out
+	ratings := checkRatings(c, in, &out.Findings)
+	out.Findings = append(out.Findings, defectiveOracles(c)...)
+	sys := newSystems(c, validated.Sessions, in)
 	for _, p := range in.plan {
 		run, outcomes, f := scoreRun(in, p, ratings[p.reviewID()])
 		if sys != nil {
 			sys.apply(&run, p)
 		}
-		s.Runs = append(s.Runs, run)
-		s.Obligations = append(s.Obligations, outcomes...)
-		findings = append(findings, f...)
+		out.Runs = append(out.Runs, run)
+		out.Obligations = append(out.Obligations, outcomes...)
+		out.Findings = append(out.Findings, f...)
 	}
-	findings.Sort()
-	s.Rejections = append(s.Rejections, findings...)
+	out.Findings.Sort()
+	return out
 }
 
 // plannedRun is one (task, repetition, arm) with the sessions that
@@ -86,7 +91,7 @@ type sessionKey struct {
 	rep             int64
 }
 
-func newInputs(c *tables.Campaign, s *tables.Set) *inputs {
+func newInputs(c *tables.Campaign, sessions []tables.Session, citations []tables.CitationRow, tokens []tables.Token) *inputs {
 	in := &inputs{
 		byReview:  map[string]*plannedRun{},
 		sessions:  map[string]*tables.Session{},
@@ -94,8 +99,8 @@ func newInputs(c *tables.Campaign, s *tables.Set) *inputs {
 		citations: map[string]int64{},
 	}
 	latest := map[sessionKey]*tables.Session{}
-	for i := range s.Sessions {
-		sess := &s.Sessions[i]
+	for i := range sessions {
+		sess := &sessions[i]
 		in.sessions[sess.SessionID] = sess
 		k := sessionKey{task: sess.TaskID, role: sess.Role, rep: sess.Repetition}
 		if sess.Arm != nil {
@@ -105,10 +110,10 @@ func newInputs(c *tables.Campaign, s *tables.Set) *inputs {
 			latest[k] = sess
 		}
 	}
-	for i := range s.Tokens {
-		in.tokens[s.Tokens[i].SessionID] = &s.Tokens[i]
+	for i := range tokens {
+		in.tokens[tokens[i].SessionID] = &tokens[i]
 	}
-	for _, row := range s.Citations {
+	for _, row := range citations {
 		// The answer's citation count is one past its highest index, so a
 		// session whose receipt was duplicated (receipt_duplicate) does not
 		// count its citations twice.

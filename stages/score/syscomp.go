@@ -49,13 +49,13 @@ type slotRef struct {
 }
 
 // newSystems returns nil unless c is a system comparison.
-func newSystems(c *tables.Campaign, s *tables.Set, in *inputs) *systems {
+func newSystems(c *tables.Campaign, sessions []tables.Session, in *inputs) *systems {
 	if c.Manifest.Kind != tables.KindSystemComparison {
 		return nil
 	}
 	sy := &systems{c: c, in: in, setup: map[setupKey]*tables.Session{}, cold: map[setupKey]slotRef{}}
-	for i := range s.Sessions {
-		sess := &s.Sessions[i]
+	for i := range sessions {
+		sess := &sessions[i]
 		if sess.Role != tables.RolePreparation || sess.Arm == nil {
 			continue
 		}

@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/go-json-experiment/json"
@@ -25,10 +26,10 @@ func scoredSystems(t *testing.T) (*tables.Campaign, *tables.Set) {
 	if found.Rejected() {
 		t.Fatal(found)
 	}
-	s := &tables.Set{}
-	validate.Run(c, s, load.Answer)
-	account.Run(c, s)
-	Run(c, s)
+	validated, accounted := validate.Run(c, load.Answers(c)), account.Run(c)
+	scored := Run(c, validated, accounted)
+	s := &tables.Set{Sessions: validated.Sessions, Tokens: accounted.Tokens, Runs: scored.Runs, Obligations: scored.Obligations,
+		Rejections: slices.Concat(validated.Findings, accounted.Findings, scored.Findings)}
 	if tables.Findings(s.Rejections).Rejected() {
 		t.Fatalf("findings %v", s.Rejections)
 	}

@@ -21,10 +21,9 @@
 //     provenance findings are Reject and make the campaign inadmissible.
 //   - Structural results never imply readiness (V8): a session is "valid"
 //     only in the structural sense; semantics belong to stages/score.
-//   - Answers are read one at a time through the campaign's FS; rows are
+//   - Answers are read one at a time through the [tables.Answers] reader
+//     the load stage implements, never by opening campaign files; rows are
 //     sorted by their keys and nothing iterates a map into output.
-//   - The package does not import other stage packages: the answer decoder
-//     is passed to [Run] as a [Decoder].
 //
 // Documented readings of the contract (seed 000 "Additional constraints"):
 //   - A source-based record is "supported by a citation" when some citation

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -54,10 +55,10 @@ func TestIssueOversizedAnswerMemory(t *testing.T) {
 	f.run() // writes the files and fixes the receipts' hashes
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	Run(f.c, &tables.Set{}, decode)
+	Run(f.c, testAnswers(f.c, decode))
 	runtime.ReadMemStats(&after)
-	if got != MaxAnswerBytes+1 {
-		t.Errorf("decoder got %d bytes of the oversized answer; want the cap + 1 = %d", got, MaxAnswerBytes+1)
+	if got != load.MaxAnswerBytes+1 {
+		t.Errorf("decoder got %d bytes of the oversized answer; want the cap + 1 = %d", got, load.MaxAnswerBytes+1)
 	}
 	// 4 MiB kept + 32 KiB copy buffer + the small answers; doubling cost 16 MiB.
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 7<<20 {
@@ -76,16 +77,15 @@ func TestIssueOutputReadPastReceipt(t *testing.T) {
 	fsys[r.Output.Path] = &fstest.MapFile{Data: append([]byte(f.answers["T1-r1-A"]), bytes.Repeat([]byte(" "), 8<<20)...)}
 	cfs := countingFS{fsys, map[string]int64{}}
 	f.c.FS = cfs
-	s := &tables.Set{}
-	Run(f.c, s, testDecode)
+	s := Run(f.c, testAnswers(f.c, testDecode))
 	if n, want := cfs.read[r.Output.Path], r.Output.Bytes+1; n > want {
 		t.Errorf("read %d bytes of %s; want at most the receipt's %d bytes + 1", n, r.Output.Path, r.Output.Bytes)
 	}
 	if row := sessionRow(s, "T1-r1-A"); row.Classification != ClassInvalid {
 		t.Errorf("classification = %q, want %q for an output that does not match its receipt", row.Classification, ClassInvalid)
 	}
-	if !hasCode(s.Rejections, tables.CodeOutputMismatch) {
-		t.Errorf("no %s finding: %v", tables.CodeOutputMismatch, s.Rejections)
+	if !hasCode(s.Findings, tables.CodeOutputMismatch) {
+		t.Errorf("no %s finding: %v", tables.CodeOutputMismatch, s.Findings)
 	}
 }
 

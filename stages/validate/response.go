@@ -1,12 +1,7 @@
 package validate
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
-	"math"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -22,13 +17,8 @@ func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 		v.addReceipt(sr, tables.CodeOutputMissing, "A response receipt has no output.")
 		return ClassInvalid
 	}
-	data, err := v.readOutput(r.Output)
-	if err != nil {
-		v.addReceipt(sr, tables.CodeOutputMissing, fmt.Sprintf("The output %q cannot be read: %v.", r.Output.Path, err))
-		return ClassInvalid
-	}
-	if data == nil {
-		v.addReceipt(sr, tables.CodeOutputMismatch, fmt.Sprintf("The output %q does not have the receipt's sha256 %s and %d bytes.", r.Output.Path, r.Output.SHA256, r.Output.Bytes))
+	data, ok := v.readOutput(sr, r.Output)
+	if !ok {
 		return ClassInvalid
 	}
 	ans := v.checkAnswer(sr.row.SessionID, r.Output.Path, data, role, &task.Packet)
@@ -50,52 +40,19 @@ func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 	return ClassScoredFailure
 }
 
-// readOutput streams the output file, hashing it but keeping at most
-// MaxAnswerBytes+1 bytes, and reading at most one byte more than the
-// receipt's byte count. It returns nil data when the hash or byte count
-// differs from the receipt.
-func (v *runner) readOutput(out *tables.OutputRef) ([]byte, error) {
-	f, err := v.c.FS.Open(out.Path)
-	if err != nil {
-		return nil, err
+// readOutput reads the output a receipt names through the answer reader,
+// recording why it cannot be used when it cannot.
+func (v *runner) readOutput(sr *sessionResult, out *tables.OutputRef) ([]byte, bool) {
+	data, matches, err := v.answers.Read(out)
+	switch {
+	case err != nil:
+		v.addReceipt(sr, tables.CodeOutputMissing, fmt.Sprintf("The output %q cannot be read: %v.", out.Path, err))
+		return nil, false
+	case !matches:
+		v.addReceipt(sr, tables.CodeOutputMismatch, fmt.Sprintf("The output %q does not have the receipt's sha256 %s and %d bytes.", out.Path, out.SHA256, out.Bytes))
+		return nil, false
 	}
-	defer f.Close()
-	h := sha256.New()
-	keep := min(max(out.Bytes, 0), MaxAnswerBytes) + 1
-	kept := bytes.NewBuffer(make([]byte, 0, keep)) // grown once, not by doubling
-	n, err := io.Copy(io.MultiWriter(h, &capWriter{kept, int(keep)}), io.LimitReader(f, readLimit(out.Bytes)))
-	if err != nil {
-		return nil, err
-	}
-	if n != out.Bytes || hex.EncodeToString(h.Sum(nil)) != out.SHA256 {
-		return nil, nil
-	}
-	return kept.Bytes(), nil
-}
-
-// readLimit is one byte more than a receipt's byte count: enough to tell
-// that a longer file does not match it.
-func readLimit(receiptBytes int64) int64 {
-	if receiptBytes < 0 {
-		return 1
-	}
-	if receiptBytes == math.MaxInt64 {
-		return receiptBytes
-	}
-	return receiptBytes + 1
-}
-
-// capWriter keeps the first max bytes written and discards the rest.
-type capWriter struct {
-	buf *bytes.Buffer
-	max int
-}
-
-func (w *capWriter) Write(p []byte) (int, error) {
-	if room := w.max - w.buf.Len(); room > 0 {
-		w.buf.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
+	return data, true
 }
 
 // answerCheck is the outcome of decoding and checking one answer.
@@ -111,12 +68,12 @@ type answerCheck struct {
 // final part is decoded on its own, so a valid final with a malformed
 // reconciliation is still scored (V7).
 func (v *runner) checkAnswer(session, file string, data []byte, role string, pk *tables.Packet) answerCheck {
-	a, found := v.decode(file, data)
+	a, found := v.answers.Decode(file, data)
 	recOnly := a == nil && len(found) > 0 && allUnder(found, "/reconciliation")
 	if recOnly {
 		if doc := finalOnly(data); doc != nil {
 			var more tables.Findings
-			a, more = v.decode(file, doc)
+			a, more = v.answers.Decode(file, doc)
 			if a != nil {
 				found = append(found, more...)
 			}

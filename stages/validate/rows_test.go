@@ -17,8 +17,8 @@ func TestRunRows(t *testing.T) {
 	b.MonotonicStartNS, b.MonotonicEndNS = ptrInt(1_000), ptrInt(61_000_001_000) // 61 s monotonic vs 90 s UTC
 	b.ValidationMS = 250
 	s := f.run()
-	if len(s.Rejections) > 0 {
-		t.Fatalf("passing fixture rejected: %v", s.Rejections)
+	if len(s.Findings) > 0 {
+		t.Fatalf("passing fixture rejected: %v", s.Findings)
 	}
 	if got := len(s.Sessions); got != 3 {
 		t.Fatalf("%d session rows, want 3", got)
@@ -79,7 +79,7 @@ func TestRunMalformedReconciliation(t *testing.T) {
 	if len(s.Citations) != 6 {
 		t.Errorf("%d citation rows, want 6: the final is still checked", len(s.Citations))
 	}
-	for _, fd := range s.Rejections {
+	for _, fd := range s.Findings {
 		if fd.Severity != tables.Warn {
 			t.Errorf("model fault recorded as campaign rejection: %v", fd)
 		}
@@ -102,8 +102,8 @@ func TestRunDeterministic(t *testing.T) {
 	replacement(f2)
 	slices.Reverse(f2.c.Receipts)
 	s1, s2 := f1.run(), f2.run()
-	for i := range s2.Rejections { // line numbers differ by construction
-		s1.Rejections[i].Line, s2.Rejections[i].Line = 0, 0
+	for i := range s2.Findings { // line numbers differ by construction
+		s1.Findings[i].Line, s2.Findings[i].Line = 0, 0
 	}
 	if !reflect.DeepEqual(s1, s2) {
 		t.Errorf("outputs differ with receipt order:\n%+v\n%+v", s1.Sessions, s2.Sessions)

@@ -7,39 +7,32 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Decoder strictly decodes one answer; file is used in findings. It returns
-// nil when the bytes cannot be decoded into the contract's shape. The
-// pipeline passes stages/load.Answer.
-type Decoder func(file string, data []byte) (*tables.Answer, tables.Findings)
-
-// MaxAnswerBytes is the answer size cap of the campaign format. Run hands
-// the decoder at most one byte more, so the decoder reports the excess.
-const MaxAnswerBytes = 4 << 20
+// Out is what the stage produces (see [tables.Validated]).
+type Out = tables.Validated
 
 // receiptsFile is the campaign file receipt findings point into.
 const receiptsFile = "receipts.jsonl"
 
-// Run validates the campaign and fills s.Sessions, s.Citations and
-// s.Dispositions, and appends its findings, sorted, to s.Rejections. It
-// reads answers one at a time through c.FS.
-func Run(c *tables.Campaign, s *tables.Set, decode Decoder) {
-	v := newRunner(c, decode)
+// Run validates the campaign: one session row per receipt, the citation
+// and disposition rows of every decoded answer, and every finding, sorted.
+// It reads answers one at a time through answers.
+func Run(c *tables.Campaign, answers tables.Answers) Out {
+	v := newRunner(c, answers)
 	if c.Manifest.Kind == tables.KindSystemComparison {
 		v.runSystems()
-		v.finish(s)
-		return
+		return v.finish()
 	}
 	for i := range c.Receipts {
 		v.session(c.Receipts[i])
 	}
 	v.completeness()
-	v.finish(s)
+	return v.finish()
 }
 
 // runner holds the state of one validation.
 type runner struct {
 	c        *tables.Campaign
-	decode   Decoder
+	answers  tables.Answers
 	tasks    map[string]*tables.LoadedTask
 	arms     map[string]tables.Arm
 	prompts  map[string]tables.PromptFile
@@ -60,10 +53,10 @@ type sessionResult struct {
 	draftID *string
 }
 
-func newRunner(c *tables.Campaign, decode Decoder) *runner {
+func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 	v := &runner{
 		c:       c,
-		decode:  decode,
+		answers: answers,
 		tasks:   map[string]*tables.LoadedTask{},
 		arms:    map[string]tables.Arm{},
 		prompts: map[string]tables.PromptFile{},
@@ -89,8 +82,8 @@ func (v *runner) addReceipt(sr *sessionResult, code tables.Code, msg string) {
 	})
 }
 
-// finish sorts every row and finding and stores them in s.
-func (v *runner) finish(s *tables.Set) {
+// finish sorts every row and finding and returns them.
+func (v *runner) finish() Out {
 	perSession := map[string]int64{}
 	for _, f := range v.findings {
 		perSession[f.Session]++
@@ -108,10 +101,7 @@ func (v *runner) finish(s *tables.Set) {
 		return cmp.Or(cmp.Compare(a.SessionID, b.SessionID), compareIDs(a.EvidenceID, b.EvidenceID))
 	})
 	v.findings.Sort()
-	s.Sessions = append(s.Sessions, rows...)
-	s.Citations = append(s.Citations, v.cites...)
-	s.Dispositions = append(s.Dispositions, v.disps...)
-	s.Rejections = append(s.Rejections, v.findings...)
+	return Out{Sessions: rows, Citations: v.cites, Dispositions: v.disps, Findings: v.findings}
 }
 
 var roleRank = map[string]int{tables.RolePreparation: 0, tables.RoleDraft: 0, tables.RoleInvestigation: 0, tables.RoleReview: 1}

@@ -143,14 +143,14 @@ func TestRun(t *testing.T) {
 			}
 			s := f.run()
 			if got := setCodes(s); !slices.Equal(got, sortedCodes(tc.want)) {
-				t.Fatalf("codes = %v, want %v\n%v", got, sortedCodes(tc.want), s.Rejections)
+				t.Fatalf("codes = %v, want %v\n%v", got, sortedCodes(tc.want), s.Findings)
 			}
 			for id, want := range tc.class {
 				if got := sessionRow(s, id).Classification; got != want {
 					t.Errorf("%s classified %q, want %q", id, got, want)
 				}
 			}
-			for _, fd := range s.Rejections {
+			for _, fd := range s.Findings {
 				if fd.Session == "" && fd.Code != tables.CodeInvalidTripletsExceeded {
 					t.Errorf("finding without session: %+v", fd)
 				}

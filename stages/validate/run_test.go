@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -30,6 +31,21 @@ func testDecode(file string, data []byte) (*tables.Answer, tables.Findings) {
 		f.Code, f.Pointer = tables.CodeUnknownKey, string(se.JSONPointer)
 	}
 	return nil, tables.Findings{f}
+}
+
+// testAnswers reads answers as the pipeline does but decodes them with
+// decode.
+func testAnswers(c *tables.Campaign, decode func(string, []byte) (*tables.Answer, tables.Findings)) tables.Answers {
+	return decodeWith{load.Answers(c), decode}
+}
+
+type decodeWith struct {
+	tables.Answers
+	decode func(string, []byte) (*tables.Answer, tables.Findings)
+}
+
+func (d decodeWith) Decode(file string, data []byte) (*tables.Answer, tables.Findings) {
+	return d.decode(file, data)
 }
 
 func sum(b []byte) string {
@@ -146,7 +162,7 @@ func (f *fixture) find(session string) *tables.Receipt {
 }
 
 // run writes the answers, fixes the output hashes and runs the stage.
-func (f *fixture) run() *tables.Set {
+func (f *fixture) run() Out {
 	fsys := f.c.FS.(fstest.MapFS)
 	for i := range f.c.Receipts {
 		r := &f.c.Receipts[i].Record
@@ -164,12 +180,10 @@ func (f *fixture) run() *tables.Set {
 			r.Output.SHA256, r.Output.Bytes = sum([]byte(text)), int64(len(text))
 		}
 	}
-	s := &tables.Set{}
-	Run(f.c, s, testDecode)
-	return s
+	return Run(f.c, testAnswers(f.c, testDecode))
 }
 
-func sessionRow(s *tables.Set, id string) tables.Session {
+func sessionRow(s Out, id string) tables.Session {
 	for _, r := range s.Sessions {
 		if r.SessionID == id {
 			return r
@@ -178,6 +192,6 @@ func sessionRow(s *tables.Set, id string) tables.Session {
 	return tables.Session{}
 }
 
-func setCodes(s *tables.Set) []tables.Code {
-	return distinctCodes(s.Rejections)
+func setCodes(s Out) []tables.Code {
+	return distinctCodes(s.Findings)
 }

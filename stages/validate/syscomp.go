@@ -138,16 +138,11 @@ func (v *runner) investigation(sr *sessionResult, r *tables.Receipt) string {
 	case v.c.Observations[r.SessionID] == nil:
 		return ClassInvalid // the loader reported why the packet is unusable
 	}
-	data, err := v.readOutput(r.Output)
-	switch {
-	case err != nil:
-		v.addReceipt(sr, tables.CodeOutputMissing, fmt.Sprintf("The output %q cannot be read: %v.", r.Output.Path, err))
-		return ClassInvalid
-	case data == nil:
-		v.addReceipt(sr, tables.CodeOutputMismatch, fmt.Sprintf("The output %q does not have the receipt's sha256 %s and %d bytes.", r.Output.Path, r.Output.SHA256, r.Output.Bytes))
+	data, ok := v.readOutput(sr, r.Output)
+	if !ok {
 		return ClassInvalid
 	}
-	ok := utf8.Valid(data) && strings.TrimSpace(string(data)) != ""
+	ok = utf8.Valid(data) && strings.TrimSpace(string(data)) != ""
 	sr.row.AnswerValid = &ok
 	if !ok {
 		v.findings = append(v.findings, tables.Finding{

@@ -93,10 +93,9 @@ func TestSystemComparisonValidate(t *testing.T) {
 			if found.Rejected() {
 				t.Fatalf("load rejected: %v", found)
 			}
-			s := &tables.Set{}
-			Run(c, s, load.Answer)
+			s := Run(c, load.Answers(c))
 			var got []tables.Code
-			for _, x := range s.Rejections {
+			for _, x := range s.Findings {
 				if !slices.Contains(got, x.Code) {
 					got = append(got, x.Code)
 				}
@@ -104,7 +103,7 @@ func TestSystemComparisonValidate(t *testing.T) {
 			slices.Sort(got)
 			want := slices.Sorted(slices.Values(tc.want))
 			if !slices.Equal(got, want) {
-				t.Fatalf("codes %v, want %v: %v", got, want, s.Rejections)
+				t.Fatalf("codes %v, want %v: %v", got, want, s.Findings)
 			}
 			for id, class := range tc.class {
 				if row := sysRow(s, id); row == nil || row.Classification != class {
@@ -118,7 +117,7 @@ func TestSystemComparisonValidate(t *testing.T) {
 	}
 }
 
-func sysRow(s *tables.Set, id string) *tables.Session {
+func sysRow(s Out, id string) *tables.Session {
 	for i := range s.Sessions {
 		if s.Sessions[i].SessionID == id {
 			return &s.Sessions[i]

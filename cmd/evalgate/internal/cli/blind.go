@@ -85,7 +85,7 @@ func runBlindExport(stdout, stderr io.Writer, args []string, opts blindExportOpt
 		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing exported\n", name)
 		return errRejected
 	}
-	exp, err := score.ExportBlind(res.Campaign, res.Tables, opts.seed)
+	exp, err := stages.ExportBlind(res, opts.seed)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,59 @@
+package tables
+
+// The typed outputs of the pipeline's stages. Each stage returns one of
+// these values and reads only the outputs it is given; stages/run.go is the
+// one place they are assembled into a [Set]. The types live here because a
+// stage never imports another stage.
+
+// Validated is what the validate stage produces: one session row per
+// receipt, the citation and disposition rows of every decoded answer, and
+// the stage's findings, sorted.
+type Validated struct {
+	Sessions     []Session
+	Citations    []CitationRow
+	Dispositions []DispositionRow
+	Findings     Findings
+}
+
+// Accounted is what the account stage produces: one token row per
+// dispatched receipt (sorted by session ID), one ledger entry per receipt
+// (in receipt order), and the stage's findings in the order found.
+type Accounted struct {
+	Tokens   []Token
+	Ledger   []LedgerEntry
+	Findings Findings
+}
+
+// Scored is what the score stage produces: one run row per planned run and
+// one obligation row per (run, truth obligation), sorted by (task,
+// repetition, arm), and the stage's findings, sorted.
+type Scored struct {
+	Runs        []Run
+	Obligations []ObligationOutcome
+	Findings    Findings
+}
+
+// Aggregated is what the aggregate stage produces: task and repository
+// summaries, gate rows, one decision row per judged arm, and the stage's
+// findings.
+type Aggregated struct {
+	Tasks        []Task
+	Repositories []Repository
+	Gates        []Gate
+	Decision     []Decision
+	Findings     Findings
+}
+
+// Answers reads the raw answers that receipts point to. The load stage
+// implements it (stages/load.Answers); later stages never open campaign
+// files themselves.
+type Answers interface {
+	// Read reads the file out names, bounded by the answer size cap plus
+	// one byte, hashing all of it. matches is false when the file's sha256
+	// or byte count differs from out; err reports a file that cannot be
+	// opened or read.
+	Read(out *OutputRef) (data []byte, matches bool, err error)
+	// Decode strictly decodes one answer; file is used in findings. It
+	// returns nil when the bytes do not decode into the contract's shape.
+	Decode(file string, data []byte) (*Answer, Findings)
+}
