@@ -21,6 +21,9 @@ type Campaign struct {
 	// into output.
 	Observations map[string]*Packet
 	Unblinding   *Unblinding // unblinding.json; nil when the campaign has none
+	// Benchmark holds the cases, task files and finding adjudications of
+	// kind reviewer-benchmark (see tables/rbench.go); nil for other kinds.
+	Benchmark *Benchmark
 }
 
 // LoadedTask is one task's frozen files.

@@ -37,6 +37,9 @@ type Manifest struct {
 	Design               Design       `json:"design"`
 	GatePolicy           GatePolicy   `json:"gate_policy"`
 	Intervals            IntervalPlan `json:"intervals"`
+	// Benchmark freezes the cases and task files of kind
+	// reviewer-benchmark; absent for every other kind.
+	Benchmark *BenchmarkPlan `json:"benchmark,omitzero"`
 }
 
 // Identities are the execution identities every receipt is checked against

@@ -70,6 +70,11 @@ type Receipt struct {
 	// comparison returned; its review receives exactly that packet.
 	// Optional; absent for every other role.
 	Observations *OutputRef `json:"observations,omitzero"`
+	// RecordedInput points at the exact input bytes a reviewer-benchmark
+	// review session received (rendered prompt and task files), so that
+	// no benchmark label can be shown to have reached it. Required for
+	// that kind; absent for every other.
+	RecordedInput *OutputRef `json:"recorded_input,omitzero"`
 }
 
 // ReceiptIdentity is what the provider and host reported for this session.

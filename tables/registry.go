@@ -30,7 +30,9 @@ func (t Table) Write(path string, s *Set, meta Metadata) error {
 
 // Registry returns every output table in its fixed order: sessions, tokens,
 // obligations, dispositions, citations, runs, tasks, repositories, gates,
-// decision, intervals, rejections, ledger.
+// decision, intervals, rejections, ledger, then the reviewer-benchmark
+// tables cases, reviews, criteria, findings, finding_adjudications and
+// review_metrics (empty for other kinds).
 func Registry() []Table {
 	return []Table{
 		table("sessions", "Every session attempt and every planned session, with its status and classification (V2, V7).",
@@ -59,6 +61,18 @@ func Registry() []Table {
 			sortedRejections),
 		table("ledger", "Allowance ledger: accounted, held and reserved charges (A7).",
 			func(s *Set) []LedgerEntry { return s.Ledger }),
+		table("cases", "Reviewer benchmark: every case with its private label (RFC 0033).",
+			func(s *Set) []CaseRow { return s.Cases }),
+		table("reviews", "Reviewer benchmark: every scheduled review attempt (case × profile × run); nothing leaves a denominator.",
+			func(s *Set) []ReviewRow { return s.Reviews }),
+		table("criteria", "Reviewer benchmark: raw and effective rating of every criterion of every completed review.",
+			func(s *Set) []CriterionRow { return s.Criteria }),
+		table("findings", "Reviewer benchmark: every finding of every completed review with its grounding and adjudication.",
+			func(s *Set) []FindingRow { return s.Findings }),
+		table("finding_adjudications", "Reviewer benchmark: every finding adjudication line, disagreements kept.",
+			func(s *Set) []FindingAdjudicationRow { return s.FindingAdjudications }),
+		table("review_metrics", "Reviewer benchmark: every metric per split, profile and model stratum with numerator and denominator.",
+			func(s *Set) []ReviewMetric { return s.ReviewMetrics }),
 	}
 }
 

@@ -23,7 +23,8 @@ var update = flag.Bool("update", false, "rewrite testdata/*.schema and docs/tabl
 
 func TestRegistryOrder(t *testing.T) {
 	want := []string{"sessions", "tokens", "obligations", "dispositions", "citations", "runs",
-		"tasks", "repositories", "gates", "decision", "intervals", "rejections", "ledger"}
+		"tasks", "repositories", "gates", "decision", "intervals", "rejections", "ledger",
+		"cases", "reviews", "criteria", "findings", "finding_adjudications", "review_metrics"}
 	var got []string
 	for _, tb := range tables.Registry() {
 		got = append(got, tb.Name)

@@ -16,4 +16,12 @@ type Set struct {
 	Intervals    []Interval
 	Rejections   []Finding
 	Ledger       []LedgerEntry
+
+	// Reviewer-benchmark tables (tables/rbench_rows.go).
+	Cases                []CaseRow
+	Reviews              []ReviewRow
+	Criteria             []CriterionRow
+	Findings             []FindingRow
+	FindingAdjudications []FindingAdjudicationRow
+	ReviewMetrics        []ReviewMetric
 }

@@ -45,6 +45,11 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		"truth":        reflect.TypeFor[tables.Truth](),
 		"receipt":      reflect.TypeFor[tables.Receipt](),
 		"adjudication": reflect.TypeFor[tables.Adjudication](),
+
+		"cases":                reflect.TypeFor[tables.Cases](),
+		"inventory":            reflect.TypeFor[tables.Inventory](),
+		"review":               reflect.TypeFor[tables.Review](),
+		"finding-adjudication": reflect.TypeFor[tables.FindingAdjudication](),
 	}
 	for name, typ := range types {
 		t.Run(name, func(t *testing.T) {

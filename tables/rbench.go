@@ -1,0 +1,326 @@
+package tables
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Input documents of the reviewer-benchmark kind (RFC 0033): a reviewer
+// profile is measured against audited task families, each an audited
+// clean case and one-defect variants. The benchmark's labels (cases.json)
+// are private to the scorer; what a reviewer may see is the frozen task
+// files of a case (inventory.json, bytes under sources/), its bound probe
+// trials, and nothing else. docs/format.md describes the layout.
+
+// Format versions of the reviewer-benchmark documents.
+const (
+	FormatCases               = "evalgate.cases/v1"
+	FormatInventory           = "evalgate.inventory/v1"
+	FormatReview              = "evalgate.review/v1"
+	FormatFindingAdjudication = "evalgate.finding-adjudication/v1"
+)
+
+// BenchmarkPlan is the manifest member that freezes a reviewer
+// benchmark's cases and task files by sha256. Required for kind
+// reviewer-benchmark, refused for every other kind.
+type BenchmarkPlan struct {
+	CasesPath       string `json:"cases_path"`
+	CasesSHA256     string `json:"cases_sha256"`
+	InventoryPath   string `json:"inventory_path"`
+	InventorySHA256 string `json:"inventory_sha256"`
+	// FinalRetired marks the final split as consumed by tuning: its
+	// results are reported, but it is no longer a fresh holdout and the
+	// promotion decision cannot rest on it.
+	FinalRetired bool `json:"final_retired"`
+}
+
+// Splits of a reviewer benchmark, frozen before tuning.
+const (
+	SplitDevelopment = "development"
+	SplitSelection   = "selection"
+	SplitFinal       = "final"
+)
+
+// BenchmarkSplits lists the splits in report order.
+var BenchmarkSplits = []string{SplitDevelopment, SplitSelection, SplitFinal}
+
+// Case kinds.
+const (
+	CaseClean   = "clean"
+	CaseVariant = "variant"
+)
+
+// Label statuses. Only audited labels are eligible for detection and
+// blocking-on-clean; provisional ones are reported apart.
+const (
+	LabelAudited     = "audited"
+	LabelProvisional = "provisional"
+)
+
+// Review criteria (RFC 0033 "Finding and evidence contracts"), in report
+// order.
+const (
+	CriterionRequirementAlignment = "requirement_alignment"
+	CriterionFeasibilityAssets    = "feasibility_assets"
+	CriterionReferenceCorrectness = "reference_correctness"
+	CriterionVerifierCoverage     = "verifier_coverage"
+	CriterionValidAlternatives    = "valid_alternatives"
+	CriterionRewardGaming         = "reward_gaming"
+	CriterionLeakage              = "leakage"
+	CriterionRolloutGrade         = "rollout_grade_agreement"
+)
+
+// Criteria lists every criterion in report order.
+var Criteria = []string{
+	CriterionRequirementAlignment, CriterionFeasibilityAssets, CriterionReferenceCorrectness,
+	CriterionVerifierCoverage, CriterionValidAlternatives, CriterionRewardGaming,
+	CriterionLeakage, CriterionRolloutGrade,
+}
+
+// Defect categories shared by planted defects and reviewer findings:
+// detection requires the finding's category to equal the planted one.
+var DefectCategories = []string{
+	"unconditional_reward", "hidden_gate", "missing_asset", "answer_exposure",
+	"report_forgery", "removed_assertion", "undocumented_exception_wording",
+	"private_state_overfitting", "ordering_tolerance_mismatch", "stale_output_acceptance",
+	"other",
+}
+
+// Cases is cases.json: the benchmark's private labels.
+type Cases struct {
+	Format string `json:"format"` // FormatCases
+	Cases  []Case `json:"cases"`
+}
+
+// Case is one benchmark case: the clean task of a family or one
+// one-defect variant of it. Everything here is hidden from reviewers.
+type Case struct {
+	ID           string         `json:"id"`
+	Family       string         `json:"family"`
+	LineageGroup string         `json:"lineage_group"` // PR/commit lineage; never crosses splits
+	Split        string         `json:"split"`         // development, selection, final
+	Kind         string         `json:"kind"`          // clean, variant
+	Label        string         `json:"label"`         // audited, provisional
+	Regression   bool           `json:"regression"`    // a known regression case the candidate must get right
+	Variant      *string        `json:"variant"`       // the variant's name; null for a clean case
+	Defect       *PlantedDefect `json:"defect"`        // null for a clean case
+}
+
+// PlantedDefect is the one defect a variant introduces.
+type PlantedDefect struct {
+	Criterion   string   `json:"criterion"`
+	Category    string   `json:"category"`
+	Location    Location `json:"location"`
+	Description string   `json:"description"`
+}
+
+// Location is a file and an inclusive 1-based line range of a case's task
+// files.
+type Location struct {
+	Path      string `json:"path"`
+	StartLine int64  `json:"start_line"`
+	EndLine   int64  `json:"end_line"`
+}
+
+// Overlaps reports whether l and o name the same file and their line
+// ranges intersect.
+func (l Location) Overlaps(o Location) bool {
+	return l.Path == o.Path && l.StartLine <= o.EndLine && o.StartLine <= l.EndLine
+}
+
+// Inventory is inventory.json: the frozen task files of every case,
+// content-addressed under sources/<sha256>.
+type Inventory struct {
+	Format string      `json:"format"` // FormatInventory
+	Cases  []CaseFiles `json:"cases"`
+}
+
+// CaseFiles lists one case's task files, sorted by path.
+type CaseFiles struct {
+	CaseID string          `json:"case_id"`
+	Files  []InventoryFile `json:"files"`
+}
+
+// InventoryFile is one task file.
+type InventoryFile struct {
+	Path   string `json:"path"` // relative to the task directory
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
+
+// TaskChecksum is the case's task digest a bound Harbor trial's
+// task_checksum must equal: the sha256 of the sorted entries
+// "F\x00<path>\x00<sha256>\n", Harbor's symlink-safe directory hash.
+func TaskChecksum(files []InventoryFile) string {
+	entries := make([]string, len(files))
+	for i, f := range files {
+		entries[i] = "F\x00" + f.Path + "\x00" + f.SHA256 + "\n"
+	}
+	slices.Sort(entries)
+	sum := sha256.Sum256([]byte(strings.Join(entries, "")))
+	return hex.EncodeToString(sum[:])
+}
+
+// Ratings of a criterion.
+const (
+	RatingPass    = "pass"
+	RatingFail    = "fail"
+	RatingUnknown = "unknown"
+	RatingAbsent  = "absent" // raw only: the review rated no such criterion
+)
+
+// Review outcomes.
+const (
+	ReviewCompleted = "completed"
+	ReviewAbstained = "abstained"
+)
+
+// Finding severities and investigation conclusions.
+const (
+	FindingBlocking      = "blocking"
+	FindingAdvisory      = "advisory"
+	ConclusionSupported  = "supported"
+	ConclusionDismissed  = "dismissed"
+	ConclusionUnresolved = "unresolved"
+)
+
+// Response-cache states a review reports.
+const (
+	CacheBypassed = "bypassed"
+	CacheHit      = "hit"
+)
+
+// Review is the raw output of one review session
+// (reviews/<session>/review.json, the receipt's output): the reviewer's
+// findings and proposed ratings.
+type Review struct {
+	Format        string            `json:"format"`         // FormatReview
+	Profile       string            `json:"profile"`        // the reviewer profile (the arm)
+	ResponseCache string            `json:"response_cache"` // bypassed, hit
+	Outcome       string            `json:"outcome"`        // completed, abstained
+	Criteria      []CriterionRating `json:"criteria"`
+	Findings      []ReviewFinding   `json:"findings"`
+}
+
+// CriterionRating is a proposed rating with the findings the reviewer
+// attached to it.
+type CriterionRating struct {
+	Criterion  string   `json:"criterion"`
+	Rating     string   `json:"rating"` // pass, fail, unknown
+	FindingIDs []string `json:"finding_ids"`
+}
+
+// ReviewFinding is one issue with a stable ID (F<n>) within the review.
+type ReviewFinding struct {
+	ID         string     `json:"id"`
+	Criterion  string     `json:"criterion"`
+	Category   string     `json:"category"`
+	Location   Location   `json:"location"`
+	Severity   string     `json:"severity"`   // blocking, advisory
+	Problem    string     `json:"problem"`    // the reviewer's statement
+	Conclusion string     `json:"conclusion"` // supported, dismissed, unresolved
+	Excerpts   []Excerpt  `json:"excerpts"`
+	Trials     []TrialRef `json:"trials"` // probes the reviewer says ran
+}
+
+// Excerpt is quoted evidence: the exact bytes of lines StartLine..EndLine
+// of the task file Path, whose sha256 is FileSHA256.
+type Excerpt struct {
+	Path       string `json:"path"`
+	FileSHA256 string `json:"file_sha256"`
+	StartLine  int64  `json:"start_line"`
+	EndLine    int64  `json:"end_line"`
+	Text       string `json:"text"`
+}
+
+// TrialRef binds a probe claim to a Harbor trial result.json in the
+// campaign directory.
+type TrialRef struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// Finding adjudication outcomes.
+const (
+	AdjudicationUpheld        = "upheld"
+	AdjudicationRejected      = "rejected"
+	AdjudicationUnadjudicated = "unadjudicated"
+)
+
+// FindingAdjudication is one line of finding_adjudications.jsonl: one
+// adjudicator's judgment of one finding. Disagreements are kept as
+// separate lines, never deleted.
+type FindingAdjudication struct {
+	Format      string    `json:"format"` // FormatFindingAdjudication
+	SessionID   string    `json:"session_id"`
+	FindingID   string    `json:"finding_id"`
+	Adjudicator string    `json:"adjudicator"`
+	Outcome     string    `json:"outcome"` // upheld, rejected, unadjudicated
+	Evidence    string    `json:"evidence"`
+	DecidedAt   time.Time `json:"decided_at"`
+}
+
+// TrialResult is the part of a Harbor trial result.json
+// (harbor.models.trial.result.TrialResult) a probe receipt is read for;
+// every other Harbor member is allowed and ignored. Numbers Harbor writes
+// as floats are kept as their JSON text.
+type TrialResult struct {
+	TaskName       string            `json:"task_name"`
+	TrialName      string            `json:"trial_name"`
+	TaskChecksum   string            `json:"task_checksum"`
+	StartedAt      jsontext.Value    `json:"started_at"` // Harbor's timestamps, kept as written
+	FinishedAt     jsontext.Value    `json:"finished_at"`
+	VerifierResult *TrialVerifier    `json:"verifier_result"`
+	ExceptionInfo  *TrialException   `json:"exception_info"`
+	AgentResult    *TrialAgentResult `json:"agent_result"`
+	AgentExecution jsontext.Value    `json:"agent_execution"` // TimingInfo, kept as written
+	Verifier       jsontext.Value    `json:"verifier"`        // TimingInfo, kept as written
+	Extra          jsontext.Value    `json:",unknown"`
+}
+
+// TrialVerifier is Harbor's VerifierResult.
+type TrialVerifier struct {
+	Rewards map[string]jsontext.Value `json:"rewards"`
+	Extra   jsontext.Value            `json:",unknown"`
+}
+
+// TrialException is Harbor's ExceptionInfo.
+type TrialException struct {
+	ExceptionType    string         `json:"exception_type"`
+	ExceptionMessage string         `json:"exception_message"`
+	Extra            jsontext.Value `json:",unknown"`
+}
+
+// TrialAgentResult is Harbor's AgentContext: n_input_tokens includes the
+// cache tokens.
+type TrialAgentResult struct {
+	NInputTokens  *int64         `json:"n_input_tokens"`
+	NCacheTokens  *int64         `json:"n_cache_tokens"`
+	NOutputTokens *int64         `json:"n_output_tokens"`
+	CostUSD       jsontext.Value `json:"cost_usd"`
+	Extra         jsontext.Value `json:",unknown"`
+}
+
+// Benchmark is the loaded reviewer-benchmark part of a campaign.
+type Benchmark struct {
+	Cases     []Case                     // in cases.json order
+	Files     map[string][]InventoryFile // case ID → task files, sorted by path
+	Checksums map[string]string          // case ID → TaskChecksum
+	// Adjudications are the lines of finding_adjudications.jsonl.
+	Adjudications []Line[FindingAdjudication]
+}
+
+// Case returns the case with the given ID, or nil.
+func (b *Benchmark) Case(id string) *Case {
+	for i := range b.Cases {
+		if b.Cases[i].ID == id {
+			return &b.Cases[i]
+		}
+	}
+	return nil
+}

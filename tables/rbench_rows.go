@@ -1,0 +1,173 @@
+package tables
+
+// Row types of the reviewer-benchmark tables (RFC 0033). Field comments
+// are the data dictionary; see rows.go for the conventions. For other
+// campaign kinds these tables are empty.
+
+// CaseRow is one row per benchmark case: its private label, as the scorer
+// uses it.
+type CaseRow struct {
+	CaseID          string  `parquet:"case_id"`
+	Family          string  `parquet:"family,dict"`
+	LineageGroup    string  `parquet:"lineage_group,dict"`
+	Split           string  `parquet:"split,dict"` // development, selection, final
+	Kind            string  `parquet:"kind,dict"`  // clean, variant
+	Label           string  `parquet:"label,dict"` // audited, provisional
+	Regression      bool    `parquet:"regression"`
+	Retired         bool    `parquet:"retired"`                        // the case's split is a final split consumed by tuning
+	Variant         *string `parquet:"variant,optional"`               // null for a clean case
+	DefectCriterion *string `parquet:"defect_criterion,optional,dict"` // null for a clean case
+	DefectCategory  *string `parquet:"defect_category,optional,dict"`
+	DefectPath      *string `parquet:"defect_path,optional"`
+	DefectStartLine *int64  `parquet:"defect_start_line,optional"`
+	DefectEndLine   *int64  `parquet:"defect_end_line,optional"`
+	Files           int64   `parquet:"files"`         // task files in the inventory
+	TaskChecksum    string  `parquet:"task_checksum"` // sha256 of the sorted "F\0path\0sha256\n" entries: what a bound trial's task_checksum must equal
+}
+
+// Review statuses of a scheduled review attempt, in order of precedence.
+const (
+	ReviewStatusMissing         = "missing"          // no receipt for the scheduled attempt
+	ReviewStatusExecutionError  = "execution_error"  // the session ended in an error or interruption, or was not dispatched
+	ReviewStatusSchemaViolation = "schema_violation" // a response that does not decode as a review
+	ReviewStatusAbstained       = "abstained"        // the reviewer declined to decide
+	ReviewStatusCompleted       = "completed"        // a decoded review
+)
+
+// Review decisions derived from the effective ratings.
+const (
+	DecisionBlock     = "block"     // some criterion's effective rating is fail
+	DecisionPass      = "pass"      // every criterion's effective rating is pass
+	DecisionUndecided = "undecided" // neither: some rating is unknown
+)
+
+// ReviewRow is one row per scheduled review attempt (case × profile ×
+// run): the unit every reviewer-benchmark metric counts. Every scheduled
+// attempt has a row; nothing leaves a denominator.
+type ReviewRow struct {
+	SessionID    string  `parquet:"session_id"` // "" when missing
+	CaseID       string  `parquet:"case_id"`
+	Family       string  `parquet:"family,dict"`
+	Split        string  `parquet:"split,dict"`
+	CaseKind     string  `parquet:"case_kind,dict"` // clean, variant
+	Label        string  `parquet:"label,dict"`     // audited, provisional
+	Regression   bool    `parquet:"regression"`
+	Profile      string  `parquet:"profile,dict"` // the arm
+	Model        string  `parquet:"model,dict"`   // the model stratum: the receipt's returned model, the manifest's when missing
+	Run          int64   `parquet:"run"`
+	Status       string  `parquet:"status,dict"`            // completed, abstained, schema_violation, execution_error, missing
+	Decision     *string `parquet:"decision,optional,dict"` // block, pass, undecided; null unless completed
+	Decidable    bool    `parquet:"decidable"`              // completed with a block or pass decision
+	Detected     *bool   `parquet:"detected,optional"`      // variants: a grounded blocking finding at the planted category and location; null for clean cases
+	Blocked      *bool   `parquet:"blocked,optional"`       // clean cases: the decision is block; null for variants
+	Findings     int64   `parquet:"findings"`               // findings in the review
+	Grounded     int64   `parquet:"grounded_blocking"`      // grounded blocking findings
+	InputTokens  int64   `parquet:"input_tokens"`           // uncached + cached + cache writes
+	OutputTokens int64   `parquet:"output_tokens"`
+	Cost         *Money  `parquet:"cost,optional,decimal(12:18)"` // reference cost plus tool charges; null when unknown
+	DurationNS   *int64  `parquet:"duration_ns,optional"`         // null without a terminal time
+}
+
+// Effective-rating reasons of a CriterionRow.
+const (
+	EffectiveProposed           = "proposed"            // the proposed rating stands
+	EffectiveGroundedOverride   = "grounded_blocking"   // a grounded blocking finding makes it fail, overriding the proposal
+	EffectiveUnsupportedFailure = "unsupported_failure" // a proposed fail without a grounded blocking finding becomes unknown
+	EffectiveNotRated           = "not_rated"           // the review rated no such criterion: unknown
+)
+
+// CriterionRow is one row per (completed review, criterion): the raw
+// proposed rating and the effective rating derived in code.
+type CriterionRow struct {
+	SessionID string `parquet:"session_id"`
+	CaseID    string `parquet:"case_id"`
+	Profile   string `parquet:"profile,dict"`
+	Run       int64  `parquet:"run"`
+	Criterion string `parquet:"criterion,dict"`
+	Raw       string `parquet:"raw_rating,dict"`       // pass, fail, unknown, absent
+	Effective string `parquet:"effective_rating,dict"` // pass, fail, unknown
+	Reason    string `parquet:"reason,dict"`           // proposed, grounded_blocking, unsupported_failure, not_rated
+	Owned     string `parquet:"finding_ids"`           // the finding IDs the reviewer attached, comma-separated
+}
+
+// Reasons a finding is not grounded.
+const (
+	UngroundedNone            = ""
+	UngroundedNotSupported    = "not_supported"    // the conclusion is dismissed or unresolved
+	UngroundedNoEvidence      = "no_evidence"      // no excerpt and no trial
+	UngroundedFabricatedQuote = "fabricated_quote" // an excerpt is not the task file's bytes or hash
+	UngroundedUnboundProbe    = "unbound_probe"    // a probe claim without a bound trial receipt
+	UngroundedInstrumentation = "instrumentation"  // a cited trial ended in a timeout, setup failure or no reward: unresolved
+	UngroundedOtherCase       = "other_case"       // a cited trial belongs to another case
+)
+
+// FindingRow is one row per finding of every completed review.
+type FindingRow struct {
+	SessionID     string `parquet:"session_id"`
+	CaseID        string `parquet:"case_id"`
+	Profile       string `parquet:"profile,dict"`
+	Run           int64  `parquet:"run"`
+	FindingID     string `parquet:"finding_id"`
+	Criterion     string `parquet:"criterion,dict"`
+	Category      string `parquet:"category,dict"`
+	Path          string `parquet:"path"`
+	StartLine     int64  `parquet:"start_line"`
+	EndLine       int64  `parquet:"end_line"`
+	Severity      string `parquet:"severity,dict"`             // blocking, advisory
+	Conclusion    string `parquet:"conclusion,dict"`           // as proposed: supported, dismissed, unresolved
+	Effective     string `parquet:"effective_conclusion,dict"` // unresolved when instrumentation or an unbound probe is all it rests on
+	Grounded      bool   `parquet:"grounded"`                  // supported, with evidence, every excerpt exact and every trial bound and clean
+	Ungrounded    string `parquet:"ungrounded_reason,dict"`    // "" when grounded
+	Excerpts      int64  `parquet:"excerpts"`
+	Trials        int64  `parquet:"trials"`
+	MatchesDefect bool   `parquet:"matches_defect"`    // the planted category and an overlapping location of the case's defect
+	Adjudication  string `parquet:"adjudication,dict"` // upheld, rejected, disputed, unadjudicated
+}
+
+// Settled adjudication of a finding: one of the adjudication outcomes or
+// disputed when adjudicators disagree (both lines are kept).
+const AdjudicationDisputed = "disputed"
+
+// FindingAdjudicationRow is one row per line of
+// finding_adjudications.jsonl, kept whether or not it agrees with others.
+type FindingAdjudicationRow struct {
+	Line        int64  `parquet:"line"`
+	SessionID   string `parquet:"session_id"`
+	FindingID   string `parquet:"finding_id"`
+	Adjudicator string `parquet:"adjudicator,dict"`
+	Outcome     string `parquet:"outcome,dict"` // upheld, rejected, unadjudicated
+	DecidedAtNS int64  `parquet:"decided_at,timestamp(nanosecond)"`
+	Known       bool   `parquet:"known"` // the finding exists in a completed review
+}
+
+// Reviewer-benchmark metrics of a ReviewMetric row.
+const (
+	MetricScheduled           = "scheduled"                     // numerator: scheduled attempts
+	MetricCompleted           = "completed"                     // completed or abstained reviews / scheduled
+	MetricDecisionCoverage    = "decision_coverage"             // decidable / scheduled
+	MetricDetection           = "detection"                     // detected / audited variant attempts
+	MetricBlockingOnClean     = "blocking_on_clean"             // blocked / audited clean attempts
+	MetricBlockingProvisional = "blocking_on_provisional_clean" // blocked / provisional clean attempts, reported apart
+	MetricPrecision           = "finding_precision"             // upheld / adjudicated findings
+	MetricUnadjudicated       = "unadjudicated_findings"        // findings without a settled outcome / all findings
+	MetricAbstentions         = "abstentions"                   // / scheduled
+	MetricExecutionErrors     = "execution_errors"              // errors, interruptions, not dispatched and missing / scheduled
+	MetricSchemaViolations    = "schema_violations"             // / scheduled
+	MetricInputTokens         = "input_tokens"                  // sum over the stratum's receipts
+	MetricOutputTokens        = "output_tokens"
+	MetricCost                = "cost"              // exact reference cost; unknown when any is
+	MetricLatency             = "median_latency_ns" // exact median session duration (mean of the two middle values)
+)
+
+// ReviewMetric is one row per (split, profile, model stratum, metric).
+// Split "all" totals the three splits.
+type ReviewMetric struct {
+	Split       string   `parquet:"split,dict"`
+	Profile     string   `parquet:"profile,dict"`
+	Model       string   `parquet:"model,dict"`
+	Metric      string   `parquet:"metric,dict"`
+	Numerator   int64    `parquet:"numerator"`
+	Denominator int64    `parquet:"denominator"`    // 0 for sums
+	Exact       string   `parquet:"exact"`          // the exact value as a fraction, decimal or money text; "null" when undefined or unknown
+	Value       *float64 `parquet:"value,optional"` // numerator/denominator; null when the denominator is 0 or the value unknown
+}
