@@ -5,7 +5,7 @@ GO       ?= go
 FUZZTIME ?= 10s
 GOFILES  := $(shell git ls-files '*.go' 2>/dev/null)
 
-.PHONY: build test controls example fuzz bench generate interop
+.PHONY: build test controls update example fuzz bench generate interop
 
 build:
 	$(GO) build -o evalgate ./cmd/evalgate
@@ -32,6 +32,15 @@ controls:
 	if (cd "$$tmp" && ./evalgate controls --run >controls.txt 2>&1); then \
 	  tail -n 1 "$$tmp/controls.txt"; \
 	else cat "$$tmp/controls.txt"; exit 1; fi
+
+# update rewrites every golden file, generated document and script
+# expectation: go test -update on each package whose tests import
+# internal/golden (the one package that defines the flag).
+GOLDEN_PKGS = $(shell $(GO) list -f '{{.ImportPath}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}' ./... | awk '/ github.com\/evalgate\/evalgate\/internal\/golden( |$$)/ {print $$1}')
+
+update:
+	$(GO) generate ./fixtures
+	$(GO) test -count=1 $(GOLDEN_PKGS) -update
 
 example:
 	$(GO) run ./cmd/evalgate run --out out

@@ -2,15 +2,14 @@ package tables
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var updateDocs = flag.Bool("update-docs", false, "rewrite docs/errors.md and testdata/codes.golden")
+	"github.com/evalgate/evalgate/internal/golden"
+)
 
 var codeSyntax = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
@@ -36,22 +35,17 @@ func TestCodesWellFormed(t *testing.T) {
 }
 
 // TestCodesPinned pins the set of codes: codes are a public interface, so
-// a code may be added (refresh with -update-docs) but never renamed or
+// a code may be added (refresh with -update) but never renamed or
 // removed silently. The golden file lists one code per line.
 func TestCodesPinned(t *testing.T) {
 	var got bytes.Buffer
 	for _, c := range AllCodes() {
 		fmt.Fprintf(&got, "%s\t%s\n", c.Code, c.Stage)
 	}
-	const golden = "testdata/codes.golden"
-	if *updateDocs {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
+	const pinned = "testdata/codes.golden"
+	want, err := os.ReadFile(pinned)
 	if err != nil {
-		t.Fatalf("%v (create it with go test ./tables -run TestCodesPinned -update-docs)", err)
+		t.Fatalf("%v (create it with go test ./tables -run TestCodesPinned -update)", err)
 	}
 	gotSet := lines(got.String())
 	for _, w := range strings.Split(strings.TrimSpace(string(want)), "\n") {
@@ -59,9 +53,7 @@ func TestCodesPinned(t *testing.T) {
 			t.Errorf("pinned code %q was removed or renamed; codes are stable — restore it", w)
 		}
 	}
-	if !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("codes changed; review and refresh with -update-docs")
-	}
+	golden.Check(t, pinned, got.Bytes())
 }
 
 func lines(s string) map[string]bool {
@@ -79,7 +71,7 @@ func TestErrorsDoc(t *testing.T) {
 	b.WriteString("Every problem evalgate reports is a finding with a stable code, a severity,\n")
 	b.WriteString("the file, a JSON pointer or line, the session it concerns and one sentence.\n")
 	b.WriteString("Codes never change meaning and are never reused. This page is generated\n")
-	b.WriteString("from `tables.AllCodes` (`go test ./tables -run TestErrorsDoc -update-docs`).\n")
+	b.WriteString("from `tables.AllCodes` (`go test ./tables -run TestErrorsDoc -update`).\n")
 	stage := ""
 	for _, c := range CodesByStage() {
 		if c.Stage != stage {
@@ -88,14 +80,5 @@ func TestErrorsDoc(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.Code, c.Rule, strings.ReplaceAll(c.Doc, "|", "\\|"))
 	}
-	const doc = "../docs/errors.md"
-	if *updateDocs {
-		if err := os.WriteFile(doc, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(doc)
-	if err != nil || !bytes.Equal(want, b.Bytes()) {
-		t.Errorf("docs/errors.md is out of date (err=%v); refresh with go test ./tables -run TestErrorsDoc -update-docs", err)
-	}
+	golden.Check(t, "../docs/errors.md", b.Bytes())
 }

@@ -2,12 +2,10 @@ package tables_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -16,10 +14,9 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/tables"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.schema and docs/tables.md")
 
 func TestRegistryOrder(t *testing.T) {
 	want := []string{"sessions", "tokens", "obligations", "dispositions", "citations", "runs",
@@ -87,8 +84,7 @@ func TestRegistryRowsAndLen(t *testing.T) {
 func TestSchemaGolden(t *testing.T) {
 	for _, tb := range tables.Registry() {
 		t.Run(tb.Name, func(t *testing.T) {
-			golden := filepath.Join("testdata", tb.Name+".schema")
-			checkGolden(t, golden, []byte(tb.Schema.String()+"\n"))
+			golden.Check(t, filepath.Join("testdata", tb.Name+".schema"), []byte(tb.Schema.String()+"\n"))
 		})
 	}
 }
@@ -166,31 +162,11 @@ func parquetType(n parquet.Node) string {
 	return n.Type().String()
 }
 
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tables -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is out of date (run go test ./tables -update); got:\n%s", path, got)
-	}
-}
-
 // TestDataDictionary checks docs/tables.md equals what the registry and
 // the row types' comments generate. Refresh with go test ./tables -update.
 func TestDataDictionary(t *testing.T) {
 	comments := parseRowComments(t)
-	checkGolden(t, filepath.Join("..", "docs", "tables.md"), renderDictionary(comments))
+	golden.Check(t, filepath.Join("..", "docs", "tables.md"), renderDictionary(comments))
 }
 
 // typeComments holds a row type's doc comment and its fields' comments.

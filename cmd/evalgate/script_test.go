@@ -4,8 +4,10 @@ import (
 	"os"
 	"testing"
 
-	"github.com/evalgate/evalgate/cmd/evalgate/internal/cli"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/evalgate/evalgate/cmd/evalgate/internal/cli"
+	"github.com/evalgate/evalgate/internal/golden"
 )
 
 func TestMain(m *testing.M) {
@@ -19,7 +21,7 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
-		UpdateScripts:       *update,
+		UpdateScripts:       golden.Update(),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Setup:               setupExampleCopy,

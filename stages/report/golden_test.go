@@ -1,14 +1,12 @@
 package report
 
 import (
-	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden*")
+	"github.com/evalgate/evalgate/internal/golden"
+)
 
 // TestGoldenOutputs pins the exact bytes of scorecard.json and report.md
 // for the fixture; the numbers in them are checked independently by the
@@ -27,23 +25,7 @@ func TestGoldenOutputs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", c.golden)
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from %s (run with -update and review the diff):\n%s", c.name, path, got)
-			}
+			golden.Check(t, filepath.Join("testdata", c.golden), got)
 		})
 	}
 }

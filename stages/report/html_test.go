@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -53,20 +54,7 @@ func TestGoldenHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "fixture.golden.html")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from %s (run with -update and review the diff)", HTMLFile, path)
-	}
+	golden.Check(t, filepath.Join("testdata", "fixture.golden.html"), got)
 }
 
 func TestHTMLStructure(t *testing.T) {
