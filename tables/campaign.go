@@ -20,7 +20,10 @@ type Campaign struct {
 	// ID (read and checked by stages/load). Only looked up, never iterated
 	// into output.
 	Observations map[string]*Packet
-	Unblinding   *Unblinding // unblinding.json; nil when the campaign has none
+	// ObservationTokens is each readable observation log's packet_tokens
+	// (the recorder's count under the frozen tokenizer), by session ID.
+	ObservationTokens map[string]int64
+	Unblinding        *Unblinding // unblinding.json; nil when the campaign has none
 	// Benchmark holds the cases, task files and finding adjudications of
 	// kind reviewer-benchmark (see tables/rbench.go); nil for other kinds.
 	Benchmark *Benchmark

@@ -18,6 +18,20 @@ const (
 	CodeSetupDuplicate           Code = "setup_duplicate"
 	CodeSetupNotFirst            Code = "setup_not_first"
 	CodeGatePresetKind           Code = "gate_preset_kind_mismatch"
+
+	CodeObservationsUnaccounted     Code = "observations_unaccounted"
+	CodeObservationSourceUnseen     Code = "observation_source_unseen"
+	CodeObservationStatus           Code = "observation_status_inconsistent"
+	CodeSetupOverheadMisplaced      Code = "setup_overhead_misplaced"
+	CodeObservationTokens           Code = "observation_tokens_implausible"
+	CodeEvidenceBudgetExceeded      Code = "evidence_budget_exceeded"
+	CodeWorkflowTimeExceeded        Code = "workflow_time_exceeded"
+	CodeInvestigationTimeExceeded   Code = "investigation_time_exceeded"
+	CodeReviewTimeExceeded          Code = "review_time_exceeded"
+	CodeWorkflowOperationsExceeded  Code = "workflow_operations_exceeded"
+	CodeReviewToolCall              Code = "review_tool_call"
+	CodeSystemSessionCeiling        Code = "system_session_ceiling"
+	CodeDevelopmentRound2Incomplete Code = "development_round2_incomplete"
 )
 
 var syscompCodes = []CodeDoc{
@@ -33,5 +47,18 @@ var syscompCodes = []CodeDoc{
 	{CodeSetupMissing, "validate", "V2/G5", "A (system, repository) of a system comparison has no preparation (cold setup) receipt."},
 	{CodeSetupDuplicate, "validate", "V2/G5", "A (system, repository) of a system comparison has more than one preparation receipt."},
 	{CodeSetupNotFirst, "validate", "G5", "A preparation receipt is not charged to its system's first workflow in that repository (schedule order)."},
+	{CodeObservationsUnaccounted, "load", "G5", "The raw observations and declared setup records are not the investigation's recorded tool calls one to one in completion order: an observation was filtered, deduplicated, reordered or invented."},
+	{CodeObservationSourceUnseen, "load", "G5", "An observation declares source coordinates whose exact bytes do not appear in its response, so the evidence was not visible to the investigator."},
+	{CodeObservationStatus, "load", "G5", "An observation's declared status contradicts its record: an empty observation with response bytes, or source coordinates on an error, empty or unsupported result."},
+	{CodeSetupOverheadMisplaced, "load", "G5", "The declared setup overhead (initial_instructions) is numbered as evidence, or another tool result is recorded as setup overhead."},
+	{CodeObservationTokens, "load", "G5", "The raw-observation log's token count is not under the manifest's frozen tokenizer, or is more tokens than bytes under a byte-level BPE tokenizer."},
+	{CodeEvidenceBudgetExceeded, "validate", "G5", "The returned packet exceeds 60,000 tokens under the frozen tokenizer: a valid evidence_budget_exceeded system failure (R_sys = U = 0); its review must not be dispatched."},
+	{CodeWorkflowTimeExceeded, "score", "G5", "A system workflow (investigation, review, validation and attributed cold setup) took more than 12 minutes; the workflow-limits gate fails for the candidate."},
+	{CodeInvestigationTimeExceeded, "score", "G5", "An investigation session took more than 8 minutes; the workflow-limits gate fails for the candidate."},
+	{CodeReviewTimeExceeded, "score", "G5", "A review session took more than 4 minutes; the workflow-limits gate fails for the candidate."},
+	{CodeWorkflowOperationsExceeded, "score", "G5", "A system workflow used more than 60 ordinary and MCP operations; the workflow-limits gate fails for the candidate."},
+	{CodeReviewToolCall, "score", "G5", "A review session recorded a tool call although the review has no tools or further acquisition: a protocol violation (protocol gate false)."},
+	{CodeSystemSessionCeiling, "account", "A6/G5", "A system comparison's ceilings.campaign.total_sessions is above 90 model sessions; the 90-session cap (retries and preparation included) applies instead."},
+	{CodeDevelopmentRound2Incomplete, "aggregate", "G2", "The development round-2 preset needs four development tasks with exactly two rounds (repetitions) each; the campaign is refused for that preset, never judged on another repetition."},
 	{CodeGatePresetKind, "aggregate", "G2/G5", "The gate preset does not fit the campaign kind (system-comparison-v1 judges only system comparisons, the paired presets only paired reviews)."},
 }

@@ -42,6 +42,7 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		"answer":       reflect.TypeFor[tables.Answer](),
 		"manifest":     reflect.TypeFor[tables.Manifest](),
 		"packet":       reflect.TypeFor[tables.Packet](),
+		"observations": reflect.TypeFor[tables.ObservationLog](),
 		"truth":        reflect.TypeFor[tables.Truth](),
 		"receipt":      reflect.TypeFor[tables.Receipt](),
 		"adjudication": reflect.TypeFor[tables.Adjudication](),

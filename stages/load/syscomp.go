@@ -133,6 +133,7 @@ func (l *loader) loadObservations() {
 		}
 	}
 	l.c.Observations = map[string]*tables.Packet{}
+	l.c.ObservationTokens = map[string]int64{}
 	for _, line := range l.c.Receipts {
 		r := &line.Record
 		if r.Observations == nil {
@@ -155,7 +156,10 @@ func (l *loader) loadObservations() {
 
 const receiptsFile = "receipts.jsonl"
 
-// observationPacket reads and checks one investigation's packet.
+// observationPacket reads one investigation's raw-observation log,
+// checks it against the receipt (sha256, bytes, task, repository) and the
+// packetizer rules (checkObservations), and returns the packet its review
+// received, in the packet shape later stages check citations against.
 func (l *loader) observationPacket(r *tables.Receipt, at position) *tables.Packet {
 	ref := r.Observations
 	if pathProblem(ref.Path) != "" || !isLowerHex(ref.SHA256, 64) {
@@ -171,28 +175,18 @@ func (l *loader) observationPacket(r *tables.Receipt, at position) *tables.Packe
 		return nil
 	}
 	pat := position{file: ref.Path}
-	var p tables.Packet
-	ok, findings := decodeDoc(data, "packet", pat, &p)
+	var log tables.ObservationLog
+	ok, findings := decodeDoc(data, "observations", pat, &log)
 	l.add(findings...)
 	if !ok {
 		return nil
 	}
-	if !p.RawObservations {
-		l.add(pat.finding(tables.CodeObservationsNotRaw, "", "an investigation's packet must be marked raw_observations true"))
-	}
 	task := l.c.Task(r.TaskID)
-	if p.TaskID != r.TaskID || (task != nil && p.Repository != task.Spec.Repository) {
+	if log.TaskID != r.TaskID || (task != nil && log.Repository != task.Spec.Repository) {
 		l.add(pat.finding(tables.CodeObservationsMismatch, "",
-			fmt.Sprintf("the observations are for task %q of repository %q but the receipt is for task %q", p.TaskID, p.Repository, r.TaskID)))
+			fmt.Sprintf("the observations are for task %q of repository %q but the receipt is for task %q", log.TaskID, log.Repository, r.TaskID)))
 	}
-	index := lineIndex{}
-	for i, it := range p.Items {
-		ptr := indexPointer("/items", i)
-		if want := fmt.Sprintf("E%d", i+1); it.ID != want {
-			l.add(pat.finding(tables.CodeObservationOrder, ptr+"/id",
-				fmt.Sprintf("observation %d is %q; observations are numbered E1..EN in completion order, so it must be %s", i+1, it.ID, want)))
-		}
-		l.checkItemLines(it, ptr, pat, index)
-	}
-	return &p
+	l.checkObservations(&log, r, int64(len(data)), pat)
+	l.c.ObservationTokens[r.SessionID] = log.PacketTokens
+	return l.observedPacket(&log, pat)
 }

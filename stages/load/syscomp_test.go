@@ -2,6 +2,7 @@ package load
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"slices"
 	"testing"
@@ -157,9 +158,70 @@ func TestSystemComparisonLoadRules(t *testing.T) {
 		{"observations bytes differ from the receipt", sys, func(t *testing.T, f fstest.MapFS) {
 			editReceipts(t, f, func(rs []tables.Receipt) { findReceipt(t, rs, "S1-r1-madar-I").Observations.Bytes++ })
 		}, tables.CodeObservationsMismatch},
-		{"investigation packet not marked raw", sys, func(t *testing.T, f fstest.MapFS) {
-			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) { delete(m, "raw_observations") })
-		}, tables.CodeObservationsNotRaw},
+		{"observations not an observation log", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) { m["format"] = "evalgate.packet/v1" })
+		}, tables.CodeFormatUnsupported},
+		{"an observation filtered out of the log", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
+				obs := m["observations"].([]any)
+				m["observations"] = obs[:len(obs)-1]
+			})
+		}, tables.CodeObservationsUnaccounted},
+		{"an observation invented", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-native-I", func(m map[string]any) {
+				obs := m["observations"].([]any)
+				last := map[string]any{}
+				for k, v := range obs[len(obs)-1].(map[string]any) {
+					last[k] = v
+				}
+				last["id"] = fmt.Sprintf("E%d", len(obs)+1)
+				last["completed_ns"] = last["completed_ns"].(float64) + 1
+				m["observations"] = append(obs, last)
+			})
+		}, tables.CodeObservationsUnaccounted},
+		{"observations reordered and renumbered", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
+				obs := m["observations"].([]any)
+				obs[0], obs[1] = obs[1], obs[0]
+				obs[0].(map[string]any)["id"], obs[1].(map[string]any)["id"] = "E1", "E2"
+			})
+		}, tables.CodeObservationOrder},
+		{"declared source lines not in the response", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
+				m["observations"].([]any)[0].(map[string]any)["response"] = "export function somethingElse() {}\n"
+			})
+		}, tables.CodeObservationSourceUnseen},
+		{"coordinates on an error result", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
+				m["observations"].([]any)[0].(map[string]any)["status"] = "error"
+			})
+		}, tables.CodeObservationStatus},
+		{"an empty observation with response bytes", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
+				o := m["observations"].([]any)[0].(map[string]any)
+				o["status"], o["source"] = "empty", nil
+			})
+		}, tables.CodeObservationStatus},
+		{"another tool recorded as setup overhead", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-serena-I", func(m map[string]any) {
+				m["setup"].([]any)[0].(map[string]any)["name"] = "find_symbol"
+			})
+			editReceipts(t, f, func(rs []tables.Receipt) { findReceipt(t, rs, "S1-r1-serena-I").ToolCalls[0].Name = "find_symbol" })
+		}, tables.CodeSetupOverheadMisplaced},
+		{"the setup manual numbered as evidence", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-serena-I", func(m map[string]any) {
+				m["observations"].([]any)[0].(map[string]any)["name"] = "initial_instructions"
+			})
+			editReceipts(t, f, func(rs []tables.Receipt) {
+				findReceipt(t, rs, "S1-r1-serena-I").ToolCalls[1].Name = "initial_instructions"
+			})
+		}, tables.CodeSetupOverheadMisplaced},
+		{"tokens counted under another tokenizer", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) { m["tokenizer"] = "cl100k_base" })
+		}, tables.CodeObservationTokens},
+		{"more tokens than bytes", sys, func(t *testing.T, f fstest.MapFS) {
+			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) { m["packet_tokens"] = 1 << 40 })
+		}, tables.CodeObservationTokens},
 		{"task packet marked raw", sys, func(t *testing.T, f fstest.MapFS) {
 			editDoc(t, f, "tasks/S1/packet.json", func(m map[string]any) { m["raw_observations"] = true })
 			editDoc(t, f, "manifest.json", func(m map[string]any) {
@@ -169,7 +231,7 @@ func TestSystemComparisonLoadRules(t *testing.T) {
 		}, tables.CodeObservationsNotRaw},
 		{"observations out of completion order", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
-				items := m["items"].([]any)
+				items := m["observations"].([]any)
 				items[0].(map[string]any)["id"], items[1].(map[string]any)["id"] = "E2", "E1"
 			})
 		}, tables.CodeObservationOrder},
@@ -208,8 +270,8 @@ func FuzzObservationPacket(f *testing.F) {
 	const session = "S1-r1-madar-I"
 	path := "observations/" + session + ".json"
 	f.Add(base[path].Data)
-	f.Add([]byte(`{"format":"evalgate.packet/v1","raw_observations":true}`))
-	f.Add([]byte(`{"items":[{"id":"E1","start_line":0}]}`))
+	f.Add([]byte(`{"format":"evalgate.observations/v1","setup":[],"observations":[]}`))
+	f.Add([]byte(`{"observations":[{"id":"E1","source":{"start_line":0}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fsys := fstest.MapFS{}
 		for k, v := range base {

@@ -151,5 +151,12 @@ func (v *runner) investigation(sr *sessionResult, r *tables.Receipt) string {
 		})
 		return ClassScoredFailure
 	}
+	if n := v.c.ObservationTokens[r.SessionID]; n > tables.PacketTokenLimit {
+		v.findings = append(v.findings, tables.Finding{
+			Code: tables.CodeEvidenceBudgetExceeded, Severity: tables.Warn, File: r.Observations.Path, Pointer: "/packet_tokens", Session: sr.row.SessionID,
+			Message: fmt.Sprintf("The returned packet is %d tokens under the frozen tokenizer, over the %d-token limit: a valid evidence_budget_exceeded system failure; the packet is never trimmed and the review must not be dispatched.", n, tables.PacketTokenLimit),
+		})
+		return ClassScoredFailure
+	}
 	return ClassValid
 }

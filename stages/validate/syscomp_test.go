@@ -3,6 +3,7 @@ package validate
 import (
 	"io/fs"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -77,6 +78,13 @@ var systemCases = []sysCase{
 			return rs
 		})
 	}, want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]string{"S1-r2-madar-R": ClassInvalid}},
+	{name: "a packet one token over the limit is an evidence budget failure and its review must not run", mut: func(t *testing.T, f fstest.MapFS) {
+		sysObs(t, f, "S1-r2-madar-I", func(l *tables.ObservationLog) { l.PacketTokens = tables.PacketTokenLimit + 1 })
+	}, want: []tables.Code{tables.CodeEvidenceBudgetExceeded, tables.CodeReviewAfterFailedDraft},
+		class: map[string]string{"S1-r2-madar-I": ClassScoredFailure}},
+	{name: "a packet exactly at the limit is within it", mut: func(t *testing.T, f fstest.MapFS) {
+		sysObs(t, f, "S1-r2-madar-I", func(l *tables.ObservationLog) { l.PacketTokens = tables.PacketTokenLimit })
+	}, class: map[string]string{"S1-r2-madar-I": ClassValid, "S1-r2-madar-R": ClassValid}},
 	{name: "a missing review is reported with a planned row", mut: func(t *testing.T, f fstest.MapFS) {
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
 			return slices.DeleteFunc(rs, func(r tables.Receipt) bool { return r.SessionID == "S3-r1-native-R" })
@@ -185,3 +193,39 @@ func sysFind(t *testing.T, rs []tables.Receipt, id string) *tables.Receipt {
 }
 
 func shaHex(b []byte) string { return sum(b) }
+
+// sysObs rewrites an investigation's observation log and keeps its
+// receipt and its review's packet hash consistent with the new bytes. The
+// token count is the recorder's: a larger count than bytes is allowed here
+// by padding the response of the last observation.
+func sysObs(t *testing.T, f fstest.MapFS, session string, edit func(*tables.ObservationLog)) {
+	t.Helper()
+	path := "observations/" + session + ".json"
+	var l tables.ObservationLog
+	if err := json.Unmarshal(f[path].Data, &l); err != nil {
+		t.Fatal(err)
+	}
+	edit(&l)
+	data, err := json.Marshal(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pad := l.PacketTokens - int64(len(data)); pad > 0 { // keep tokens <= bytes for a byte-level tokenizer
+		last := &l.Observations[len(l.Observations)-1]
+		last.Response += strings.Repeat(" ", int(pad))
+		if data, err = json.Marshal(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f[path] = &fstest.MapFile{Data: data}
+	sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
+		r := sysFind(t, rs, session)
+		r.Observations.SHA256, r.Observations.Bytes = sum(data), int64(len(data))
+		for i := range rs {
+			if rs[i].Inputs.DraftSessionID != nil && *rs[i].Inputs.DraftSessionID == session {
+				rs[i].Inputs.PacketSHA256 = sum(data)
+			}
+		}
+		return rs
+	})
+}
