@@ -54,7 +54,7 @@ func Run(fsys fs.FS, name string, opts Options) *Result {
 	c, loaded := load.Campaign(fsys, name)
 	res := &Result{Campaign: c, Tables: &tables.Set{Rejections: loaded}}
 	if c == nil || loaded.Rejected() {
-		tables.Findings(res.Tables.Rejections).Sort()
+		res.Tables.Rejections = tables.CapFindings(loaded)
 		return res
 	}
 	res.Loaded = true
@@ -82,10 +82,9 @@ func judge(c *tables.Campaign, loaded tables.Findings, opts Options) *tables.Set
 }
 
 // assemble is the table set of a run: each table from the stage that
-// produces it, and every finding, sorted.
+// produces it, and every finding, sorted and capped (tables.CapFindings).
 func assemble(loaded tables.Findings, v validate.Out, a account.Out, s score.Out, g aggregate.Out, iv intervals.Out) *tables.Set {
-	findings := slices.Concat(loaded, v.Findings, a.Findings, s.Findings, g.Findings, iv.Findings)
-	findings.Sort()
+	findings := tables.CapFindings(slices.Concat(loaded, v.Findings, a.Findings, s.Findings, g.Findings, iv.Findings))
 	return &tables.Set{
 		Sessions:     v.Sessions,
 		Citations:    v.Citations,

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"io"
 	"io/fs"
-	"math"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -23,52 +22,36 @@ func (answerFiles) Decode(file string, data []byte) (*tables.Answer, tables.Find
 	return Answer(file, data)
 }
 
-// Read streams the output file, hashing it but keeping at most
-// MaxAnswerBytes+1 bytes (so [Answer] reports the excess), and reading at
-// most one byte more than the receipt's byte count.
+// Read reads the output file of a receipt through the confined reader
+// (tables.OpenCampaignFile), never more than MaxAnswerBytes+1 bytes,
+// whatever the receipt declares: a file whose size is not the receipt's
+// byte count does not match without being read, and of an answer over the
+// cap only the first MaxAnswerBytes+1 bytes are read, so [Answer] reports
+// it too large (a fault of the model) while a sparse file of 2^53 bytes
+// costs nothing. The hash is checked for every answer within the cap.
 func (a answerFiles) Read(out *tables.OutputRef) ([]byte, bool, error) {
 	if a.fsys == nil {
 		return nil, false, fs.ErrNotExist
 	}
-	f, err := a.fsys.Open(out.Path)
+	f, err := tables.OpenCampaignFile(a.fsys, out.Path)
 	if err != nil {
 		return nil, false, err
 	}
 	defer f.Close()
-	h := sha256.New()
-	keep := min(max(out.Bytes, 0), MaxAnswerBytes) + 1
-	kept := bytes.NewBuffer(make([]byte, 0, keep)) // grown once, not by doubling
-	n, err := io.Copy(io.MultiWriter(h, &capWriter{kept, int(keep)}), io.LimitReader(f, readLimit(out.Bytes)))
-	if err != nil {
+	if info, err := f.Stat(); err != nil || info.Size() != out.Bytes {
 		return nil, false, err
 	}
-	if n != out.Bytes || hex.EncodeToString(h.Sum(nil)) != out.SHA256 {
+	h := sha256.New()
+	keep := min(out.Bytes, MaxAnswerBytes) + 1
+	kept := bytes.NewBuffer(make([]byte, 0, keep)) // grown once, not by doubling
+	n, err := io.Copy(io.MultiWriter(h, kept), io.LimitReader(f, keep))
+	switch {
+	case err != nil:
+		return nil, false, err
+	case out.Bytes > MaxAnswerBytes && n == keep:
+		return kept.Bytes(), true, nil // over the cap: Answer refuses it by its size
+	case n != out.Bytes || hex.EncodeToString(h.Sum(nil)) != out.SHA256:
 		return nil, false, nil
 	}
 	return kept.Bytes(), true, nil
-}
-
-// readLimit is one byte more than a receipt's byte count: enough to tell
-// that a longer file does not match it.
-func readLimit(receiptBytes int64) int64 {
-	if receiptBytes < 0 {
-		return 1
-	}
-	if receiptBytes == math.MaxInt64 {
-		return receiptBytes
-	}
-	return receiptBytes + 1
-}
-
-// capWriter keeps the first max bytes written and discards the rest.
-type capWriter struct {
-	buf *bytes.Buffer
-	max int
-}
-
-func (w *capWriter) Write(p []byte) (int, error) {
-	if room := w.max - w.buf.Len(); room > 0 {
-		w.buf.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
 }

@@ -35,9 +35,10 @@ func decodeDoc(data []byte, schema string, at position, out any) (bool, tables.F
 	}
 	w := &walker{s: schemaFor(schema), at: at}
 	w.walk(w.s.root, root, "")
-	for _, f := range w.out {
+	found := w.out.Findings()
+	for _, f := range found {
 		if shapeCodes[f.Code] {
-			return false, w.out
+			return false, found
 		}
 	}
 	if err := json.Unmarshal(data, out, json.RejectUnknownMembers(true)); err != nil {
@@ -48,7 +49,7 @@ func decodeDoc(data []byte, schema string, at position, out any) (bool, tables.F
 		if errors.As(err, &se) {
 			ptr = string(se.JSONPointer)
 		}
-		return false, append(w.out, at.finding(tables.CodeWrongType, ptr, fmt.Sprintf("document does not fit its Go type: %v", err)))
+		return false, append(found, at.finding(tables.CodeWrongType, ptr, fmt.Sprintf("document does not fit its Go type: %v", err)))
 	}
-	return true, w.out
+	return true, found
 }

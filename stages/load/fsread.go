@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 
 	"github.com/evalgate/evalgate/tables"
@@ -26,34 +25,30 @@ const (
 	manifestFile = "manifest.json"
 )
 
-// readCapped reads a campaign file of at most limit bytes. It reports a
-// missing, unreadable or oversized file as a finding and returns nil.
+// readCapped reads a campaign file of at most limit bytes through
+// tables.ReadCampaignFile: a regular file inside the campaign directory,
+// never read past its cap. It reports a missing, irregular, escaping,
+// unreadable or oversized file as a finding and returns nil.
 func (l *loader) readCapped(name string, limit int64) []byte {
-	at := position{file: name}
-	f, err := l.fsys.Open(name)
+	data, err := tables.ReadCampaignFile(l.fsys, name, limit)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			l.add(at.finding(tables.CodeFileMissing, "", "file does not exist"))
-		} else {
-			l.add(at.finding(tables.CodeFileUnreadable, "", "file cannot be opened: "+err.Error()))
-		}
-		return nil
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > limit {
-		l.add(at.finding(tables.CodeTooLarge, "", fmt.Sprintf("file has %d bytes; the cap is %d", st.Size(), limit)))
-		return nil
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	switch {
-	case err != nil:
-		l.add(at.finding(tables.CodeFileUnreadable, "", "file cannot be read: "+err.Error()))
-		return nil
-	case int64(len(data)) > limit:
-		l.add(at.finding(tables.CodeTooLarge, "", fmt.Sprintf("file has more than %d bytes, its cap", limit)))
+		l.fileFinding(name, err)
 		return nil
 	}
 	return data
+}
+
+// fileFinding reports a file access error by its typed code, naming the
+// path only.
+func (l *loader) fileFinding(name string, err error) {
+	code := tables.CodeFileUnreadable
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		code = tables.CodeFileMissing
+	case errors.Is(err, tables.ErrTooLarge):
+		code = tables.CodeTooLarge
+	}
+	l.add(position{file: name}.finding(tables.FileErrorCode(err, code), "", tables.FileErrorMessage(err)))
 }
 
 // checkHash reports a file whose sha256 is not want. It returns whether

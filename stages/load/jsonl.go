@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -16,18 +15,14 @@ import (
 // decoded against the named schema; memory is bounded by the line cap and
 // the decoded records. session names a record's session for its findings.
 func readJSONL[T any](l *loader, name, schema string, session func(*T) string) []tables.Line[T] {
-	f, err := l.fsys.Open(name)
+	f, err := tables.OpenCampaignFile(l.fsys, name)
 	if err != nil {
-		code, msg := tables.CodeFileUnreadable, "file cannot be opened: "+err.Error()
-		if errors.Is(err, fs.ErrNotExist) {
-			code, msg = tables.CodeFileMissing, "file does not exist"
-		}
-		l.add(position{file: name}.finding(code, "", msg))
+		l.fileFinding(name, err)
 		return nil
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.Size() > maxJSONLFile {
-		l.add(position{file: name}.finding(tables.CodeTooLarge, "", fmt.Sprintf("file has %d bytes; the cap is %d", st.Size(), int64(maxJSONLFile))))
+		l.fileFinding(name, &tables.TooLargeError{Path: name, Size: st.Size(), Limit: maxJSONLFile})
 		return nil
 	}
 	return decodeLines(l, bufio.NewReader(io.LimitReader(f, maxJSONLFile+1)), name, schema, session)

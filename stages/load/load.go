@@ -34,19 +34,29 @@ func Campaign(fsys fs.FS, name string) (*tables.Campaign, tables.Findings) {
 		l.loadPrompts()
 		l.loadTasks()
 	}
+	l.checkSources()
 	l.loadUnblinding()
 	l.c.Receipts = readJSONL(l, "receipts.jsonl", "receipt", func(r *tables.Receipt) string { return r.SessionID })
 	l.c.Adjudications = readJSONL(l, "adjudications.jsonl", "adjudication", func(a *tables.Adjudication) string { return a.SessionID })
 	l.loadObservations()
-	l.out.Sort()
-	return l.c, l.out
+	return l.c, l.findings()
 }
 
 // loader carries one Campaign call's state.
 type loader struct {
 	fsys fs.FS
 	c    *tables.Campaign
-	out  tables.Findings
+	// out holds the findings under the caps of tables.FindingCap, so that
+	// memory follows what is reported: a million malformed lines keep a
+	// hundred findings per code and a count, not millions of findings.
+	out tables.FindingCap
 }
 
-func (l *loader) add(fs ...tables.Finding) { l.out = append(l.out, fs...) }
+func (l *loader) add(fs ...tables.Finding) { l.out.Add(fs...) }
+
+// findings returns every finding added, capped and sorted.
+func (l *loader) findings() tables.Findings {
+	out := l.out.Findings()
+	out.Sort()
+	return out
+}

@@ -140,7 +140,7 @@ func TestSpecialDefsAgreeWithSchema(t *testing.T) {
 				wGo, wSchema := &walker{s: raw}, &walker{s: raw}
 				check(wGo, v, "", raw.defs[def])
 				wSchema.walk(plain, v, "")
-				if (len(wGo.out) == 0) != (len(wSchema.out) == 0) {
+				if (len(wGo.out.Findings()) == 0) != (len(wSchema.out.Findings()) == 0) {
 					t.Errorf("%s $defs/%s on %q: Go check %v, schema %v", name, def, s, wGo.out, wSchema.out)
 				}
 			}

@@ -42,6 +42,5 @@ func BlindRatings(name string, r io.Reader) ([]tables.Line[tables.BlindRating], 
 	l := &loader{}
 	records := decodeLines(l, bufio.NewReader(io.LimitReader(r, maxJSONLFile+1)), name, "blind-rating",
 		func(*tables.BlindRating) string { return "" })
-	l.out.Sort()
-	return records, l.out
+	return records, l.findings()
 }

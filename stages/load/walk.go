@@ -16,11 +16,17 @@ import (
 type walker struct {
 	s   *compiledSchema
 	at  position
-	out tables.Findings
+	out tables.FindingCap // one document of a million bad members keeps a hundred findings per code
 }
 
+// add reports a violation. Past the cap of its code only the count is
+// kept, so the message is not even formatted.
 func (w *walker) add(code tables.Code, ptr, format string, args ...any) {
-	w.out = append(w.out, w.at.finding(code, ptr, fmt.Sprintf(format, args...)))
+	if !w.out.Room(code) {
+		w.out.Add(w.at.finding(code, ptr, ""))
+		return
+	}
+	w.out.Add(w.at.finding(code, ptr, fmt.Sprintf(format, args...)))
 }
 
 // walk checks v at ptr against r.

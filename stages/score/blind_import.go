@@ -178,7 +178,7 @@ func (in *BlindImport) checkItems() tables.Findings {
 }
 
 func fileSHA256(fsys fs.FS, name string) (string, error) {
-	f, err := fsys.Open(name)
+	f, err := tables.OpenCampaignFile(fsys, name)
 	if err != nil {
 		return "", err
 	}

@@ -46,13 +46,20 @@ func (v *runner) readOutput(sr *sessionResult, out *tables.OutputRef) ([]byte, b
 	data, matches, err := v.answers.Read(out)
 	switch {
 	case err != nil:
-		v.addReceipt(sr, tables.CodeOutputMissing, fmt.Sprintf("The output %q cannot be read: %v.", out.Path, err))
+		v.addReceipt(sr, outputUnreadable(err), fmt.Sprintf("The output %q cannot be read: %v.", out.Path, err))
 		return nil, false
 	case !matches:
 		v.addReceipt(sr, tables.CodeOutputMismatch, fmt.Sprintf("The output %q does not have the receipt's sha256 %s and %d bytes.", out.Path, out.SHA256, out.Bytes))
 		return nil, false
 	}
 	return data, true
+}
+
+// outputUnreadable is the code of an output that cannot be read: the
+// confinement's own code for a FIFO, device or escaping symlink (see
+// tables.CampaignDir), else output_missing.
+func outputUnreadable(err error) tables.Code {
+	return tables.FileErrorCode(err, tables.CodeOutputMissing)
 }
 
 // answerCheck is the outcome of decoding and checking one answer.

@@ -238,7 +238,11 @@ func blindImportInputs(stderr io.Writer, args []string, opts blindImportOptions)
 		if info, err := os.Stat(opts.items); err != nil || !info.IsDir() {
 			return nil, usagef("--items %s is not a directory", opts.items)
 		}
-		st.imp.Items, st.imp.ItemsDir = os.DirFS(opts.items), opts.items
+		items, err := tables.OpenCampaignDir(opts.items)
+		if err != nil {
+			return nil, usagef("--items: %v", err)
+		}
+		st.imp.Items, st.imp.ItemsDir = items, opts.items
 	}
 	return st, nil
 }

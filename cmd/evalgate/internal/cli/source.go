@@ -6,10 +6,13 @@ import (
 	"path/filepath"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/tables"
 )
 
 // campaignSource resolves the campaign a command reads: the directory given
-// as the only argument, or else the embedded example named by --example.
+// as the only argument, opened confined (tables.CampaignDir: no symlink
+// leaves it, only regular files are read), or else the embedded example
+// named by --example.
 func campaignSource(args []string, example string) (fs.FS, string, error) {
 	if len(args) == 1 {
 		if example != "" {
@@ -22,7 +25,11 @@ func campaignSource(args []string, example string) (fs.FS, string, error) {
 		if !info.IsDir() {
 			return nil, "", usagef("campaign %s is not a directory", args[0])
 		}
-		return os.DirFS(args[0]), filepath.Base(filepath.Clean(args[0])), nil
+		dir, err := tables.OpenCampaignDir(args[0])
+		if err != nil {
+			return nil, "", usagef("campaign directory: %v", err)
+		}
+		return dir, filepath.Base(filepath.Clean(args[0])), nil
 	}
 	if example == "" {
 		example = fixtures.DefaultExample

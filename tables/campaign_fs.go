@@ -1,0 +1,236 @@
+package tables
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+)
+
+// Campaign directories are hostile: a recorder nobody audited may leave a
+// symlink to /etc/passwd where a source should be, or a FIFO where the
+// manifest should be. Every campaign file is therefore opened through a
+// [CampaignDir] and read with [ReadCampaignFile]:
+//
+//   - no symlink and no ".." may leave the campaign directory (os.Root
+//     enforces it at every path component); the refusal names the path,
+//     never the target's bytes;
+//   - only regular files are read: a FIFO, device, socket or directory
+//     where a file should be is refused before any blocking open;
+//   - every read stops at its documented cap, whatever the file's size or a
+//     receipt claims, so /dev/zero cannot spin.
+
+// Errors of campaign file access. Stages turn them into findings with
+// [FileErrorCode].
+var (
+	// ErrNotRegular reports a FIFO, device, socket or directory where a
+	// regular file should be.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrEscapes reports a path that leaves the campaign directory through a
+	// symlink or "..".
+	ErrEscapes = errors.New("path leaves the campaign directory")
+	// ErrTooLarge reports a file longer than its cap.
+	ErrTooLarge = errors.New("file exceeds its size cap")
+)
+
+// CampaignDir is a campaign directory opened through os.Root. It implements
+// fs.FS, fs.StatFS and fs.ReadDirFS; its Open refuses escapes and files
+// that are not regular (directories are opened, for listing), without ever
+// blocking on a FIFO or device.
+type CampaignDir struct {
+	root    *os.Root
+	escapes error // the error os.Root reports for an escape (it is not exported)
+}
+
+// OpenCampaignDir opens dir as a confined campaign filesystem. Close it
+// when done.
+func OpenCampaignDir(dir string) (*CampaignDir, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	d := &CampaignDir{root: root}
+	// os.Root refuses ".." of its own directory with the same error it
+	// returns for an escaping symlink; keep that error to recognise it.
+	var pe *fs.PathError
+	if _, err := root.Lstat(".."); errors.As(err, &pe) {
+		d.escapes = pe.Err
+	}
+	return d, nil
+}
+
+// Close releases the directory.
+func (d *CampaignDir) Close() error { return d.root.Close() }
+
+// Name is the directory as given to OpenCampaignDir.
+func (d *CampaignDir) Name() string { return d.root.Name() }
+
+// classify replaces os.Root's escape error by ErrEscapes, keeping the path.
+func (d *CampaignDir) classify(op, name string, err error) error {
+	if d.escapes != nil && errors.Is(err, d.escapes) {
+		return &fs.PathError{Op: op, Path: name, Err: ErrEscapes}
+	}
+	return err
+}
+
+// Stat follows symlinks inside the campaign directory only. Names need not
+// be UTF-8 (a directory listing may hold any bytes); os.Root confines every
+// name, absolute or with "..", to the campaign directory.
+func (d *CampaignDir) Stat(name string) (fs.FileInfo, error) {
+	info, err := d.root.Stat(name)
+	return info, d.classify("stat", name, err)
+}
+
+// Open opens a regular file or a directory of the campaign. Anything else
+// is refused with ErrNotRegular before it is opened; the file is opened
+// non-blocking and checked again, so swapping in a FIFO after the check
+// cannot block either.
+func (d *CampaignDir) Open(name string) (fs.File, error) {
+	info, err := d.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !usable(info.Mode()) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	}
+	f, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, d.classify("open", name, err)
+	}
+	if info, err = f.Stat(); err != nil || !usable(info.Mode()) {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	}
+	return f, nil
+}
+
+// ReadDir lists a directory of the campaign, sorted by name.
+func (d *CampaignDir) ReadDir(name string) ([]fs.DirEntry, error) {
+	return fs.ReadDir(dirOnly{d}, name)
+}
+
+// dirOnly hides CampaignDir's ReadDir from fs.ReadDir, which would
+// otherwise call it back.
+type dirOnly struct{ d *CampaignDir }
+
+func (o dirOnly) Open(name string) (fs.File, error) { return o.d.Open(name) }
+
+func usable(m fs.FileMode) bool { return m.IsRegular() || m.IsDir() }
+
+// ReadCampaignFile reads one regular file of fsys, at most limit bytes. A
+// missing file is fs.ErrNotExist; a file that is not regular is
+// ErrNotRegular; a longer file is ErrTooLarge (read no further than
+// limit+1 bytes, whatever its size claims). It works on any fs.FS, so the
+// embedded examples and test filesystems are read by the same rules.
+func ReadCampaignFile(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	f, err := OpenCampaignFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.Size() > limit {
+		return nil, &TooLargeError{Path: name, Size: info.Size(), Limit: limit}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	switch {
+	case err != nil:
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	case int64(len(data)) > limit:
+		return nil, &TooLargeError{Path: name, Size: -1, Limit: limit}
+	}
+	return data, nil
+}
+
+// TooLargeError is a campaign file longer than its cap. It matches
+// ErrTooLarge.
+type TooLargeError struct {
+	Path  string
+	Size  int64 // the size the file reports, -1 when it was found by reading
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size < 0 {
+		return fmt.Sprintf("file has more than %d bytes, its cap", e.Limit)
+	}
+	return fmt.Sprintf("file has %d bytes; the cap is %d", e.Size, e.Limit)
+}
+
+func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+// OpenCampaignFile opens one regular file of fsys for a bounded streaming
+// read (see ReadCampaignFile). The caller bounds the read.
+func OpenCampaignFile(fsys fs.FS, name string) (fs.File, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	}
+	return f, nil
+}
+
+// FileErrorCode is the finding code of a campaign file access error that
+// the confinement refused: file_not_regular or path_escapes; for any other
+// error (missing, too large, unreadable) it returns otherwise, which the
+// reading stage chooses.
+func FileErrorCode(err error, otherwise Code) Code {
+	switch {
+	case errors.Is(err, ErrNotRegular):
+		return CodeFileNotRegular
+	case errors.Is(err, ErrEscapes):
+		return CodePathEscapes
+	}
+	return otherwise
+}
+
+// FileErrorMessage describes a campaign file access error in one sentence
+// that names the path only: never the bytes or hash of a symlink's target.
+func FileErrorMessage(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "file does not exist"
+	case errors.Is(err, ErrNotRegular):
+		return "not a regular file (a FIFO, device, socket or directory); it was not read"
+	case errors.Is(err, ErrEscapes):
+		return "the path leaves the campaign directory through a symlink or \"..\"; it was not followed"
+	case errors.Is(err, ErrTooLarge):
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			return tl.Error()
+		}
+		return "file exceeds its size cap"
+	}
+	return "file cannot be read: " + EscapeName(err.Error())
+}
+
+// EscapeName returns a file name as printable UTF-8: a name that is valid
+// UTF-8 is returned as it is, and each byte of an invalid sequence is
+// written as \xNN, so every output (JSON included) can carry it.
+func EscapeName(name string) string {
+	if utf8.ValidString(name) {
+		return name
+	}
+	var b strings.Builder
+	for i := 0; i < len(name); {
+		r, size := utf8.DecodeRuneInString(name[i:])
+		if r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, `\x%02x`, name[i])
+		} else {
+			b.WriteString(name[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}

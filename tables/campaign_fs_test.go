@@ -1,0 +1,109 @@
+package tables
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+// confinedDir returns a campaign directory holding one regular file, a
+// FIFO, a directory, a symlink inside and three that leave it, beside a
+// secret file outside.
+func confinedDir(t *testing.T) *CampaignDir {
+	t.Helper()
+	base := t.TempDir()
+	camp := filepath.Join(base, "camp")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(camp, "sub"), 0o755))
+	must(os.WriteFile(filepath.Join(base, "secret"), []byte("TOP-SECRET\n"), 0o644))
+	must(os.WriteFile(filepath.Join(camp, "file"), []byte("hello\n"), 0o644))
+	must(syscall.Mkfifo(filepath.Join(camp, "fifo"), 0o644))
+	must(os.Symlink("file", filepath.Join(camp, "inside")))
+	must(os.Symlink("../secret", filepath.Join(camp, "relative")))
+	must(os.Symlink(filepath.Join(base, "secret"), filepath.Join(camp, "absolute")))
+	must(os.Symlink("../..", filepath.Join(camp, "sub", "up")))
+	must(os.Symlink("/dev/zero", filepath.Join(camp, "zero")))
+	d, err := OpenCampaignDir(camp)
+	must(err)
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func TestCampaignDirConfines(t *testing.T) {
+	d := confinedDir(t)
+	cases := []struct {
+		name string
+		want error // nil: readable
+	}{
+		{"file", nil},
+		{"inside", nil},
+		{"fifo", ErrNotRegular},
+		{"sub", ErrNotRegular},
+		{"relative", ErrEscapes},
+		{"absolute", ErrEscapes},
+		{"sub/up/secret", ErrEscapes},
+		{"zero", ErrEscapes},
+		{"missing", fs.ErrNotExist},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan struct{})
+			var data []byte
+			var err error
+			go func() {
+				defer close(done)
+				data, err = ReadCampaignFile(d, tc.name, 1<<20)
+			}()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("ReadCampaignFile blocked") // a hang guard, not a timing assertion
+			}
+			if tc.want == nil {
+				if err != nil || string(data) != "hello\n" {
+					t.Errorf("read %q, %v; want hello", data, err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.want) {
+				t.Errorf("err = %v; want %v", err, tc.want)
+			}
+			if err != nil && strings.Contains(err.Error()+FileErrorMessage(err), "SECRET") {
+				t.Errorf("error shows the target's bytes: %v", err)
+			}
+		})
+	}
+}
+
+// endless is a filesystem whose one regular file claims 10 bytes and
+// never ends, like /dev/zero behind a receipt that declares 2^53 bytes.
+type endless struct{ fstest.MapFS }
+
+func (e endless) Open(name string) (fs.File, error) {
+	f, err := e.MapFS.Open(name)
+	return endlessFile{f}, err
+}
+
+type endlessFile struct{ fs.File }
+
+func (endlessFile) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+func TestReadCampaignFileBounded(t *testing.T) {
+	fsys := endless{fstest.MapFS{"zero": {Data: make([]byte, 10)}}}
+	_, err := ReadCampaignFile(fsys, "zero", 4<<20)
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != 4<<20 {
+		t.Errorf("err = %v; want a TooLargeError at the 4 MiB cap", err)
+	}
+}

@@ -1,0 +1,93 @@
+package tables
+
+import "fmt"
+
+// Caps on the findings one run lists, so that a hostile input (a million
+// `{}` receipt lines, an object of a million unknown keys) costs memory in
+// proportion to what is reported, not to what is wrong. Nothing is hidden:
+// past a cap, findings of a code are counted and one findings_capped finding
+// per code says how many more there are, with the most severe severity
+// among them, so a capped list rejects exactly when the full list would.
+const (
+	MaxFindingsPerCode = 100
+	MaxFindings        = 2000
+)
+
+// FindingCap collects findings under the caps: the first MaxFindingsPerCode
+// of each code, MaxFindings in all, in the order added; the rest are only
+// counted. The zero value is ready to use.
+type FindingCap struct {
+	kept    Findings
+	perCode map[Code]int
+	over    map[Code]*overflow
+	order   []Code // codes in the order they first overflowed
+}
+
+type overflow struct {
+	n        int64
+	severity Severity
+	first    Finding // where the first counted finding was
+	oneFile  bool    // every counted finding is in first.File
+}
+
+// Add collects findings.
+func (c *FindingCap) Add(fs ...Finding) {
+	if c.perCode == nil {
+		c.perCode, c.over = map[Code]int{}, map[Code]*overflow{}
+	}
+	for _, f := range fs {
+		if c.perCode[f.Code] < MaxFindingsPerCode && len(c.kept) < MaxFindings {
+			c.perCode[f.Code]++
+			c.kept = append(c.kept, f)
+			continue
+		}
+		o := c.over[f.Code]
+		if o == nil {
+			o = &overflow{severity: Warn, first: f, oneFile: true}
+			c.over[f.Code] = o
+			c.order = append(c.order, f.Code)
+		}
+		o.n++
+		o.oneFile = o.oneFile && f.File == o.first.File
+		if f.Severity == Reject {
+			o.severity = Reject
+		}
+	}
+}
+
+// Room reports whether a finding of code would be kept rather than only
+// counted, so that a caller can skip formatting one that would not be.
+func (c *FindingCap) Room(code Code) bool {
+	return c.perCode[code] < MaxFindingsPerCode && len(c.kept) < MaxFindings
+}
+
+// Findings returns the kept findings followed by one findings_capped
+// finding per code that overflowed, in the order the codes overflowed.
+func (c *FindingCap) Findings() Findings {
+	out := c.kept[:len(c.kept):len(c.kept)]
+	for _, code := range c.order {
+		o := c.over[code]
+		where := "in this file"
+		if !o.oneFile {
+			where = "in this and other files"
+		}
+		out = append(out, Finding{
+			Code: CodeFindingsCapped, Severity: o.severity,
+			File: o.first.File, Line: o.first.Line, Pointer: o.first.Pointer, Session: o.first.Session,
+			Message: fmt.Sprintf("%d more %s findings %s, the first of them here, are not listed (at most %d per code and %d in all are).",
+				o.n, code, where, MaxFindingsPerCode, MaxFindings),
+		})
+	}
+	return out
+}
+
+// CapFindings applies the caps to a complete, sorted list of findings and
+// returns the capped list, sorted. stages.Run applies it once, where it
+// assembles every stage's findings.
+func CapFindings(fs Findings) Findings {
+	var c FindingCap
+	c.Add(fs...)
+	out := c.Findings()
+	out.Sort()
+	return out
+}
