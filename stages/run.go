@@ -54,7 +54,7 @@ func Run(fsys fs.FS, name string, opts Options) *Result {
 	c, loaded := load.Campaign(fsys, name)
 	res := &Result{Campaign: c, Tables: &tables.Set{Rejections: loaded}}
 	if c == nil || loaded.Rejected() {
-		res.Tables.Rejections = tables.CapFindings(loaded)
+		tables.Findings(res.Tables.Rejections).Sort()
 		return res
 	}
 	res.Loaded = true

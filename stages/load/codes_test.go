@@ -23,6 +23,8 @@ var codeTests = []struct {
 	{"TestReadInspectLogRejects", TestReadInspectLogRejects},
 	{"TestReadInspectLogWarnings", TestReadInspectLogWarnings},
 	{"TestReadInspectEvalArchive", TestReadInspectEvalArchive},
+	{"TestConfinedCampaignFiles", TestConfinedCampaignFiles},
+	{"TestFindingsCappedPerCode", TestFindingsCappedPerCode},
 }
 
 // TestEveryCodeEmitted checks that every load code is produced by at least
