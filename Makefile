@@ -1,5 +1,7 @@
 # evalgate's build, test, fuzz and benchmark entry points.
 # `make test` is the one test command: README and .ci/run both run it.
+# staticcheck is pinned in go.mod's tool directive: the first run fetches
+# it through the Go module proxy, later runs use the module cache (offline).
 
 GO       ?= go
 FUZZTIME ?= 10s
@@ -20,6 +22,7 @@ interop: interop/node_modules/.package-lock.json
 test: interop
 	@unformatted="$$(gofmt -l $(GOFILES))"; if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 	$(GO) test ./...
 	GOARCH=386 $(GO) test ./stats/...
 	$(MAKE) --no-print-directory controls

@@ -135,7 +135,7 @@ func mutatedCampaign(files map[string][]byte, name string, op uint8, off uint32,
 	} else {
 		out[name] = data
 		if rehash {
-			name = updateDigests(out, files[name], name)
+			updateDigests(out, files[name], name)
 		}
 	}
 	fsys := fstest.MapFS{}

@@ -12,7 +12,6 @@ import (
 )
 
 func strp(s string) *string { return &s }
-func i64p(v int64) *int64   { return &v }
 
 // codexCard is seed 000's frozen Codex card: 4 / 0.40 / 20 USD per million,
 // no cache-write prices.

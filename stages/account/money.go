@@ -36,18 +36,6 @@ func mulChecked(a, b int64) (int64, bool) {
 	return int64(lo), true
 }
 
-// sumChecked adds non-negative values, or returns false on overflow.
-func sumChecked(vs ...int64) (int64, bool) {
-	var total int64
-	for _, v := range vs {
-		var ok bool
-		if total, ok = addChecked(total, v); !ok {
-			return 0, false
-		}
-	}
-	return total, true
-}
-
 // perTokenPrice parses a price per million tokens into an exact pico-unit
 // price per token. It fails on text that is not a non-negative decimal
 // with at most six decimal places.

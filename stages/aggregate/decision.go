@@ -37,7 +37,6 @@ func validity(c *tables.Campaign, in *inputs, judged []tables.Run) validityRepor
 		v.reasons = append(v.reasons, fmt.Sprintf("%d infrastructure-invalid triplets, at most %d may be replaced", n, allowed))
 	}
 	byClass := map[string][]string{}
-	var classes []string
 	for _, r := range judged {
 		if r.Scored {
 			continue
@@ -45,9 +44,6 @@ func validity(c *tables.Campaign, in *inputs, judged []tables.Run) validityRepor
 		k := r.Classification
 		if k != "missing" && k != "invalid" {
 			k = "unscored"
-		}
-		if byClass[k] == nil {
-			classes = append(classes, k)
 		}
 		byClass[k] = append(byClass[k], fmt.Sprintf("%s/r%d/%s", r.TaskID, r.Repetition, r.Arm))
 	}

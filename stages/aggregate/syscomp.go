@@ -72,7 +72,6 @@ var gainGates = []string{GateBaselineCostAggregate, GateBaselineTimeAggregate}
 // is nil when the design names no comparator.
 type systemJudges struct {
 	vsBase, vsCmp *judge
-	cmpMissing    string
 }
 
 // evaluateSystems returns the G5 gate rows for the candidate, in policy
