@@ -116,6 +116,12 @@ const (
 	// inspect_ai < 0.3.184 for OpenAI, Grok and (before 0.3.208) Google:
 	// cache reads and writes are inside input_tokens, total = input + output.
 	ShapeInspectInclusive = "inspect.model_usage.inclusive"
+	// ShapeCodexTotalTokenUsage is one Codex CLI TokenUsage: the final
+	// total_token_usage of a whole rollout, written by `evalgate import codex`.
+	ShapeCodexTotalTokenUsage = "codex.total_token_usage"
+	// ShapeHarborAgentContext is a Harbor trial's agent_result token members
+	// (n_input_tokens includes n_cache_tokens), written by `evalgate import harbor`.
+	ShapeHarborAgentContext = "harbor.agent_context"
 )
 
 // Meter is the provider's usage object, kept in its native shape. Usage is

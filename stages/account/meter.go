@@ -51,7 +51,7 @@ func (p Problem) Invalid() bool { return p.Code != tables.CodeMeterUnsupportedMo
 var Shapes = []string{
 	tables.ShapeNormalized, tables.ShapeOpenAIResponses, tables.ShapeOpenAIChat,
 	tables.ShapeAnthropic, tables.ShapeGemini, tables.ShapeCodexTokenCount, tables.ShapeInspect,
-	tables.ShapeInspectInclusive,
+	tables.ShapeInspectInclusive, tables.ShapeCodexTotalTokenUsage, tables.ShapeHarborAgentContext,
 }
 
 // DecodeMeter decodes usage strictly per shape and normalises it. It never
@@ -76,6 +76,10 @@ func DecodeMeter(shape string, usage []byte) (Buckets, []Problem) {
 		b = decodeShape(&d, usage, (*inspectUsage).buckets)
 	case tables.ShapeInspectInclusive:
 		b = decodeShape(&d, usage, (*inspectUsage).inclusiveBuckets)
+	case tables.ShapeCodexTotalTokenUsage:
+		b = decodeShape(&d, usage, (*codexTokenUsage).buckets)
+	case tables.ShapeHarborAgentContext:
+		b = decodeShape(&d, usage, (*harborUsage).buckets)
 	default:
 		d.add(tables.CodeMeterUnknownShape, "", fmt.Sprintf("Meter shape %q is not one of the accepted usage shapes.", shape))
 	}
