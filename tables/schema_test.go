@@ -10,7 +10,7 @@ import (
 )
 
 func TestSchemaNames(t *testing.T) {
-	want := []string{"adjudication", "answer", "blind-rating", "cases", "finding-adjudication", "inventory", "manifest", "observations", "packet", "receipt", "request", "review", "trial-result", "truth", "unblinding"}
+	want := []string{"adjudication", "answer", "blind-rating", "cases", "finding-adjudication", "import-map", "inventory", "manifest", "observations", "packet", "receipt", "request", "review", "trial-result", "truth", "unblinding"}
 	if got := SchemaNames(); !slices.Equal(got, want) {
 		t.Fatalf("SchemaNames() = %v, want %v", got, want)
 	}

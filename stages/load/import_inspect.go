@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -39,8 +40,12 @@ type InspectLog struct {
 	Layout         string
 	InspectVersion string // eval.packages.inspect_ai
 	Model          string // eval.model
+	RunID          string // eval.run_id; "" when the header has none
 	Status         string // success, error, cancelled, started; "" without header.json
-	Samples        []InspectSample
+	// Totals is stats.model_usage, the log's own per-model totals (nil
+	// when the log has none, e.g. a journal-only .eval).
+	Totals  map[string]jsontext.Value
+	Samples []InspectSample
 }
 
 // InspectSample is one (id, epoch) of the log, sorted by id (integers
@@ -54,8 +59,18 @@ type InspectSample struct {
 	TotalTime   jsontext.Value // a JSON number (seconds) or nil
 	WorkingTime jsontext.Value
 	Error       jsontext.Value // nil unless the sample failed
-	File        string         // where the sample was read: the log, or log/member of a .eval
-	Pointer     string         // RFC 6901 pointer of the sample within File
+	UUID        string         // the sample's uuid; "" in logs before it was recorded
+	Limit       string         // the type of the limit the sample hit (token, time, ...); "" none
+	// FirstEvent and LastEvent are the timestamps of the sample's first
+	// and last transcript event, nil when it records none.
+	FirstEvent, LastEvent *string
+	// OutputModel and OutputText are the model and text of the sample's
+	// final output (output.model, output.choices[0].message.content); nil
+	// text when the sample has no completion.
+	OutputModel string
+	OutputText  *string
+	File        string // where the sample was read: the log, or log/member of a .eval
+	Pointer     string // RFC 6901 pointer of the sample within File
 }
 
 // InspectModelUsage is one model's ModelUsage in a sample.
@@ -71,8 +86,12 @@ type inspectHeaderDoc struct {
 	Status *string `json:"status"`
 	Eval   *struct {
 		Model    *string                   `json:"model"`
+		RunID    *string                   `json:"run_id"`
 		Packages map[string]jsontext.Value `json:"packages"`
 	} `json:"eval"`
+	Stats *struct {
+		ModelUsage map[string]jsontext.Value `json:"model_usage"`
+	} `json:"stats"`
 }
 
 // inspectJSONDoc is a .json log: the header plus its samples.
@@ -90,6 +109,27 @@ type inspectSampleDoc struct {
 	TotalTime   jsontext.Value            `json:"total_time"`
 	WorkingTime jsontext.Value            `json:"working_time"`
 	Error       jsontext.Value            `json:"error"`
+	UUID        *string                   `json:"uuid"`
+	Limit       *struct {
+		Type *string `json:"type"`
+	} `json:"limit"`
+	Output *struct {
+		Model   *string `json:"model"`
+		Choices []struct {
+			Message *struct {
+				Content jsontext.Value `json:"content"`
+			} `json:"message"`
+		} `json:"choices"`
+	} `json:"output"`
+	Events     []inspectEventDoc `json:"events"`
+	Transcript *struct {
+		Events []inspectEventDoc `json:"events"`
+	} `json:"transcript"` // inspect_ai before events moved to the sample
+}
+
+// inspectEventDoc is the one member of a transcript event evalgate reads.
+type inspectEventDoc struct {
+	Timestamp *string `json:"timestamp"`
 }
 
 // ReadInspectLog reads one Inspect AI log, a .json document or a .eval zip
@@ -192,6 +232,12 @@ func (ir *inspectReader) header(file string, h *inspectHeaderDoc) bool {
 		return false
 	}
 	ir.log.Model = *h.Eval.Model
+	if h.Eval.RunID != nil {
+		ir.log.RunID = *h.Eval.RunID
+	}
+	if h.Stats != nil && h.Stats.ModelUsage != nil {
+		ir.log.Totals = h.Stats.ModelUsage
+	}
 	var version string
 	raw := h.Eval.Packages["inspect_ai"]
 	if raw.Kind() != '"' || json.Unmarshal(raw, &version) != nil {
@@ -221,6 +267,7 @@ func (ir *inspectReader) sample(file, ptr string, d *inspectSampleDoc) {
 		bad("/id", "a sample id must be a JSON string or integer")
 	}
 	s.ID = d.ID
+	ir.sampleExtras(&s, d, bad)
 	if d.Epoch == nil || *d.Epoch < 1 {
 		bad("/epoch", "a sample epoch must be a positive integer")
 	} else {
@@ -271,4 +318,78 @@ func integerID(id jsontext.Value) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(string(id), 10, 64)
 	return n, err == nil
+}
+
+// sampleExtras records what an import needs beyond the meters: the
+// sample's uuid, limit, event times and final output.
+func (ir *inspectReader) sampleExtras(s *InspectSample, d *inspectSampleDoc, bad func(member, msg string)) {
+	if d.UUID != nil {
+		s.UUID = *d.UUID
+	}
+	if d.Limit != nil && d.Limit.Type != nil {
+		s.Limit = *d.Limit.Type
+	}
+	events := d.Events
+	if len(events) == 0 && d.Transcript != nil {
+		events = d.Transcript.Events
+	}
+	for _, e := range events {
+		if e.Timestamp == nil {
+			continue
+		}
+		if _, err := time.Parse(time.RFC3339Nano, *e.Timestamp); err != nil {
+			bad("/events", fmt.Sprintf("event timestamp %q is not an RFC 3339 timestamp", clip(*e.Timestamp)))
+			return
+		}
+		if s.FirstEvent == nil {
+			s.FirstEvent = e.Timestamp
+		}
+		s.LastEvent = e.Timestamp
+	}
+	if o := d.Output; o != nil {
+		if o.Model != nil {
+			s.OutputModel = *o.Model
+		}
+		if len(o.Choices) > 0 && o.Choices[0].Message != nil {
+			text, ok := inspectContentText(o.Choices[0].Message.Content)
+			if !ok {
+				bad("/output/choices/0/message/content", "a message content must be a string or an array of content parts")
+				return
+			}
+			s.OutputText = text
+		}
+	}
+}
+
+// inspectContentText returns a message content's text: the string itself,
+// or the concatenated text of an array's "text" parts. nil when there is
+// no content.
+func inspectContentText(v jsontext.Value) (*string, bool) {
+	switch v.Kind() {
+	case 0, 'n':
+		return nil, true
+	case '"':
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return nil, false
+		}
+		return &s, true
+	case '[':
+		var parts []struct {
+			Type string  `json:"type"`
+			Text *string `json:"text"`
+		}
+		if json.Unmarshal(v, &parts) != nil {
+			return nil, false
+		}
+		var b strings.Builder
+		for _, p := range parts {
+			if p.Type == "text" && p.Text != nil {
+				b.WriteString(*p.Text)
+			}
+		}
+		s := b.String()
+		return &s, true
+	}
+	return nil, false
 }

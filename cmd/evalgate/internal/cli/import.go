@@ -18,18 +18,27 @@ import (
 func newImportCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import",
-		Short: "Turn usage recorded by other tools into evalgate meters",
-		Long: `import reads logs written by other evaluation tools and prints the meters
-they hold, normalised exactly, so a runner can paste them into its receipts.`,
+		Short: "Append sessions recorded by Inspect AI, Codex CLI or Harbor to a campaign",
+		Long: `import reads records written by other tools — Inspect AI logs, Codex CLI
+rollouts, Harbor trials — and, with --into CAMPAIGN --map FILE, appends one
+receipt per record (and its answer, when the record holds the final output)
+to the campaign. The mapping file (schema import-map, docs/import.md) names
+the session of every record explicitly; nothing is guessed from names.
+Meters keep each source's own convention; what a source does not record (a
+reservation, a monotonic clock) stays absent, so validate reports it.
+Importing the same record twice adds nothing; a conflicting import is
+refused. Without --into, import inspect prints the meters of its logs.`,
 	}
-	cmd.AddCommand(newImportInspectCmd(stdout, stderr))
+	cmd.AddCommand(newImportInspectCmd(stdout, stderr), newImportSourceCmd(stdout, stderr, tables.SourceCodex),
+		newImportSourceCmd(stdout, stderr, tables.SourceHarbor))
 	return cmd
 }
 
 func newImportInspectCmd(stdout, stderr io.Writer) *cobra.Command {
 	var asJSON bool
+	ii := importInto{source: tables.SourceInspect}
 	cmd := &cobra.Command{
-		Use:   "inspect LOG [LOG...] [--json]",
+		Use:   "inspect LOG [LOG...] [--into CAMPAIGN --map FILE] [--json]",
 		Short: "Print one meter per (sample, model) of Inspect AI .json or .eval logs",
 		Long: `inspect reads Inspect AI evaluation logs (.json documents or .eval zips,
 including journal-only .eval files of killed runs) and prints one meter per
@@ -40,8 +49,12 @@ and Google logs before 0.3.208) and the normalised buckets. A provider
 whose old semantics are unknown yields a warning and no meter, never a
 guess. With --json each meter is one JSON line.
 
+With --into CAMPAIGN --map FILE it appends one receipt per mapped
+(sample, model) instead (see 'evalgate import').
+
 Findings go to stderr. Exit 0 when every log is read (warnings allowed),
-1 when a log is rejected (that log prints no meter), 2 usage.`,
+1 when a log is rejected (that log prints no meter; with --into nothing is
+appended), 2 usage.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("give at least one Inspect log")
@@ -49,10 +62,66 @@ Findings go to stderr. Exit 0 when every log is read (warnings allowed),
 			return nil
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
+			if ii.into != "" {
+				ii.asJSON = asJSON
+				return ii.run(stdout, stderr, args)
+			}
+			if ii.mapFile != "" {
+				return usagef("--map needs --into CAMPAIGN")
+			}
 			return runImportInspect(stdout, stderr, args, asJSON)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON line per meter")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON line per meter (with --into: a JSON summary)")
+	cmd.Flags().StringVar(&ii.into, "into", "", "campaign directory to append receipts to")
+	cmd.Flags().StringVar(&ii.mapFile, "map", "", "mapping file naming the session of every record (schema import-map)")
+	return cmd
+}
+
+// newImportSourceCmd is `import codex` or `import harbor`.
+func newImportSourceCmd(stdout, stderr io.Writer, source string) *cobra.Command {
+	ii := importInto{source: source}
+	use, short, long := "codex ROLLOUT [ROLLOUT...] --into CAMPAIGN --map FILE [--json]",
+		"Append Codex CLI rollouts to a campaign, one session each",
+		`codex reads Codex CLI rollout files (rollout-*.jsonl: session_meta,
+turn_context, response_item and event_msg lines) and appends one receipt per
+rollout. Its meter is the rollout's final running total (total_token_usage,
+shape codex.total_token_usage), checked turn by turn against
+last_token_usage; running totals are never summed. A rollout that continues
+an earlier conversation is refused (its own usage is unknown). The final
+assistant message is the session's answer.`
+	if source == tables.SourceHarbor {
+		use, short, long = "harbor TRIAL_DIR|result.json [...] --into CAMPAIGN --map FILE [--json]",
+			"Append Harbor trials to a campaign, one session each",
+			`harbor reads Harbor trial results (TRIAL_DIR/result.json) and appends one
+receipt per trial. Its meter is agent_result's n_input_tokens (cache
+included), n_cache_tokens and n_output_tokens (shape harbor.agent_context);
+cost_usd is the agent's own figure and becomes the actual charge only when
+the mapping's billing is "actual". An exception_info is an error whose class
+the mapping's error_classes names; a trial with neither an exception nor a
+verifier reward is imported as an error (recorder_loss), never as a pass.
+The mapping's output_file names the trial file holding the final answer.`
+	}
+	cmd := &cobra.Command{
+		Use: use, Short: short,
+		Long: long + `
+
+Findings go to stderr. Exit 0 when appended (or already imported), 1 when
+refused (nothing is appended), 2 usage.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0:
+				return usagef("give at least one %s record", source)
+			case ii.into == "":
+				return usagef("give --into CAMPAIGN")
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error { return ii.run(stdout, stderr, args) },
+	}
+	cmd.Flags().BoolVar(&ii.asJSON, "json", false, "print a JSON summary")
+	cmd.Flags().StringVar(&ii.into, "into", "", "campaign directory to append receipts to")
+	cmd.Flags().StringVar(&ii.mapFile, "map", "", "mapping file naming the session of every record (schema import-map)")
 	return cmd
 }
 

@@ -55,6 +55,7 @@ a change), 2 usage error, 3 the tool could not finish (I/O).`,
 		newCompareCmd(stdout),
 		newControlsCmd(stdout),
 		newImportCmd(stdout, stderr),
+		newInitCmd(stdout),
 	)
 	return root
 }

@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/evalgate/evalgate/stages"
+	"github.com/evalgate/evalgate/stages/load"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// importInto is one `evalgate import SOURCE FILE... --into DIR --map MAP`.
+type importInto struct {
+	source, into, mapFile string
+	asJSON                bool
+}
+
+// importSummary is the --json output of an import into a campaign.
+type importSummary struct {
+	Campaign string   `json:"campaign"`
+	Source   string   `json:"source"`
+	Added    int      `json:"added"`
+	Skipped  int      `json:"skipped"`
+	Sessions []string `json:"sessions"` // sessions added, in order
+}
+
+// maxReadCampaignFile caps what an import reads of receipts.jsonl and
+// imports.jsonl (the receipts cap of docs/format.md).
+const maxReadCampaignFile = 256 << 20
+
+func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
+	if ii.mapFile == "" {
+		return usagef("give --map FILE: the mapping that names the session of every record (docs/import.md); nothing is guessed from names")
+	}
+	root, err := os.OpenRoot(ii.into)
+	if err != nil {
+		return usagef("campaign directory: %v", err)
+	}
+	defer root.Close()
+	mapData, err := readRegular(ii.mapFile, load.MaxImportMap)
+	if err != nil {
+		return usagef("mapping: %v", err)
+	}
+	m, fs := load.ImportMap(ii.mapFile, ii.source, mapData)
+	if m == nil {
+		printFindings(stderr, fs)
+		return errRejected
+	}
+	camp, cfs := readImportCampaign(root)
+	fs = append(fs, cfs...)
+	if camp.Manifest == nil {
+		printFindings(stderr, fs)
+		return errRejected
+	}
+	sources, err := readImportSources(ii.source, m, paths)
+	if err != nil {
+		return err
+	}
+	plan, more := stages.Import(ii.source, camp, m, ii.mapFile, sources)
+	fs = append(fs, more...)
+	if !fs.Rejected() {
+		fs = append(fs, answerConflicts(root, plan)...)
+	}
+	fs.Sort()
+	printFindings(stderr, fs)
+	if fs.Rejected() {
+		return errRejected
+	}
+	if err := writeImport(ii.into, root, camp, plan); err != nil {
+		return err
+	}
+	return printImportSummary(stdout, ii, plan)
+}
+
+// readRegular reads a regular file of at most limit bytes.
+func readRegular(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readBounded(f, path, limit)
+}
+
+func readBounded(f fs.File, path string, limit int64) ([]byte, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s has more than %d bytes", path, limit)
+	}
+	return data, nil
+}
+
+// readCampaignFile reads a campaign file through root; a missing file is
+// empty.
+func readCampaignFile(root *os.Root, name string, limit int64) ([]byte, error) {
+	f, err := root.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readBounded(f, name, limit)
+}
+
+// readImportCampaign reads the manifest, receipts and ledger of the
+// campaign an import appends to.
+func readImportCampaign(root *os.Root) (stages.ImportCampaign, tables.Findings) {
+	var c stages.ImportCampaign
+	unreadable := func(name, msg string) tables.Findings {
+		return tables.Findings{{Code: tables.CodeImportCampaignUnreadable, Severity: tables.Reject, File: name, Message: msg}}
+	}
+	data, err := readCampaignFile(root, "manifest.json", 1<<20)
+	switch {
+	case err != nil:
+		return c, unreadable("manifest.json", err.Error())
+	case data == nil:
+		return c, unreadable("manifest.json", "the directory has no manifest.json; create the campaign with `evalgate init` first")
+	}
+	var man tables.Manifest
+	if err := json.Unmarshal(data, &man); err != nil {
+		return c, unreadable("manifest.json", "the manifest cannot be read: "+err.Error())
+	}
+	for _, f := range []struct {
+		name string
+		to   *[]byte
+	}{{load.ReceiptsFile, &c.Receipts}, {load.ImportsFile, &c.Ledger}} {
+		b, err := readCampaignFile(root, f.name, maxReadCampaignFile)
+		if err != nil {
+			return c, unreadable(f.name, err.Error())
+		}
+		*f.to = b
+	}
+	c.Manifest = &man
+	return c, nil
+}
+
+// readImportSources reads every source path. A Harbor path may be a
+// trial directory (its result.json, and the mapping's output_file when
+// it names one) or a result.json itself.
+func readImportSources(source string, m *tables.ImportMap, paths []string) ([]stages.ImportSource, error) {
+	var out []stages.ImportSource
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, usagef("%s source: %v", source, err)
+		}
+		s := stages.ImportSource{Name: p}
+		if source == tables.SourceHarbor && st.IsDir() {
+			s.Name = filepath.Join(p, "result.json")
+			if m.OutputFile != "" {
+				if s.Output, err = readTrialFile(p, m.OutputFile); err != nil {
+					return nil, usagef("harbor trial %s: output file: %v", p, err)
+				}
+			}
+		}
+		if s.Data, err = readRegular(s.Name, 256<<20); err != nil {
+			return nil, usagef("%s source: %v", source, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// readTrialFile reads a file of a trial directory without leaving it.
+func readTrialFile(dir, name string) ([]byte, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readBounded(f, name, 4<<20)
+}
+
+// answerConflicts refuses an answer file that exists with other bytes.
+func answerConflicts(root *os.Root, plan load.ImportPlan) tables.Findings {
+	var out tables.Findings
+	for _, a := range plan.Answers {
+		old, err := readCampaignFile(root, a.Path, 4<<20)
+		if err == nil && (old == nil || bytes.Equal(old, a.Data)) {
+			continue
+		}
+		out = append(out, tables.Finding{Code: tables.CodeImportConflict, Severity: tables.Reject, File: a.Path,
+			Message: "the campaign already holds this answer file with other bytes (or it cannot be read); a conflicting import is refused"})
+	}
+	return out
+}
+
+// writeImport writes the answers, then receipts.jsonl, then the ledger,
+// each atomically: an interrupted import never leaves a half line, and a
+// receipt written without its ledger line is refused as a conflict on the
+// next import rather than duplicated.
+func writeImport(dir string, root *os.Root, c stages.ImportCampaign, plan load.ImportPlan) error {
+	if plan.Added == 0 {
+		return nil
+	}
+	if len(plan.Answers) > 0 {
+		if err := root.MkdirAll("answers", 0o755); err != nil {
+			return err
+		}
+	}
+	for _, a := range plan.Answers {
+		if err := tables.WriteFileAtomic(filepath.Join(dir, filepath.FromSlash(a.Path)), a.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := tables.WriteFileAtomic(filepath.Join(dir, load.ReceiptsFile), appendLines(c.Receipts, plan.Receipts), 0o644); err != nil {
+		return err
+	}
+	return tables.WriteFileAtomic(filepath.Join(dir, load.ImportsFile), appendLines(c.Ledger, plan.Ledger), 0o644)
+}
+
+// appendLines appends lines to a JSONL file's bytes, adding the newline
+// its last line may lack.
+func appendLines(old, lines []byte) []byte {
+	out := bytes.Clone(old)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	return append(out, lines...)
+}
+
+func printImportSummary(w io.Writer, ii importInto, plan load.ImportPlan) error {
+	if ii.asJSON {
+		sum := importSummary{Campaign: ii.into, Source: ii.source, Added: plan.Added, Skipped: plan.Skipped, Sessions: plan.Sessions}
+		if sum.Sessions == nil {
+			sum.Sessions = []string{}
+		}
+		return writeJSON(w, sum)
+	}
+	_, err := fmt.Fprintf(w, "imported %d %s session(s) into %s; %d already imported\n", plan.Added, ii.source, ii.into, plan.Skipped)
+	return err
+}

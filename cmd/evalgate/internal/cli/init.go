@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/spf13/cobra"
+
+	"github.com/evalgate/evalgate/stages"
+	"github.com/evalgate/evalgate/tables"
+)
+
+func newInitCmd(stdout io.Writer) *cobra.Command {
+	var kind, designFile, campaignID string
+	var reps int64
+	var arms, tasks, prompts []string
+	cmd := &cobra.Command{
+		Use:   "init --kind paired-review|system-comparison|reviewer-benchmark DIR [--design FILE | --arm ID... --task ID:REPOSITORY:FAMILY:CATEGORY... --prompt ID... --repetitions N]",
+		Short: "Lay out a campaign skeleton that validate refuses until it is filled",
+		Long: `init writes a new campaign directory: manifest.json with every identity,
+rate card and ceiling empty, the design (arms, tasks, prompts, repetitions and
+a balanced schedule) from a design file (format evalgate.design/v1,
+docs/import.md) or from flags, an empty prompts/<id>.md per prompt, an empty
+tasks/<id>/task.md per task, and empty receipts.jsonl and adjudications.jsonl.
+validate refuses the skeleton and names what is missing; fill it, then
+import the sessions with 'evalgate import'. reviewer-benchmark is refused
+until its format exists. DIR must not exist or be empty.
+
+Exit 0 written, 2 usage, 3 I/O.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("give exactly one campaign directory")
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			d, err := initDesign(designFile, campaignID, args[0], reps, arms, tasks, prompts)
+			if err != nil {
+				return err
+			}
+			files, err := stages.Skeleton(kind, d, time.Now())
+			if err != nil {
+				return usagef("%v", err)
+			}
+			if err := writeSkeleton(args[0], files); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(stdout, "initialised %s campaign %s; run 'evalgate validate %s' to see what to fill in\n", kind, args[0], args[0])
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&kind, "kind", "", "campaign kind: paired-review, system-comparison or reviewer-benchmark")
+	f.StringVar(&designFile, "design", "", "design file (format evalgate.design/v1)")
+	f.StringVar(&campaignID, "campaign-id", "", "campaign ID (default: the directory name)")
+	f.Int64Var(&reps, "repetitions", 1, "repetitions per task")
+	f.StringArrayVar(&arms, "arm", nil, "an arm ID (repeat; the first is the baseline; ID:reconciliation for a reconciliation arm)")
+	f.StringArrayVar(&tasks, "task", nil, "a task as ID:REPOSITORY:FAMILY:CATEGORY (repeat; split evaluation)")
+	f.StringArrayVar(&prompts, "prompt", nil, "a prompt ID (repeat); every arm and the draft render them all, in order")
+	return cmd
+}
+
+// initDesign reads the design file, or builds the design from flags.
+func initDesign(file, id, dir string, reps int64, arms, tasks, prompts []string) (*tables.DesignFile, error) {
+	if file != "" {
+		if len(arms)+len(tasks)+len(prompts) > 0 {
+			return nil, usagef("give --design or --arm/--task/--prompt flags, not both")
+		}
+		data, err := readRegular(file, 1<<20)
+		if err != nil {
+			return nil, usagef("design: %v", err)
+		}
+		var d tables.DesignFile
+		if err := json.Unmarshal(data, &d, json.RejectUnknownMembers(true)); err != nil {
+			return nil, usagef("design %s: %v", file, err)
+		}
+		if id != "" {
+			d.CampaignID = id
+		}
+		if d.CampaignID == "" {
+			d.CampaignID = filepath.Base(filepath.Clean(dir))
+		}
+		return &d, nil
+	}
+	d := &tables.DesignFile{Format: tables.FormatDesign, CampaignID: id, Repetitions: reps, Prompts: prompts, DraftPrompts: prompts}
+	if d.CampaignID == "" {
+		d.CampaignID = filepath.Base(filepath.Clean(dir))
+	}
+	for _, a := range arms {
+		name, rec := strings.CutSuffix(a, ":reconciliation")
+		d.Arms = append(d.Arms, tables.Arm{ID: name, Label: name, Prompts: prompts, Reconciliation: rec})
+	}
+	for _, t := range tasks {
+		parts := strings.Split(t, ":")
+		if len(parts) != 4 {
+			return nil, usagef("--task %q: give ID:REPOSITORY:FAMILY:CATEGORY", t)
+		}
+		d.Tasks = append(d.Tasks, tables.DesignTask{ID: parts[0], Repository: parts[1], Family: parts[2], Split: "evaluation", Category: parts[3]})
+	}
+	return d, nil
+}
+
+// writeSkeleton creates dir (which must not exist or be empty) and its
+// files.
+func writeSkeleton(dir string, files []stages.SkeletonFile) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case err == nil && len(entries) > 0:
+		return usagef("%s is not empty; init writes only a new campaign", dir)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return usagef("campaign directory: %v", err)
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := tables.WriteFileAtomic(p, f.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

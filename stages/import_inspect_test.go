@@ -1,0 +1,267 @@
+package stages_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	gojson "github.com/go-json-experiment/json"
+
+	"github.com/evalgate/evalgate/stages"
+	"github.com/evalgate/evalgate/stages/account"
+	"github.com/evalgate/evalgate/tables"
+)
+
+const inspectLogs = "load/testdata/inspect"
+
+// rawLog is an Inspect log read independently of the importer, with
+// encoding/json and archive/zip only: the header's per-model totals and
+// every (sample id, epoch, model usage key).
+type rawLog struct {
+	runID   string
+	totals  map[string]map[string]any // stats.model_usage
+	samples []rawSample
+}
+
+type rawSample struct {
+	id     string
+	epoch  int64
+	models []string
+}
+
+func readRawLog(t *testing.T, path string) rawLog {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type header struct {
+		Eval struct {
+			RunID string `json:"run_id"`
+		} `json:"eval"`
+		Stats struct {
+			ModelUsage map[string]map[string]any `json:"model_usage"`
+		} `json:"stats"`
+	}
+	type sample struct {
+		ID         json.RawMessage           `json:"id"`
+		Epoch      int64                     `json:"epoch"`
+		ModelUsage map[string]map[string]any `json:"model_usage"`
+	}
+	var h header
+	var samples []sample
+	if bytes.HasPrefix(data, []byte("PK")) {
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range zr.File {
+			rc, _ := f.Open()
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			switch {
+			case f.Name == "header.json":
+				if err := json.Unmarshal(b, &h); err != nil {
+					t.Fatal(err)
+				}
+			case strings.HasPrefix(f.Name, "samples/"):
+				var s sample
+				if err := json.Unmarshal(b, &s); err != nil {
+					t.Fatal(err)
+				}
+				samples = append(samples, s)
+			}
+		}
+	} else {
+		var doc struct {
+			header
+			Samples []sample `json:"samples"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		h, samples = doc.header, doc.Samples
+	}
+	out := rawLog{runID: h.Eval.RunID, totals: h.Stats.ModelUsage}
+	for _, s := range samples {
+		id := strings.Trim(string(s.ID), `"`)
+		var models []string
+		for m := range s.ModelUsage {
+			models = append(models, m)
+		}
+		slices.Sort(models)
+		out.samples = append(out.samples, rawSample{id: id, epoch: s.Epoch, models: models})
+	}
+	return out
+}
+
+// gpt4oMini prices gpt-4o-mini at OpenAI's list prices: $0.15 per million
+// uncached input tokens, $0.075 cached, $0.60 output.
+var gpt4oMini = tables.RateCard{ID: "gpt-4o-mini", Model: "gpt-4o-mini", DateChecked: "2026-12-01", Source: "OpenAI list prices",
+	Currency: "USD", Prices: tables.RatePrices{UncachedInput: "0.15", CachedInput: ptr("0.075"), Output: "0.60"}}
+
+func ptr[T any](v T) *T { return &v }
+
+// initCampaign lays out a fresh paired-review campaign with `init`'s
+// skeleton and adds one rate card, as a user would before importing.
+func initCampaign(t *testing.T, cards ...tables.RateCard) *tables.Manifest {
+	t.Helper()
+	d := &tables.DesignFile{Format: tables.FormatDesign, CampaignID: "imported", Repetitions: 1, Prompts: []string{"common"},
+		DraftPrompts: []string{"common"}, Arms: []tables.Arm{{ID: "A", Label: "A", Prompts: []string{"common"}}},
+		Tasks: []tables.DesignTask{{ID: "T1", Repository: "r", Family: "F1", Split: "evaluation", Category: tables.CategoryBehaviorExplanation}}}
+	files, err := stages.Skeleton(tables.KindPairedReview, d, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m tables.Manifest
+	if err := gojson.Unmarshal(files[0].Data, &m); err != nil {
+		t.Fatal(err)
+	}
+	m.RateCards = cards
+	return &m
+}
+
+// inspectMap maps every (sample, epoch, model) of log to its own draft
+// session.
+func inspectMap(log rawLog, prefix string) *tables.ImportMap {
+	m := &tables.ImportMap{Format: tables.FormatImportMap, Source: tables.SourceInspect, RateCard: "gpt-4o-mini",
+		Billing: tables.BillingReference, ErrorClasses: []tables.ImportErrorClass{}}
+	for _, s := range log.samples {
+		for _, model := range s.models {
+			m.Sessions = append(m.Sessions, tables.ImportSession{
+				Match:     tables.ImportMatch{Record: log.runID, Sample: s.id, Epoch: s.epoch, Model: model},
+				SessionID: fmt.Sprintf("%s-%s-%d", prefix, s.id, s.epoch), Attempt: 1, TaskID: "T1", Repetition: 1,
+				Role: tables.RoleDraft, PromptIDs: []string{"common"},
+			})
+		}
+	}
+	return m
+}
+
+// TestImportInspectLogsKeepTheirTotals imports every real Inspect log into
+// a fresh campaign. The receipts' usage, summed per model and member, must
+// equal the log's own stats.model_usage as read above with encoding/json;
+// a log whose totals its samples do not account for (no samples; usage
+// recorded only in the totals) is refused, never imported short.
+func TestImportInspectLogsKeepTheirTotals(t *testing.T) {
+	entries, err := os.ReadDir(inspectLogs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := map[string]bool{ // stats hold usage no sample reports
+		"2025-05-12T20-28-13-04-00_no-samples.json": true,                           // cancelled before any sample: 198 tokens
+		"log_formats.json":                          true, "log_formats.eval": true, // inspect_ai 0.3.41 kept usage only in the totals
+	}
+	imported := 0
+	for i, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".json") && !strings.HasSuffix(name, ".eval") {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(inspectLogs, name)
+			raw := readRawLog(t, path)
+			data, _ := os.ReadFile(path)
+			man := initCampaign(t, gpt4oMini)
+			plan, fs := stages.Import(tables.SourceInspect, stages.ImportCampaign{Manifest: man}, inspectMap(raw, fmt.Sprint("L", i)),
+				"map.json", []stages.ImportSource{{Name: name, Data: data}})
+			if refused[name] {
+				if !fs.Rejected() || !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeImportUsageUnattributed }) {
+					t.Fatalf("want the log refused with %s, got %v", tables.CodeImportUsageUnattributed, fs)
+				}
+				return
+			}
+			if fs.Rejected() {
+				t.Fatalf("rejected: %v", fs)
+			}
+			imported++
+			got := map[string]map[string]int64{}
+			for _, line := range bytes.Split(bytes.TrimSpace(plan.Receipts), []byte("\n")) {
+				var r struct {
+					Meter *struct {
+						Usage map[string]int64 `json:"usage"`
+					} `json:"meter"`
+					Identity struct {
+						ReturnedModel string `json:"returned_model"`
+					} `json:"identity"`
+					MonotonicStart *int64          `json:"monotonic_start_ns"`
+					Reservation    json.RawMessage `json:"reservation"`
+				}
+				if err := json.Unmarshal(line, &r); err != nil {
+					t.Fatal(err)
+				}
+				if r.MonotonicStart != nil || string(r.Reservation) != "null" {
+					t.Errorf("a monotonic clock or reservation was filled in: %s", line)
+				}
+				if r.Meter == nil {
+					t.Fatalf("receipt without meter: %s", line)
+				}
+				model := "openai/gpt-4o-mini"
+				if strings.HasPrefix(r.Identity.ReturnedModel, "gpt-4o-2") {
+					model = "openai/gpt-4o"
+				}
+				if got[model] == nil {
+					got[model] = map[string]int64{}
+				}
+				for k, v := range r.Meter.Usage {
+					got[model][k] += v
+				}
+			}
+			for model, members := range raw.totals {
+				for k, v := range members {
+					if f, ok := v.(float64); ok && got[model][k] != int64(f) {
+						t.Errorf("%s %s: receipts sum to %d, the log's total is %v", model, k, got[model][k], v)
+					}
+				}
+			}
+			if len(got) != len(raw.totals) {
+				t.Errorf("models %v, the log's totals name %d", got, len(raw.totals))
+			}
+		})
+	}
+	if imported != 6 {
+		t.Errorf("imported %d logs, want 6 of the 9", imported)
+	}
+}
+
+// TestImportInspectPricedCost prices the imported browser.json receipt
+// through the account stage. Worked by hand from the log (inspect_ai
+// 0.3.95, inclusive input): input 15,235 of which 9,088 cache reads, so
+// 6,147 uncached; output 281. At $0.15 / $0.075 / $0.60 per million:
+//
+//	6,147 × 0.15  = 922.05  → $0.00092205
+//	9,088 × 0.075 = 681.6   → $0.0006816
+//	  281 × 0.60  = 168.6   → $0.0001686
+//	                 total    $0.00177225
+func TestImportInspectPricedCost(t *testing.T) {
+	name := "2025-05-12T20-27-36-04-00_browser.json"
+	path := filepath.Join(inspectLogs, name)
+	data, _ := os.ReadFile(path)
+	man := initCampaign(t, gpt4oMini)
+	plan, fs := stages.Import(tables.SourceInspect, stages.ImportCampaign{Manifest: man}, inspectMap(readRawLog(t, path), "B"),
+		"map.json", []stages.ImportSource{{Name: name, Data: data}})
+	if fs.Rejected() || plan.Added != 1 {
+		t.Fatalf("added %d: %v", plan.Added, fs)
+	}
+	var r tables.Receipt
+	if err := gojson.Unmarshal(bytes.TrimSpace(plan.Receipts), &r); err != nil {
+		t.Fatal(err)
+	}
+	c := &tables.Campaign{Manifest: *man, Receipts: []tables.Line[tables.Receipt]{{Line: 1, Record: r}}}
+	set := account.Run(c)
+	if len(set.Tokens) != 1 || set.Tokens[0].ReferenceCost == nil {
+		t.Fatalf("tokens %+v", set.Tokens)
+	}
+	want, _ := tables.ParseMoney("0.00177225")
+	if got := *set.Tokens[0].ReferenceCost; got != want {
+		t.Errorf("reference cost %s, want %s", got, want)
+	}
+}

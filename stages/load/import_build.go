@@ -1,0 +1,216 @@
+package load
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// ImportedSession is one source record turned into a campaign session:
+// its receipt, the answer bytes it returned (nil when the source holds no
+// final output) and the ledger record of the import.
+type ImportedSession struct {
+	Receipt tables.Receipt
+	Answer  []byte
+	Record  tables.ImportRecord
+}
+
+// AnswerPath is where an imported session's answer is written in the
+// campaign (docs/format.md: answers/<session-id>.json).
+func AnswerPath(sessionID string) string { return "answers/" + sessionID + ".json" }
+
+// BuildImport maps every source record to its session by the mapping's
+// explicit entries and builds its receipt. Times, IDs, model identity,
+// meters and errors come from the record; task, repetition, role, arm,
+// prompts and the reservation from the mapping; the delivered task,
+// packet and response-schema hashes from the manifest's design of the
+// mapped task. What neither records — a monotonic clock, a rendered
+// prompt, a reservation the mapping leaves null — stays absent, so the
+// campaign fails the rules that need it. A record no entry names, an
+// error no class maps, a source ID that cannot be a request ID or a
+// record without a start time refuses the import; every problem is
+// reported. mapFile names the mapping in findings.
+func BuildImport(m *tables.ImportMap, mapFile string, man *tables.Manifest, recs []SourceRecord) ([]ImportedSession, tables.Findings) {
+	b := importBuilder{m: m, mapFile: mapFile, man: man, classes: map[string]string{}}
+	b.checkCampaign()
+	for _, e := range m.ErrorClasses {
+		b.classes[e.SourceError] = e.Class
+	}
+	entries := map[tables.ImportMatch]int{}
+	for i, s := range m.Sessions {
+		entries[s.Match] = i
+	}
+	used := map[int]bool{}
+	var out []ImportedSession
+	for i := range recs {
+		r := &recs[i]
+		idx, ok := entries[r.Match]
+		if !ok {
+			b.reject(r, tables.CodeImportUnmapped, fmt.Sprintf("%s is not named by any entry of %s; map it (or leave the file out) so no record is dropped silently",
+				describeMatch(r.Source, r.Match), mapFile))
+			continue
+		}
+		used[idx] = true
+		if s, ok := b.session(r, &m.Sessions[idx], idx); ok {
+			out = append(out, s)
+		}
+	}
+	for i, s := range m.Sessions {
+		if !used[i] {
+			b.out = append(b.out, tables.Finding{Code: tables.CodeImportMapUnmatched, Severity: tables.Warn, File: mapFile,
+				Pointer: "/sessions/" + strconv.Itoa(i) + "/match", Message: describeMatch(m.Source, s.Match) + " is not in the files imported"})
+		}
+	}
+	b.out.Sort()
+	if b.out.Rejected() {
+		return nil, b.out
+	}
+	return out, b.out
+}
+
+type importBuilder struct {
+	m       *tables.ImportMap
+	mapFile string
+	man     *tables.Manifest
+	classes map[string]string
+	out     tables.Findings
+}
+
+func (b *importBuilder) reject(r *SourceRecord, code tables.Code, msg string) {
+	b.out = append(b.out, tables.Finding{Code: code, Severity: tables.Reject, File: r.File, Line: r.Line, Pointer: r.Pointer, Message: msg})
+}
+
+func (b *importBuilder) mapFinding(ptr, msg string) {
+	b.out = append(b.out, tables.Finding{Code: tables.CodeImportMapInvalid, Severity: tables.Reject, File: b.mapFile, Pointer: ptr, Message: msg})
+}
+
+// checkCampaign ties the mapping to the manifest: its rate card exists
+// (and is in US dollars when Harbor's cost is the actual charge), and
+// every prompt it names is a manifest prompt.
+func (b *importBuilder) checkCampaign() {
+	i := slices.IndexFunc(b.man.RateCards, func(c tables.RateCard) bool { return c.ID == b.m.RateCard })
+	switch {
+	case i < 0:
+		b.mapFinding("/rate_card", fmt.Sprintf("rate card %q is not one of the manifest's rate_cards", b.m.RateCard))
+	case b.m.Billing == tables.BillingActual && b.man.RateCards[i].Currency != "USD":
+		b.mapFinding("/billing", fmt.Sprintf("Harbor's cost_usd is in USD but rate card %q is in %s; it cannot be the actual charge", b.m.RateCard, b.man.RateCards[i].Currency))
+	}
+	for i, s := range b.m.Sessions {
+		for j, id := range s.PromptIDs {
+			if !slices.ContainsFunc(b.man.Prompts, func(p tables.PromptFile) bool { return p.ID == id }) {
+				b.mapFinding(fmt.Sprintf("/sessions/%d/prompt_ids/%d", i, j), fmt.Sprintf("prompt %q is not one of the manifest's prompts", id))
+			}
+		}
+	}
+}
+
+// session builds the receipt of record r mapped by entry e (index idx).
+func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx int) (ImportedSession, bool) {
+	ok := true
+	if !identifierSyntax.MatchString(r.RequestID) {
+		b.reject(r, tables.CodeImportIDInvalid, fmt.Sprintf("the source's own ID %q is not a campaign identifier, so it cannot be the request ID", clip(r.RequestID)))
+		ok = false
+	}
+	if r.StartedAt == nil {
+		b.reject(r, tables.CodeImportTimeMissing, describeMatch(r.Source, r.Match)+" records no start time; none is invented")
+		ok = false
+	}
+	rc := tables.Receipt{
+		Format: tables.FormatReceipt, SessionID: e.SessionID, RequestID: r.RequestID, Attempt: e.Attempt,
+		TaskID: e.TaskID, Repetition: e.Repetition, Role: e.Role, Arm: e.Arm, EndedAt: r.EndedAt,
+		Status:    tables.StatusResponse,
+		Identity:  tables.ReceiptIdentity{ReturnedModel: r.ReturnedModel, CLISHA256: b.m.Identity.CLISHA256, PermissionPolicy: b.m.Identity.PermissionPolicy},
+		Inputs:    b.inputs(e),
+		ToolCalls: []tables.ToolCall{}, Reservation: e.Reservation,
+		Billing: tables.Billing{Basis: tables.BillingReference},
+	}
+	if r.StartedAt != nil {
+		rc.StartedAt = *r.StartedAt
+	}
+	switch {
+	case r.Error != "":
+		class, known := b.classes[r.Error]
+		if !known {
+			b.reject(r, tables.CodeImportErrorUnmapped, fmt.Sprintf("%s ended with error %q, which the mapping's error_classes does not map to an error class",
+				describeMatch(r.Source, r.Match), clip(r.Error)))
+			ok = false
+		}
+		rc.Status, rc.ErrorClass = tables.StatusError, &class
+	case r.NoOutcome:
+		class := tables.ErrorRecorderLoss
+		rc.Status, rc.ErrorClass = tables.StatusError, &class
+	}
+	if r.MeterShape != "" {
+		rc.Meter = &tables.Meter{Shape: r.MeterShape, RateCard: b.m.RateCard, Usage: r.Usage}
+	}
+	if b.m.Billing == tables.BillingActual {
+		charge, exact := exactUSD(r.CostUSD)
+		if !exact {
+			b.reject(r, tables.CodeHarborCostInexact, fmt.Sprintf("the mapping bills Harbor's cost_usd as the actual charge, but it is %s", costText(r.CostUSD)))
+			ok = false
+		}
+		rc.Billing = tables.Billing{Basis: tables.BillingActual, ActualCharge: &charge}
+	}
+	s := ImportedSession{Answer: r.Output}
+	if r.Output != nil {
+		rc.Output = &tables.OutputRef{Path: AnswerPath(e.SessionID), SHA256: sha256Hex(r.Output), Bytes: int64(len(r.Output))}
+	}
+	s.Receipt = rc
+	s.Record = tables.ImportRecord{Format: tables.FormatImportRecord, Source: r.Source, Match: r.Match,
+		File: r.File, FileSHA256: r.FileSHA256, SessionID: e.SessionID}
+	if r.Output != nil {
+		s.Record.AnswerSHA256 = sha256Hex(r.Output)
+	}
+	return s, ok
+}
+
+// inputs are what the mapped session received according to the frozen
+// design: the task's task and packet hashes, the response schema, the
+// mapped prompts with their manifest hashes and the draft it revised.
+// The rendered prompt is not recorded by any source and stays absent.
+func (b *importBuilder) inputs(e *tables.ImportSession) tables.DeliveredInputs {
+	in := tables.DeliveredInputs{PromptIDs: slices.Clone(e.PromptIDs), PromptSHA256s: []string{},
+		ResponseSchemaSHA256: b.man.ResponseSchemaSHA256, DraftSessionID: e.DraftSessionID}
+	if in.PromptIDs == nil {
+		in.PromptIDs = []string{}
+	}
+	for _, id := range e.PromptIDs {
+		if i := slices.IndexFunc(b.man.Prompts, func(p tables.PromptFile) bool { return p.ID == id }); i >= 0 {
+			in.PromptSHA256s = append(in.PromptSHA256s, b.man.Prompts[i].SHA256)
+		}
+	}
+	if i := slices.IndexFunc(b.man.Design.Tasks, func(t tables.TaskSpec) bool { return t.ID == e.TaskID }); i >= 0 {
+		in.TaskSHA256, in.PacketSHA256 = b.man.Design.Tasks[i].TaskSHA256, b.man.Design.Tasks[i].PacketSHA256
+	}
+	return in
+}
+
+// exactUSD reads a JSON number as an exact money decimal: a plain decimal
+// of at most 12 fractional digits (trailing zeros beyond them trimmed).
+func exactUSD(v []byte) (string, bool) {
+	s := string(v)
+	if _, err := tables.ParseMoney(s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func costText(v []byte) string {
+	if v == nil {
+		return "absent"
+	}
+	return fmt.Sprintf("%s, not an exact decimal of at most 12 places", clip(string(v)))
+}
+
+// describeMatch names a source record in messages.
+func describeMatch(source string, m tables.ImportMatch) string {
+	switch source {
+	case tables.SourceInspect:
+		return fmt.Sprintf("Inspect record (run %q, sample %q, epoch %d, model %q)", clip(m.Record), clip(m.Sample), m.Epoch, clip(m.Model))
+	case tables.SourceCodex:
+		return fmt.Sprintf("Codex session %q (model %q)", clip(m.Record), clip(m.Model))
+	}
+	return fmt.Sprintf("Harbor trial %q (model %q)", clip(m.Record), clip(m.Model))
+}

@@ -1,0 +1,250 @@
+package load
+
+import (
+	"bytes"
+	"fmt"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// MaxCodexRollout is the size cap of one Codex rollout file, in bytes.
+const MaxCodexRollout = 256 << 20
+
+// codexLine is one rollout line: {"timestamp", "type", "payload"}
+// (codex-rs RolloutLine); unknown members and line types are ignored.
+type codexLine struct {
+	Timestamp *string        `json:"timestamp"`
+	Type      *string        `json:"type"`
+	Payload   jsontext.Value `json:"payload"`
+}
+
+type codexSessionMeta struct {
+	ID        *string `json:"id"`
+	Timestamp *string `json:"timestamp"`
+}
+
+type codexTurnContext struct {
+	Model *string `json:"model"`
+}
+
+type codexResponseItem struct {
+	Type    string `json:"type"`
+	Role    string `json:"role"`
+	Content []struct {
+		Type string  `json:"type"`
+		Text *string `json:"text"`
+	} `json:"content"`
+}
+
+type codexEvent struct {
+	Type   string `json:"type"`
+	Reason string `json:"reason"` // turn_aborted
+	Info   *struct {
+		TotalTokenUsage jsontext.Value `json:"total_token_usage"`
+		LastTokenUsage  jsontext.Value `json:"last_token_usage"`
+	} `json:"info"`
+}
+
+// codexTokens is one TokenUsage's counts, for the arithmetic between
+// running totals and turns (the account stage decodes the meter itself).
+type codexTokens struct {
+	InputTokens           int64 `json:"input_tokens"`
+	CachedInputTokens     int64 `json:"cached_input_tokens"`
+	CacheWriteInputTokens int64 `json:"cache_write_input_tokens"`
+	OutputTokens          int64 `json:"output_tokens"`
+	ReasoningOutputTokens int64 `json:"reasoning_output_tokens"`
+	TotalTokens           int64 `json:"total_tokens"`
+}
+
+func (a codexTokens) minus(b codexTokens) codexTokens {
+	return codexTokens{a.InputTokens - b.InputTokens, a.CachedInputTokens - b.CachedInputTokens,
+		a.CacheWriteInputTokens - b.CacheWriteInputTokens, a.OutputTokens - b.OutputTokens,
+		a.ReasoningOutputTokens - b.ReasoningOutputTokens, a.TotalTokens - b.TotalTokens}
+}
+
+// ReadCodexRollout reads one Codex CLI rollout (JSONL of session_meta,
+// turn_context, response_item and event_msg lines) as one session record.
+//
+// Usage: total_token_usage is the running total of the conversation and
+// last_token_usage the latest model response; the two are never added.
+// Identical consecutive token_count events (Codex re-emits one with new
+// rate limits) are one event. The first event's running total must equal
+// its own turn (the file begins the conversation; otherwise
+// codex_rollout_resumed), and every later running total must grow by
+// exactly its turn (otherwise codex_totals_disagree). The session's meter
+// is then the final total_token_usage, verbatim (shape
+// codex.total_token_usage). The model is turn_context's; the start is
+// session_meta's timestamp; the end is the last task_complete, error or
+// turn_aborted event (none: no end, the session has no terminal record);
+// the final output is the last assistant message.
+func ReadCodexRollout(name string, data []byte) (*SourceRecord, tables.Findings) {
+	cr := codexReader{name: name, rec: &SourceRecord{Source: tables.SourceCodex, File: name, FileSHA256: sha256Hex(data)}}
+	if len(data) > MaxCodexRollout {
+		cr.reject(0, tables.CodeTooLarge, fmt.Sprintf("the rollout has %d bytes; the cap is %d", len(data), MaxCodexRollout))
+		return nil, cr.out
+	}
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		cr.line(int64(i+1), line)
+	}
+	cr.finish()
+	cr.out.Sort()
+	if cr.out.Rejected() {
+		return nil, cr.out
+	}
+	return cr.rec, cr.out
+}
+
+type codexReader struct {
+	name    string
+	rec     *SourceRecord
+	out     tables.Findings
+	meta    bool
+	models  []string
+	last    jsontext.Value // the latest distinct total_token_usage
+	running codexTokens
+	events  int
+}
+
+func (cr *codexReader) reject(line int64, code tables.Code, msg string) {
+	cr.out = append(cr.out, tables.Finding{Code: code, Severity: tables.Reject, File: cr.name, Line: line, Message: msg})
+}
+
+func (cr *codexReader) malformed(line int64, msg string) {
+	cr.reject(line, tables.CodeCodexRolloutMalformed, msg)
+}
+
+// decode unmarshals v strictly as JSON (unknown members ignored).
+func (cr *codexReader) decode(line int64, data []byte, v any, what string) bool {
+	if err := json.Unmarshal(data, v); err != nil {
+		cr.malformed(line, fmt.Sprintf("%s is not what a Codex rollout writes there: %v", what, err))
+		return false
+	}
+	return true
+}
+
+func (cr *codexReader) line(n int64, data []byte) {
+	var l codexLine
+	if !cr.decode(n, data, &l, "the line") {
+		return
+	}
+	if l.Type == nil || l.Timestamp == nil {
+		cr.malformed(n, "a rollout line has a type, a timestamp and a payload")
+		return
+	}
+	at := sourceTime(l.Timestamp)
+	if at == nil {
+		cr.malformed(n, fmt.Sprintf("timestamp %q is not an RFC 3339 timestamp", clip(*l.Timestamp)))
+		return
+	}
+	switch *l.Type {
+	case "session_meta":
+		var m codexSessionMeta
+		if !cr.decode(n, l.Payload, &m, "the session_meta payload") {
+			return
+		}
+		if cr.meta || m.ID == nil {
+			cr.malformed(n, "a rollout has exactly one session_meta, with an id")
+			return
+		}
+		cr.meta = true
+		cr.rec.RequestID, cr.rec.Match.Record = *m.ID, *m.ID
+		cr.rec.StartedAt = at
+		if m.Timestamp != nil {
+			if t := sourceTime(m.Timestamp); t != nil {
+				cr.rec.StartedAt = t
+			}
+		}
+	case "turn_context":
+		var t codexTurnContext
+		if cr.decode(n, l.Payload, &t, "the turn_context payload") && t.Model != nil {
+			if len(cr.models) == 0 || cr.models[len(cr.models)-1] != *t.Model {
+				cr.models = append(cr.models, *t.Model)
+			}
+		}
+	case "response_item":
+		var it codexResponseItem
+		if cr.decode(n, l.Payload, &it, "the response_item payload") && it.Type == "message" && it.Role == "assistant" {
+			var b []byte
+			for _, c := range it.Content {
+				if c.Type == "output_text" && c.Text != nil {
+					b = append(b, *c.Text...)
+				}
+			}
+			cr.rec.Output = b
+			if cr.rec.Output == nil {
+				cr.rec.Output = []byte{}
+			}
+		}
+	case "event_msg":
+		var e codexEvent
+		if cr.decode(n, l.Payload, &e, "the event_msg payload") {
+			cr.event(n, at, &e)
+		}
+	}
+}
+
+func (cr *codexReader) event(n int64, at *time.Time, e *codexEvent) {
+	switch e.Type {
+	case "task_complete":
+		cr.rec.EndedAt, cr.rec.Error = at, ""
+	case "error":
+		cr.rec.EndedAt, cr.rec.Error = at, "error"
+	case "turn_aborted":
+		cr.rec.EndedAt, cr.rec.Error = at, "turn_aborted:"+e.Reason
+	case "token_count":
+		if e.Info != nil {
+			cr.tokens(n, e.Info.TotalTokenUsage, e.Info.LastTokenUsage)
+		}
+	}
+}
+
+// tokens checks one token_count event against the running total so far.
+func (cr *codexReader) tokens(n int64, totalRaw, lastRaw jsontext.Value) {
+	var total, last codexTokens
+	if !cr.decode(n, totalRaw, &total, "total_token_usage") || !cr.decode(n, lastRaw, &last, "last_token_usage") {
+		return
+	}
+	c := compact(totalRaw)
+	if cr.last != nil && bytes.Equal(c, cr.last) {
+		return // the same running total re-emitted: not a new turn
+	}
+	grew := total.minus(cr.running)
+	switch {
+	case cr.events == 0 && total != last:
+		cr.reject(n, tables.CodeCodexRolloutResumed,
+			"the first running total (total_token_usage) is not its own turn (last_token_usage): the rollout continues a conversation begun elsewhere, so this session's own usage is unknown")
+	case cr.events > 0 && grew != last:
+		cr.reject(n, tables.CodeCodexTotalsDisagree, fmt.Sprintf(
+			"the running total grew by %+v but the turn (last_token_usage) is %+v; the rollout's usage does not add up", grew, last))
+	}
+	cr.events++
+	cr.running, cr.last = total, c
+}
+
+func (cr *codexReader) finish() {
+	if !cr.meta {
+		cr.malformed(0, "the file has no session_meta line, so it is not a Codex rollout")
+		return
+	}
+	switch len(cr.models) {
+	case 0:
+		cr.malformed(0, "the rollout has no turn_context naming its model")
+	case 1:
+		cr.rec.Match.Model, cr.rec.ReturnedModel = cr.models[0], cr.models[0]
+	default:
+		cr.malformed(0, fmt.Sprintf("the rollout switches model (%q, then %q); one session has one model", clip(cr.models[0]), clip(cr.models[1])))
+	}
+	if cr.last == nil {
+		cr.out = append(cr.out, tables.Finding{Code: tables.CodeCodexNoUsage, Severity: tables.Warn, File: cr.name,
+			Message: "the rollout has no token_count usage, so its receipt has no meter"})
+		return
+	}
+	cr.rec.MeterShape, cr.rec.Usage = tables.ShapeCodexTotalTokenUsage, cr.last
+}

@@ -1,0 +1,148 @@
+package load
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// MaxHarborResult is the size cap of one Harbor trial result.json.
+const MaxHarborResult = 64 << 20
+
+// harborTrialDoc is the part of Harbor's TrialResult evalgate reads
+// (docs/import.md); other members are ignored.
+type harborTrialDoc struct {
+	ID        *string `json:"id"`
+	TrialName *string `json:"trial_name"`
+	AgentInfo *struct {
+		ModelInfo *struct {
+			Name *string `json:"name"`
+		} `json:"model_info"`
+	} `json:"agent_info"`
+	AgentResult *struct {
+		NInputTokens  jsontext.Value `json:"n_input_tokens"`
+		NCacheTokens  jsontext.Value `json:"n_cache_tokens"`
+		NOutputTokens jsontext.Value `json:"n_output_tokens"`
+		CostUSD       jsontext.Value `json:"cost_usd"`
+	} `json:"agent_result"`
+	VerifierResult *struct {
+		Rewards map[string]jsontext.Value `json:"rewards"`
+	} `json:"verifier_result"`
+	ExceptionInfo *struct {
+		ExceptionType *string `json:"exception_type"`
+	} `json:"exception_info"`
+	StartedAt  *string `json:"started_at"`
+	FinishedAt *string `json:"finished_at"`
+}
+
+// ReadHarborTrial reads one Harbor trial result.json as one session
+// record. output is the agent's final answer read from the trial
+// directory by the mapping's output_file (nil when none).
+//
+// The request ID is the trial id; the model is
+// agent_info.model_info.name; the times are started_at and finished_at
+// (timestamps without a UTC offset are refused, never assigned a zone).
+// An exception_info makes an error named by its exception_type. A trial
+// without an exception and without a verifier reward has no outcome: it
+// is marked so (harbor_no_reward) and imported as an error, never as a
+// pass. The meter is agent_result's n_input_tokens (cache included),
+// n_cache_tokens and n_output_tokens verbatim (shape
+// harbor.agent_context); cost_usd is kept aside as the agent's own
+// figure, billed only when the mapping says so.
+func ReadHarborTrial(name string, data, output []byte) (*SourceRecord, tables.Findings) {
+	var out tables.Findings
+	bad := func(ptr, msg string) {
+		out = append(out, tables.Finding{Code: tables.CodeHarborResultMalformed, Severity: tables.Reject, File: name, Pointer: ptr, Message: msg})
+	}
+	warn := func(code tables.Code, ptr, msg string) {
+		out = append(out, tables.Finding{Code: code, Severity: tables.Warn, File: name, Pointer: ptr, Message: msg})
+	}
+	if len(data) > MaxHarborResult {
+		return nil, tables.Findings{{Code: tables.CodeTooLarge, Severity: tables.Reject, File: name,
+			Message: fmt.Sprintf("the result has %d bytes; the cap is %d", len(data), MaxHarborResult)}}
+	}
+	var d harborTrialDoc
+	if jsontext.Value(data).Kind() != '{' {
+		bad("", "the document is not a JSON object, so it is not a Harbor trial result")
+		return nil, out
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		bad("", "the document is not a Harbor trial result: "+err.Error())
+		return nil, out
+	}
+	rec := &SourceRecord{Source: tables.SourceHarbor, File: name, FileSHA256: sha256Hex(data), Output: output}
+	if d.ID == nil || *d.ID == "" {
+		bad("/id", "a trial result has an id")
+	} else {
+		rec.RequestID, rec.Match.Record = *d.ID, *d.ID
+	}
+	if a := d.AgentInfo; a != nil && a.ModelInfo != nil && a.ModelInfo.Name != nil {
+		rec.Match.Model, rec.ReturnedModel = *a.ModelInfo.Name, *a.ModelInfo.Name
+	}
+	rec.StartedAt = harborTime(d.StartedAt, "/started_at", bad)
+	rec.EndedAt = harborTime(d.FinishedAt, "/finished_at", bad)
+	switch {
+	case d.ExceptionInfo != nil:
+		if d.ExceptionInfo.ExceptionType == nil || *d.ExceptionInfo.ExceptionType == "" {
+			bad("/exception_info/exception_type", "an exception_info names its exception_type")
+		} else {
+			rec.Error = *d.ExceptionInfo.ExceptionType
+		}
+	case !harborRewarded(d.VerifierResult):
+		rec.NoOutcome = true
+		warn(tables.CodeHarborNoReward, "/verifier_result",
+			"the trial raised no exception but its verifier wrote no reward: it is imported as an error (recorder_loss), never as a pass")
+	}
+	harborMeter(rec, &d, bad, warn)
+	out.Sort()
+	if out.Rejected() {
+		return nil, out
+	}
+	return rec, out
+}
+
+// harborTime parses a Harbor timestamp, which must carry its offset.
+func harborTime(s *string, ptr string, bad func(ptr, msg string)) *time.Time {
+	if s == nil {
+		return nil
+	}
+	t := sourceTime(s)
+	if t == nil {
+		bad(ptr, fmt.Sprintf("%q is not an RFC 3339 timestamp with a UTC offset; no time zone is assumed", clip(*s)))
+	}
+	return t
+}
+
+// harborRewarded reports whether the verifier wrote at least one reward.
+func harborRewarded(v *struct {
+	Rewards map[string]jsontext.Value `json:"rewards"`
+}) bool {
+	return v != nil && slices.ContainsFunc(sortedKeys(v.Rewards), func(k string) bool { return v.Rewards[k].Kind() == '0' })
+}
+
+// harborMeter keeps agent_result's token members verbatim.
+func harborMeter(rec *SourceRecord, d *harborTrialDoc, bad func(ptr, msg string), warn func(tables.Code, string, string)) {
+	a := d.AgentResult
+	if a == nil || nonNull(a.NInputTokens) == nil || nonNull(a.NOutputTokens) == nil {
+		warn(tables.CodeHarborNoUsage, "/agent_result", "the trial reports no token counts, so its receipt has no meter")
+		if a != nil {
+			rec.CostUSD = nonNull(a.CostUSD)
+		}
+		return
+	}
+	usage := map[string]jsontext.Value{"n_input_tokens": a.NInputTokens, "n_output_tokens": a.NOutputTokens}
+	if c := nonNull(a.NCacheTokens); c != nil {
+		usage["n_cache_tokens"] = c
+	}
+	b, err := json.Marshal(usage, json.Deterministic(true))
+	if err != nil {
+		bad("/agent_result", "the token counts cannot be read: "+err.Error())
+		return
+	}
+	rec.MeterShape, rec.Usage, rec.CostUSD = tables.ShapeHarborAgentContext, compact(b), nonNull(a.CostUSD)
+}

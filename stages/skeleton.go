@@ -1,0 +1,122 @@
+package stages
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// SkeletonFile is one file `evalgate init` writes, by campaign-relative
+// path.
+type SkeletonFile struct {
+	Path string
+	Data []byte
+}
+
+// skeletonPresets are the gate presets a skeleton names per kind.
+var skeletonPresets = map[string]string{
+	tables.KindPairedReview:     "paired-review-evaluation-v1",
+	tables.KindSystemComparison: "system-comparison-v1",
+}
+
+// Skeleton lays out a campaign of kind from design: a manifest whose
+// identities, rate cards and ceilings are empty (so validate refuses it
+// and names each one), every prompt as an empty prompts/<id>.md and every
+// task as an empty tasks/<id>/task.md with its packet and truth still to
+// write, an empty receipts.jsonl and adjudications.jsonl. The schedule
+// runs slot i (tasks in design order, repetitions within) in the i-th
+// permutation of the arms, cycling, so orders are balanced whenever the
+// slot count is a multiple of the permutation count. frozenAt is written
+// as the manifest's frozen_at. A kind without a skeleton is refused.
+func Skeleton(kind string, d *tables.DesignFile, frozenAt time.Time) ([]SkeletonFile, error) {
+	preset, ok := skeletonPresets[kind]
+	switch {
+	case kind == tables.KindReviewerBenchmark:
+		return nil, fmt.Errorf("init cannot lay out a %s campaign yet: its format (cases, findings) has not landed; write it by hand from docs/format.md", kind)
+	case !ok:
+		return nil, fmt.Errorf("%q is not a campaign kind: paired-review, system-comparison or reviewer-benchmark", kind)
+	case d.Format != tables.FormatDesign:
+		return nil, fmt.Errorf("the design file's format is %q, not %q", d.Format, tables.FormatDesign)
+	case len(d.Arms) == 0 || len(d.Tasks) == 0 || d.Repetitions < 1:
+		return nil, fmt.Errorf("a design needs at least one arm, one task and one repetition")
+	}
+	empty := sha256.Sum256(nil)
+	emptyHash := hex.EncodeToString(empty[:])
+	m := tables.Manifest{
+		Format: tables.FormatManifest, CampaignID: d.CampaignID, Kind: kind, FrozenAt: frozenAt.UTC().Truncate(time.Second),
+		Identities:           tables.Identities{Runtimes: []tables.Runtime{}},
+		Prompts:              []tables.PromptFile{},
+		ResponseSchemaSHA256: tables.SchemaSHA256("answer"),
+		RateCards:            []tables.RateCard{},
+		GatePolicy:           tables.GatePolicy{Preset: preset, Thresholds: []tables.Threshold{}},
+		Intervals:            tables.IntervalPlan{Cluster: "family", Resamples: 10000},
+	}
+	files := []SkeletonFile{{Path: "receipts.jsonl", Data: []byte{}}, {Path: "adjudications.jsonl", Data: []byte{}}}
+	for _, id := range d.Prompts {
+		p := "prompts/" + id + ".md"
+		m.Prompts = append(m.Prompts, tables.PromptFile{ID: id, Path: p, SHA256: emptyHash})
+		files = append(files, SkeletonFile{Path: p, Data: []byte{}})
+	}
+	m.Design = tables.Design{Repetitions: d.Repetitions, DraftPrompts: orEmpty(d.DraftPrompts), Arms: d.Arms,
+		Tasks: []tables.TaskSpec{}, Schedule: []tables.Slot{}, PacketItemMin: 6, PacketItemMax: 12}
+	for i := range m.Design.Arms {
+		m.Design.Arms[i].Prompts = orEmpty(m.Design.Arms[i].Prompts)
+	}
+	for _, t := range d.Tasks {
+		dir := "tasks/" + t.ID + "/"
+		m.Design.Tasks = append(m.Design.Tasks, tables.TaskSpec{ID: t.ID, Repository: t.Repository, Family: t.Family,
+			Split: t.Split, Category: t.Category, TaskPath: dir + "task.md", TaskSHA256: emptyHash,
+			PacketPath: dir + "packet.json", PacketSHA256: emptyHash, TruthPath: dir + "truth.json", TruthSHA256: emptyHash})
+		files = append(files, SkeletonFile{Path: dir + "task.md", Data: []byte{}})
+	}
+	perms := permutations(armIDs(d.Arms))
+	for _, t := range d.Tasks {
+		for rep := int64(1); rep <= d.Repetitions; rep++ {
+			m.Design.Schedule = append(m.Design.Schedule, tables.Slot{Task: t.ID, Repetition: rep,
+				Order: slices.Clone(perms[len(m.Design.Schedule)%len(perms)])})
+		}
+	}
+	b, err := json.Marshal(&m, json.Deterministic(true), jsontext.WithIndent("  "))
+	if err != nil {
+		return nil, err
+	}
+	return append([]SkeletonFile{{Path: "manifest.json", Data: append(b, '\n')}}, files...), nil
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func armIDs(arms []tables.Arm) []string {
+	var ids []string
+	for _, a := range arms {
+		ids = append(ids, a.ID)
+	}
+	return ids
+}
+
+// permutations returns every ordering of ids in lexicographic order of
+// positions (ids itself first).
+func permutations(ids []string) [][]string {
+	if len(ids) <= 1 {
+		return [][]string{slices.Clone(ids)}
+	}
+	var out [][]string
+	for i := range ids {
+		rest := slices.Concat(ids[:i:i], ids[i+1:])
+		for _, p := range permutations(rest) {
+			out = append(out, append([]string{ids[i]}, p...))
+		}
+	}
+	return out
+}

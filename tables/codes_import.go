@@ -1,0 +1,46 @@
+package tables
+
+// Codes of `evalgate import` (docs/import.md): mapping source records of
+// other tools to campaign sessions, and the Codex rollout and Harbor trial
+// readers. Inspect log codes are in codes_load.go.
+const (
+	CodeImportMapInvalid         Code = "import_map_invalid"
+	CodeImportUnmapped           Code = "import_unmapped"
+	CodeImportMapUnmatched       Code = "import_map_unmatched"
+	CodeImportErrorUnmapped      Code = "import_error_unmapped"
+	CodeImportConflict           Code = "import_conflict"
+	CodeImportTimeMissing        Code = "import_time_missing"
+	CodeImportIDInvalid          Code = "import_id_invalid"
+	CodeImportUsageUnattributed  Code = "import_usage_unattributed"
+	CodeImportCampaignUnreadable Code = "import_campaign_unreadable"
+
+	CodeCodexRolloutMalformed Code = "codex_rollout_malformed"
+	CodeCodexRolloutResumed   Code = "codex_rollout_resumed"
+	CodeCodexTotalsDisagree   Code = "codex_totals_disagree"
+	CodeCodexNoUsage          Code = "codex_no_usage"
+
+	CodeHarborResultMalformed Code = "harbor_result_malformed"
+	CodeHarborNoReward        Code = "harbor_no_reward"
+	CodeHarborCostInexact     Code = "harbor_cost_inexact"
+	CodeHarborNoUsage         Code = "harbor_no_usage"
+)
+
+var importCodes = []CodeDoc{
+	{CodeImportMapInvalid, "import", "I5", "The mapping file contradicts itself or the import: another source, a rate card the manifest lacks, actual billing outside Harbor, an output file outside Harbor, two entries for one record or one session."},
+	{CodeImportUnmapped, "import", "I5", "An imported file holds a record no mapping entry names; nothing is imported rather than a record silently dropped."},
+	{CodeImportMapUnmatched, "import", "I5", "Warning: a mapping entry names no record of the files imported."},
+	{CodeImportErrorUnmapped, "import", "V7", "A source record failed with an error the mapping's error_classes does not name; its class is never guessed."},
+	{CodeImportConflict, "import", "I5", "A record already imported would now be written differently, or its session ID or answer file is already taken; a conflicting import is refused."},
+	{CodeImportTimeMissing, "import", "I5", "A source record has no start time of its own."},
+	{CodeImportIDInvalid, "import", "I5", "A source's own ID cannot be a campaign request ID."},
+	{CodeImportUsageUnattributed, "import", "A1", "An Inspect log's totals hold usage its samples do not: tokens no session could be charged."},
+	{CodeImportCampaignUnreadable, "import", "I1", "The --into directory has no readable manifest.json, so imported sessions cannot be tied to its design."},
+	{CodeCodexRolloutMalformed, "import", "I5", "A Codex rollout is not readable JSONL of session_meta, turn_context, response_item and event_msg lines."},
+	{CodeCodexRolloutResumed, "import", "A1", "A Codex rollout's first running total already counts turns before it (a resumed or forked conversation): the session's own usage is unknown."},
+	{CodeCodexTotalsDisagree, "import", "A1", "A Codex rollout's per-turn usage does not add up to its final running total."},
+	{CodeCodexNoUsage, "import", "A1", "Warning: a Codex rollout has no token_count usage; its receipt has no meter."},
+	{CodeHarborResultMalformed, "import", "I5", "A Harbor trial result.json is not a readable TrialResult."},
+	{CodeHarborNoReward, "import", "V7", "Warning: a Harbor trial without an exception has no verifier reward; it is imported as an error (recorder_loss), never as a pass."},
+	{CodeHarborCostInexact, "import", "A3", "A Harbor cost_usd is missing or not an exact decimal of at most 12 places, so it cannot be the actual charge."},
+	{CodeHarborNoUsage, "import", "A1", "Warning: a Harbor trial reports no token counts; its receipt has no meter."},
+}
