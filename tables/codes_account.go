@@ -66,6 +66,8 @@ const (
 	CodeAdmissionUnknownCard    Code = "admission_unknown_rate_card"
 	CodeAdmissionMissingTariff  Code = "admission_missing_tariff"
 	CodeAdmissionInvalidCeiling Code = "admission_invalid_ceiling"
+	CodeAdmissionRequestReused  Code = "admission_request_reused"
+	CodeRequestIDReused         Code = "request_id_reused"
 )
 
 var accountCodes = []CodeDoc{
@@ -116,6 +118,8 @@ var accountCodes = []CodeDoc{
 	{CodeAdmissionUnknownCard, "account", "A7", "Admission refused: the request names a rate card the manifest does not define."},
 	{CodeAdmissionMissingTariff, "account", "A7/C18", "Admission refused: the rate card has no valid uncached-input, cached-input or output price."},
 	{CodeAdmissionInvalidCeiling, "account", "A7", "Admission refused: a manifest ceiling is invalid or the ledger's charges are unknown."},
+	{CodeAdmissionRequestReused, "account", "A7", "Admission refused: the request ID is already in the ledger for another session or another bound; only the same request is replayed without a second charge."},
+	{CodeRequestIDReused, "account", "A7", "A request ID on a dispatched receipt was already used by another session or with another reservation bound."},
 }
 
 // CostGateBlocking reports whether a finding with code c means the cost

@@ -67,6 +67,8 @@ const (
 	CodeUnknownEvidenceID      Code = "unknown_evidence_id"
 	CodeBlankLine              Code = "blank_line"
 	CodeLineTooLong            Code = "line_too_long"
+	CodeKindUnsupported        Code = "kind_unsupported"
+	CodeOracleNotIndependent   Code = "oracle_not_independent"
 
 	// Inspect AI logs read by `evalgate import inspect` (A1, I5).
 	CodeInspectLogMalformed    Code = "inspect_log_malformed"
@@ -134,6 +136,8 @@ var loadCodes = []CodeDoc{
 	{CodeUnknownEvidenceID, "load", "I4", "A truth obligation names an evidence ID its task's packet does not have."},
 	{CodeBlankLine, "load", "I5", "A JSONL file has a blank line."},
 	{CodeLineTooLong, "load", "L2", "A JSONL line exceeds the 1 MiB line cap."},
+	{CodeKindUnsupported, "load", "I1", "The manifest's kind is one this version of evalgate cannot evaluate yet; it is refused, never judged as another kind."},
+	{CodeOracleNotIndependent, "load", "I4", "A truth's oracle names the same person as truth checker and second source reviewer; the oracle needs two people."},
 	{CodeInspectLogMalformed, "load", "I5", "An Inspect log is not a readable .json or .eval log: not an object or zip, no header, a member of the wrong type, a bad sample id, epoch, time or usage."},
 	{CodeInspectVersionUnknown, "load", "A1/I5", "An Inspect log's header does not name a parseable eval.packages.inspect_ai version, so its token semantics are unknown."},
 	{CodeInspectSampleDuplicate, "load", "I5", "An Inspect log has two samples with the same id and epoch."},

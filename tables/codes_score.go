@@ -62,6 +62,7 @@ const (
 	CodeBlindKeyCampaign      Code = "blind_key_campaign_mismatch"
 	CodeBlindItemTampered     Code = "blind_item_tampered"
 	CodeBlindUnblindingAbsent Code = "blind_unblinding_unknown"
+	CodeUnblindingMissing     Code = "unblinding_missing"
 )
 
 var blindCodes = []CodeDoc{
@@ -70,5 +71,6 @@ var blindCodes = []CodeDoc{
 	{CodeBlindKeyInvalid, "score", "Q1", "The sealed key of a blind export does not decode, or repeats a label or session."},
 	{CodeBlindKeyCampaign, "score", "Q1", "The sealed key was exported from a campaign with a different manifest sha256."},
 	{CodeBlindItemTampered, "score", "Q1", "An exported blind item is missing, extra, or no longer has the sha256 recorded in the sealed key."},
+	{CodeUnblindingMissing, "score", "Q1", "The campaign has ratings but no unblinding.json, so nothing shows they were frozen before arm and cost were revealed; they cannot count."},
 	{CodeBlindUnblindingAbsent, "score", "Q1", "No unblinding time is known (no --unblinded-at, no unblinding.json), so ratings cannot be checked against it."},
 }

@@ -64,6 +64,34 @@ func lines(s string) map[string]bool {
 	return m
 }
 
+// severityDoc states the classes of findings and the one rule that follows
+// from a rejecting finding.
+const severityDoc = `
+## Severity
+
+Every code has one severity class, shown in the tables below:
+
+- **rejects: defect of the record** — the manifest, receipts, meters,
+  reservations, times, identities, ratings or files cannot be trusted. The
+  finding has severity ` + "`reject`" + `. **A campaign with any rejecting finding
+  gets decision ` + "`no_verdict`" + `**, every rejecting finding named in the reason;
+  ` + "`validate`" + ` and ` + "`run`" + ` both exit 1 ("rejected"), and ` + "`run`" + ` still writes its
+  tables for diagnosis.
+- **scored failure: fault of the model** — a malformed, refused or empty
+  answer, a false citation, a missing disposition, a broken link, a
+  timeout. The run is scored as a failure (R=0 and failed gates when no
+  valid final answer exists); the campaign is judged. Severity ` + "`warn`" + `;
+  never rejecting. Every finding inside a model's answer file is the
+  model's fault, whatever its code.
+- **cost gates fail** — the record is sound but a cost or bound cannot be
+  shown: a missing meter or tariff, an unpriceable modifier, a session over
+  its own ceiling or reservation, an unknown campaign total. The cost gates
+  fail with the reason and the decision is never ` + "`advance`" + `. Severity ` + "`warn`" + `.
+- **note** — recorded; nothing follows. Severity ` + "`warn`" + `.
+- **refuses admission** — a reason ` + "`evalgate admit`" + ` refuses a dispatch; never in
+  the rejections table.
+`
+
 // TestErrorsDoc keeps docs/errors.md generated from AllCodes.
 func TestErrorsDoc(t *testing.T) {
 	var b bytes.Buffer
@@ -71,14 +99,19 @@ func TestErrorsDoc(t *testing.T) {
 	b.WriteString("Every problem evalgate reports is a finding with a stable code, a severity,\n")
 	b.WriteString("the file, a JSON pointer or line, the session it concerns and one sentence.\n")
 	b.WriteString("Codes never change meaning and are never reused. This page is generated\n")
-	b.WriteString("from `tables.AllCodes` (`go test ./tables -run TestErrorsDoc -update`).\n")
+	b.WriteString("from `tables.AllCodes` and `tables.ClassOf` (`go test ./tables -run TestErrorsDoc -update`).\n")
+	b.WriteString(severityDoc)
 	stage := ""
 	for _, c := range CodesByStage() {
 		if c.Stage != stage {
 			stage = c.Stage
-			fmt.Fprintf(&b, "\n## %s\n\n| code | rule | meaning |\n|---|---|---|\n", stage)
+			fmt.Fprintf(&b, "\n## %s\n\n| code | severity | rule | meaning |\n|---|---|---|---|\n", stage)
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.Code, c.Rule, strings.ReplaceAll(c.Doc, "|", "\\|"))
+		severity := ClassOf(c.Code).Describe()
+		if AlsoInAnswer(c.Code) {
+			severity += "; in an answer, scored failure: fault of the model"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", c.Code, severity, c.Rule, strings.ReplaceAll(c.Doc, "|", "\\|"))
 	}
 	golden.Check(t, "../docs/errors.md", b.Bytes())
 }

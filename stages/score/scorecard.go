@@ -119,7 +119,7 @@ func baseRun(p *plannedRun, class string) tables.Run {
 func unratedFinding(p *plannedRun, reason string) tables.Finding {
 	f := tables.Finding{
 		Code:     tables.CodeRunUnrated,
-		Severity: tables.Warn,
+		Severity: tables.Reject, // a rating the record lacks: the campaign cannot be judged
 		File:     adjudicationsFile,
 		Session:  p.review.SessionID,
 		Message: fmt.Sprintf("run %s repetition %d arm %s lacks two usable blinded primary ratings, so it stays unscored and the decision is no_verdict",
