@@ -207,6 +207,10 @@ func checkIdentity(w *walker, v *node, ptr string, def *rule) {
 			w.add(tables.CodeIdentityMissing, ptr, "identity %s is missing", lastToken(ptr))
 			return
 		}
+		if tables.PlaceholderIdentity(s) {
+			w.add(tables.CodeIdentityMissing, ptr, "identity %s is the placeholder %q, which is refused like a missing one", lastToken(ptr), clip(s))
+			return
+		}
 		w.checkString(def, v, ptr)
 	}
 }

@@ -38,6 +38,7 @@ func Campaign(fsys fs.FS, name string) (*tables.Campaign, tables.Findings) {
 	l.loadUnblinding()
 	l.c.Receipts = readJSONL(l, "receipts.jsonl", "receipt", func(r *tables.Receipt) string { return r.SessionID })
 	l.c.Adjudications = readJSONL(l, "adjudications.jsonl", "adjudication", func(a *tables.Adjudication) string { return a.SessionID })
+	l.add(checkRaters(l.c.Adjudications, "adjudications.jsonl")...)
 	l.loadObservations()
 	return l.c, l.findings()
 }

@@ -28,7 +28,7 @@ func (l *loader) loadManifest() bool {
 
 // checkManifest runs the cross-checks that need only the manifest.
 func checkManifest(m *tables.Manifest, at position) tables.Findings {
-	var out tables.Findings
+	out := checkKindSupported(m, at)
 	if want := tables.SchemaSHA256("answer"); m.ResponseSchemaSHA256 != want {
 		out = append(out, at.finding(tables.CodeResponseSchemaMismatch, "/response_schema_sha256",
 			fmt.Sprintf("response_schema_sha256 is %s but the published answer schema's digest is %s", clip(m.ResponseSchemaSHA256), want)))
@@ -164,4 +164,17 @@ func checkOrder(arms []tables.Arm, order []string, ptr string, at position) tabl
 			fmt.Sprintf("order [%s] is not a permutation of the arms [%s]", strings.Join(order, " "), strings.Join(armIDs, " "))))
 	}
 	return out
+}
+
+// unsupportedKinds are the campaign kinds the manifest format names but
+// this version cannot evaluate yet. Such a campaign is refused with its own
+// code, never judged as another kind.
+var unsupportedKinds = []string{tables.KindReviewerBenchmark}
+
+func checkKindSupported(m *tables.Manifest, at position) tables.Findings {
+	if !slices.Contains(unsupportedKinds, m.Kind) {
+		return nil
+	}
+	return tables.Findings{at.finding(tables.CodeKindUnsupported, "/kind",
+		fmt.Sprintf("kind %q cannot be evaluated by this version of evalgate; the campaign is refused rather than judged as another kind", m.Kind))}
 }

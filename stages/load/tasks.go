@@ -163,6 +163,7 @@ func (l *loader) loadTruth(t *tables.LoadedTask, packetOK bool) {
 		}
 	}
 	l.add(u.out...)
+	l.add(checkOracle(tr.Oracle, at)...)
 	if answerable < 2 {
 		l.add(at.finding(tables.CodeTruthAnswerableTooFew, "/obligations",
 			fmt.Sprintf("truth has %d answerable obligations; at least 2 are required", answerable)))

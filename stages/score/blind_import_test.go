@@ -191,6 +191,9 @@ func TestBlindImportRefuses(t *testing.T) {
 	t.Run("no unblinding time warns", func(t *testing.T) {
 		bc := newBlindCase(t)
 		bc.decode(t, bc.ratings)
+		c := *bc.in.Campaign // the example has an unblinding.json; this campaign has none
+		c.Unblinding = nil
+		bc.in.Campaign = &c
 		_, findings := score.ImportBlind(bc.in)
 		if len(findings) != 1 || findings[0].Code != tables.CodeBlindUnblindingAbsent || findings[0].Severity != tables.Warn {
 			t.Fatalf("findings %v", findings)

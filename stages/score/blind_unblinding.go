@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/evalgate/evalgate/tables"
@@ -18,4 +19,16 @@ func (rc *ratingChecker) checkUnblinding(a *tables.Adjudication, line int64) {
 	rc.add(tables.Reject, tables.CodeRatingAfterUnblinding, line, "/frozen_at", a.SessionID,
 		"rater %q froze this rating at %s, not before the unblinding at %s, so it cannot count",
 		a.Rater, a.FrozenAt.UTC().Format(time.RFC3339Nano), u.UnblindedAt.UTC().Format(time.RFC3339Nano))
+}
+
+// requireUnblinding refuses ratings without an unblinding record: the
+// blinded protocol is proven, not assumed (seed 000 §5), so a campaign
+// with adjudications but no unblinding.json has nothing showing its
+// ratings were frozen before arm and cost were revealed.
+func requireUnblinding(c *tables.Campaign) tables.Findings {
+	if len(c.Adjudications) == 0 || c.Unblinding != nil {
+		return nil
+	}
+	return tables.Findings{{Code: tables.CodeUnblindingMissing, Severity: tables.Reject, File: "unblinding.json",
+		Message: fmt.Sprintf("the campaign has %d ratings but no unblinding.json, so nothing shows they were frozen before arm and cost were revealed", len(c.Adjudications))}}
 }

@@ -48,7 +48,8 @@ func newFixture(t *testing.T, reps int64) *fixture {
 			Repetitions: reps,
 			Arms:        []tables.Arm{{ID: "A"}, {ID: "B", Reconciliation: true}},
 			Tasks:       []tables.TaskSpec{spec},
-		}}, Tasks: []tables.LoadedTask{{Spec: spec, Truth: truth}}},
+		}}, Tasks: []tables.LoadedTask{{Spec: spec, Truth: truth}},
+			Unblinding: &tables.Unblinding{Format: tables.FormatUnblinding, UnblindedAt: time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)}},
 		s: &tables.Set{},
 	}
 	for rep := int64(1); rep <= reps; rep++ {

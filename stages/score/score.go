@@ -44,6 +44,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	var out Out
 	ratings := checkRatings(c, in, &out.Findings)
 	out.Findings = append(out.Findings, defectiveOracles(c)...)
+	out.Findings = append(out.Findings, requireUnblinding(c)...)
 	sys := newSystems(c, validated.Sessions, in)
 	for _, p := range in.plan {
 		run, outcomes, f := scoreRun(in, p, ratings[p.reviewID()])

@@ -1,0 +1,42 @@
+package load
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// The people of a campaign: the truth checker and the second source
+// reviewer who sign off each oracle, and the raters of adjudications.jsonl.
+// A placeholder ("TBD", "unknown", ...) is refused like a missing identity,
+// and an oracle needs two different people: the second source reviewer
+// checks the checker's scope and oracle.
+
+// checkOracle checks the sign-off of one truth document at at.
+func checkOracle(o tables.Oracle, at position) tables.Findings {
+	var out tables.Findings
+	for _, p := range []struct{ ptr, who string }{{"/oracle/checker", o.Checker}, {"/oracle/second_reviewer", o.SecondReviewer}} {
+		if tables.PlaceholderIdentity(p.who) {
+			out = append(out, at.finding(tables.CodeIdentityMissing, p.ptr,
+				fmt.Sprintf("identity %s is the placeholder %q, which is refused like a missing one", lastToken(p.ptr), clip(p.who))))
+		}
+	}
+	if len(out) == 0 && strings.EqualFold(o.Checker, o.SecondReviewer) {
+		out = append(out, at.finding(tables.CodeOracleNotIndependent, "/oracle/second_reviewer",
+			fmt.Sprintf("the second source reviewer %q is the truth checker; the oracle needs a second person", clip(o.SecondReviewer))))
+	}
+	return out
+}
+
+// checkRaters refuses placeholder rater identities.
+func checkRaters(adjudications []tables.Line[tables.Adjudication], file string) tables.Findings {
+	var out tables.Findings
+	for _, l := range adjudications {
+		if tables.PlaceholderIdentity(l.Record.Rater) {
+			out = append(out, position{file: file, line: l.Line}.finding(tables.CodeIdentityMissing, "/rater",
+				fmt.Sprintf("identity rater is the placeholder %q, which is refused like a missing one", clip(l.Record.Rater))))
+		}
+	}
+	return out
+}
