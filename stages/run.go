@@ -44,7 +44,7 @@ func (r *Result) Admissible() bool {
 //
 //	load      fsys                              → campaign, answers
 //	validate  campaign, answers                 → sessions, citations, dispositions
-//	account   campaign                          → tokens, ledger
+//	account   campaign                          → tokens, ledger, ceilings
 //	score     campaign, validated, accounted    → runs, obligations
 //	aggregate campaign, validated, accounted, scored → tasks, repositories, gates, decision
 //	intervals campaign, runs                    → intervals
@@ -91,6 +91,7 @@ func assemble(loaded tables.Findings, v validate.Out, a account.Out, s score.Out
 		Dispositions: v.Dispositions,
 		Tokens:       a.Tokens,
 		Ledger:       a.Ledger,
+		Ceilings:     a.Ceilings,
 		Runs:         s.Runs,
 		Obligations:  s.Obligations,
 		Tasks:        g.Tasks,

@@ -30,7 +30,7 @@ func (t Table) Write(path string, s *Set, meta Metadata) error {
 
 // Registry returns every output table in its fixed order: sessions, tokens,
 // obligations, dispositions, citations, runs, tasks, repositories, gates,
-// decision, intervals, rejections, ledger, then the reviewer-benchmark
+// decision, intervals, rejections, ledger, ceilings, then the reviewer-benchmark
 // tables cases, reviews, criteria, findings, finding_adjudications and
 // review_metrics (empty for other kinds).
 func Registry() []Table {
@@ -61,6 +61,8 @@ func Registry() []Table {
 			sortedRejections),
 		table("ledger", "Allowance ledger: accounted, held and reserved charges (A7).",
 			func(s *Set) []LedgerEntry { return s.Ledger }),
+		table("ceilings", "Every campaign ceiling with its limit, use and whether it held (A6).",
+			func(s *Set) []Ceiling { return s.Ceilings }),
 		table("cases", "Reviewer benchmark: every case with its private label (RFC 0033).",
 			func(s *Set) []CaseRow { return s.Cases }),
 		table("reviews", "Reviewer benchmark: every scheduled review attempt (case × profile × run); nothing leaves a denominator.",

@@ -20,7 +20,7 @@ import (
 
 func TestRegistryOrder(t *testing.T) {
 	want := []string{"sessions", "tokens", "obligations", "dispositions", "citations", "runs",
-		"tasks", "repositories", "gates", "decision", "intervals", "rejections", "ledger",
+		"tasks", "repositories", "gates", "decision", "intervals", "rejections", "ledger", "ceilings",
 		"cases", "reviews", "criteria", "findings", "finding_adjudications", "review_metrics"}
 	var got []string
 	for _, tb := range tables.Registry() {

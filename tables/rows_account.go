@@ -51,6 +51,32 @@ type Token struct {
 	DurationNS     *int64 `parquet:"duration_ns,optional"` // monotonic end - start when both given, else UTC; null without an end
 	ValidationNS   int64  `parquet:"validation_ns"`        // the receipt's validation_ms in nanoseconds
 	WithinCeilings bool   `parquet:"within_ceilings"`      // metered, priced, and wall time, input, output and cost within the per-session ceilings and the reservation (A6/A8)
+
+	// Stop conditions of the session (A6/A7), written by the account stage
+	// and read by the gates: the cost gates pass only when every dispatched
+	// session has a reservation covering its use and a complete meter.
+	ReservationPresent    bool `parquet:"reservation_present"`     // a reservation was made before dispatch
+	ReservationCoversUse  bool `parquet:"reservation_covers_use"`  // present, and metered input, output and reference cost all within its worst-case bound (false when use is unknown)
+	MeterComplete         bool `parquet:"meter_complete"`          // a meter decoded into trustworthy buckets with no unpriceable modifier
+	TimesConsistent       bool `parquet:"times_consistent"`        // the session does not end before it starts (monotonic and UTC) and its validation time is in range
+	WithinSessionCeilings bool `parquet:"within_session_ceilings"` // wall time, cumulative input and billed output within the per-session ceilings (inclusive); false when the wall time is unknown
+}
+
+// Ceiling is one row per campaign ceiling (A6): its limit, what the
+// campaign used (accounted plus held, as the ledger shows) and whether it
+// held. Ceilings are inclusive: a use equal to the limit holds, one unit
+// over does not. Written by the account stage; an exceeded ceiling gives
+// the campaign no verdict, naming the ceiling.
+type Ceiling struct {
+	Ceiling   string `parquet:"ceiling,dict"` // planned_sessions, total_sessions, wall_time, input_tokens, output_tokens, reference_cost, actual_cost
+	Pointer   string `parquet:"pointer"`      // the ceiling's JSON pointer in manifest.json
+	Unit      string `parquet:"unit,dict"`    // sessions, ns, tokens or money (in the rate cards' currency)
+	Limit     *int64 `parquet:"limit,optional"`
+	Use       *int64 `parquet:"use,optional"`                       // null when unknown (or for money, see use_cost)
+	LimitCost *Money `parquet:"limit_cost,optional,decimal(12:18)"` // money ceilings only
+	UseCost   *Money `parquet:"use_cost,optional,decimal(12:18)"`   // money ceilings only; null when a charge is unknown
+	Held      *bool  `parquet:"held,optional"`                      // null when the use or the limit is unknown: it cannot be shown within its ceiling
+	Code      string `parquet:"code,dict"`                          // the finding code when the ceiling did not hold, "" otherwise
 }
 
 // LedgerEntry is one row per ledger event: a charge accounted, held or

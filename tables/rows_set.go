@@ -16,6 +16,7 @@ type Set struct {
 	Intervals    []Interval
 	Rejections   []Finding
 	Ledger       []LedgerEntry
+	Ceilings     []Ceiling
 
 	// Reviewer-benchmark tables (tables/rbench_rows.go).
 	Cases                []CaseRow

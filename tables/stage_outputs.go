@@ -21,6 +21,7 @@ type Validated struct {
 type Accounted struct {
 	Tokens   []Token
 	Ledger   []LedgerEntry
+	Ceilings []Ceiling // every campaign ceiling with its limit, use and whether it held
 	Findings Findings
 }
 

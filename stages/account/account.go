@@ -18,6 +18,7 @@ package account
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/evalgate/evalgate/tables"
@@ -44,7 +45,7 @@ func Run(c *tables.Campaign) Out {
 	slices.SortStableFunc(a.tokens, func(x, y tables.Token) int {
 		return cmp.Or(cmp.Compare(x.SessionID, y.SessionID), cmp.Compare(x.Line, y.Line))
 	})
-	return Out{Tokens: a.tokens, Ledger: a.ledger, Findings: a.findings}
+	return Out{Tokens: a.tokens, Ledger: a.ledger, Ceilings: a.ceilings, Findings: a.findings}
 }
 
 // accountant accumulates the account stage's tables for one campaign.
@@ -52,14 +53,15 @@ type accountant struct {
 	c        *tables.Campaign
 	cards    map[string]Tariff
 	limits   limits
-	charged  map[string]bool // request IDs already charged
+	charged  map[string]chargedRequest // request IDs already charged
 	tokens   []tables.Token
 	ledger   []tables.LedgerEntry
+	ceilings []tables.Ceiling
 	findings []tables.Finding
 }
 
 func newAccountant(c *tables.Campaign) *accountant {
-	a := &accountant{c: c, cards: tariffs(&c.Manifest), charged: map[string]bool{}}
+	a := &accountant{c: c, cards: tariffs(&c.Manifest), charged: map[string]chargedRequest{}}
 	var probs []tables.Finding
 	a.limits, probs = parseLimits(&c.Manifest.Ceilings)
 	a.findings = append(a.findings, probs...)
@@ -97,13 +99,15 @@ func (a *accountant) receipt(line tables.Line[tables.Receipt]) {
 	row, metered := a.tokenRow(line)
 	res := a.reservation(line)
 	a.fillEntry(&entry, r, &row, metered, res)
-	if a.charged[r.RequestID] {
-		a.add(line, tables.CodeLedgerRequestReplayed, tables.Warn, "/request_id",
-			"Request "+r.RequestID+" was already charged on an earlier receipt; it is not charged again.")
+	if first, seen := a.charged[r.RequestID]; seen {
+		a.replay(line, first)
 		entry = tables.LedgerEntry{Seq: entry.Seq, SessionID: r.SessionID, RequestID: r.RequestID,
 			Kind: tables.LedgerReplayed, Line: line.Line}
+	} else {
+		a.charged[r.RequestID] = chargedRequest{session: r.SessionID, line: line.Line, bound: r.Reservation}
 	}
-	a.charged[r.RequestID] = true
+	row.ReservationPresent = res != nil
+	row.MeterComplete = metered && row.CostStatus != tables.CostUnsupportedModifier
 	row.WithinCeilings = metered && a.sessionCeilings(line, &row, res)
 	a.tokens = append(a.tokens, row)
 	a.ledger = append(a.ledger, entry)
@@ -156,4 +160,34 @@ func (a *accountant) add(line tables.Line[tables.Receipt], code tables.Code, sev
 		Code: code, Severity: sev, File: receiptsFile, Pointer: ptr, Line: line.Line,
 		Session: line.Record.SessionID, Message: msg,
 	})
+}
+
+// chargedRequest is the first dispatched receipt of a request ID.
+type chargedRequest struct {
+	session string
+	line    int64
+	bound   *tables.Reservation
+}
+
+// replay records a second receipt of an already charged request ID. The
+// same request (same session, same reservation bound) is charged once and
+// noted; a request ID reused for another session or another bound is a
+// defect of the record.
+func (a *accountant) replay(line tables.Line[tables.Receipt], first chargedRequest) {
+	r := &line.Record
+	if r.SessionID == first.session && sameBound(r.Reservation, first.bound) {
+		a.add(line, tables.CodeLedgerRequestReplayed, tables.ClassOf(tables.CodeLedgerRequestReplayed).Severity(), "/request_id",
+			"Request "+r.RequestID+" was already charged on an earlier receipt; it is not charged again.")
+		return
+	}
+	a.add(line, tables.CodeRequestIDReused, tables.ClassOf(tables.CodeRequestIDReused).Severity(), "/request_id", fmt.Sprintf(
+		"Request %s was already used on line %d by session %s; a request ID names one request of one session with one bound.", r.RequestID, first.line, first.session))
+}
+
+// sameBound reports whether two reservations reserve the same bound.
+func sameBound(x, y *tables.Reservation) bool {
+	if x == nil || y == nil {
+		return x == y
+	}
+	return x.InputTokens == y.InputTokens && x.OutputTokens == y.OutputTokens && x.Cost == y.Cost
 }

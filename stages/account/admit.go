@@ -64,10 +64,15 @@ func admit(c *tables.Campaign, ledger []tables.LedgerEntry, req Request) (Verdic
 		return refuse(tables.CodeAdmissionInvalidRequest, "The request lacks a request or session ID or has negative or absurd token bounds.")
 	}
 	for _, e := range ledger {
-		if e.RequestID == req.RequestID && chargesBudget(e.Kind) {
-			return Verdict{Admitted: true, Replay: true, Used: used,
-				Message: "Request " + req.RequestID + " is already in the ledger; it is admitted without a second charge."}, nil
+		if e.RequestID != req.RequestID || !chargesBudget(e.Kind) {
+			continue
 		}
+		if !sameRequest(c, e, req) {
+			return refuse(tables.CodeAdmissionRequestReused, fmt.Sprintf(
+				"Request %s is already in the ledger for session %s with another bound or session; a replay must repeat the same request.", req.RequestID, e.SessionID))
+		}
+		return Verdict{Admitted: true, Replay: true, Used: used,
+			Message: "Request " + req.RequestID + " is already in the ledger; it is admitted without a second charge."}, nil
 	}
 	if req.ReservationID == "" {
 		return refuse(tables.CodeAdmissionNoReservation, "The request has no reservation identity.")
@@ -97,6 +102,25 @@ func admit(c *tables.Campaign, ledger []tables.LedgerEntry, req Request) (Verdic
 	}
 	return Verdict{Admitted: true, Bound: ptrMoney(bound),
 		Message: "Request " + req.RequestID + " is admitted with a worst-case bound of " + tables.Money(bound).String() + "."}, &entry
+}
+
+// sameRequest reports whether req repeats the request of ledger entry e:
+// the same session and the same worst-case token bound (for an entry of a
+// receipt, the bound of its reservation).
+func sameRequest(c *tables.Campaign, e tables.LedgerEntry, req Request) bool {
+	if e.SessionID != req.SessionID {
+		return false
+	}
+	if e.Kind == tables.LedgerReserved {
+		return e.InputTokens == req.MaxInputTokens && e.OutputTokens == req.MaxOutputTokens
+	}
+	for _, l := range c.Receipts {
+		if l.Line == e.Line {
+			res := l.Record.Reservation
+			return res != nil && res.InputTokens == req.MaxInputTokens && res.OutputTokens == req.MaxOutputTokens
+		}
+	}
+	return false
 }
 
 // chargesBudget reports whether a ledger entry of kind k charges the

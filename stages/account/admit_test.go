@@ -123,8 +123,9 @@ func TestAdmitReplay(t *testing.T) {
 	t.Run("accounted request", func(t *testing.T) {
 		c, s := admitSet(t)
 		r := request()
-		r.RequestID = "req-T1-r1-D"                    // already accounted by Run
-		c.Manifest.Ceilings.Campaign.TotalSessions = 1 // no room for a new session
+		r.RequestID, r.SessionID = "req-T1-r1-D", "T1-r1-D" // already accounted by Run
+		r.MaxInputTokens, r.MaxOutputTokens = 90_000, 8_000 // its reservation's bound
+		c.Manifest.Ceilings.Campaign.TotalSessions = 1      // no room for a new session
 		before := Summarize(s.Ledger).Used
 		v := admitInto(c, s, r)
 		if !v.Admitted || !v.Replay || len(s.Ledger) != 1 || v.Used.Sessions != before.Sessions || *v.Used.ReferenceCost != *before.ReferenceCost {
@@ -141,6 +142,35 @@ func TestAdmitReplay(t *testing.T) {
 		// 0.006 accounted + 0.3 reserved, counted once.
 		if got := Summarize(s.Ledger).Used.ReferenceCost.String(); got != "0.306" {
 			t.Errorf("used reference cost = %s, want 0.306", got)
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		edit func(*Request)
+	}{
+		{"same request ID for another session", func(r *Request) { r.SessionID = "T1-r2-B" }},
+		{"same request ID with another input bound", func(r *Request) { r.MaxInputTokens++ }},
+		{"same request ID with another output bound", func(r *Request) { r.MaxOutputTokens-- }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, s := admitSet(t)
+			if first := admitInto(c, s, request()); !first.Admitted {
+				t.Fatalf("first %+v", first)
+			}
+			r := request()
+			tc.edit(&r)
+			v := admitInto(c, s, r)
+			if v.Admitted || v.Replay || v.Code != tables.CodeAdmissionRequestReused || len(s.Ledger) != 2 {
+				t.Errorf("verdict %+v, ledger %d entries; want refusal admission_request_reused", v, len(s.Ledger))
+			}
+		})
+	}
+	t.Run("accounted request for another session", func(t *testing.T) {
+		c, s := admitSet(t)
+		r := request()
+		r.RequestID = "req-T1-r1-D" // accounted by Run for T1-r1-D
+		if v := admitInto(c, s, r); v.Admitted || v.Code != tables.CodeAdmissionRequestReused {
+			t.Errorf("verdict %+v, want refusal admission_request_reused", v)
 		}
 	})
 }

@@ -62,14 +62,15 @@ func ceilingFinding(ptr, what string) tables.Finding {
 func exceeds(v int64, ceiling *int64) bool { return ceiling != nil && v > *ceiling }
 
 // sessionCeilings checks one session's wall time, input and output against
-// the per-session ceilings and its own reservation; it reports whether the
-// session is shown within all of them (an unknown cost is not).
+// the per-session ceilings and its own reservation, recording each outcome
+// on row (within_session_ceilings, reservation_covers_use); it reports
+// whether the session is shown within all of them (an unknown cost is not).
 func (a *accountant) sessionCeilings(line tables.Line[tables.Receipt], row *tables.Token, res *reservation) bool {
 	ok := true
 	over := func(code tables.Code, ptr, what string, v int64, ceiling *int64) {
 		if exceeds(v, ceiling) {
 			ok = false
-			a.add(line, code, tables.Warn, ptr, fmt.Sprintf("The session's %s (%d) exceeds the per-session ceiling (%d).", what, v, *ceiling))
+			a.add(line, code, tables.ClassOf(code).Severity(), ptr, fmt.Sprintf("The session's %s (%d) exceeds the per-session ceiling (%d).", what, v, *ceiling))
 		}
 	}
 	if row.DurationNS == nil {
@@ -79,16 +80,18 @@ func (a *accountant) sessionCeilings(line tables.Line[tables.Receipt], row *tabl
 	}
 	over(tables.CodeCeilingSessionInput, "/meter", "cumulative input", row.InputTotal, a.limits.sessionInput)
 	over(tables.CodeCeilingSessionOutput, "/meter", "billed output", row.Output, a.limits.sessionOutput)
+	row.WithinSessionCeilings = ok
 	if res == nil {
 		return false
 	}
 	costOver := row.ReferenceCost != nil && res.cost != nil && *row.ReferenceCost > *res.cost
 	if row.InputTotal > res.input || row.Output > res.output || costOver {
-		a.add(line, tables.CodeReservationExceeded, tables.Warn, "/reservation", fmt.Sprintf(
+		a.add(line, tables.CodeReservationExceeded, tables.ClassOf(tables.CodeReservationExceeded).Severity(), "/reservation", fmt.Sprintf(
 			"The session used %d input and %d output tokens (reference cost %s), beyond its reservation %s of %d, %d (%s).",
 			row.InputTotal, row.Output, moneyText(row.ReferenceCost), res.id, res.input, res.output, moneyText(res.cost)))
 		return false
 	}
+	row.ReservationCoversUse = row.ReferenceCost != nil && res.cost != nil
 	return ok && row.ReferenceCost != nil
 }
 
@@ -119,37 +122,63 @@ func PlannedSessions(m *tables.Manifest) int64 {
 	return slots * (1 + arms)
 }
 
-// campaignCeilings checks the campaign-wide ceilings over the whole ledger.
+// campaignCeilings checks the campaign-wide ceilings over the whole ledger
+// and records one Ceiling row for each, in manifest order.
 func (a *accountant) campaignCeilings() {
 	planned := PlannedSessions(&a.c.Manifest)
-	a.campaignOver(tables.CodeCeilingPlannedSessions, "/ceilings/campaign/planned_sessions", "planned sessions", planned, a.limits.planned)
 	u := Summarize(a.ledger).Used
-	a.campaignOver(tables.CodeCeilingTotalSessions, "/ceilings/campaign/total_sessions", "dispatched sessions", u.Sessions, a.limits.total)
-	if wall, ok := a.campaignWall(); ok {
-		a.campaignOver(tables.CodeCeilingCampaignWall, "/ceilings/campaign/wall_ms", "wall time in ns (first start to last end)", wall, a.limits.campaignWallNS)
+	var wall *int64
+	if w, ok := a.campaignWall(); ok {
+		wall = &w
 	}
-	a.campaignOver(tables.CodeCeilingCampaignInput, "/ceilings/campaign/input_tokens", "accounted and held input", u.InputTokens, a.limits.campaignInput)
-	a.campaignOver(tables.CodeCeilingCampaignOutput, "/ceilings/campaign/output_tokens", "accounted and held output", u.OutputTokens, a.limits.campaignOutput)
-	a.moneyOver(tables.CodeCeilingReferenceCost, "/ceilings/campaign/reference_cost", "reference cost", u.ReferenceCost, a.limits.referenceCost)
-	a.moneyOver(tables.CodeCeilingActualCost, "/ceilings/campaign/actual_cost", "attributable actual cost", u.ActualCost, a.limits.actualCost)
+	a.countCeiling("planned_sessions", tables.CodeCeilingPlannedSessions, "sessions", "planned sessions", &planned, a.limits.planned)
+	a.countCeiling("total_sessions", tables.CodeCeilingTotalSessions, "sessions", "dispatched sessions", &u.Sessions, a.limits.total)
+	a.countCeiling("wall_time", tables.CodeCeilingCampaignWall, "ns", "wall time in ns (first start to last end)", wall, a.limits.campaignWallNS)
+	a.countCeiling("input_tokens", tables.CodeCeilingCampaignInput, "tokens", "accounted and held input", &u.InputTokens, a.limits.campaignInput)
+	a.countCeiling("output_tokens", tables.CodeCeilingCampaignOutput, "tokens", "accounted and held output", &u.OutputTokens, a.limits.campaignOutput)
+	a.moneyCeiling("reference_cost", tables.CodeCeilingReferenceCost, "reference cost", u.ReferenceCost, a.limits.referenceCost)
+	a.moneyCeiling("actual_cost", tables.CodeCeilingActualCost, "attributable actual cost", u.ActualCost, a.limits.actualCost)
 }
 
-func (a *accountant) campaignOver(code tables.Code, ptr, what string, v int64, ceiling *int64) {
-	if exceeds(v, ceiling) {
-		a.findings = append(a.findings, tables.Finding{Code: code, Severity: tables.Warn, File: manifestFile, Pointer: ptr,
-			Message: fmt.Sprintf("The campaign's %s (%d) exceeds its ceiling (%d).", what, v, *ceiling)})
+// countCeiling records a count or duration ceiling: held when the use is
+// at most the limit, null when either is unknown.
+func (a *accountant) countCeiling(name string, code tables.Code, unit, what string, use, limit *int64) {
+	member := name
+	if name == "wall_time" {
+		member = "wall_ms"
 	}
+	row := tables.Ceiling{Ceiling: name, Pointer: "/ceilings/campaign/" + member, Unit: unit, Limit: limit, Use: use}
+	if use != nil && limit != nil {
+		held := !exceeds(*use, limit)
+		row.Held = &held
+		if !held {
+			row.Code = string(code)
+			a.findings = append(a.findings, tables.Finding{Code: code, Severity: tables.ClassOf(code).Severity(), File: manifestFile, Pointer: row.Pointer,
+				Message: fmt.Sprintf("The campaign's %s (%d) exceeds its ceiling (%d).", what, *use, *limit)})
+		}
+	}
+	a.ceilings = append(a.ceilings, row)
 }
 
-func (a *accountant) moneyOver(code tables.Code, ptr, what string, v, ceiling *tables.Money) {
+// moneyCeiling records a money ceiling; an unknown use cannot be shown
+// within it.
+func (a *accountant) moneyCeiling(name string, code tables.Code, what string, use, limit *tables.Money) {
+	row := tables.Ceiling{Ceiling: name, Pointer: "/ceilings/campaign/" + name, Unit: "money", LimitCost: limit, UseCost: use}
 	switch {
-	case v == nil:
-		a.findings = append(a.findings, tables.Finding{Code: tables.CodeCampaignCostUnknown, Severity: tables.Warn, File: manifestFile, Pointer: ptr,
+	case use == nil:
+		row.Code = string(tables.CodeCampaignCostUnknown)
+		a.findings = append(a.findings, tables.Finding{Code: tables.CodeCampaignCostUnknown, Severity: tables.ClassOf(tables.CodeCampaignCostUnknown).Severity(), File: manifestFile, Pointer: row.Pointer,
 			Message: "The campaign's " + what + " is unknown (a charge without tariff, meter or reservation), so it cannot be shown within its ceiling."})
-	case ceiling != nil && *v > *ceiling:
-		a.findings = append(a.findings, tables.Finding{Code: code, Severity: tables.Warn, File: manifestFile, Pointer: ptr,
-			Message: "The campaign's " + what + " (" + v.String() + ") exceeds its ceiling (" + ceiling.String() + ")."})
+	case limit != nil:
+		held := *use <= *limit
+		row.Held = &held
+		if !held {
+			row.Code = string(code)
+			a.findings = append(a.findings, tables.Finding{Code: code, Severity: tables.ClassOf(code).Severity(), File: manifestFile, Pointer: row.Pointer,
+				Message: "The campaign's " + what + " (" + use.String() + ") exceeds its ceiling (" + limit.String() + ")."})
+		}
 	}
+	a.ceilings = append(a.ceilings, row)
 }
 
 // campaignWall is first start to last end over dispatched receipts (UTC).

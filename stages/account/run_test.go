@@ -138,8 +138,36 @@ func TestRunLedgerOrderAndReplay(t *testing.T) {
 	if got := Summarize(s.Ledger).Used; got.Sessions != 3 || got.ReferenceCost.String() != "0.018" {
 		t.Errorf("used = %+v, want 3 sessions and 0.018", got)
 	}
-	if !hasCode(s.Rejections, tables.CodeLedgerRequestReplayed) {
-		t.Errorf("findings %v lack ledger_request_replayed", codes(s.Rejections))
+	// The copy reuses the request ID for another session: charged once,
+	// and a defect of the record.
+	if !hasCode(s.Rejections, tables.CodeRequestIDReused) || hasCode(s.Rejections, tables.CodeLedgerRequestReplayed) {
+		t.Errorf("findings %v: want request_id_reused, not ledger_request_replayed", codes(s.Rejections))
+	}
+}
+
+// TestRunReplayOfTheSameRequest: a second receipt of the same request (same
+// request ID, session and reservation bound) is charged once and only noted;
+// the same request ID with another bound is refused with its own code.
+func TestRunReplayOfTheSameRequest(t *testing.T) {
+	u := normalized(1000, 0, 0, 0, 100, 0)
+	a := receipt("T1-r1-A", tables.ShapeNormalized, u)
+	same := receipt("T1-r1-A", tables.ShapeNormalized, u)
+	s := runOn(testCampaign(a, same))
+	if !hasCode(s.Rejections, tables.CodeLedgerRequestReplayed) || hasCode(s.Rejections, tables.CodeRequestIDReused) {
+		t.Errorf("same request: findings %v, want only ledger_request_replayed", codes(s.Rejections))
+	}
+	for _, f := range s.Rejections {
+		if f.Code == tables.CodeLedgerRequestReplayed && f.Severity != tables.Warn {
+			t.Errorf("a replay of the same request is a note, got %s", f.Severity)
+		}
+	}
+	other := receipt("T1-r1-A", tables.ShapeNormalized, u)
+	res := *other.Reservation
+	res.OutputTokens++
+	other.Reservation = &res
+	s = runOn(testCampaign(a, other))
+	if !hasCode(s.Rejections, tables.CodeRequestIDReused) {
+		t.Errorf("another bound: findings %v lack request_id_reused", codes(s.Rejections))
 	}
 }
 

@@ -17,8 +17,10 @@ func (a *accountant) tokenRow(line tables.Line[tables.Receipt]) (tables.Token, b
 		SessionID: r.SessionID, RequestID: r.RequestID, Line: line.Line,
 		BillingBasis: r.Billing.Basis, CostStatus: tables.CostPriced,
 	}
-	row.DurationNS = a.duration(line)
-	row.ValidationNS = a.validationNS(line)
+	var durationOK, validationOK bool
+	row.DurationNS, durationOK = a.duration(line)
+	row.ValidationNS, validationOK = a.validationNS(line)
+	row.TimesConsistent = durationOK && validationOK
 	metered := a.meter(line, &row)
 	a.tools(line, &row)
 	row.ActualCharge = a.actualCharge(line)
@@ -148,8 +150,9 @@ func (a *accountant) actualCharge(line tables.Line[tables.Receipt]) *tables.Mone
 }
 
 // duration is monotonic end − start when both are given, else UTC end −
-// start; nil without an end. A negative duration is a finding.
-func (a *accountant) duration(line tables.Line[tables.Receipt]) *int64 {
+// start; nil without an end. It reports whether the times are consistent:
+// a session that ends before it starts (on either clock) is a finding.
+func (a *accountant) duration(line tables.Line[tables.Receipt]) (*int64, bool) {
 	r := &line.Record
 	var d int64
 	switch {
@@ -160,25 +163,28 @@ func (a *accountant) duration(line tables.Line[tables.Receipt]) *int64 {
 		} else {
 			d = e - s
 		}
+		if r.EndedAt != nil && r.EndedAt.Before(r.StartedAt) {
+			d = -1 // the UTC clock runs backwards even if the monotonic one does not
+		}
 	case r.EndedAt != nil:
 		d = int64(r.EndedAt.Sub(r.StartedAt))
 	default:
-		return nil
+		return nil, true
 	}
 	if d < 0 {
 		a.add(line, tables.CodeSessionTimeInvalid, tables.Reject, "/ended_at", "The session ends before it starts, or its span does not fit in int64 nanoseconds.")
-		return nil
+		return nil, false
 	}
-	return &d
+	return &d, true
 }
 
-func (a *accountant) validationNS(line tables.Line[tables.Receipt]) int64 {
+func (a *accountant) validationNS(line tables.Line[tables.Receipt]) (int64, bool) {
 	ms := line.Record.ValidationMS
 	if ms < 0 || ms > math.MaxInt64/1_000_000 {
 		a.add(line, tables.CodeSessionTimeInvalid, tables.Reject, "/validation_ms", "validation_ms is negative or out of range.")
-		return 0
+		return 0, false
 	}
-	return ms * 1_000_000
+	return ms * 1_000_000, true
 }
 
 // reservation is a receipt's parsed reservation.

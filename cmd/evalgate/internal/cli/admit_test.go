@@ -12,6 +12,12 @@ const validRequest = `{"format":"evalgate.request/v1","request_id":"req-next","s
 	`"rate_card":"codex-work-2026-09-05","meter_shape":"openai.responses","reservation_id":"res-next",` +
 	`"max_input_tokens":50000,"max_output_tokens":5000}`
 
+// replayRequest repeats the example's request of session T2-r1-D with its
+// reservation's bound.
+const replayRequest = `{"format":"evalgate.request/v1","request_id":"req_6081b5d3f6fc6552","session_id":"T2-r1-D",` +
+	`"rate_card":"codex-work-2026-09-05","meter_shape":"openai.responses","reservation_id":"res-T2-r1-D",` +
+	`"max_input_tokens":4000,"max_output_tokens":8000}`
+
 // TestAdmitExitCodes pins admit's exit codes: 0 admitted or replayed,
 // 1 refused or a rejected request file, 2 usage.
 func TestAdmitExitCodes(t *testing.T) {
@@ -30,7 +36,8 @@ func TestAdmitExitCodes(t *testing.T) {
 		want int
 	}{
 		{"admitted", []string{"admit", "--request", ok}, ExitOK},
-		{"replayed", []string{"admit", "--request", write("replay.json", strings.Replace(validRequest, "req-next", "req_6081b5d3f6fc6552", 1))}, ExitOK},
+		{"replayed", []string{"admit", "--request", write("replay.json", replayRequest)}, ExitOK},
+		{"request ID reused for another session", []string{"admit", "--request", write("reused.json", strings.Replace(validRequest, "req-next", "req_6081b5d3f6fc6552", 1))}, ExitRejected},
 		{"refused over the session ceiling", []string{"admit", "--request", write("big.json", strings.Replace(validRequest, "50000", "90001", 1))}, ExitRejected},
 		{"refused without reservation", []string{"admit", "--request", write("nores.json", strings.Replace(validRequest, `"res-next"`, `""`, 1))}, ExitRejected},
 		{"refused without meter", []string{"admit", "--request", write("nometer.json", strings.Replace(validRequest, `"openai.responses"`, `""`, 1))}, ExitRejected},
