@@ -21,6 +21,9 @@ const (
 	StatusError         = "error"
 	StatusInterruption  = "interruption"
 	StatusNotDispatched = "not_dispatched"
+	// StatusMissing is the sessions-table status of a planned session
+	// that has no receipt; receipts never carry it.
+	StatusMissing = "missing"
 )
 
 // Error classes. The model's own failures are scored failures; the
@@ -103,31 +106,10 @@ type OutputRef struct {
 	Bytes  int64  `json:"bytes"`
 }
 
-// Meter shapes accepted in Meter.Shape (see notes/receipts.md).
-const (
-	ShapeNormalized      = "normalized"
-	ShapeOpenAIResponses = "openai.responses"
-	ShapeOpenAIChat      = "openai.chat_completions"
-	ShapeAnthropic       = "anthropic.messages"
-	ShapeGemini          = "gemini.usage_metadata"
-	ShapeCodexTokenCount = "codex.token_count"
-	ShapeInspect         = "inspect.model_usage"
-	// ShapeInspectInclusive is Inspect AI's ModelUsage as written by
-	// inspect_ai < 0.3.184 for OpenAI, Grok and (before 0.3.208) Google:
-	// cache reads and writes are inside input_tokens, total = input + output.
-	ShapeInspectInclusive = "inspect.model_usage.inclusive"
-	// ShapeCodexTotalTokenUsage is one Codex CLI TokenUsage: the final
-	// total_token_usage of a whole rollout, written by `evalgate import codex`.
-	ShapeCodexTotalTokenUsage = "codex.total_token_usage"
-	// ShapeHarborAgentContext is a Harbor trial's agent_result token members
-	// (n_input_tokens includes n_cache_tokens), written by `evalgate import harbor`.
-	ShapeHarborAgentContext = "harbor.agent_context"
-)
-
 // Meter is the provider's usage object, kept in its native shape. Usage is
 // decoded strictly per Shape by stages/account.
 type Meter struct {
-	Shape    string         `json:"shape"`
+	Shape    UsageShape     `json:"shape"`
 	RateCard string         `json:"rate_card"` // RateCard.ID
 	Usage    jsontext.Value `json:"usage"`
 }

@@ -12,12 +12,12 @@ const FormatRequest = "evalgate.request/v1"
 // card, a missing meter or reservation identity) rather than the loader
 // rejecting the file. Token bounds are 0..2^53−1.
 type AdmitRequest struct {
-	Format          string `json:"format"`            // FormatRequest
-	RequestID       string `json:"request_id"`        // the provider request ID the dispatch will carry
-	SessionID       string `json:"session_id"`        // the session the request belongs to
-	RateCard        string `json:"rate_card"`         // manifest rate_cards[].id pricing the session; may be ""
-	MeterShape      string `json:"meter_shape"`       // usage shape the session will report (Shape*); may be ""
-	ReservationID   string `json:"reservation_id"`    // reservation the dispatch is charged against; may be ""
-	MaxInputTokens  int64  `json:"max_input_tokens"`  // worst-case cumulative input: uncached + cached + cache writes
-	MaxOutputTokens int64  `json:"max_output_tokens"` // worst-case billed output, reasoning included
+	Format          string     `json:"format"`            // FormatRequest
+	RequestID       string     `json:"request_id"`        // the provider request ID the dispatch will carry
+	SessionID       string     `json:"session_id"`        // the session the request belongs to
+	RateCard        string     `json:"rate_card"`         // manifest rate_cards[].id pricing the session; may be ""
+	MeterShape      UsageShape `json:"meter_shape"`       // usage shape the session will report (Shape*); may be ""
+	ReservationID   string     `json:"reservation_id"`    // reservation the dispatch is charged against; may be ""
+	MaxInputTokens  int64      `json:"max_input_tokens"`  // worst-case cumulative input: uncached + cached + cache writes
+	MaxOutputTokens int64      `json:"max_output_tokens"` // worst-case billed output, reasoning included
 }

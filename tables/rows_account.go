@@ -27,23 +27,23 @@ const (
 // not_dispatched), sorted by session_id: the meter normalised into
 // disjoint buckets and its exact reference cost.
 type Token struct {
-	SessionID     string `parquet:"session_id"`
-	Shape         string `parquet:"shape,dict"`
-	RateCard      string `parquet:"rate_card,dict"`
-	UncachedInput int64  `parquet:"uncached_input"`
-	CachedInput   int64  `parquet:"cached_input"`
-	CacheWrite5m  int64  `parquet:"cache_write_5m"`
-	CacheWrite1h  int64  `parquet:"cache_write_1h"`
-	Output        int64  `parquet:"output"`    // billed output, reasoning included
-	Reasoning     int64  `parquet:"reasoning"` // informational subset of Output
-	ToolInput     int64  `parquet:"tool_input"`
-	ToolOutput    int64  `parquet:"tool_output"`
-	ReferenceCost *Money `parquet:"reference_cost,optional,decimal(12:18)"` // null unless cost_status is priced
-	ToolCharges   *Money `parquet:"tool_charges,optional,decimal(12:18)"`   // null when any tool charge is unattributable; 0 with no calls
-	BillingBasis  string `parquet:"billing_basis,dict"`
-	ActualCharge  *Money `parquet:"actual_charge,optional,decimal(12:18)"` // null = unavailable (or reference basis), never zero
-	Currency      string `parquet:"currency,dict"`
-	CostStatus    string `parquet:"cost_status,dict"` // priced, missing_tariff, missing_meter, invalid_meter, unknown_rate_card, unsupported_modifier
+	SessionID     string     `parquet:"session_id"`
+	Shape         UsageShape `parquet:"shape,dict"`
+	RateCard      string     `parquet:"rate_card,dict"`
+	UncachedInput int64      `parquet:"uncached_input"`
+	CachedInput   int64      `parquet:"cached_input"`
+	CacheWrite5m  int64      `parquet:"cache_write_5m"`
+	CacheWrite1h  int64      `parquet:"cache_write_1h"`
+	Output        int64      `parquet:"output"`    // billed output, reasoning included
+	Reasoning     int64      `parquet:"reasoning"` // informational subset of Output
+	ToolInput     int64      `parquet:"tool_input"`
+	ToolOutput    int64      `parquet:"tool_output"`
+	ReferenceCost *Money     `parquet:"reference_cost,optional,decimal(12:18)"` // null unless cost_status is priced
+	ToolCharges   *Money     `parquet:"tool_charges,optional,decimal(12:18)"`   // null when any tool charge is unattributable; 0 with no calls
+	BillingBasis  string     `parquet:"billing_basis,dict"`
+	ActualCharge  *Money     `parquet:"actual_charge,optional,decimal(12:18)"` // null = unavailable (or reference basis), never zero
+	Currency      string     `parquet:"currency,dict"`
+	CostStatus    string     `parquet:"cost_status,dict"` // priced, missing_tariff, missing_meter, invalid_meter, unknown_rate_card, unsupported_modifier
 
 	RequestID      string `parquet:"request_id"`
 	Line           int64  `parquet:"line"`                 // the receipt's line in receipts.jsonl

@@ -20,37 +20,37 @@ type ObligationOutcome struct {
 // Run is one row per (task, repetition, arm) workflow: the unit scored by
 // the scorecards. Every planned run has a row; nothing leaves a denominator.
 type Run struct {
-	TaskID                   string   `parquet:"task_id,dict"`
-	Repository               string   `parquet:"repository,dict"`
-	Family                   string   `parquet:"family,dict"`
-	Repetition               int64    `parquet:"repetition"`
-	Arm                      string   `parquet:"arm,dict"`
-	Position                 int64    `parquet:"position"` // 1-based place of the arm in the repetition's order
-	DraftSessionID           string   `parquet:"draft_session_id"`
-	ReviewSessionID          string   `parquet:"review_session_id"`
-	Classification           string   `parquet:"classification,dict"`
-	Scored                   bool     `parquet:"scored"`     // false when ratings are missing: unscored, never zero
-	R                        *float64 `parquet:"r,optional"` // answerable addressed / answerable; exact ratio of RNum/RDen
-	RNum                     int64    `parquet:"r_num"`
-	RDen                     int64    `parquet:"r_den"`
-	U                        *float64 `parquet:"u,optional"` // null when the task has no unanswerable obligation
-	UNum                     int64    `parquet:"u_num"`
-	UDen                     int64    `parquet:"u_den"`
-	CriticalCompletionFailed bool     `parquet:"critical_completion_failed"`
-	CriticalFailures         int64    `parquet:"critical_failures"`
-	WrongClaims              *int64   `parquet:"wrong_claims,optional"` // null when no valid answer exists
-	CriticalWrongClaims      *int64   `parquet:"critical_wrong_claims,optional"`
-	UnsupportedClaims        *int64   `parquet:"unsupported_claims,optional"`
-	FalseCompletenessClaims  *int64   `parquet:"false_completeness_claims,optional"`
-	SourceGate               bool     `parquet:"source_gate"`
-	ProtocolGate             bool     `parquet:"protocol_gate"`
-	StructuralPass           bool     `parquet:"structural_pass"`
-	SemanticPass             *bool    `parquet:"semantic_pass,optional"`                // null when unscored
-	WorkflowCost             *Money   `parquet:"workflow_cost,optional,decimal(12:18)"` // draft + own review + validation, reference basis
-	ReviewCost               *Money   `parquet:"review_cost,optional,decimal(12:18)"`
-	WorkflowNS               int64    `parquet:"workflow_ns"` // draft start→terminal + own review + own validation
-	ReviewNS                 int64    `parquet:"review_ns"`
-	TimeComplete             bool     `parquet:"time_complete"` // false when a session of the run has no duration: WorkflowNS then counts only the known parts and the time gates cannot pass
+	TaskID                   string         `parquet:"task_id,dict"`
+	Repository               string         `parquet:"repository,dict"`
+	Family                   string         `parquet:"family,dict"`
+	Repetition               int64          `parquet:"repetition"`
+	Arm                      string         `parquet:"arm,dict"`
+	Position                 int64          `parquet:"position"` // 1-based place of the arm in the repetition's order
+	DraftSessionID           string         `parquet:"draft_session_id"`
+	ReviewSessionID          string         `parquet:"review_session_id"`
+	Classification           Classification `parquet:"classification,dict"`
+	Scored                   bool           `parquet:"scored"`     // false when ratings are missing: unscored, never zero
+	R                        *float64       `parquet:"r,optional"` // answerable addressed / answerable; exact ratio of RNum/RDen
+	RNum                     int64          `parquet:"r_num"`
+	RDen                     int64          `parquet:"r_den"`
+	U                        *float64       `parquet:"u,optional"` // null when the task has no unanswerable obligation
+	UNum                     int64          `parquet:"u_num"`
+	UDen                     int64          `parquet:"u_den"`
+	CriticalCompletionFailed bool           `parquet:"critical_completion_failed"`
+	CriticalFailures         int64          `parquet:"critical_failures"`
+	WrongClaims              *int64         `parquet:"wrong_claims,optional"` // null when no valid answer exists
+	CriticalWrongClaims      *int64         `parquet:"critical_wrong_claims,optional"`
+	UnsupportedClaims        *int64         `parquet:"unsupported_claims,optional"`
+	FalseCompletenessClaims  *int64         `parquet:"false_completeness_claims,optional"`
+	SourceGate               bool           `parquet:"source_gate"`
+	ProtocolGate             bool           `parquet:"protocol_gate"`
+	StructuralPass           bool           `parquet:"structural_pass"`
+	SemanticPass             *bool          `parquet:"semantic_pass,optional"`                // null when unscored
+	WorkflowCost             *Money         `parquet:"workflow_cost,optional,decimal(12:18)"` // draft + own review + validation, reference basis
+	ReviewCost               *Money         `parquet:"review_cost,optional,decimal(12:18)"`
+	WorkflowNS               int64          `parquet:"workflow_ns"` // draft start→terminal + own review + own validation
+	ReviewNS                 int64          `parquet:"review_ns"`
+	TimeComplete             bool           `parquet:"time_complete"` // false when a session of the run has no duration: WorkflowNS then counts only the known parts and the time gates cannot pass
 	// Columns of kind system-comparison (SPEC G5); zero, empty or null for
 	// other kinds. DraftSessionID is then the workflow's investigation.
 	Cold               bool     `parquet:"cold"`                               // the run carries its system's cold setup in this repository
@@ -108,10 +108,10 @@ type Gate struct {
 
 // Decision is the single-row decision table.
 type Decision struct {
-	Decision     string `parquet:"decision,dict"` // advance, do_not_advance, stop_no_gain, no_verdict
-	Arm          string `parquet:"arm,dict"`
-	FailingGates string `parquet:"failing_gates"` // comma-separated gate names
-	Reason       string `parquet:"reason"`
+	Decision     Verdict `parquet:"decision,dict"` // advance, do_not_advance, stop_no_gain, no_verdict
+	Arm          string  `parquet:"arm,dict"`
+	FailingGates string  `parquet:"failing_gates"` // comma-separated gate names
+	Reason       string  `parquet:"reason"`
 }
 
 // Interval is one row per statistic × method of the exploratory bootstrap.

@@ -97,7 +97,7 @@ func TestExampleTables(t *testing.T) {
 	if len(sessions) != comp.Sessions {
 		t.Errorf("sessions: %d rows, want %d (8 tasks × 3 repetitions × D, A, B)", len(sessions), comp.Sessions)
 	}
-	byClass := map[string]int{}
+	byClass := map[tables.Classification]int{}
 	for _, s := range sessions {
 		byClass[s.Classification]++
 	}

@@ -152,7 +152,7 @@ func rcCompare(t *testing.T, want rcResult, got rcOutput) {
 	t.Run("scorecard.json", func(t *testing.T) { rcCompareScorecard(t, want, got.scorecard) })
 	t.Run("decision", func(t *testing.T) {
 		failing := strings.Join(want.failingGates, ",")
-		if len(got.decision) != 1 || got.decision[0].Decision != want.decision || got.decision[0].FailingGates != failing {
+		if len(got.decision) != 1 || string(got.decision[0].Decision) != want.decision || got.decision[0].FailingGates != failing {
 			t.Errorf("decision.parquet = %+v, recomputed %s failing %q", got.decision, want.decision, failing)
 		}
 		if got.summary != nil && (got.summary["decision"] != want.decision || got.summary["failing_gates"] != failing) {

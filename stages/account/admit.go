@@ -17,7 +17,7 @@ type Request struct {
 	MaxInputTokens  int64
 	MaxOutputTokens int64
 	ReservationID   string
-	MeterShape      string // the usage shape the session will report (tables.Shape*); its meter identity
+	MeterShape      tables.UsageShape // the usage shape the session will report (tables.Shape*); its meter identity
 }
 
 // Verdict is the outcome of Admit.
@@ -77,7 +77,7 @@ func admit(c *tables.Campaign, ledger []tables.LedgerEntry, req Request) (Verdic
 	if req.ReservationID == "" {
 		return refuse(tables.CodeAdmissionNoReservation, "The request has no reservation identity.")
 	}
-	if !slices.Contains(Shapes, req.MeterShape) {
+	if !slices.Contains(tables.UsageShapes(), req.MeterShape) {
 		return refuse(tables.CodeAdmissionMissingMeter, fmt.Sprintf("Meter shape %q is not an accepted usage shape, so the session's tokens could not be metered.", req.MeterShape))
 	}
 	card, ok := tariffs(&c.Manifest)[req.RateCard]

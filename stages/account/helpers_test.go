@@ -50,7 +50,7 @@ var t0 = time.Date(2026, 9, 5, 10, 0, 0, 0, time.UTC)
 
 // receipt is a metered response receipt on the Codex card, 60 s long,
 // reserved at 90,000 / 8,000 tokens and US$0.52.
-func receipt(session, shape, usage string) tables.Receipt {
+func receipt(session string, shape tables.UsageShape, usage string) tables.Receipt {
 	end := t0.Add(time.Minute)
 	return tables.Receipt{
 		SessionID: session, RequestID: "req-" + session, Attempt: 1, TaskID: "T1", Repetition: 1, Role: tables.RoleReview,

@@ -47,16 +47,9 @@ type Problem struct {
 // unpriceable).
 func (p Problem) Invalid() bool { return p.Code != tables.CodeMeterUnsupportedModifier }
 
-// Shapes lists the accepted meter shapes, in documentation order.
-var Shapes = []string{
-	tables.ShapeNormalized, tables.ShapeOpenAIResponses, tables.ShapeOpenAIChat,
-	tables.ShapeAnthropic, tables.ShapeGemini, tables.ShapeCodexTokenCount, tables.ShapeInspect,
-	tables.ShapeInspectInclusive, tables.ShapeCodexTotalTokenUsage, tables.ShapeHarborAgentContext,
-}
-
 // DecodeMeter decodes usage strictly per shape and normalises it. It never
 // panics; on any invalid problem the buckets are meaningless.
-func DecodeMeter(shape string, usage []byte) (Buckets, []Problem) {
+func DecodeMeter(shape tables.UsageShape, usage []byte) (Buckets, []Problem) {
 	var d decoder
 	var b Buckets
 	switch shape {

@@ -10,8 +10,10 @@ import (
 // by hand from notes/receipts.md §1–§2 in the comment beside it.
 func TestDecodeMeterValid(t *testing.T) {
 	cases := []struct {
-		name, shape, usage string
-		want               Buckets
+		name  string
+		shape tables.UsageShape
+		usage string
+		want  Buckets
 	}{
 		{"normalized", tables.ShapeNormalized, normalized(3000, 9000, 10, 20, 700, 512),
 			Buckets{3000, 9000, 10, 20, 700, 512}},
@@ -81,9 +83,11 @@ func TestDecodeMeterInvalid(t *testing.T) {
 			`,"output_tokens_details":{"reasoning_tokens":` + reasoning + `},"total_tokens":` + total + `}`
 	}
 	cases := []struct {
-		name, shape, usage string
-		code               tables.Code
-		pointer            string
+		name    string
+		shape   tables.UsageShape
+		usage   string
+		code    tables.Code
+		pointer string
 	}{
 		{"unknown shape", "openai.completions", `{}`, tables.CodeMeterUnknownShape, ""},
 		{"not an object", tables.ShapeNormalized, `[1,2]`, tables.CodeMeterMalformed, ""},
@@ -156,7 +160,11 @@ func TestDecodeMeterInvalid(t *testing.T) {
 
 // An unsupported modifier keeps the buckets but makes the cost unpriceable.
 func TestDecodeMeterModifiers(t *testing.T) {
-	cases := []struct{ name, shape, usage, pointer string }{
+	cases := []struct {
+		name           string
+		shape          tables.UsageShape
+		usage, pointer string
+	}{
 		{"anthropic batch tier", tables.ShapeAnthropic,
 			`{"input_tokens":5,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"service_tier":"batch"}`, "/service_tier"},
 		{"anthropic us geo", tables.ShapeAnthropic,
@@ -182,15 +190,15 @@ func TestDecodeMeterModifiers(t *testing.T) {
 }
 
 func FuzzMeter(f *testing.F) {
-	for _, s := range Shapes {
-		f.Add(s, `{}`)
+	for _, s := range tables.UsageShapes() {
+		f.Add(string(s), `{}`)
 	}
-	f.Add(tables.ShapeCodexTokenCount, `{"total_token_usage":{"input_tokens":1,"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,"total_tokens":2},"last_token_usage":null}`)
-	f.Add(tables.ShapeAnthropic, `{"input_tokens":-9223372036854775808,"output_tokens":9223372036854775807,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}`)
-	f.Add(tables.ShapeGemini, `{"promptTokenCount":1e3,"totalTokenCount":[{"a":{"b":[]}}]}`)
-	f.Add(tables.ShapeInspect, "{\"input_tokens\":1,\"\xff\":2}")
+	f.Add(string(tables.ShapeCodexTokenCount), `{"total_token_usage":{"input_tokens":1,"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,"total_tokens":2},"last_token_usage":null}`)
+	f.Add(string(tables.ShapeAnthropic), `{"input_tokens":-9223372036854775808,"output_tokens":9223372036854775807,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}`)
+	f.Add(string(tables.ShapeGemini), `{"promptTokenCount":1e3,"totalTokenCount":[{"a":{"b":[]}}]}`)
+	f.Add(string(tables.ShapeInspect), "{\"input_tokens\":1,\"\xff\":2}")
 	f.Fuzz(func(t *testing.T, shape, usage string) {
-		b, problems := DecodeMeter(shape, []byte(usage))
+		b, problems := DecodeMeter(tables.UsageShape(shape), []byte(usage))
 		for _, p := range problems {
 			if p.Code == "" || p.Message == "" {
 				t.Fatalf("untyped problem %+v", p)

@@ -15,7 +15,7 @@ var propertySeed = flag.Uint64("account.seed", 741, "seed of the random-meter pr
 // randomMeter returns a random usage of a random shape and its reference
 // cost on the Sonnet card (3 / 0.30 / 3.75 / 6 / 15 per million), computed
 // independently of the decoder with big.Rat from the raw counts.
-func randomMeter(rng *rand.Rand) (shape, usage string, cost *big.Rat) {
+func randomMeter(rng *rand.Rand) (shape tables.UsageShape, usage string, cost *big.Rat) {
 	n := func() int64 { return rng.Int64N(200_000) }
 	price := func(tokens int64, perMillion string) *big.Rat {
 		p, _ := new(big.Rat).SetString(perMillion)

@@ -12,7 +12,7 @@ import (
 func TestAllGatesPass(t *testing.T) {
 	f := newFixture(t, 8, 1)
 	f.aggregate()
-	f.wantDecision(DecisionAdvance, "")
+	f.wantDecision(tables.DecisionAdvance, "")
 	if n := len(f.s.Gates); n != 15 {
 		t.Fatalf("got %d gates, want 15", n)
 	}
@@ -44,7 +44,7 @@ func TestC21OnePairBoundFails(t *testing.T) {
 	f.setCost("T3", "B", 2, "1.00")
 	f.setCost("T3", "B", 3, "1.00")
 	f.aggregate()
-	f.wantDecision(DecisionDoNotAdvance, GateCostPair)
+	f.wantDecision(tables.DecisionDoNotAdvance, GateCostPair)
 	f.wantGate(GateCostPair, "1.3", false)
 	f.wantGate(GateCostTask, "1.05", true)
 	f.wantGate(GateCostAggregate, "1.04375", true)
@@ -62,7 +62,7 @@ func TestC14FewerCallsExcessiveCost(t *testing.T) {
 		f.setCost(task, "B", 0, "1.20")
 	}
 	f.aggregate()
-	f.wantDecision(DecisionDoNotAdvance, GateCostAggregate+","+GateCostTask)
+	f.wantDecision(tables.DecisionDoNotAdvance, GateCostAggregate+","+GateCostTask)
 	if g := f.gate(GateCostAggregate); !contains(g.Detail, "increased by 20.0%") {
 		t.Fatalf("detail %q", g.Detail)
 	}
@@ -77,7 +77,7 @@ func TestExactThresholdEdges(t *testing.T) {
 		f.wantGate(GateTaskFloor, "0.8", true)
 		f.wantGate(GateMacroFloor, "0.93125", true)
 		f.wantGate(GateImprovedTasks, "7", true)
-		f.wantDecision(DecisionAdvance, "")
+		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("task median 0.79 fails the floor", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
@@ -85,7 +85,7 @@ func TestExactThresholdEdges(t *testing.T) {
 		f.aggregate()
 		f.wantGate(GateTaskFloor, "0.79", false)
 		// The drop 0.80 − 0.79 = 0.01 is allowed; only the floor fails.
-		f.wantDecision(DecisionDoNotAdvance, GateTaskFloor)
+		f.wantDecision(tables.DecisionDoNotAdvance, GateTaskFloor)
 	})
 	t.Run("drop of exactly 0.05 passes", func(t *testing.T) {
 		// T8: A 0.90, B 0.85. Macro B = (7×0.95+0.85)/8 = 0.9375;
@@ -96,7 +96,7 @@ func TestExactThresholdEdges(t *testing.T) {
 		f.aggregate()
 		f.wantGate(GateMaxTaskDrop, "0.05", true)
 		f.wantGate(GateMacroGain, "0.125", true)
-		f.wantDecision(DecisionAdvance, "")
+		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("drop of 0.06 fails", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
@@ -104,7 +104,7 @@ func TestExactThresholdEdges(t *testing.T) {
 		f.setR("T8", "B", 1, 84)
 		f.aggregate()
 		f.wantGate(GateMaxTaskDrop, "0.06", false)
-		f.wantDecision(DecisionDoNotAdvance, GateMaxTaskDrop)
+		f.wantDecision(tables.DecisionDoNotAdvance, GateMaxTaskDrop)
 	})
 	t.Run("cost ratio exactly 1.10 passes", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
@@ -113,7 +113,7 @@ func TestExactThresholdEdges(t *testing.T) {
 		}
 		f.aggregate()
 		f.wantGate(GateCostAggregate, "1.1", true)
-		f.wantDecision(DecisionAdvance, "")
+		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("cost ratio one pico-unit above 1.10 fails", func(t *testing.T) {
 		// Σ B = 8 × 1.100000000001, Σ A = 8: ratio 1.100000000001 > 1.10.
@@ -123,7 +123,7 @@ func TestExactThresholdEdges(t *testing.T) {
 		}
 		f.aggregate()
 		f.wantGate(GateCostAggregate, "1.100000000001", false)
-		f.wantDecision(DecisionDoNotAdvance, GateCostAggregate)
+		f.wantDecision(tables.DecisionDoNotAdvance, GateCostAggregate)
 	})
 }
 
@@ -166,7 +166,7 @@ func TestMedians(t *testing.T) {
 			t.Fatalf("task row %+v", row)
 		}
 		d := f.decision()
-		if d.Decision != DecisionNoVerdict || !contains(d.Reason, "T2/r2/B") {
+		if d.Decision != tables.DecisionNoVerdict || !contains(d.Reason, "T2/r2/B") {
 			t.Fatalf("decision %+v", d)
 		}
 	})

@@ -7,17 +7,9 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Decisions (G3).
-const (
-	DecisionAdvance      = "advance"
-	DecisionDoNotAdvance = "do_not_advance"
-	DecisionStopNoGain   = "stop_no_gain"
-	DecisionNoVerdict    = "no_verdict"
-)
-
 // modelFault are session classifications whose findings are the model's
 // own scored failures, not an invalid execution (C16, C23).
-var modelFault = map[string]bool{"scored_failure": true, "shared_draft_failure": true, "not_dispatched": true}
+var modelFault = map[tables.Classification]bool{tables.ClassScoredFailure: true, tables.ClassSharedDraftFailure: true, tables.ClassNotDispatched: true}
 
 // validityReport lists why the execution cannot support a verdict; it is
 // empty when it can.
@@ -41,8 +33,8 @@ func validity(c *tables.Campaign, in *inputs, judged []tables.Run) validityRepor
 		if r.Scored {
 			continue
 		}
-		k := r.Classification
-		if k != "missing" && k != "invalid" {
+		k := string(r.Classification)
+		if k != "missing" && k != string(tables.ClassInvalid) {
 			k = "unscored"
 		}
 		byClass[k] = append(byClass[k], fmt.Sprintf("%s/r%d/%s", r.TaskID, r.Repetition, r.Arm))
@@ -120,7 +112,7 @@ func invalidTriplets(in *inputs) int64 {
 	}
 	seen := map[key]bool{}
 	for _, sess := range in.sessions {
-		if sess.Classification == "invalid" {
+		if sess.Classification == tables.ClassInvalid {
 			seen[key{sess.TaskID, sess.Repetition, sess.Attempt}] = true
 		}
 	}
@@ -145,18 +137,18 @@ func decide(pol *policy, gates []tables.Gate, arm string, v validityReport) tabl
 	d := tables.Decision{Arm: arm, FailingGates: strings.Join(failing, ",")}
 	switch {
 	case pol == nil:
-		d.Decision, d.Reason = DecisionNoVerdict, "the gate policy preset is unknown, so no frozen policy can judge the campaign"
+		d.Decision, d.Reason = tables.DecisionNoVerdict, "the gate policy preset is unknown, so no frozen policy can judge the campaign"
 		if len(v.reasons) > 0 {
 			d.Reason += "; " + strings.Join(v.reasons, "; ")
 		}
 	case len(v.reasons) > 0:
-		d.Decision, d.Reason = DecisionNoVerdict, "execution invalid: "+strings.Join(v.reasons, "; ")
+		d.Decision, d.Reason = tables.DecisionNoVerdict, "execution invalid: "+strings.Join(v.reasons, "; ")
 	case gain == nil || !gain.Pass:
-		d.Decision, d.Reason = DecisionStopNoGain, stopReason(gain)
+		d.Decision, d.Reason = tables.DecisionStopNoGain, stopReason(gain)
 	case len(failing) == 0:
-		d.Decision, d.Reason = DecisionAdvance, fmt.Sprintf("every gate of %s passes", pol.name)
+		d.Decision, d.Reason = tables.DecisionAdvance, fmt.Sprintf("every gate of %s passes", pol.name)
 	default:
-		d.Decision = DecisionDoNotAdvance
+		d.Decision = tables.DecisionDoNotAdvance
 		d.Reason = "quality gain observed but gates failed: " + failingDetail(gates)
 	}
 	return d

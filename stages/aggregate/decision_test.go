@@ -17,7 +17,7 @@ func TestThresholdOverrides(t *testing.T) {
 		if g := f.gate(GateMacroGain); g.Threshold != ">= 0.20" {
 			t.Fatalf("threshold %q", g.Threshold)
 		}
-		f.wantDecision(DecisionStopNoGain, GateMacroGain)
+		f.wantDecision(tables.DecisionStopNoGain, GateMacroGain)
 	})
 	t.Run("lowering the pair bound flips C21's do_not_advance to advance", func(t *testing.T) {
 		f := newFixture(t, 8, 3)
@@ -26,7 +26,7 @@ func TestThresholdOverrides(t *testing.T) {
 		f.setCost("T3", "B", 3, "1.00")
 		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: GateCostPair, Value: "1.30"}}
 		f.aggregate()
-		f.wantDecision(DecisionAdvance, "")
+		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	bad := []struct {
 		name string
@@ -53,7 +53,7 @@ func TestThresholdOverrides(t *testing.T) {
 			if hit == nil || hit.Pointer != tc.ptr || hit.File != "manifest.json" || hit.Severity != tables.Reject {
 				t.Fatalf("findings %v, want %s at %s", f.s.Rejections, tc.code, tc.ptr)
 			}
-			if d := f.decision(); d.Decision != DecisionNoVerdict {
+			if d := f.decision(); d.Decision != tables.DecisionNoVerdict {
 				t.Fatalf("decision %+v", d)
 			}
 		})
@@ -62,7 +62,7 @@ func TestThresholdOverrides(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.c.Manifest.GatePolicy.Preset = "lenient-v0"
 		f.aggregate()
-		if !hasCode(f.s.Rejections, tables.CodeGatePresetUnknown) || len(f.s.Gates) != 0 || f.decision().Decision != DecisionNoVerdict {
+		if !hasCode(f.s.Rejections, tables.CodeGatePresetUnknown) || len(f.s.Gates) != 0 || f.decision().Decision != tables.DecisionNoVerdict {
 			t.Fatalf("findings %v gates %d decision %+v", f.s.Rejections, len(f.s.Gates), f.decision())
 		}
 	})
@@ -78,7 +78,7 @@ func TestStopNoGain(t *testing.T) {
 		f.aggregate()
 		f.wantGate(GateMacroGain, "0", false)
 		f.wantGate(GateImprovedTasks, "0", false)
-		f.wantDecision(DecisionStopNoGain, GateMacroGain+","+GateImprovedTasks)
+		f.wantDecision(tables.DecisionStopNoGain, GateMacroGain+","+GateImprovedTasks)
 	})
 	t.Run("gain just below 0.10", func(t *testing.T) {
 		// B 0.89 everywhere vs A 0.80: gain 0.09; B's macro 0.89 < 0.90 too.
@@ -88,7 +88,7 @@ func TestStopNoGain(t *testing.T) {
 		}
 		f.aggregate()
 		f.wantGate(GateMacroGain, "0.09", false)
-		if d := f.decision(); d.Decision != DecisionStopNoGain {
+		if d := f.decision(); d.Decision != tables.DecisionStopNoGain {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -99,7 +99,7 @@ func TestNoVerdict(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "duplicate_key", Severity: tables.Reject, File: "receipts.jsonl", Line: 4, Message: "duplicate key"})
 		f.aggregate()
-		if d := f.decision(); d.Decision != DecisionNoVerdict || !contains(d.Reason, "duplicate_key") {
+		if d := f.decision(); d.Decision != tables.DecisionNoVerdict || !contains(d.Reason, "duplicate_key") {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -108,14 +108,14 @@ func TestNoVerdict(t *testing.T) {
 		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "scored_failure"})
 		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "answer_malformed", Severity: tables.Reject, File: "answers/T1-r1-B.json", Session: "T1-r1-B"})
 		f.aggregate()
-		f.wantDecision(DecisionAdvance, "")
+		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("a rejecting finding on a valid session invalidates", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "valid"})
 		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "identity_mismatch", Severity: tables.Reject, Session: "T1-r1-B"})
 		f.aggregate()
-		if d := f.decision(); d.Decision != DecisionNoVerdict {
+		if d := f.decision(); d.Decision != tables.DecisionNoVerdict {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -132,12 +132,12 @@ func TestNoVerdict(t *testing.T) {
 		f.edit("T1", "B", 1, func(r *tables.Run) { r.ReviewSessionID = "T1-r1-B-a2" })
 		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "recorder_loss", Severity: tables.Reject, Session: "T1-r1-B"})
 		f.aggregate()
-		f.wantDecision(DecisionAdvance, "")
+		f.wantDecision(tables.DecisionAdvance, "")
 
 		f = newFixture(t, 8, 1)
 		f.s.Sessions = append(f.s.Sessions, invalid("T1"), replacement("T1"), invalid("T2"), replacement("T2"))
 		f.aggregate()
-		if d := f.decision(); d.Decision != DecisionNoVerdict || !contains(d.Reason, "2 infrastructure-invalid triplets") {
+		if d := f.decision(); d.Decision != tables.DecisionNoVerdict || !contains(d.Reason, "2 infrastructure-invalid triplets") {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -145,7 +145,7 @@ func TestNoVerdict(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.edit("T4", "A", 1, func(r *tables.Run) { r.Scored, r.R, r.Classification = false, nil, "missing" })
 		f.aggregate()
-		if d := f.decision(); d.Decision != DecisionNoVerdict || !contains(d.Reason, "missing session: T4/r1/A") {
+		if d := f.decision(); d.Decision != tables.DecisionNoVerdict || !contains(d.Reason, "missing session: T4/r1/A") {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -153,7 +153,7 @@ func TestNoVerdict(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: tables.CodeOracleDefective, Severity: tables.Reject, File: "tasks/T1/truth.json"})
 		f.aggregate()
-		if d := f.decision(); d.Decision != DecisionNoVerdict {
+		if d := f.decision(); d.Decision != tables.DecisionNoVerdict {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -161,7 +161,7 @@ func TestNoVerdict(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.edit("T1", "B", 1, func(r *tables.Run) { r.WorkflowCost = nil })
 		f.aggregate()
-		f.wantDecision(DecisionDoNotAdvance, GateCostAggregate+","+GateCostTask+","+GateCostPair)
+		f.wantDecision(tables.DecisionDoNotAdvance, GateCostAggregate+","+GateCostTask+","+GateCostPair)
 		f.wantGate(GateCostAggregate, "null", false)
 	})
 }
@@ -172,13 +172,13 @@ func TestQualityGates(t *testing.T) {
 		f.edit("T5", "B", 1, func(r *tables.Run) { r.CriticalFailures = 1 })
 		f.aggregate()
 		f.wantGate(GateCriticalSource, "1", false)
-		f.wantDecision(DecisionDoNotAdvance, GateCriticalSource)
+		f.wantDecision(tables.DecisionDoNotAdvance, GateCriticalSource)
 	})
 	t.Run("g1 baseline failures do not count", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.edit("T5", "A", 1, func(r *tables.Run) { r.CriticalFailures, r.SourceGate = 2, false })
 		f.aggregate()
-		f.wantDecision(DecisionAdvance, "")
+		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("g2 uncertainty case without full U credit", func(t *testing.T) {
 		// T6 has one unanswerable obligation; B credits it in r1 but not r2.
@@ -191,13 +191,13 @@ func TestQualityGates(t *testing.T) {
 		if g := f.gate(GateUncertainty); g.Failing != "T6/r2" {
 			t.Fatalf("failing %q", g.Failing)
 		}
-		f.wantDecision(DecisionDoNotAdvance, GateUncertainty)
+		f.wantDecision(tables.DecisionDoNotAdvance, GateUncertainty)
 	})
 	t.Run("g4 protocol failure (valid final, malformed reconciliation)", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.edit("T7", "B", 1, func(r *tables.Run) { r.ProtocolGate = false })
 		f.aggregate()
-		f.wantDecision(DecisionDoNotAdvance, GateProtocol)
+		f.wantDecision(tables.DecisionDoNotAdvance, GateProtocol)
 	})
 	t.Run("improvement must be strict", func(t *testing.T) {
 		// T1..T5 tie with A at 0.80 (B 0.80); T6..T8 improve to 1.00.
@@ -213,7 +213,7 @@ func TestQualityGates(t *testing.T) {
 		f.wantGate(GateImprovedTasks, "3", false)
 		f.wantGate(GateMacroFloor, "0.875", false)
 		f.wantGate(GateMacroGain, "0.075", false) // 0.875 − 0.80
-		f.wantDecision(DecisionStopNoGain, GateMacroFloor+","+GateMacroGain+","+GateImprovedTasks)
+		f.wantDecision(tables.DecisionStopNoGain, GateMacroFloor+","+GateMacroGain+","+GateImprovedTasks)
 	})
 }
 
@@ -233,7 +233,7 @@ func TestSessionLimits(t *testing.T) {
 		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", Arm: &arm, DurationNS: &beyond, Classification: "valid"})
 		f.aggregate()
 		f.wantGate(GateSessionLimits, "1", false)
-		f.wantDecision(DecisionDoNotAdvance, GateSessionLimits)
+		f.wantDecision(tables.DecisionDoNotAdvance, GateSessionLimits)
 	})
 	t.Run("one input token beyond fails", func(t *testing.T) {
 		// 80 000 uncached + 10 000 cached + 1 cache write = 90 001 > 90 000.
@@ -270,13 +270,13 @@ func TestDevelopmentRound2(t *testing.T) {
 	if g := f.gate(GateImprovedTasks); g.Threshold != ">= 2" {
 		t.Fatalf("threshold %q", g.Threshold)
 	}
-	f.wantDecision(DecisionAdvance, "")
+	f.wantDecision(tables.DecisionAdvance, "")
 
 	t.Run("the evaluation preset finds no evaluation task", func(t *testing.T) {
 		f.s.Gates, f.s.Decision, f.s.Tasks, f.s.Repositories, f.s.Rejections = nil, nil, nil, nil, nil
 		f.c.Manifest.GatePolicy.Preset = PresetEvaluation
 		f.aggregate()
-		if !hasCode(f.s.Rejections, tables.CodeGateNoTasks) || f.decision().Decision != DecisionNoVerdict {
+		if !hasCode(f.s.Rejections, tables.CodeGateNoTasks) || f.decision().Decision != tables.DecisionNoVerdict {
 			t.Fatalf("findings %v decision %+v", f.s.Rejections, f.decision())
 		}
 	})

@@ -129,7 +129,7 @@ func (f *fixture) decision() tables.Decision {
 	return f.s.Decision[0]
 }
 
-func (f *fixture) wantDecision(decision, failing string) {
+func (f *fixture) wantDecision(decision tables.Verdict, failing string) {
 	f.t.Helper()
 	d := f.decision()
 	if d.Decision != decision || d.FailingGates != failing {

@@ -66,11 +66,11 @@ func timeOnlyFailureControl(t *testing.T, combine func([]tables.Gate) []tables.G
 		t.Fatalf("setup: policy %v", fs)
 	}
 	d := decide(pol, combine(f.s.Gates), "B", validityReport{})
-	if d.Decision == DecisionAdvance {
+	if d.Decision == tables.DecisionAdvance {
 		return "a time-only failure advanced: " + d.Reason
 	}
-	if d.Decision != DecisionDoNotAdvance || d.FailingGates != GateTimeAggregate+","+GateTimeTask {
-		return "decision " + d.Decision + " failing " + d.FailingGates + ", want do_not_advance failing the time caps"
+	if d.Decision != tables.DecisionDoNotAdvance || d.FailingGates != GateTimeAggregate+","+GateTimeTask {
+		return "decision " + string(d.Decision) + " failing " + d.FailingGates + ", want do_not_advance failing the time caps"
 	}
 	return ""
 }
@@ -93,6 +93,6 @@ func TestMutationCostTimeCapAsOR(t *testing.T) {
 			f.edit(task, "B", 0, func(r *tables.Run) { r.WorkflowNS = 120 * int64(time.Second) })
 		}
 		f.aggregate()
-		f.wantDecision(DecisionDoNotAdvance, GateTimeAggregate+","+GateTimeTask)
+		f.wantDecision(tables.DecisionDoNotAdvance, GateTimeAggregate+","+GateTimeTask)
 	})
 }

@@ -91,18 +91,18 @@ func systemDecision(pol *policy, gates []tables.Gate, cand string, v validityRep
 	d := tables.Decision{Arm: cand, FailingGates: strings.Join(failing, ",")}
 	switch {
 	case pol == nil:
-		d.Decision, d.Reason = DecisionNoVerdict, "the gate policy preset is unknown, so no frozen policy can judge the campaign"
+		d.Decision, d.Reason = tables.DecisionNoVerdict, "the gate policy preset is unknown, so no frozen policy can judge the campaign"
 	case len(v.reasons) > 0:
-		d.Decision, d.Reason = DecisionNoVerdict, "execution invalid: "+strings.Join(v.reasons, "; ")
+		d.Decision, d.Reason = tables.DecisionNoVerdict, "execution invalid: "+strings.Join(v.reasons, "; ")
 	case len(gates) == 0:
-		d.Decision, d.Reason = DecisionNoVerdict, "no gate was evaluated"
+		d.Decision, d.Reason = tables.DecisionNoVerdict, "no gate was evaluated"
 	case len(noGain) > 0:
-		d.Decision = DecisionStopNoGain
+		d.Decision = tables.DecisionStopNoGain
 		d.Reason = "no demonstrated cost and time advantage of the candidate over the baseline: " + strings.Join(noGain, "; ")
 	case len(failing) == 0:
-		d.Decision, d.Reason = DecisionAdvance, fmt.Sprintf("every gate of %s passes: evidence for the candidate system on this sample only", pol.name)
+		d.Decision, d.Reason = tables.DecisionAdvance, fmt.Sprintf("every gate of %s passes: evidence for the candidate system on this sample only", pol.name)
 	default:
-		d.Decision = DecisionDoNotAdvance
+		d.Decision = tables.DecisionDoNotAdvance
 		d.Reason = "the candidate improves on the baseline but gates failed: " + failingDetail(gates)
 	}
 	return d

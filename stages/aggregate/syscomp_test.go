@@ -97,7 +97,7 @@ func (f *sysFixture) judge() (map[string]tables.Gate, tables.Decision) {
 func TestSystemComparisonGates(t *testing.T) {
 	t.Run("hand-computed base case advances at every exact bound", func(t *testing.T) {
 		gates, d := newSysFixture(t).judge()
-		if d.Decision != DecisionAdvance || d.Arm != "madar" || d.FailingGates != "" {
+		if d.Decision != tables.DecisionAdvance || d.Arm != "madar" || d.FailingGates != "" {
 			t.Fatalf("decision %+v", d)
 		}
 		if len(gates) != len(systemThresholds()) {
@@ -123,7 +123,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		if g := gates[GateBaselineCostAggregate]; g.Pass || g.Observed != "0.8501" {
 			t.Fatalf("gate %+v", g)
 		}
-		if d.Decision != DecisionStopNoGain || d.FailingGates != GateBaselineCostAggregate {
+		if d.Decision != tables.DecisionStopNoGain || d.FailingGates != GateBaselineCostAggregate {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -135,7 +135,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		if g := gates[GateComparatorMacroLoss]; g.Pass || g.Observed != "0.05025" {
 			t.Fatalf("gate %+v", g)
 		}
-		if d.Decision != DecisionDoNotAdvance || d.FailingGates != GateComparatorMacroLoss {
+		if d.Decision != tables.DecisionDoNotAdvance || d.FailingGates != GateComparatorMacroLoss {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -149,7 +149,7 @@ func TestSystemComparisonGates(t *testing.T) {
 			f.run(task, "serena").WorkflowCost = usd(t, "1.60")
 		}
 		gates, d := f.judge()
-		if g := gates[GateComparatorCostAggregate]; !g.Pass || g.Observed != "1.05" || d.Decision != DecisionAdvance {
+		if g := gates[GateComparatorCostAggregate]; !g.Pass || g.Observed != "1.05" || d.Decision != tables.DecisionAdvance {
 			t.Fatalf("gate %+v decision %+v", g, d)
 		}
 		f = newSysFixture(t)
@@ -173,7 +173,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		if gates[GateComparatorTimePair].Pass || gates[GateComparatorTimePair].Failing != "T2/r1" {
 			t.Fatalf("pair gate %+v", gates[GateComparatorTimePair])
 		}
-		if d.Decision == DecisionAdvance {
+		if d.Decision == tables.DecisionAdvance {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -195,7 +195,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		if g := gates[GateComparatorMacroLoss]; g.Pass || g.Detail != "the design names no comparator system" {
 			t.Fatalf("gate %+v", g)
 		}
-		if d.Decision != DecisionDoNotAdvance {
+		if d.Decision != tables.DecisionDoNotAdvance {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -203,7 +203,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.run("T2", "serena").Scored = false
 		_, d := f.judge()
-		if d.Decision != DecisionNoVerdict {
+		if d.Decision != tables.DecisionNoVerdict {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -214,7 +214,7 @@ func TestGatePresetKindMismatch(t *testing.T) {
 		f := newSysFixture(t)
 		f.c.Manifest.GatePolicy.Preset = PresetEvaluation
 		_, d := f.judge()
-		if d.Decision != DecisionNoVerdict || len(f.s.Gates) != 0 || !hasCode(f.s.Rejections, tables.CodeGatePresetKind) {
+		if d.Decision != tables.DecisionNoVerdict || len(f.s.Gates) != 0 || !hasCode(f.s.Rejections, tables.CodeGatePresetKind) {
 			t.Fatalf("decision %+v gates %d findings %v", d, len(f.s.Gates), f.s.Rejections)
 		}
 	})
@@ -222,7 +222,7 @@ func TestGatePresetKindMismatch(t *testing.T) {
 		f := newSysFixture(t)
 		f.c.Manifest.Kind = tables.KindPairedReview
 		aggregateInto(f.c, f.s)
-		if len(f.s.Decision) != 2 || f.s.Decision[0].Decision != DecisionNoVerdict || !hasCode(f.s.Rejections, tables.CodeGatePresetKind) {
+		if len(f.s.Decision) != 2 || f.s.Decision[0].Decision != tables.DecisionNoVerdict || !hasCode(f.s.Rejections, tables.CodeGatePresetKind) {
 			t.Fatalf("decisions %+v findings %v", f.s.Decision, f.s.Rejections)
 		}
 	})

@@ -76,8 +76,8 @@ type InspectSample struct {
 // InspectModelUsage is one model's ModelUsage in a sample.
 type InspectModelUsage struct {
 	Model string
-	Shape string         // tables.ShapeInspect or tables.ShapeInspectInclusive; "" when not decidable (warned)
-	Usage jsontext.Value // the object as written
+	Shape tables.UsageShape // tables.ShapeInspect or tables.ShapeInspectInclusive; "" when not decidable (warned)
+	Usage jsontext.Value    // the object as written
 }
 
 // inspectHeaderDoc is the part of a log header (or _journal/start.json)

@@ -91,7 +91,7 @@ func component(r []int64, i int) int64 {
 // 0.3.184, Google before 0.3.208), or none — ok is false when the version
 // cannot be parsed or an old log's provider is not one whose semantics are
 // known. It never guesses.
-func InspectShape(version, model string) (shape string, ok bool) {
+func InspectShape(version, model string) (shape tables.UsageShape, ok bool) {
 	v, parsed := parseInspectVersion(version)
 	if !parsed {
 		return "", false

@@ -57,7 +57,8 @@ func TestParseInspectVersionRejects(t *testing.T) {
 
 func TestInspectShape(t *testing.T) {
 	cases := []struct {
-		name, version, model, want string
+		name, version, model string
+		want                 tables.UsageShape
 	}{
 		{"old openai inclusive", "0.3.95.dev16+g6527d0861", "openai/gpt-4o-mini", tables.ShapeInspectInclusive},
 		{"old grok inclusive", "0.3.100", "grok/grok-3", tables.ShapeInspectInclusive},

@@ -38,7 +38,7 @@ type SourceRecord struct {
 
 	// MeterShape is the receipt meter shape of Usage; "" when the record
 	// has no usage or its semantics are unknown (then no meter).
-	MeterShape string
+	MeterShape tables.UsageShape
 	Usage      jsontext.Value // the usage object, compact, in its native shape; nil none
 
 	// Output is the final output the source holds (an answer's raw

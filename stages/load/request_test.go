@@ -164,9 +164,10 @@ func TestRequestSchemaMatchesGoType(t *testing.T) {
 	})
 	// The meter shapes a request may name are the receipt shapes plus "".
 	t.Run("meter shapes", func(t *testing.T) {
-		want := []string{"", tables.ShapeNormalized, tables.ShapeOpenAIResponses, tables.ShapeOpenAIChat,
-			tables.ShapeAnthropic, tables.ShapeGemini, tables.ShapeCodexTokenCount, tables.ShapeInspect, tables.ShapeInspectInclusive,
-			tables.ShapeCodexTotalTokenUsage, tables.ShapeHarborAgentContext}
+		want := []string{""}
+		for _, s := range tables.UsageShapes() {
+			want = append(want, string(s))
+		}
 		if got := schemaFor("request").root.prop("meter_shape").enum; !slices.Equal(got, want) {
 			t.Errorf("meter_shape enum %q, want %q", got, want)
 		}

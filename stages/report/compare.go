@@ -54,10 +54,10 @@ type Comparison struct {
 
 // CompareSide identifies one output directory.
 type CompareSide struct {
-	Dir            string `json:"dir"`
-	CampaignID     string `json:"campaign_id"`
-	ManifestSHA256 string `json:"manifest_sha256"`
-	Decision       string `json:"decision"`
+	Dir            string         `json:"dir"`
+	CampaignID     string         `json:"campaign_id"`
+	ManifestSHA256 string         `json:"manifest_sha256"`
+	Decision       tables.Verdict `json:"decision"`
 }
 
 // Difference is one value that is not the same in OLD and NEW.
@@ -155,7 +155,8 @@ func (d *differ) metric(kind, key, field string, old, nw *string) {
 }
 
 func (d *differ) decision(old, nw DecisionResult) {
-	d.exact(DiffDecision, "decision", "decision", &old.Decision, &nw.Decision)
+	od, nd := string(old.Decision), string(nw.Decision)
+	d.exact(DiffDecision, "decision", "decision", &od, &nd)
 	d.exact(DiffDecision, "decision", "arm", &old.Arm, &nw.Arm)
 	of, nf := strings.Join(old.FailingGates, ","), strings.Join(nw.FailingGates, ",")
 	d.exact(DiffDecision, "decision", "failing_gates", &of, &nf)

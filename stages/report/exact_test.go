@@ -4,8 +4,9 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/evalgate/evalgate/stats"
 	"github.com/go-json-experiment/json"
+
+	"github.com/evalgate/evalgate/stats"
 )
 
 func marshalAny(v any) ([]byte, error) { return json.Marshal(v) }

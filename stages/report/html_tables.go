@@ -94,7 +94,7 @@ func runsTable(runs []tables.Run) htmlTable {
 			"source gate", "protocol gate", "workflow cost", "workflow ns"},
 	}
 	for _, r := range runs {
-		t.Rows = append(t.Rows, cells(r.TaskID, itoa(r.Repetition), r.Arm, r.Classification,
+		t.Rows = append(t.Rows, cells(r.TaskID, itoa(r.Repetition), r.Arm, string(r.Classification),
 			yesNo(r.Scored), fraction(r.R != nil, r.RNum, r.RDen), fraction(r.U != nil, r.UNum, r.UDen),
 			itoa(r.CriticalFailures), yesNo(r.SourceGate), yesNo(r.ProtocolGate),
 			moneyText(r.WorkflowCost), itoa(r.WorkflowNS)))

@@ -40,7 +40,7 @@ func RenderMarkdown(sc Scorecard, s *tables.Set) []byte {
 }
 
 func writeDecision(b *bytes.Buffer, d DecisionResult) {
-	fmt.Fprintf(b, "## Decision\n\n**%s**", escapeMarkdown(d.Decision))
+	fmt.Fprintf(b, "## Decision\n\n**%s**", escapeMarkdown(string(d.Decision)))
 	if d.Arm != "" {
 		fmt.Fprintf(b, " for arm %s", escapeMarkdown(d.Arm))
 	}
@@ -134,7 +134,7 @@ func writeRuns(b *bytes.Buffer, runs []tables.Run) {
 	table(b, []string{"task", "rep", "arm", "classification", "scored", "R", "U", "critical failures",
 		"source gate", "protocol gate", "workflow cost", "workflow ns"})
 	for _, r := range runs {
-		row(b, escapeMarkdown(r.TaskID), itoa(r.Repetition), escapeMarkdown(r.Arm), escapeMarkdown(r.Classification),
+		row(b, escapeMarkdown(r.TaskID), itoa(r.Repetition), escapeMarkdown(r.Arm), escapeMarkdown(string(r.Classification)),
 			yesNo(r.Scored), fraction(r.R != nil, r.RNum, r.RDen), fraction(r.U != nil, r.UNum, r.UDen),
 			itoa(r.CriticalFailures), yesNo(r.SourceGate), yesNo(r.ProtocolGate),
 			moneyText(r.WorkflowCost), itoa(r.WorkflowNS))

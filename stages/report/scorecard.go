@@ -77,10 +77,10 @@ type GateResult struct {
 // DecisionResult is the campaign's decision. With no decision row, or more
 // than one, it is no_verdict with a reason saying so.
 type DecisionResult struct {
-	Decision     string   `json:"decision"`
-	Arm          string   `json:"arm"`
-	FailingGates []string `json:"failing_gates"`
-	Reason       string   `json:"reason"`
+	Decision     tables.Verdict `json:"decision"`
+	Arm          string         `json:"arm"`
+	FailingGates []string       `json:"failing_gates"`
+	Reason       string         `json:"reason"`
 }
 
 // Intervals are the exploratory bootstrap intervals, reported after the
@@ -161,11 +161,11 @@ func buildCompletion(s *tables.Set) Completion {
 	}
 	var bySessClass, byStatus, byRunClass, byCode counter
 	for _, ss := range s.Sessions {
-		bySessClass.add(ss.Classification)
+		bySessClass.add(string(ss.Classification))
 		byStatus.add(ss.Status)
 	}
 	for _, r := range s.Runs {
-		byRunClass.add(r.Classification)
+		byRunClass.add(string(r.Classification))
 		if r.Scored {
 			c.RunsScored++
 		} else {
@@ -204,7 +204,7 @@ func buildGates(rows []tables.Gate) []GateResult {
 func buildDecision(rows []tables.Decision) DecisionResult {
 	if len(rows) != 1 {
 		return DecisionResult{
-			Decision:     "no_verdict",
+			Decision:     tables.DecisionNoVerdict,
 			FailingGates: []string{},
 			Reason:       "expected exactly one decision row, got " + strconv.Itoa(len(rows)),
 		}

@@ -18,33 +18,22 @@ const (
 	kindDefectiveOracle                  // C22: unscored
 )
 
-// statusMissing is the sessions-table status of a planned session that has
-// no receipt.
-const statusMissing = "missing"
-
-// Run classifications beyond the session classifications of stages/validate.
-const (
-	classSharedDraftFailure = "shared_draft_failure"
-	classNotDispatched      = "not_dispatched"
-	classInvalid            = "invalid"
-)
-
 // classify decides how a run is scored and its classification column.
-func classify(p *plannedRun) (runKind, string) {
+func classify(p *plannedRun) (runKind, tables.Classification) {
 	d, r := p.draft, p.review
 	switch {
-	case d == nil || d.Status == statusMissing || r == nil || r.Status == statusMissing:
+	case d == nil || d.Status == tables.StatusMissing || r == nil || r.Status == tables.StatusMissing:
 		// A planned session without a receipt invalidates the execution
 		// (V2, C15); the sessions table says which one is missing.
-		return kindInvalid, classInvalid
-	case d.Classification == classInvalid || r.Classification == classInvalid:
-		return kindInvalid, classInvalid
+		return kindInvalid, tables.ClassInvalid
+	case d.Classification == tables.ClassInvalid || r.Classification == tables.ClassInvalid:
+		return kindInvalid, tables.ClassInvalid
 	case p.truth != nil && p.truth.Oracle.Defective:
 		return kindDefectiveOracle, r.Classification
-	case draftFailed(d) || r.Classification == classSharedDraftFailure:
-		return kindSharedDraft, classSharedDraftFailure
+	case draftFailed(d) || r.Classification == tables.ClassSharedDraftFailure:
+		return kindSharedDraft, tables.ClassSharedDraftFailure
 	case r.Status == tables.StatusNotDispatched:
-		return kindCompletionFailure, classNotDispatched
+		return kindCompletionFailure, tables.ClassNotDispatched
 	case r.Status != tables.StatusResponse || !isTrue(r.FinalValid):
 		return kindCompletionFailure, r.Classification
 	}
@@ -63,7 +52,7 @@ func draftFailed(d *tables.Session) bool {
 		return investigationFailed(d)
 	}
 	return d.Status != tables.StatusResponse || !isTrue(d.FinalValid) ||
-		d.Classification == classSharedDraftFailure || d.Classification == "scored_failure"
+		d.Classification == tables.ClassSharedDraftFailure || d.Classification == tables.ClassScoredFailure
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
@@ -93,11 +82,11 @@ func scoreRun(in *inputs, p *plannedRun, u *usableRatings) (tables.Run, []tables
 	case kindDefectiveOracle:
 		by = settledDefective
 	}
-	run.StructuralPass = kind != kindSharedDraft && p.review != nil && p.review.Classification == "valid"
+	run.StructuralPass = kind != kindSharedDraft && p.review != nil && p.review.Classification == tables.ClassValid
 	return run, obligationRows(p, settled, by), findings
 }
 
-func baseRun(p *plannedRun, class string) tables.Run {
+func baseRun(p *plannedRun, class tables.Classification) tables.Run {
 	run := tables.Run{
 		TaskID:         p.spec.ID,
 		Repository:     p.spec.Repository,

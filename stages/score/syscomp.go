@@ -28,10 +28,9 @@ import (
 // observations the investigation returned, file by file. It never enters
 // R_sys or a gate.
 
-// classInvestigationFailure is the run classification of a workflow whose
+// tables.ClassInvestigationFailure is the run classification of a workflow whose
 // investigation failed (the system-comparison counterpart of a shared
 // draft failure).
-const classInvestigationFailure = "investigation_failure"
 
 // systems holds what the system-comparison columns need.
 type systems struct {
@@ -79,13 +78,13 @@ func newSystems(c *tables.Campaign, sessions []tables.Session, in *inputs) *syst
 
 // investigationFailed: the investigation erred or returned an empty draft.
 func investigationFailed(d *tables.Session) bool {
-	return d.Status != tables.StatusResponse || d.Classification == "scored_failure"
+	return d.Status != tables.StatusResponse || d.Classification == tables.ClassScoredFailure
 }
 
 // apply fills the system-comparison columns of one run.
 func (sy *systems) apply(run *tables.Run, p *plannedRun) {
-	if run.Classification == classSharedDraftFailure {
-		run.Classification = classInvestigationFailure
+	if run.Classification == tables.ClassSharedDraftFailure {
+		run.Classification = tables.ClassInvestigationFailure
 	}
 	sy.chargeSetup(run, p)
 	sy.coverage(run, p)
@@ -127,7 +126,7 @@ func (sy *systems) coverage(run *tables.Run, p *plannedRun) {
 	}
 	task := sy.c.Task(p.spec.ID)
 	switch {
-	case run.Classification == classInvestigationFailure:
+	case run.Classification == tables.ClassInvestigationFailure:
 		run.PacketSupported = stats.Float(stats.Fraction(0, t.answerable))
 		return
 	case obs == nil || task == nil:

@@ -122,7 +122,7 @@ func (v *runner) dispositionRows(session string, task *tables.LoadedTask, a *tab
 				SessionID:  session,
 				TaskID:     task.Spec.ID,
 				EvidenceID: it.ID,
-				Status:     StatusMissing,
+				Status:     tables.StatusMissing,
 				Code:       string(tables.CodeDispositionMissing),
 			})
 		}

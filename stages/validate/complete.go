@@ -69,7 +69,7 @@ func (v *runner) attempts(slot tables.Slot, rs []*sessionResult) (final, invalid
 		for _, sr := range rs {
 			if sr.row.Attempt == attempt {
 				first = cmpOr(first, sr)
-				bad = bad || sr.row.Classification == ClassInvalid
+				bad = bad || sr.row.Classification == tables.ClassInvalid
 			}
 		}
 		if bad {
@@ -93,7 +93,7 @@ func cmpOr(a, b *sessionResult) *sessionResult {
 func (v *runner) finalAttempt(slot tables.Slot, final int64, rs []*sessionResult) {
 	used := map[*sessionResult]bool{}
 	draft := v.expect(slot, final, tables.RoleDraft, "", rs, used)
-	draftFailed := draft != nil && draft.row.Classification == ClassScoredFailure
+	draftFailed := draft != nil && draft.row.Classification == tables.ClassScoredFailure
 	if draft != nil && draft.row.Status == tables.StatusNotDispatched {
 		v.addReceipt(draft, tables.CodeNotDispatchedUnexpected, "A draft is never not_dispatched.")
 	}
@@ -128,7 +128,7 @@ func (v *runner) reviewAfterDraft(rv, draft *sessionResult, draftFailed bool) {
 	}
 	if dispatched && draft != nil && (rv.draftID == nil || *rv.draftID != draft.row.SessionID) {
 		rv.row.IdentityMatches = false
-		rv.row.Classification = ClassInvalid
+		rv.row.Classification = tables.ClassInvalid
 		v.addReceipt(rv, tables.CodeIdentityMismatch, fmt.Sprintf("The review's draft_session_id %q is not its repetition's draft %q; the execution is invalid.", deref(rv.draftID), draft.row.SessionID))
 	}
 }
@@ -175,7 +175,7 @@ func (v *runner) missing(slot tables.Slot, attempt int64, role, arm string) {
 	}
 	row := tables.Session{
 		SessionID: id, Attempt: attempt, TaskID: slot.Task, Repetition: slot.Repetition,
-		Role: role, Status: StatusMissing, Classification: ClassInvalid,
+		Role: role, Status: tables.StatusMissing, Classification: tables.ClassInvalid,
 	}
 	if arm != "" {
 		row.Arm = &arm

@@ -81,8 +81,8 @@ func TestIssueOutputReadPastReceipt(t *testing.T) {
 	if n, want := cfs.read[r.Output.Path], r.Output.Bytes+1; n > want {
 		t.Errorf("read %d bytes of %s; want at most the receipt's %d bytes + 1", n, r.Output.Path, r.Output.Bytes)
 	}
-	if row := sessionRow(s, "T1-r1-A"); row.Classification != ClassInvalid {
-		t.Errorf("classification = %q, want %q for an output that does not match its receipt", row.Classification, ClassInvalid)
+	if row := sessionRow(s, "T1-r1-A"); row.Classification != tables.ClassInvalid {
+		t.Errorf("classification = %q, want %q for an output that does not match its receipt", row.Classification, tables.ClassInvalid)
 	}
 	if !hasCode(s.Findings, tables.CodeOutputMismatch) {
 		t.Errorf("no %s finding: %v", tables.CodeOutputMismatch, s.Findings)

@@ -12,14 +12,14 @@ import (
 
 // response reads, decodes and checks the answer of a response receipt and
 // returns the session's classification.
-func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.LoadedTask, role string) string {
+func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.LoadedTask, role string) tables.Classification {
 	if r.Output == nil {
 		v.addReceipt(sr, tables.CodeOutputMissing, "A response receipt has no output.")
-		return ClassInvalid
+		return tables.ClassInvalid
 	}
 	data, ok := v.readOutput(sr, r.Output)
 	if !ok {
-		return ClassInvalid
+		return tables.ClassInvalid
 	}
 	ans := v.checkAnswer(sr.row.SessionID, r.Output.Path, data, role, &task.Packet)
 	sr.row.FinalValid = &ans.finalValid
@@ -35,9 +35,9 @@ func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 	valid := ans.answer != nil && len(ans.findings) == 0 && sr.row.CitationFailures == 0
 	sr.row.AnswerValid = &valid
 	if valid {
-		return ClassValid
+		return tables.ClassValid
 	}
-	return ClassScoredFailure
+	return tables.ClassScoredFailure
 }
 
 // readOutput reads the output a receipt names through the answer reader,

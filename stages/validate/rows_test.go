@@ -90,7 +90,7 @@ func TestRunMissingDispositionRow(t *testing.T) {
 	f := newFixture(t)
 	f.answers["T1-r1-B"] = strings.Replace(f.answers["T1-r1-B"], `{"evidence_id":"E1","status":"used","final_ids":["C1"]},`, ``, 1)
 	s := f.run()
-	if len(s.Dispositions) != 4 || s.Dispositions[0].EvidenceID != "E1" || s.Dispositions[0].Status != StatusMissing || s.Dispositions[0].Valid {
+	if len(s.Dispositions) != 4 || s.Dispositions[0].EvidenceID != "E1" || s.Dispositions[0].Status != tables.StatusMissing || s.Dispositions[0].Valid {
 		t.Errorf("dispositions %+v", s.Dispositions)
 	}
 }

@@ -14,7 +14,7 @@ type runCase struct {
 	name  string
 	mut   func(f *fixture)
 	want  []tables.Code
-	class map[string]string
+	class map[string]tables.Classification
 }
 
 func str(s string) *string { return &s }
@@ -41,19 +41,19 @@ func failDraft(f *fixture) {
 }
 
 var runCases = []runCase{
-	{name: "passing campaign", class: map[string]string{"T1-r1-D": ClassValid, "T1-r1-A": ClassValid, "T1-r1-B": ClassValid}},
+	{name: "passing campaign", class: map[string]tables.Classification{"T1-r1-D": tables.ClassValid, "T1-r1-A": tables.ClassValid, "T1-r1-B": tables.ClassValid}},
 	{name: "wrong returned model (C17)", mut: func(f *fixture) { f.find("T1-r1-A").Identity.ReturnedModel = "model-2" },
-		want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]string{"T1-r1-A": ClassInvalid}},
+		want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]tables.Classification{"T1-r1-A": tables.ClassInvalid}},
 	{name: "wrong packet hash (C17)", mut: func(f *fixture) { f.find("T1-r1-B").Inputs.PacketSHA256 = strings.Repeat("8", 64) },
-		want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]string{"T1-r1-B": ClassInvalid}},
+		want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassInvalid}},
 	{name: "review delivered the other arm's prompt", mut: func(f *fixture) { f.find("T1-r1-A").Inputs.PromptSHA256s = []string{strings.Repeat("3", 64)} },
 		want: []tables.Code{tables.CodeIdentityMismatch}},
 	{name: "review revised another draft", mut: func(f *fixture) { f.find("T1-r1-B").Inputs.DraftSessionID = str("T9-r1-D") },
-		want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]string{"T1-r1-B": ClassInvalid}},
+		want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassInvalid}},
 	{name: "start without terminal receipt (C15)", mut: func(f *fixture) { f.find("T1-r1-B").EndedAt = nil },
-		want: []tables.Code{tables.CodeTerminalMissing}, class: map[string]string{"T1-r1-B": ClassInvalid}},
+		want: []tables.Code{tables.CodeTerminalMissing}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassInvalid}},
 	{name: "planned session missing", mut: func(f *fixture) { f.c.Receipts = f.c.Receipts[:2] },
-		want: []tables.Code{tables.CodeSessionMissing}, class: map[string]string{"T1-r1-B": ClassInvalid}},
+		want: []tables.Code{tables.CodeSessionMissing}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassInvalid}},
 	{name: "duplicate receipt", mut: func(f *fixture) { f.receipt("T1-r1-A", tables.RoleReview, "A", 1) },
 		want: []tables.Code{tables.CodeReceiptDuplicate}},
 	{name: "receipt for an unscheduled repetition", mut: func(f *fixture) {
@@ -64,13 +64,13 @@ var runCases = []runCase{
 	{name: "review of an unknown arm", mut: func(f *fixture) { f.receipt("T1-r1-C", tables.RoleReview, "C", 1) },
 		want: []tables.Code{tables.CodeSessionUnplanned}},
 	{name: "failed draft, reviews not dispatched (C23)", mut: failDraft,
-		class: map[string]string{"T1-r1-D": ClassScoredFailure, "T1-r1-A": ClassNotDispatched, "T1-r1-B": ClassNotDispatched}},
+		class: map[string]tables.Classification{"T1-r1-D": tables.ClassScoredFailure, "T1-r1-A": tables.ClassNotDispatched, "T1-r1-B": tables.ClassNotDispatched}},
 	{name: "malformed draft answer is a failed draft (C23)", mut: func(f *fixture) {
 		failDraft(f)
 		d := f.find("T1-r1-D")
 		d.Status, d.ErrorClass, d.Output = tables.StatusResponse, nil, &tables.OutputRef{Path: "answers/T1-r1-D.json"}
 		f.answers["T1-r1-D"] = `{"final":`
-	}, want: []tables.Code{tables.CodeJSONSyntax}, class: map[string]string{"T1-r1-D": ClassScoredFailure, "T1-r1-A": ClassNotDispatched}},
+	}, want: []tables.Code{tables.CodeJSONSyntax}, class: map[string]tables.Classification{"T1-r1-D": tables.ClassScoredFailure, "T1-r1-A": tables.ClassNotDispatched}},
 	{name: "review dispatched after failed draft (C23)", mut: func(f *fixture) {
 		d := f.find("T1-r1-D")
 		d.Status, d.ErrorClass, d.Output = tables.StatusError, str(tables.ErrorRefused), nil
@@ -82,15 +82,15 @@ var runCases = []runCase{
 	{name: "model timeout is a scored failure (C16)", mut: func(f *fixture) {
 		r := f.find("T1-r1-B")
 		r.Status, r.ErrorClass, r.Output = tables.StatusError, str(tables.ErrorModelTimeout), nil
-	}, class: map[string]string{"T1-r1-B": ClassScoredFailure}},
+	}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassScoredFailure}},
 	{name: "error without error class", mut: func(f *fixture) { f.find("T1-r1-B").Status = tables.StatusError },
 		want: []tables.Code{tables.CodeReceiptInconsistent}},
 	{name: "unreplaced infrastructure failure", mut: func(f *fixture) {
 		r := f.find("T1-r1-B")
 		r.Status, r.ErrorClass, r.Output = tables.StatusError, str(tables.ErrorRecorderLoss), nil
-	}, want: []tables.Code{tables.CodeInfrastructureInvalid}, class: map[string]string{"T1-r1-B": ClassInvalid}},
+	}, want: []tables.Code{tables.CodeInfrastructureInvalid}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassInvalid}},
 	{name: "one replaced triplet is allowed", mut: replacement,
-		class: map[string]string{"T1-r1-A": ClassInvalid, "T1-r1-A-a2": ClassValid, "T1-r1-D-a2": ClassValid}},
+		class: map[string]tables.Classification{"T1-r1-A": tables.ClassInvalid, "T1-r1-A-a2": tables.ClassValid, "T1-r1-D-a2": tables.ClassValid}},
 	{name: "no replacement allowance", mut: func(f *fixture) { replacement(f); f.c.Manifest.Ceilings.Campaign.InfrastructureReplacements = 0 },
 		want: []tables.Code{tables.CodeInvalidTripletsExceeded}},
 	{name: "second invalid triplet stops the campaign", mut: func(f *fixture) {
@@ -103,14 +103,14 @@ var runCases = []runCase{
 		f.find("T1-r1-A").ErrorClass = str(tables.ErrorModelTimeout)
 	}, want: []tables.Code{tables.CodeReplacementUnjustified}},
 	{name: "response without output", mut: func(f *fixture) { f.find("T1-r1-A").Output = nil },
-		want: []tables.Code{tables.CodeOutputMissing}, class: map[string]string{"T1-r1-A": ClassInvalid}},
+		want: []tables.Code{tables.CodeOutputMissing}, class: map[string]tables.Classification{"T1-r1-A": tables.ClassInvalid}},
 	{name: "output file absent", mut: func(f *fixture) { delete(f.answers, "T1-r1-A") },
 		want: []tables.Code{tables.CodeOutputMissing}},
 	{name: "output hash differs from receipt", mut: func(f *fixture) { f.find("T1-r1-A").Output.SHA256 = strings.Repeat("0", 64) },
-		want: []tables.Code{tables.CodeOutputMismatch}, class: map[string]string{"T1-r1-A": ClassInvalid}},
+		want: []tables.Code{tables.CodeOutputMismatch}, class: map[string]tables.Classification{"T1-r1-A": tables.ClassInvalid}},
 	{name: "citation past the last physical line (C09)", mut: func(f *fixture) {
 		f.answers["T1-r1-A"] = strings.Replace(f.answers["T1-r1-A"], `"start_line":3,"end_line":5`, `"start_line":3,"end_line":6`, 1)
-	}, want: []tables.Code{tables.CodeCitationBeyondSource}, class: map[string]string{"T1-r1-A": ClassScoredFailure}},
+	}, want: []tables.Code{tables.CodeCitationBeyondSource}, class: map[string]tables.Classification{"T1-r1-A": tables.ClassScoredFailure}},
 	{name: "citation path differs from the item", mut: func(f *fixture) {
 		f.answers["T1-r1-A"] = strings.Replace(f.answers["T1-r1-A"], `"src/config.ts"`, `"src/other.ts"`, 1)
 	}, want: []tables.Code{tables.CodeCitationPathMismatch}},
@@ -124,14 +124,14 @@ var runCases = []runCase{
 	}, want: []tables.Code{tables.CodeCitationBytesMismatch}},
 	{name: "answer uses evidence outside the packet", mut: func(f *fixture) {
 		f.answers["T1-r1-A"] = strings.Replace(f.answers["T1-r1-A"], `"evidence_ids":["E3"]`, `"evidence_ids":["E9"]`, 1)
-	}, want: []tables.Code{tables.CodeEvidenceUnknown}, class: map[string]string{"T1-r1-A": ClassScoredFailure}},
+	}, want: []tables.Code{tables.CodeEvidenceUnknown}, class: map[string]tables.Classification{"T1-r1-A": tables.ClassScoredFailure}},
 	{name: "reconciliation missing an evidence disposition (C13)", mut: func(f *fixture) {
 		f.answers["T1-r1-B"] = strings.Replace(f.answers["T1-r1-B"], `,
    {"evidence_id":"E4","status":"unresolved","final_ids":["U1"]}`, ``, 1)
-	}, want: []tables.Code{tables.CodeDispositionMissing}, class: map[string]string{"T1-r1-B": ClassScoredFailure}},
+	}, want: []tables.Code{tables.CodeDispositionMissing}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassScoredFailure}},
 	{name: "malformed reconciliation keeps a valid final", mut: func(f *fixture) {
 		f.answers["T1-r1-B"] = strings.Replace(f.answers["T1-r1-B"], `"obligations":[`, `"extra":1,"obligations":[`, 1)
-	}, want: []tables.Code{tables.CodeUnknownKey}, class: map[string]string{"T1-r1-B": ClassScoredFailure}},
+	}, want: []tables.Code{tables.CodeUnknownKey}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassScoredFailure}},
 }
 
 func TestRun(t *testing.T) {

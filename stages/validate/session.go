@@ -9,18 +9,6 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Session classifications (column sessions.classification).
-const (
-	ClassValid              = "valid"
-	ClassScoredFailure      = "scored_failure"
-	ClassSharedDraftFailure = "shared_draft_failure" // used by stages/score for runs
-	ClassInvalid            = "invalid"
-	ClassNotDispatched      = "not_dispatched"
-)
-
-// StatusMissing is the status of a planned session without a receipt.
-const StatusMissing = "missing"
-
 var modelErrors = []string{tables.ErrorModelTimeout, tables.ErrorBudgetExhausted, tables.ErrorRefused, tables.ErrorMalformed, tables.ErrorEmpty}
 
 var infraErrors = []string{tables.ErrorRecorderLoss, tables.ErrorWrongInputs, tables.ErrorUndeclaredPermissions, tables.ErrorCrossArmLeakage, tables.ErrorPlatformOutage}
@@ -67,10 +55,10 @@ func (v *runner) checkIdentity(sr *sessionResult, r *tables.Receipt, planned boo
 
 // setClass records a session's classification; an identity mismatch makes
 // any dispatched session invalid, whatever the answer was.
-func (v *runner) setClass(sr *sessionResult, class string) {
+func (v *runner) setClass(sr *sessionResult, class tables.Classification) {
 	sr.row.Classification = class
-	if !sr.row.IdentityMatches && class != ClassNotDispatched {
-		sr.row.Classification = ClassInvalid
+	if !sr.row.IdentityMatches && class != tables.ClassNotDispatched {
+		sr.row.Classification = tables.ClassInvalid
 	}
 }
 
@@ -171,42 +159,42 @@ func (v *runner) promptHashesMatch(hashes, ids []string) bool {
 }
 
 // classify applies V7 to one receipt on its own.
-func (v *runner) classify(sr *sessionResult, r *tables.Receipt, task *tables.LoadedTask, role string) string {
+func (v *runner) classify(sr *sessionResult, r *tables.Receipt, task *tables.LoadedTask, role string) tables.Classification {
 	switch {
 	case r.EndedAt == nil:
 		v.addReceipt(sr, tables.CodeTerminalMissing, "The session started but has no terminal receipt (ended_at is null); the execution is invalid.")
-		return ClassInvalid
+		return tables.ClassInvalid
 	case r.Status == tables.StatusNotDispatched:
-		return ClassNotDispatched
+		return tables.ClassNotDispatched
 	case r.Status == tables.StatusResponse:
 		if r.ErrorClass != nil {
 			v.addReceipt(sr, tables.CodeReceiptInconsistent, fmt.Sprintf("A response receipt has error class %q.", *r.ErrorClass))
-			return ClassInvalid
+			return tables.ClassInvalid
 		}
 		if role == "" {
-			return ClassValid // not an answer of the response contract
+			return tables.ClassValid // not an answer of the response contract
 		}
 		return v.response(sr, r, task, role)
 	case r.Status == tables.StatusError || r.Status == tables.StatusInterruption:
 		return v.errorClass(sr, r)
 	}
 	v.addReceipt(sr, tables.CodeReceiptInconsistent, fmt.Sprintf("Status %q is not a terminal status.", r.Status))
-	return ClassInvalid
+	return tables.ClassInvalid
 }
 
 // errorClass classifies an error or interruption: the model's own failures
 // are scored failures, infrastructure failures are invalid.
-func (v *runner) errorClass(sr *sessionResult, r *tables.Receipt) string {
+func (v *runner) errorClass(sr *sessionResult, r *tables.Receipt) tables.Classification {
 	switch {
 	case r.ErrorClass == nil:
 		v.addReceipt(sr, tables.CodeReceiptInconsistent, fmt.Sprintf("A %s receipt has no error class.", r.Status))
-		return ClassInvalid
+		return tables.ClassInvalid
 	case slices.Contains(modelErrors, *r.ErrorClass):
-		return ClassScoredFailure
+		return tables.ClassScoredFailure
 	case slices.Contains(infraErrors, *r.ErrorClass):
 		sr.infra = true
-		return ClassInvalid
+		return tables.ClassInvalid
 	}
 	v.addReceipt(sr, tables.CodeReceiptInconsistent, fmt.Sprintf("Error class %q does not fit a %s receipt.", *r.ErrorClass, r.Status))
-	return ClassInvalid
+	return tables.ClassInvalid
 }

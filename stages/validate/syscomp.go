@@ -97,7 +97,7 @@ func (v *runner) systemIdentity(r *tables.Receipt, task *tables.LoadedTask, arm 
 }
 
 // systemClassify applies V7 to one receipt of a system comparison.
-func (v *runner) systemClassify(sr *sessionResult, r *tables.Receipt, task *tables.LoadedTask, arm tables.Arm) string {
+func (v *runner) systemClassify(sr *sessionResult, r *tables.Receipt, task *tables.LoadedTask, arm tables.Arm) tables.Classification {
 	switch {
 	case task == nil || r.Role == tables.RolePreparation || r.Role == tables.RoleAdjudication:
 		return v.classify(sr, r, task, "")
@@ -116,7 +116,7 @@ func (v *runner) systemClassify(sr *sessionResult, r *tables.Receipt, task *tabl
 	obs := v.c.Observations[deref(r.Inputs.DraftSessionID)]
 	if obs == nil {
 		v.addReceipt(sr, tables.CodeObservationsMissing, fmt.Sprintf("The review names investigation %q, which recorded no readable raw-observation packet, so its evidence is unknown; the execution is invalid.", deref(r.Inputs.DraftSessionID)))
-		return ClassInvalid
+		return tables.ClassInvalid
 	}
 	workflow := *task
 	workflow.Packet = *obs
@@ -125,22 +125,22 @@ func (v *runner) systemClassify(sr *sessionResult, r *tables.Receipt, task *tabl
 
 // investigation classifies an investigation session: a terminal response
 // with a non-empty UTF-8 draft and a raw-observation packet is valid.
-func (v *runner) investigation(sr *sessionResult, r *tables.Receipt) string {
+func (v *runner) investigation(sr *sessionResult, r *tables.Receipt) tables.Classification {
 	switch {
 	case r.EndedAt == nil || r.Status != tables.StatusResponse || r.ErrorClass != nil:
 		return v.classify(sr, r, nil, "")
 	case r.Output == nil:
 		v.addReceipt(sr, tables.CodeOutputMissing, "A response receipt has no output.")
-		return ClassInvalid
+		return tables.ClassInvalid
 	case r.Observations == nil:
 		v.addReceipt(sr, tables.CodeObservationsMissing, "The investigation returned a response but recorded no raw-observation packet; the execution is invalid.")
-		return ClassInvalid
+		return tables.ClassInvalid
 	case v.c.Observations[r.SessionID] == nil:
-		return ClassInvalid // the loader reported why the packet is unusable
+		return tables.ClassInvalid // the loader reported why the packet is unusable
 	}
 	data, ok := v.readOutput(sr, r.Output)
 	if !ok {
-		return ClassInvalid
+		return tables.ClassInvalid
 	}
 	ok = utf8.Valid(data) && strings.TrimSpace(string(data)) != ""
 	sr.row.AnswerValid = &ok
@@ -149,14 +149,14 @@ func (v *runner) investigation(sr *sessionResult, r *tables.Receipt) string {
 			Code: tables.CodeInvestigationEmpty, Severity: tables.Warn, File: r.Output.Path, Session: sr.row.SessionID,
 			Message: "The investigation's draft is empty or not UTF-8: an investigation-stage system failure.",
 		})
-		return ClassScoredFailure
+		return tables.ClassScoredFailure
 	}
 	if n := v.c.ObservationTokens[r.SessionID]; n > tables.PacketTokenLimit {
 		v.findings = append(v.findings, tables.Finding{
 			Code: tables.CodeEvidenceBudgetExceeded, Severity: tables.Warn, File: r.Observations.Path, Pointer: "/packet_tokens", Session: sr.row.SessionID,
 			Message: fmt.Sprintf("The returned packet is %d tokens under the frozen tokenizer, over the %d-token limit: a valid evidence_budget_exceeded system failure; the packet is never trimmed and the review must not be dispatched.", n, tables.PacketTokenLimit),
 		})
-		return ClassScoredFailure
+		return tables.ClassScoredFailure
 	}
-	return ClassValid
+	return tables.ClassValid
 }

@@ -45,7 +45,7 @@ func (v *runner) systemSlot(slot tables.Slot, final int64, rs []*sessionResult) 
 // reviewAfterInvestigation applies C23 to a workflow and checks that the
 // review received its own investigation's draft and observations.
 func (v *runner) reviewAfterInvestigation(rv, inv *sessionResult) {
-	failed := inv != nil && inv.row.Classification == ClassScoredFailure
+	failed := inv != nil && inv.row.Classification == tables.ClassScoredFailure
 	dispatched := rv.row.Status != tables.StatusNotDispatched
 	switch {
 	case failed && dispatched:
@@ -65,7 +65,7 @@ func (v *runner) reviewAfterInvestigation(rv, inv *sessionResult) {
 	}
 	if bad != "" {
 		rv.row.IdentityMatches = false
-		rv.row.Classification = ClassInvalid
+		rv.row.Classification = tables.ClassInvalid
 		v.addReceipt(rv, tables.CodeIdentityMismatch, "The review's "+bad+"; the execution is invalid.")
 	}
 }

@@ -20,13 +20,13 @@ type sysCase struct {
 	name  string
 	mut   func(t *testing.T, f fstest.MapFS)
 	want  []tables.Code
-	class map[string]string // session → classification
+	class map[string]tables.Classification // session → classification
 }
 
 var systemCases = []sysCase{
 	{name: "the example is clean", mut: func(*testing.T, fstest.MapFS) {},
-		class: map[string]string{"S1-r1-madar-I": ClassValid, "S1-r1-madar-R": ClassValid, "setup-madar-relay-queue": ClassValid,
-			"S2-r2-native-I": ClassScoredFailure, "S2-r2-native-R": ClassNotDispatched}},
+		class: map[string]tables.Classification{"S1-r1-madar-I": tables.ClassValid, "S1-r1-madar-R": tables.ClassValid, "setup-madar-relay-queue": tables.ClassValid,
+			"S2-r2-native-I": tables.ClassScoredFailure, "S2-r2-native-R": tables.ClassNotDispatched}},
 	{name: "a cold setup is missing", mut: func(t *testing.T, f fstest.MapFS) {
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
 			return slices.DeleteFunc(rs, func(r tables.Receipt) bool { return r.SessionID == "setup-madar-relay-queue" })
@@ -55,7 +55,7 @@ var systemCases = []sysCase{
 			return rs
 		})
 	}, want: []tables.Code{tables.CodeObservationsMissing},
-		class: map[string]string{"S1-r2-madar-I": ClassInvalid, "S1-r2-madar-R": ClassInvalid}},
+		class: map[string]tables.Classification{"S1-r2-madar-I": tables.ClassInvalid, "S1-r2-madar-R": tables.ClassInvalid}},
 	{name: "an empty investigation draft is a scored failure and its review must not run", mut: func(t *testing.T, f fstest.MapFS) {
 		f["answers/S1-r2-madar-I.txt"] = &fstest.MapFile{Data: []byte(" \n")}
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
@@ -64,32 +64,32 @@ var systemCases = []sysCase{
 			return rs
 		})
 	}, want: []tables.Code{tables.CodeInvestigationEmpty, tables.CodeReviewAfterFailedDraft},
-		class: map[string]string{"S1-r2-madar-I": ClassScoredFailure}},
+		class: map[string]tables.Classification{"S1-r2-madar-I": tables.ClassScoredFailure}},
 	{name: "a review received another packet", mut: func(t *testing.T, f fstest.MapFS) {
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
 			sysFind(t, rs, "S1-r2-madar-R").Inputs.PacketSHA256 = sysFind(t, rs, "S1-r2-serena-R").Inputs.PacketSHA256
 			return rs
 		})
-	}, want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]string{"S1-r2-madar-R": ClassInvalid}},
+	}, want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]tables.Classification{"S1-r2-madar-R": tables.ClassInvalid}},
 	{name: "a review names another workflow's investigation", mut: func(t *testing.T, f fstest.MapFS) {
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
 			id := "S1-r2-serena-I"
 			sysFind(t, rs, "S1-r2-madar-R").Inputs.DraftSessionID = &id
 			return rs
 		})
-	}, want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]string{"S1-r2-madar-R": ClassInvalid}},
+	}, want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]tables.Classification{"S1-r2-madar-R": tables.ClassInvalid}},
 	{name: "a packet one token over the limit is an evidence budget failure and its review must not run", mut: func(t *testing.T, f fstest.MapFS) {
 		sysObs(t, f, "S1-r2-madar-I", func(l *tables.ObservationLog) { l.PacketTokens = tables.PacketTokenLimit + 1 })
 	}, want: []tables.Code{tables.CodeEvidenceBudgetExceeded, tables.CodeReviewAfterFailedDraft},
-		class: map[string]string{"S1-r2-madar-I": ClassScoredFailure}},
+		class: map[string]tables.Classification{"S1-r2-madar-I": tables.ClassScoredFailure}},
 	{name: "a packet exactly at the limit is within it", mut: func(t *testing.T, f fstest.MapFS) {
 		sysObs(t, f, "S1-r2-madar-I", func(l *tables.ObservationLog) { l.PacketTokens = tables.PacketTokenLimit })
-	}, class: map[string]string{"S1-r2-madar-I": ClassValid, "S1-r2-madar-R": ClassValid}},
+	}, class: map[string]tables.Classification{"S1-r2-madar-I": tables.ClassValid, "S1-r2-madar-R": tables.ClassValid}},
 	{name: "a missing review is reported with a planned row", mut: func(t *testing.T, f fstest.MapFS) {
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
 			return slices.DeleteFunc(rs, func(r tables.Receipt) bool { return r.SessionID == "S3-r1-native-R" })
 		})
-	}, want: []tables.Code{tables.CodeSessionMissing}, class: map[string]string{"S3-r1-native-R": ClassInvalid}},
+	}, want: []tables.Code{tables.CodeSessionMissing}, class: map[string]tables.Classification{"S3-r1-native-R": tables.ClassInvalid}},
 }
 
 func TestSystemComparisonValidate(t *testing.T) {

@@ -127,17 +127,17 @@ refused (nothing is appended), 2 usage.`,
 
 // importedMeter is one (sample, model) meter of an imported log.
 type importedMeter struct {
-	Log         string         `json:"log"`
-	SampleID    jsontext.Value `json:"sample_id"`
-	Epoch       int64          `json:"epoch"`
-	Model       string         `json:"model"`
-	Shape       string         `json:"shape"`
-	Usage       jsontext.Value `json:"usage"`
-	Buckets     meterBuckets   `json:"buckets"`
-	StartedAt   *string        `json:"started_at"`
-	CompletedAt *string        `json:"completed_at"`
-	TotalTime   jsontext.Value `json:"total_time"`
-	WorkingTime jsontext.Value `json:"working_time"`
+	Log         string            `json:"log"`
+	SampleID    jsontext.Value    `json:"sample_id"`
+	Epoch       int64             `json:"epoch"`
+	Model       string            `json:"model"`
+	Shape       tables.UsageShape `json:"shape"`
+	Usage       jsontext.Value    `json:"usage"`
+	Buckets     meterBuckets      `json:"buckets"`
+	StartedAt   *string           `json:"started_at"`
+	CompletedAt *string           `json:"completed_at"`
+	TotalTime   jsontext.Value    `json:"total_time"`
+	WorkingTime jsontext.Value    `json:"working_time"`
 }
 
 type meterBuckets struct {

@@ -46,14 +46,14 @@ decision is; read the decision from scorecard.json.`,
 
 // runSummary is what run prints.
 type runSummary struct {
-	Campaign       string `json:"campaign"`
-	Out            string `json:"out"`
-	Admissible     bool   `json:"admissible"`
-	Decision       string `json:"decision"`
-	FailingGates   string `json:"failing_gates"`
-	Rejecting      int    `json:"rejecting_findings"`
-	Warnings       int    `json:"warning_findings"`
-	ManifestSHA256 string `json:"manifest_sha256"`
+	Campaign       string         `json:"campaign"`
+	Out            string         `json:"out"`
+	Admissible     bool           `json:"admissible"`
+	Decision       tables.Verdict `json:"decision"`
+	FailingGates   string         `json:"failing_gates"`
+	Rejecting      int            `json:"rejecting_findings"`
+	Warnings       int            `json:"warning_findings"`
+	ManifestSHA256 string         `json:"manifest_sha256"`
 }
 
 func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {

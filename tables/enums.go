@@ -1,0 +1,78 @@
+package tables
+
+// The enumerations that cross stages. Each is a string type with one
+// declaration of every value; enums_test.go pins every value's text, so a
+// rename that would change a table, the scorecard or a user's script fails
+// a test. Values are written verbatim to Parquet and JSON.
+
+// Classification is how a session or run counts (sessions.classification,
+// runs.classification). A model's own failure is scored (scored_failure,
+// shared_draft_failure, investigation_failure, not_dispatched); an invalid
+// execution is not (invalid).
+type Classification string
+
+// Classifications. Sessions take every value but investigation_failure;
+// runs take every value but valid's structural meaning is the review's.
+const (
+	ClassValid                Classification = "valid"
+	ClassScoredFailure        Classification = "scored_failure"
+	ClassSharedDraftFailure   Classification = "shared_draft_failure"
+	ClassInvestigationFailure Classification = "investigation_failure" // a system comparison's run whose investigation failed
+	ClassInvalid              Classification = "invalid"
+	ClassNotDispatched        Classification = "not_dispatched"
+)
+
+// Classifications lists every classification, in documentation order.
+func Classifications() []Classification {
+	return []Classification{ClassValid, ClassScoredFailure, ClassSharedDraftFailure, ClassInvestigationFailure, ClassInvalid, ClassNotDispatched}
+}
+
+// Verdict is the decision of one treatment arm (decision.decision).
+type Verdict string
+
+// Decisions (G3). advance only when every gate passes; no_verdict when the
+// execution cannot support a verdict.
+const (
+	DecisionAdvance      Verdict = "advance"
+	DecisionDoNotAdvance Verdict = "do_not_advance"
+	DecisionStopNoGain   Verdict = "stop_no_gain"
+	DecisionNoVerdict    Verdict = "no_verdict"
+)
+
+// Verdicts lists every decision, in documentation order.
+func Verdicts() []Verdict {
+	return []Verdict{DecisionAdvance, DecisionDoNotAdvance, DecisionStopNoGain, DecisionNoVerdict}
+}
+
+// UsageShape names the native shape of a provider's usage object
+// (Meter.Shape, tokens.shape, an admission request's meter_shape); the
+// account stage decodes each strictly (see notes/receipts.md).
+type UsageShape string
+
+// Usage shapes accepted in Meter.Shape.
+const (
+	ShapeNormalized      UsageShape = "normalized"
+	ShapeOpenAIResponses UsageShape = "openai.responses"
+	ShapeOpenAIChat      UsageShape = "openai.chat_completions"
+	ShapeAnthropic       UsageShape = "anthropic.messages"
+	ShapeGemini          UsageShape = "gemini.usage_metadata"
+	ShapeCodexTokenCount UsageShape = "codex.token_count"
+	ShapeInspect         UsageShape = "inspect.model_usage"
+	// ShapeInspectInclusive is Inspect AI's ModelUsage as written by
+	// inspect_ai < 0.3.184 for OpenAI, Grok and (before 0.3.208) Google:
+	// cache reads and writes are inside input_tokens, total = input + output.
+	ShapeInspectInclusive UsageShape = "inspect.model_usage.inclusive"
+	// ShapeCodexTotalTokenUsage is one Codex CLI TokenUsage: the final
+	// total_token_usage of a whole rollout, written by `evalgate import codex`.
+	ShapeCodexTotalTokenUsage UsageShape = "codex.total_token_usage"
+	// ShapeHarborAgentContext is a Harbor trial's agent_result token members
+	// (n_input_tokens includes n_cache_tokens), written by `evalgate import harbor`.
+	ShapeHarborAgentContext UsageShape = "harbor.agent_context"
+)
+
+// UsageShapes lists every accepted usage shape, in documentation order.
+func UsageShapes() []UsageShape {
+	return []UsageShape{ShapeNormalized, ShapeOpenAIResponses, ShapeOpenAIChat, ShapeAnthropic,
+		ShapeGemini, ShapeCodexTokenCount, ShapeInspect, ShapeInspectInclusive,
+		ShapeCodexTotalTokenUsage, ShapeHarborAgentContext}
+}
