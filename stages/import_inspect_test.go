@@ -265,3 +265,5 @@ func TestImportInspectPricedCost(t *testing.T) {
 		t.Errorf("reference cost %s, want %s", got, want)
 	}
 }
+
+func jsonUnmarshalReceipt(line []byte, r *tables.Receipt) error { return gojson.Unmarshal(line, r) }

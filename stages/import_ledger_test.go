@@ -1,0 +1,69 @@
+package stages_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/evalgate/evalgate/stages"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// TestImportIdempotent: importing the same rollout again into the
+// campaign the first import wrote adds nothing; the same record mapped
+// differently, or a new record under a session ID the campaign already
+// holds, is refused and adds nothing.
+func TestImportIdempotent(t *testing.T) {
+	data, _ := os.ReadFile(filepath.Join(codexRollouts, "multi-turn.jsonl"))
+	src := []stages.ImportSource{{Name: "multi-turn.jsonl", Data: data}}
+	man := initCampaign(t, codexRate)
+	first, fs := stages.Import(tables.SourceCodex, stages.ImportCampaign{Manifest: man}, codexMap(codexSession, "T1-r1-A"), "map.json", src)
+	if fs.Rejected() || first.Added != 1 {
+		t.Fatalf("first import: added %d, %v", first.Added, fs)
+	}
+	camp := stages.ImportCampaign{Manifest: man, Receipts: first.Receipts, Ledger: first.Ledger}
+
+	again, fs := stages.Import(tables.SourceCodex, camp, codexMap(codexSession, "T1-r1-A"), "map.json", src)
+	if fs.Rejected() || again.Added != 0 || again.Skipped != 1 || len(again.Receipts)+len(again.Ledger)+len(again.Answers) != 0 {
+		t.Errorf("second identical import: %+v %v", again, fs)
+	}
+
+	other := codexMap(codexSession, "T1-r1-A")
+	other.Sessions[0].Repetition = 2
+	conflict, fs := stages.Import(tables.SourceCodex, camp, other, "map.json", src)
+	if conflict.Added != 0 || !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeImportConflict }) {
+		t.Errorf("remapped record: %+v %v", conflict, fs)
+	}
+
+	// Another rollout's record under the session ID already written.
+	taken, fs := stages.Import(tables.SourceCodex, stages.ImportCampaign{Manifest: man, Receipts: first.Receipts},
+		codexMap(codexSession, "T1-r1-A"), "map.json", src)
+	if taken.Added != 0 || !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeImportConflict }) {
+		t.Errorf("taken session ID: %+v %v", taken, fs)
+	}
+}
+
+// TestImportMapping: a record no entry names refuses the import; an entry
+// naming no record is a warning; a rate card or prompt the manifest lacks
+// refuses it.
+func TestImportMapping(t *testing.T) {
+	data, _ := os.ReadFile(filepath.Join(codexRollouts, "multi-turn.jsonl"))
+	src := []stages.ImportSource{{Name: "multi-turn.jsonl", Data: data}}
+	man := initCampaign(t, codexRate)
+	has := func(fs tables.Findings, code tables.Code, sev tables.Severity) bool {
+		return slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == code && f.Severity == sev })
+	}
+
+	_, fs := stages.Import(tables.SourceCodex, stages.ImportCampaign{Manifest: man}, codexMap("another-session", "T1-r1-A"), "map.json", src)
+	if !has(fs, tables.CodeImportUnmapped, tables.Reject) || !has(fs, tables.CodeImportMapUnmatched, tables.Warn) {
+		t.Errorf("unmapped record: %v", fs)
+	}
+	m := codexMap(codexSession, "T1-r1-A")
+	m.RateCard = "no-such-card"
+	m.Sessions[0].PromptIDs = []string{"no-such-prompt"}
+	_, fs = stages.Import(tables.SourceCodex, stages.ImportCampaign{Manifest: man}, m, "map.json", src)
+	if n := len(slices.DeleteFunc(slices.Clone(fs), func(f tables.Finding) bool { return f.Code != tables.CodeImportMapInvalid })); n != 2 {
+		t.Errorf("want 2 %s findings, got %v", tables.CodeImportMapInvalid, fs)
+	}
+}
