@@ -10,9 +10,11 @@ import (
 // expectation is worked by hand from the usage.
 func TestImportShapes(t *testing.T) {
 	cases := []struct {
-		name, shape, usage string
-		want               Buckets
-		code               tables.Code // "" when valid
+		name  string
+		shape tables.UsageShape
+		usage string
+		want  Buckets
+		code  tables.Code // "" when valid
 	}{
 		{"codex running total", tables.ShapeCodexTotalTokenUsage,
 			`{"input_tokens":45000,"cached_input_tokens":37000,"output_tokens":2000,"reasoning_output_tokens":1068,"total_tokens":47000}`,
