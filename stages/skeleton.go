@@ -39,7 +39,7 @@ func Skeleton(kind string, d *tables.DesignFile, frozenAt time.Time) ([]Skeleton
 	preset, ok := skeletonPresets[kind]
 	switch {
 	case kind == tables.KindReviewerBenchmark:
-		return nil, fmt.Errorf("init cannot lay out a %s campaign yet: its format (cases, findings) has not landed; write it by hand from docs/format.md", kind)
+		return nil, fmt.Errorf("init cannot lay out a %s campaign yet: evalgate does not load that kind yet, so no skeleton of it could be validated", kind)
 	case !ok:
 		return nil, fmt.Errorf("%q is not a campaign kind: paired-review, system-comparison or reviewer-benchmark", kind)
 	case d.Format != tables.FormatDesign:
