@@ -97,13 +97,13 @@ type Repository struct {
 
 // Gate is one row per gate of the frozen policy.
 type Gate struct {
-	Gate      string `parquet:"gate,dict"` // stable name, e.g. g1_safety_source
-	Arm       string `parquet:"arm,dict"`  // the arm judged against the baseline
-	Observed  string `parquet:"observed"`  // exact observed value as text
-	Threshold string `parquet:"threshold"` // comparison and threshold, e.g. ">= 0.90"
-	Pass      bool   `parquet:"pass"`
-	Failing   string `parquet:"failing"` // comma-separated tasks or runs that failed it
-	Detail    string `parquet:"detail"`
+	Gate      GateName `parquet:"gate,dict"` // stable name from the gate registry, e.g. g1_critical_source
+	Arm       string   `parquet:"arm,dict"`  // the arm judged against the baseline
+	Observed  string   `parquet:"observed"`  // exact observed value as text
+	Threshold string   `parquet:"threshold"` // comparison and threshold, e.g. ">= 0.90"
+	Pass      bool     `parquet:"pass"`
+	Failing   string   `parquet:"failing"` // comma-separated tasks or runs that failed it
+	Detail    string   `parquet:"detail"`
 }
 
 // Decision is the single-row decision table.

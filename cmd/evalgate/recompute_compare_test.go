@@ -143,7 +143,7 @@ func rcCompare(t *testing.T, want rcResult, got rcOutput) {
 		for i, w := range want.gates {
 			g := got.gates[i]
 			failing := strings.Join(w.failing, ",")
-			if g.Gate != w.name || g.Pass != w.pass || !rcEqual(rcObserved(g.Observed), w.observed) || g.Failing != failing {
+			if string(g.Gate) != w.name || g.Pass != w.pass || !rcEqual(rcObserved(g.Observed), w.observed) || g.Failing != failing {
 				t.Errorf("gate %s: pipeline pass=%t observed=%s failing=%q; recomputed %s pass=%t observed=%s failing=%q",
 					g.Gate, g.Pass, g.Observed, g.Failing, w.name, w.pass, w.observed.RatString(), failing)
 			}

@@ -17,7 +17,6 @@ import (
 	"github.com/evalgate/evalgate/fixtures"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
-	"github.com/evalgate/evalgate/stages/aggregate"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -75,7 +74,7 @@ func unattributableMCPViolations(s *tables.Set) []string {
 		out = append(out, "no campaign_cost_unknown finding: the campaign cost is shown as known")
 	}
 	for _, g := range s.Gates {
-		if g.Gate == aggregate.GateCostPair && (g.Pass || g.Observed != "null") {
+		if g.Gate == tables.GateCostPair && (g.Pass || g.Observed != "null") {
 			out = append(out, "g5_cost_pair observed "+g.Observed+", want null (cannot pass)")
 		}
 	}

@@ -16,17 +16,17 @@ func TestAllGatesPass(t *testing.T) {
 	if n := len(f.s.Gates); n != 15 {
 		t.Fatalf("got %d gates, want 15", n)
 	}
-	f.wantGate(GateTaskFloor, "0.95", true)
-	f.wantGate(GateMacroFloor, "0.95", true)
-	f.wantGate(GateMacroGain, "0.15", true) // 0.95 − 0.80
-	f.wantGate(GateImprovedTasks, "8", true)
-	f.wantGate(GateMaxTaskDrop, "-0.15", true) // A − B = 0.80 − 0.95
-	f.wantGate(GateCostAggregate, "1.05", true)
-	f.wantGate(GateTimeAggregate, "1.05", true) // 8×105 / 8×100
-	if g := f.gate(GateCostAggregate); g.Threshold != "<= 1.10" || !contains(g.Detail, "increased by 5.0%") || !contains(g.Detail, "review-only ratio 1.1 (increased by 10.0%)") {
+	f.wantGate(tables.GateTaskFloor, "0.95", true)
+	f.wantGate(tables.GateMacroFloor, "0.95", true)
+	f.wantGate(tables.GateMacroGain, "0.15", true) // 0.95 − 0.80
+	f.wantGate(tables.GateImprovedTasks, "8", true)
+	f.wantGate(tables.GateMaxTaskDrop, "-0.15", true) // A − B = 0.80 − 0.95
+	f.wantGate(tables.GateCostAggregate, "1.05", true)
+	f.wantGate(tables.GateTimeAggregate, "1.05", true) // 8×105 / 8×100
+	if g := f.gate(tables.GateCostAggregate); g.Threshold != "<= 1.10" || !contains(g.Detail, "increased by 5.0%") || !contains(g.Detail, "review-only ratio 1.1 (increased by 10.0%)") {
 		t.Fatalf("cost aggregate row %+v", g)
 	}
-	if g := f.gate(GateMacroFloor); g.Threshold != ">= 0.90" {
+	if g := f.gate(tables.GateMacroFloor); g.Threshold != ">= 0.90" {
 		t.Fatalf("threshold %q", g.Threshold)
 	}
 	if len(f.s.Rejections) != 0 {
@@ -44,11 +44,11 @@ func TestC21OnePairBoundFails(t *testing.T) {
 	f.setCost("T3", "B", 2, "1.00")
 	f.setCost("T3", "B", 3, "1.00")
 	f.aggregate()
-	f.wantDecision(tables.DecisionDoNotAdvance, GateCostPair)
-	f.wantGate(GateCostPair, "1.3", false)
-	f.wantGate(GateCostTask, "1.05", true)
-	f.wantGate(GateCostAggregate, "1.04375", true)
-	if g := f.gate(GateCostPair); g.Failing != "T3/r1" {
+	f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateCostPair))
+	f.wantGate(tables.GateCostPair, "1.3", false)
+	f.wantGate(tables.GateCostTask, "1.05", true)
+	f.wantGate(tables.GateCostAggregate, "1.04375", true)
+	if g := f.gate(tables.GateCostPair); g.Failing != "T3/r1" {
 		t.Fatalf("failing %q, want T3/r1", g.Failing)
 	}
 }
@@ -62,8 +62,8 @@ func TestC14FewerCallsExcessiveCost(t *testing.T) {
 		f.setCost(task, "B", 0, "1.20")
 	}
 	f.aggregate()
-	f.wantDecision(tables.DecisionDoNotAdvance, GateCostAggregate+","+GateCostTask)
-	if g := f.gate(GateCostAggregate); !contains(g.Detail, "increased by 20.0%") {
+	f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateCostAggregate, tables.GateCostTask))
+	if g := f.gate(tables.GateCostAggregate); !contains(g.Detail, "increased by 20.0%") {
 		t.Fatalf("detail %q", g.Detail)
 	}
 }
@@ -74,18 +74,18 @@ func TestExactThresholdEdges(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.setR("T8", "B", 1, 80)
 		f.aggregate()
-		f.wantGate(GateTaskFloor, "0.8", true)
-		f.wantGate(GateMacroFloor, "0.93125", true)
-		f.wantGate(GateImprovedTasks, "7", true)
+		f.wantGate(tables.GateTaskFloor, "0.8", true)
+		f.wantGate(tables.GateMacroFloor, "0.93125", true)
+		f.wantGate(tables.GateImprovedTasks, "7", true)
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("task median 0.79 fails the floor", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.setR("T8", "B", 1, 79)
 		f.aggregate()
-		f.wantGate(GateTaskFloor, "0.79", false)
+		f.wantGate(tables.GateTaskFloor, "0.79", false)
 		// The drop 0.80 − 0.79 = 0.01 is allowed; only the floor fails.
-		f.wantDecision(tables.DecisionDoNotAdvance, GateTaskFloor)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateTaskFloor))
 	})
 	t.Run("drop of exactly 0.05 passes", func(t *testing.T) {
 		// T8: A 0.90, B 0.85. Macro B = (7×0.95+0.85)/8 = 0.9375;
@@ -94,8 +94,8 @@ func TestExactThresholdEdges(t *testing.T) {
 		f.setR("T8", "A", 1, 90)
 		f.setR("T8", "B", 1, 85)
 		f.aggregate()
-		f.wantGate(GateMaxTaskDrop, "0.05", true)
-		f.wantGate(GateMacroGain, "0.125", true)
+		f.wantGate(tables.GateMaxTaskDrop, "0.05", true)
+		f.wantGate(tables.GateMacroGain, "0.125", true)
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("drop of 0.06 fails", func(t *testing.T) {
@@ -103,8 +103,8 @@ func TestExactThresholdEdges(t *testing.T) {
 		f.setR("T8", "A", 1, 90)
 		f.setR("T8", "B", 1, 84)
 		f.aggregate()
-		f.wantGate(GateMaxTaskDrop, "0.06", false)
-		f.wantDecision(tables.DecisionDoNotAdvance, GateMaxTaskDrop)
+		f.wantGate(tables.GateMaxTaskDrop, "0.06", false)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateMaxTaskDrop))
 	})
 	t.Run("cost ratio exactly 1.10 passes", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
@@ -112,7 +112,7 @@ func TestExactThresholdEdges(t *testing.T) {
 			f.setCost(task, "B", 0, "1.10")
 		}
 		f.aggregate()
-		f.wantGate(GateCostAggregate, "1.1", true)
+		f.wantGate(tables.GateCostAggregate, "1.1", true)
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("cost ratio one pico-unit above 1.10 fails", func(t *testing.T) {
@@ -122,8 +122,8 @@ func TestExactThresholdEdges(t *testing.T) {
 			f.setCost(task, "B", 0, "1.100000000001")
 		}
 		f.aggregate()
-		f.wantGate(GateCostAggregate, "1.100000000001", false)
-		f.wantDecision(tables.DecisionDoNotAdvance, GateCostAggregate)
+		f.wantGate(tables.GateCostAggregate, "1.100000000001", false)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateCostAggregate))
 	})
 }
 
@@ -189,7 +189,7 @@ func TestOrderIndependence(t *testing.T) {
 		!reflect.DeepEqual(a.s.Repositories, b.s.Repositories) || !reflect.DeepEqual(a.s.Decision, b.s.Decision) {
 		t.Fatalf("output depends on run order:\n%+v\n%+v", a.s.Gates, b.s.Gates)
 	}
-	if g := a.gate(GateCriticalSource); g.Failing != "T2/r1,T5/r2" {
+	if g := a.gate(tables.GateCriticalSource); g.Failing != "T2/r1,T5/r2" {
 		t.Fatalf("failing %q", g.Failing)
 	}
 }

@@ -128,9 +128,9 @@ func decide(pol *policy, gates []tables.Gate, arm string, v validityReport) tabl
 	var gain *tables.Gate
 	for i, g := range gates {
 		if !g.Pass {
-			failing = append(failing, g.Gate)
+			failing = append(failing, string(g.Gate))
 		}
-		if g.Gate == GateMacroGain {
+		if g.Gate == tables.GateMacroGain {
 			gain = &gates[i]
 		}
 	}

@@ -11,20 +11,20 @@ func TestThresholdOverrides(t *testing.T) {
 	t.Run("raising the gain threshold flips advance to stop_no_gain", func(t *testing.T) {
 		// Gain 0.15 passes 0.10 but not 0.20.
 		f := newFixture(t, 8, 1)
-		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: GateMacroGain, Value: "0.20"}}
+		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: string(tables.GateMacroGain), Value: "0.20"}}
 		f.aggregate()
-		f.wantGate(GateMacroGain, "0.15", false)
-		if g := f.gate(GateMacroGain); g.Threshold != ">= 0.20" {
+		f.wantGate(tables.GateMacroGain, "0.15", false)
+		if g := f.gate(tables.GateMacroGain); g.Threshold != ">= 0.20" {
 			t.Fatalf("threshold %q", g.Threshold)
 		}
-		f.wantDecision(tables.DecisionStopNoGain, GateMacroGain)
+		f.wantDecision(tables.DecisionStopNoGain, failingList(tables.GateMacroGain))
 	})
 	t.Run("lowering the pair bound flips C21's do_not_advance to advance", func(t *testing.T) {
 		f := newFixture(t, 8, 3)
 		f.setCost("T3", "B", 1, "1.30")
 		f.setCost("T3", "B", 2, "1.00")
 		f.setCost("T3", "B", 3, "1.00")
-		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: GateCostPair, Value: "1.30"}}
+		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: string(tables.GateCostPair), Value: "1.30"}}
 		f.aggregate()
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
@@ -35,9 +35,9 @@ func TestThresholdOverrides(t *testing.T) {
 		ptr  string
 	}{
 		{"unknown name", []tables.Threshold{{Name: "g9_magic", Value: "1"}}, tables.CodeGateThresholdUnknown, "/gate_policy/thresholds/0/name"},
-		{"invalid value", []tables.Threshold{{Name: GateMacroGain, Value: "1e-1"}}, tables.CodeGateThresholdInvalid, "/gate_policy/thresholds/0/value"},
-		{"negative value", []tables.Threshold{{Name: GateMacroGain, Value: "-0.1"}}, tables.CodeGateThresholdInvalid, "/gate_policy/thresholds/0/value"},
-		{"repeated name", []tables.Threshold{{Name: GateMacroGain, Value: "0.10"}, {Name: GateMacroGain, Value: "0.00"}}, tables.CodeGateThresholdRepeat, "/gate_policy/thresholds/1/name"},
+		{"invalid value", []tables.Threshold{{Name: string(tables.GateMacroGain), Value: "1e-1"}}, tables.CodeGateThresholdInvalid, "/gate_policy/thresholds/0/value"},
+		{"negative value", []tables.Threshold{{Name: string(tables.GateMacroGain), Value: "-0.1"}}, tables.CodeGateThresholdInvalid, "/gate_policy/thresholds/0/value"},
+		{"repeated name", []tables.Threshold{{Name: string(tables.GateMacroGain), Value: "0.10"}, {Name: string(tables.GateMacroGain), Value: "0.00"}}, tables.CodeGateThresholdRepeat, "/gate_policy/thresholds/1/name"},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name+" is refused and gives no_verdict", func(t *testing.T) {
@@ -76,9 +76,9 @@ func TestStopNoGain(t *testing.T) {
 			f.setR(task, "B", 0, 100)
 		}
 		f.aggregate()
-		f.wantGate(GateMacroGain, "0", false)
-		f.wantGate(GateImprovedTasks, "0", false)
-		f.wantDecision(tables.DecisionStopNoGain, GateMacroGain+","+GateImprovedTasks)
+		f.wantGate(tables.GateMacroGain, "0", false)
+		f.wantGate(tables.GateImprovedTasks, "0", false)
+		f.wantDecision(tables.DecisionStopNoGain, failingList(tables.GateMacroGain, tables.GateImprovedTasks))
 	})
 	t.Run("gain just below 0.10", func(t *testing.T) {
 		// B 0.89 everywhere vs A 0.80: gain 0.09; B's macro 0.89 < 0.90 too.
@@ -87,7 +87,7 @@ func TestStopNoGain(t *testing.T) {
 			f.setR(task, "B", 0, 89)
 		}
 		f.aggregate()
-		f.wantGate(GateMacroGain, "0.09", false)
+		f.wantGate(tables.GateMacroGain, "0.09", false)
 		if d := f.decision(); d.Decision != tables.DecisionStopNoGain {
 			t.Fatalf("decision %+v", d)
 		}
@@ -161,8 +161,8 @@ func TestNoVerdict(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.edit("T1", "B", 1, func(r *tables.Run) { r.WorkflowCost = nil })
 		f.aggregate()
-		f.wantDecision(tables.DecisionDoNotAdvance, GateCostAggregate+","+GateCostTask+","+GateCostPair)
-		f.wantGate(GateCostAggregate, "null", false)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateCostAggregate, tables.GateCostTask, tables.GateCostPair))
+		f.wantGate(tables.GateCostAggregate, "null", false)
 	})
 }
 
@@ -171,8 +171,8 @@ func TestQualityGates(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.edit("T5", "B", 1, func(r *tables.Run) { r.CriticalFailures = 1 })
 		f.aggregate()
-		f.wantGate(GateCriticalSource, "1", false)
-		f.wantDecision(tables.DecisionDoNotAdvance, GateCriticalSource)
+		f.wantGate(tables.GateCriticalSource, "1", false)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateCriticalSource))
 	})
 	t.Run("g1 baseline failures do not count", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
@@ -187,17 +187,17 @@ func TestQualityGates(t *testing.T) {
 		f.edit("T6", "B", 1, func(r *tables.Run) { r.UNum, r.UDen = 1, 1 })
 		f.edit("T6", "B", 2, func(r *tables.Run) { r.UNum, r.UDen = 0, 1 })
 		f.aggregate()
-		f.wantGate(GateUncertainty, "1", false)
-		if g := f.gate(GateUncertainty); g.Failing != "T6/r2" {
+		f.wantGate(tables.GateUncertainty, "1", false)
+		if g := f.gate(tables.GateUncertainty); g.Failing != "T6/r2" {
 			t.Fatalf("failing %q", g.Failing)
 		}
-		f.wantDecision(tables.DecisionDoNotAdvance, GateUncertainty)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateUncertainty))
 	})
 	t.Run("g4 protocol failure (valid final, malformed reconciliation)", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.edit("T7", "B", 1, func(r *tables.Run) { r.ProtocolGate = false })
 		f.aggregate()
-		f.wantDecision(tables.DecisionDoNotAdvance, GateProtocol)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateProtocol))
 	})
 	t.Run("improvement must be strict", func(t *testing.T) {
 		// T1..T5 tie with A at 0.80 (B 0.80); T6..T8 improve to 1.00.
@@ -210,10 +210,10 @@ func TestQualityGates(t *testing.T) {
 			f.setR(task, "B", 0, 100)
 		}
 		f.aggregate()
-		f.wantGate(GateImprovedTasks, "3", false)
-		f.wantGate(GateMacroFloor, "0.875", false)
-		f.wantGate(GateMacroGain, "0.075", false) // 0.875 − 0.80
-		f.wantDecision(tables.DecisionStopNoGain, GateMacroFloor+","+GateMacroGain+","+GateImprovedTasks)
+		f.wantGate(tables.GateImprovedTasks, "3", false)
+		f.wantGate(tables.GateMacroFloor, "0.875", false)
+		f.wantGate(tables.GateMacroGain, "0.075", false) // 0.875 − 0.80
+		f.wantDecision(tables.DecisionStopNoGain, failingList(tables.GateMacroFloor, tables.GateMacroGain, tables.GateImprovedTasks))
 	})
 }
 
@@ -226,14 +226,14 @@ func TestSessionLimits(t *testing.T) {
 		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", Arm: &arm, DurationNS: &within, Classification: "valid"})
 		f.s.Tokens = append(f.s.Tokens, tables.Token{SessionID: "T1-r1-B", UncachedInput: 80_000, CachedInput: 10_000, Output: 8_000})
 		f.aggregate()
-		f.wantGate(GateSessionLimits, "0", true)
+		f.wantGate(tables.GateSessionLimits, "0", true)
 	})
 	t.Run("one nanosecond beyond fails", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", Arm: &arm, DurationNS: &beyond, Classification: "valid"})
 		f.aggregate()
-		f.wantGate(GateSessionLimits, "1", false)
-		f.wantDecision(tables.DecisionDoNotAdvance, GateSessionLimits)
+		f.wantGate(tables.GateSessionLimits, "1", false)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateSessionLimits))
 	})
 	t.Run("one input token beyond fails", func(t *testing.T) {
 		// 80 000 uncached + 10 000 cached + 1 cache write = 90 001 > 90 000.
@@ -241,7 +241,7 @@ func TestSessionLimits(t *testing.T) {
 		f.s.Tokens = append(f.s.Tokens, tables.Token{SessionID: "T1-r1-B", UncachedInput: 80_000, CachedInput: 10_000, CacheWrite5m: 1})
 		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", Arm: &arm, Classification: "valid"})
 		f.aggregate()
-		f.wantGate(GateSessionLimits, "1", false)
+		f.wantGate(tables.GateSessionLimits, "1", false)
 	})
 }
 
@@ -251,7 +251,7 @@ func TestDevelopmentRound2(t *testing.T) {
 	// at 0.90. Macro B = (1+1+0.9+0.9)/4 = 0.95; A = (0.8+0.8+0.9+0.9)/4 =
 	// 0.85; gain 0.10 exactly; 2 of 4 improved ≥ 2.
 	f := newFixture(t, 4, 2)
-	f.c.Manifest.GatePolicy.Preset = PresetDevelopmentRound2
+	f.c.Manifest.GatePolicy.Preset = string(tables.PresetDevelopmentRound2)
 	for i := range f.c.Manifest.Design.Tasks {
 		f.c.Manifest.Design.Tasks[i].Split = "development"
 	}
@@ -265,16 +265,16 @@ func TestDevelopmentRound2(t *testing.T) {
 		f.setR(task, "B", 2, 90)
 	}
 	f.aggregate()
-	f.wantGate(GateMacroGain, "0.1", true)
-	f.wantGate(GateImprovedTasks, "2", true)
-	if g := f.gate(GateImprovedTasks); g.Threshold != ">= 2" {
+	f.wantGate(tables.GateMacroGain, "0.1", true)
+	f.wantGate(tables.GateImprovedTasks, "2", true)
+	if g := f.gate(tables.GateImprovedTasks); g.Threshold != ">= 2" {
 		t.Fatalf("threshold %q", g.Threshold)
 	}
 	f.wantDecision(tables.DecisionAdvance, "")
 
 	t.Run("the evaluation preset finds no evaluation task", func(t *testing.T) {
 		f.s.Gates, f.s.Decision, f.s.Tasks, f.s.Repositories, f.s.Rejections = nil, nil, nil, nil, nil
-		f.c.Manifest.GatePolicy.Preset = PresetEvaluation
+		f.c.Manifest.GatePolicy.Preset = string(tables.PresetEvaluation)
 		f.aggregate()
 		if !hasCode(f.s.Rejections, tables.CodeGateNoTasks) || f.decision().Decision != tables.DecisionNoVerdict {
 			t.Fatalf("findings %v decision %+v", f.s.Rejections, f.decision())

@@ -29,7 +29,7 @@ func newFixture(t *testing.T, tasks int, reps int64) *fixture {
 	t.Helper()
 	f := &fixture{t: t, c: &tables.Campaign{}, s: &tables.Set{}}
 	m := &f.c.Manifest
-	m.GatePolicy.Preset = PresetEvaluation
+	m.GatePolicy.Preset = string(tables.PresetEvaluation)
 	m.Ceilings.Session = tables.SessionCeilings{WallMS: 240_000, InputTokens: 90_000, OutputTokens: 8_000}
 	m.Ceilings.Campaign.InfrastructureReplacements = 1
 	m.Design.Arms = []tables.Arm{{ID: "A"}, {ID: "B", Reconciliation: true}}
@@ -110,7 +110,7 @@ func aggregateInto(c *tables.Campaign, s *tables.Set) {
 	s.Rejections = append(s.Rejections, out.Findings...)
 }
 
-func (f *fixture) gate(name string) tables.Gate {
+func (f *fixture) gate(name tables.GateName) tables.Gate {
 	f.t.Helper()
 	for _, g := range f.s.Gates {
 		if g.Gate == name {
@@ -137,7 +137,7 @@ func (f *fixture) wantDecision(decision tables.Verdict, failing string) {
 	}
 }
 
-func (f *fixture) wantGate(name, observed string, pass bool) {
+func (f *fixture) wantGate(name tables.GateName, observed string, pass bool) {
 	f.t.Helper()
 	g := f.gate(name)
 	if g.Observed != observed || g.Pass != pass {
@@ -166,3 +166,12 @@ func hasCode(fs []tables.Finding, code tables.Code) bool {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// failingList is a decision's failing_gates column for gates, in order.
+func failingList(gates ...tables.GateName) string {
+	var out []string
+	for _, g := range gates {
+		out = append(out, string(g))
+	}
+	return strings.Join(out, ",")
+}

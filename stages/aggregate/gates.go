@@ -32,22 +32,22 @@ type pair struct {
 // evaluate returns the policy's gate rows for arm, in policy order.
 func evaluate(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, base, arm string) []tables.Gate {
 	j := newJudge(pol, c, in, judged, base, arm)
-	checks := map[string]func(threshold) tables.Gate{
-		GateCriticalSource: j.criticalSource,
-		GateTaskFloor:      j.taskFloor,
-		GateMacroFloor:     j.macroFloor,
-		GateUncertainty:    j.uncertainty,
-		GateMacroGain:      j.macroGain,
-		GateImprovedTasks:  j.improvedTasks,
-		GateMaxTaskDrop:    j.maxTaskDrop,
-		GateProtocol:       j.protocol,
-		GateCostAggregate:  func(t threshold) tables.Gate { return j.aggregateRatio(t, costMedian, "cost") },
-		GateTimeAggregate:  func(t threshold) tables.Gate { return j.aggregateRatio(t, timeMedian, "time") },
-		GateCostTask:       func(t threshold) tables.Gate { return j.taskRatio(t, costMedian) },
-		GateTimeTask:       func(t threshold) tables.Gate { return j.taskRatio(t, timeMedian) },
-		GateCostPair:       func(t threshold) tables.Gate { return j.pairRatio(t, runCost) },
-		GateTimePair:       func(t threshold) tables.Gate { return j.pairRatio(t, runTime) },
-		GateSessionLimits:  j.sessionLimits,
+	checks := map[tables.GateName]func(threshold) tables.Gate{
+		tables.GateCriticalSource: j.criticalSource,
+		tables.GateTaskFloor:      j.taskFloor,
+		tables.GateMacroFloor:     j.macroFloor,
+		tables.GateUncertainty:    j.uncertainty,
+		tables.GateMacroGain:      j.macroGain,
+		tables.GateImprovedTasks:  j.improvedTasks,
+		tables.GateMaxTaskDrop:    j.maxTaskDrop,
+		tables.GateProtocol:       j.protocol,
+		tables.GateCostAggregate:  func(t threshold) tables.Gate { return j.aggregateRatio(t, costMedian, "cost") },
+		tables.GateTimeAggregate:  func(t threshold) tables.Gate { return j.aggregateRatio(t, timeMedian, "time") },
+		tables.GateCostTask:       func(t threshold) tables.Gate { return j.taskRatio(t, costMedian) },
+		tables.GateTimeTask:       func(t threshold) tables.Gate { return j.taskRatio(t, timeMedian) },
+		tables.GateCostPair:       func(t threshold) tables.Gate { return j.pairRatio(t, runCost) },
+		tables.GateTimePair:       func(t threshold) tables.Gate { return j.pairRatio(t, runTime) },
+		tables.GateSessionLimits:  j.sessionLimits,
 	}
 	gates := make([]tables.Gate, 0, len(pol.thresholds))
 	for _, t := range pol.thresholds {

@@ -15,17 +15,17 @@ import (
 )
 
 // capPairs are the cost and time caps of A8, paired.
-var capPairs = [][2]string{
-	{GateCostAggregate, GateTimeAggregate},
-	{GateCostTask, GateTimeTask},
-	{GateCostPair, GateTimePair},
+var capPairs = [][2]tables.GateName{
+	{tables.GateCostAggregate, tables.GateTimeAggregate},
+	{tables.GateCostTask, tables.GateTimeTask},
+	{tables.GateCostPair, tables.GateTimePair},
 }
 
 // orCaps is the mutated combiner: each cost/time cap passes when either
 // of the pair passes.
 func orCaps(gates []tables.Gate) []tables.Gate {
 	out := append([]tables.Gate(nil), gates...)
-	pass := map[string]bool{}
+	pass := map[tables.GateName]bool{}
 	for _, g := range gates {
 		pass[g.Gate] = g.Pass
 	}
@@ -56,7 +56,7 @@ func timeOnlyFailureControl(t *testing.T, combine func([]tables.Gate) []tables.G
 	}
 	f.aggregate()
 	for _, g := range f.s.Gates {
-		wantFail := g.Gate == GateTimeAggregate || g.Gate == GateTimeTask
+		wantFail := g.Gate == tables.GateTimeAggregate || g.Gate == tables.GateTimeTask
 		if g.Pass == wantFail {
 			t.Fatalf("setup: gate %s pass=%v (observed %s); only the time aggregate and task caps should fail", g.Gate, g.Pass, g.Observed)
 		}
@@ -69,7 +69,7 @@ func timeOnlyFailureControl(t *testing.T, combine func([]tables.Gate) []tables.G
 	if d.Decision == tables.DecisionAdvance {
 		return "a time-only failure advanced: " + d.Reason
 	}
-	if d.Decision != tables.DecisionDoNotAdvance || d.FailingGates != GateTimeAggregate+","+GateTimeTask {
+	if d.Decision != tables.DecisionDoNotAdvance || d.FailingGates != failingList(tables.GateTimeAggregate, tables.GateTimeTask) {
 		return "decision " + string(d.Decision) + " failing " + d.FailingGates + ", want do_not_advance failing the time caps"
 	}
 	return ""
@@ -93,6 +93,6 @@ func TestMutationCostTimeCapAsOR(t *testing.T) {
 			f.edit(task, "B", 0, func(r *tables.Run) { r.WorkflowNS = 120 * int64(time.Second) })
 		}
 		f.aggregate()
-		f.wantDecision(tables.DecisionDoNotAdvance, GateTimeAggregate+","+GateTimeTask)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateTimeAggregate, tables.GateTimeTask))
 	})
 }

@@ -8,39 +8,14 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Gate policy presets. Threshold values are exact decimal text; the
-// manifest's gate_policy.thresholds may override any of them by name.
 const (
-	PresetEvaluation        = "paired-review-evaluation-v1"
-	PresetDevelopmentRound2 = "development-round2-v1"
-)
-
-// Gate names, stable: they appear in the gates table and in decisions.
-const (
-	GateCriticalSource  = "g1_critical_source"
-	GateTaskFloor       = "g2_task_floor"
-	GateMacroFloor      = "g2_macro_floor"
-	GateUncertainty     = "g2_uncertainty"
-	GateMacroGain       = "g3_macro_gain"
-	GateImprovedTasks   = "g3_improved_tasks"
-	GateMaxTaskDrop     = "g3_max_task_drop"
-	GateProtocol        = "g4_protocol"
-	GateCostAggregate   = "g5_cost_aggregate"
-	GateTimeAggregate   = "g5_time_aggregate"
-	GateCostTask        = "g5_cost_task"
-	GateTimeTask        = "g5_time_task"
-	GateCostPair        = "g5_cost_pair"
-	GateTimePair        = "g5_time_pair"
-	GateSessionLimits   = "g5_session_limits"
-	manifestFile        = "manifest.json"
-	atLeast, atMost     = ">=", "<="
-	improvedEvaluation  = "4"
-	improvedDevelopment = "2"
+	manifestFile    = "manifest.json"
+	atLeast, atMost = string(tables.AtLeast), string(tables.AtMost)
 )
 
 // threshold is one named bound of a preset: observed op value.
 type threshold struct {
-	name  string
+	name  tables.GateName
 	op    string // ">=" or "<="
 	text  string // the decimal as written, e.g. "0.80"
 	value *big.Rat
@@ -49,45 +24,25 @@ type threshold struct {
 // policy is a resolved preset: which runs it judges and its thresholds,
 // in gate order.
 type policy struct {
-	name       string
+	name       tables.PresetName
 	split      string // tasks of this split are judged
 	lastRound  bool   // judge only each task's last repetition (development round 2)
 	thresholds []threshold
 }
 
-// presetThresholds lists every gate of seed 000 §4 with its default bound.
-// Count gates (g1, g2_uncertainty, g4, g5_session_limits) bound the number
-// of failing reviews or sessions.
-func presetThresholds(improved string) []threshold {
-	return []threshold{
-		{name: GateCriticalSource, op: atMost, text: "0"},
-		{name: GateTaskFloor, op: atLeast, text: "0.80"},
-		{name: GateMacroFloor, op: atLeast, text: "0.90"},
-		{name: GateUncertainty, op: atMost, text: "0"},
-		{name: GateMacroGain, op: atLeast, text: "0.10"},
-		{name: GateImprovedTasks, op: atLeast, text: improved},
-		{name: GateMaxTaskDrop, op: atMost, text: "0.05"},
-		{name: GateProtocol, op: atMost, text: "0"},
-		{name: GateCostAggregate, op: atMost, text: "1.10"},
-		{name: GateTimeAggregate, op: atMost, text: "1.10"},
-		{name: GateCostTask, op: atMost, text: "1.15"},
-		{name: GateTimeTask, op: atMost, text: "1.15"},
-		{name: GateCostPair, op: atMost, text: "1.25"},
-		{name: GateTimePair, op: atMost, text: "1.25"},
-		{name: GateSessionLimits, op: atMost, text: "0"},
+// newPreset resolves a preset of the gate registry (tables.Presets):
+// which runs it judges and its gates with their default thresholds.
+func newPreset(name tables.PresetName) *policy {
+	p, ok := tables.FindPreset(name)
+	if !ok {
+		return nil
 	}
-}
-
-func newPreset(name string) *policy {
-	switch name {
-	case PresetEvaluation:
-		return &policy{name: name, split: "evaluation", thresholds: presetThresholds(improvedEvaluation)}
-	case PresetDevelopmentRound2:
-		return &policy{name: name, split: "development", lastRound: true, thresholds: presetThresholds(improvedDevelopment)}
-	case PresetSystemComparison:
-		return &policy{name: name, split: "evaluation", thresholds: systemThresholds()}
+	pol := &policy{name: p.Name, split: p.Split, lastRound: p.LastRound}
+	for _, g := range p.Gates {
+		doc, _ := tables.FindGate(g.Gate)
+		pol.thresholds = append(pol.thresholds, threshold{name: g.Gate, op: string(doc.Compare), text: g.Threshold})
 	}
-	return nil
+	return pol
 }
 
 // resolvePolicy builds the manifest's policy. An unknown preset gives a nil
@@ -99,15 +54,15 @@ func resolvePolicy(gp tables.GatePolicy) (*policy, tables.Findings) {
 	add := func(code tables.Code, ptr, format string, args ...any) {
 		out = append(out, tables.Finding{Code: code, Severity: tables.Reject, File: manifestFile, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
 	}
-	pol := newPreset(gp.Preset)
+	pol := newPreset(tables.PresetName(gp.Preset))
 	if pol == nil {
-		add(tables.CodeGatePresetUnknown, "/gate_policy/preset", "gate policy preset %q is not %s or %s", gp.Preset, PresetEvaluation, PresetDevelopmentRound2)
+		add(tables.CodeGatePresetUnknown, "/gate_policy/preset", "gate policy preset %q is not %s or %s", gp.Preset, tables.PresetEvaluation, tables.PresetDevelopmentRound2)
 		return nil, out
 	}
 	seen := map[string]bool{}
 	for i, o := range gp.Thresholds {
 		ptr := fmt.Sprintf("/gate_policy/thresholds/%d", i)
-		t := pol.find(o.Name)
+		t := pol.find(tables.GateName(o.Name))
 		switch {
 		case t == nil:
 			add(tables.CodeGateThresholdUnknown, ptr+"/name", "preset %s has no threshold named %q", pol.name, o.Name)
@@ -129,7 +84,7 @@ func resolvePolicy(gp tables.GatePolicy) (*policy, tables.Findings) {
 	return pol, out
 }
 
-func (p *policy) find(name string) *threshold {
+func (p *policy) find(name tables.GateName) *threshold {
 	for i := range p.thresholds {
 		if p.thresholds[i].name == name {
 			return &p.thresholds[i]

@@ -13,7 +13,7 @@ import (
 // reports whether it did. Anything else is left to the paired-review path.
 func judgeSystems(c *tables.Campaign, in *inputs, out *Out, pol *policy, judged []tables.Run, v validityReport) bool {
 	isSys := c.Manifest.Kind == tables.KindSystemComparison
-	sysPreset := pol != nil && pol.name == PresetSystemComparison
+	sysPreset := pol != nil && pol.name == tables.PresetSystemComparison
 	if !isSys && !sysPreset {
 		return false
 	}
@@ -83,7 +83,7 @@ func systemDecision(pol *policy, gates []tables.Gate, cand string, v validityRep
 		if g.Pass {
 			continue
 		}
-		failing = append(failing, g.Gate)
+		failing = append(failing, string(g.Gate))
 		if slices.Contains(gainGates, g.Gate) {
 			noGain = append(noGain, fmt.Sprintf("%s observed %s, needs %s", g.Gate, g.Observed, g.Threshold))
 		}

@@ -41,7 +41,7 @@ func usd(t *testing.T, text string) *tables.Money {
 //
 // so every gate passes and the decision is advance.
 func newSysFixture(t *testing.T) *sysFixture {
-	m := tables.Manifest{Kind: tables.KindSystemComparison, GatePolicy: tables.GatePolicy{Preset: PresetSystemComparison}}
+	m := tables.Manifest{Kind: tables.KindSystemComparison, GatePolicy: tables.GatePolicy{Preset: string(tables.PresetSystemComparison)}}
 	m.Design = tables.Design{
 		Repetitions: 1,
 		Arms: []tables.Arm{
@@ -81,10 +81,10 @@ func (f *sysFixture) run(task, arm string) *tables.Run {
 	return nil
 }
 
-func (f *sysFixture) judge() (map[string]tables.Gate, tables.Decision) {
+func (f *sysFixture) judge() (map[tables.GateName]tables.Gate, tables.Decision) {
 	f.t.Helper()
 	aggregateInto(f.c, f.s)
-	gates := map[string]tables.Gate{}
+	gates := map[tables.GateName]tables.Gate{}
 	for _, g := range f.s.Gates {
 		gates[g.Gate] = g
 	}
@@ -100,18 +100,18 @@ func TestSystemComparisonGates(t *testing.T) {
 		if d.Decision != tables.DecisionAdvance || d.Arm != "madar" || d.FailingGates != "" {
 			t.Fatalf("decision %+v", d)
 		}
-		if len(gates) != len(systemThresholds()) {
-			t.Fatalf("%d gates, want %d", len(gates), len(systemThresholds()))
+		if len(gates) != len(sysPreset(t).Gates) {
+			t.Fatalf("%d gates, want %d", len(gates), len(sysPreset(t).Gates))
 		}
-		for name, want := range map[string]string{
-			GateBaselineCostAggregate: "0.85", GateBaselineTimeAggregate: "0.85", GateComparatorMacroLoss: "0.05",
-			GateComparatorCostAggregate: "1", GateMacroFloor: "0.95", GateTaskFloor: "0.95", GateBaselineCostPair: "0.85",
+		for name, want := range map[tables.GateName]string{
+			tables.GateBaselineCostAggregate: "0.85", tables.GateBaselineTimeAggregate: "0.85", tables.GateComparatorMacroLoss: "0.05",
+			tables.GateComparatorCostAggregate: "1", tables.GateMacroFloor: "0.95", tables.GateTaskFloor: "0.95", tables.GateBaselineCostPair: "0.85",
 		} {
 			if g := gates[name]; g.Observed != want || !g.Pass {
 				t.Errorf("%s observed %q pass %v, want %q and pass", name, g.Observed, g.Pass, want)
 			}
 		}
-		if g := gates[GateBaselineCostAggregate]; g.Threshold != "<= 0.85" {
+		if g := gates[tables.GateBaselineCostAggregate]; g.Threshold != "<= 0.85" {
 			t.Errorf("threshold %q", g.Threshold)
 		}
 	})
@@ -120,10 +120,10 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.run("T1", "madar").WorkflowCost = usd(t, "0.8502")
 		gates, d := f.judge()
-		if g := gates[GateBaselineCostAggregate]; g.Pass || g.Observed != "0.8501" {
+		if g := gates[tables.GateBaselineCostAggregate]; g.Pass || g.Observed != "0.8501" {
 			t.Fatalf("gate %+v", g)
 		}
-		if d.Decision != tables.DecisionStopNoGain || d.FailingGates != GateBaselineCostAggregate {
+		if d.Decision != tables.DecisionStopNoGain || d.FailingGates != string(tables.GateBaselineCostAggregate) {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -132,10 +132,10 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.run("T1", "madar").RNum = 1899
 		gates, d := f.judge()
-		if g := gates[GateComparatorMacroLoss]; g.Pass || g.Observed != "0.05025" {
+		if g := gates[tables.GateComparatorMacroLoss]; g.Pass || g.Observed != "0.05025" {
 			t.Fatalf("gate %+v", g)
 		}
-		if d.Decision != tables.DecisionDoNotAdvance || d.FailingGates != GateComparatorMacroLoss {
+		if d.Decision != tables.DecisionDoNotAdvance || d.FailingGates != string(tables.GateComparatorMacroLoss) {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -149,7 +149,7 @@ func TestSystemComparisonGates(t *testing.T) {
 			f.run(task, "serena").WorkflowCost = usd(t, "1.60")
 		}
 		gates, d := f.judge()
-		if g := gates[GateComparatorCostAggregate]; !g.Pass || g.Observed != "1.05" || d.Decision != tables.DecisionAdvance {
+		if g := gates[tables.GateComparatorCostAggregate]; !g.Pass || g.Observed != "1.05" || d.Decision != tables.DecisionAdvance {
 			t.Fatalf("gate %+v decision %+v", g, d)
 		}
 		f = newSysFixture(t)
@@ -160,7 +160,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		}
 		f.run("T1", "serena").WorkflowCost = usd(t, "1.5999")
 		gates, d = f.judge()
-		if g := gates[GateComparatorCostAggregate]; g.Pass || d.FailingGates != GateComparatorCostAggregate {
+		if g := gates[tables.GateComparatorCostAggregate]; g.Pass || d.FailingGates != string(tables.GateComparatorCostAggregate) {
 			t.Fatalf("gate %+v decision %+v", g, d)
 		}
 	})
@@ -170,8 +170,8 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.run("T2", "madar").WorkflowNS = 1063
 		gates, d := f.judge()
-		if gates[GateComparatorTimePair].Pass || gates[GateComparatorTimePair].Failing != "T2/r1" {
-			t.Fatalf("pair gate %+v", gates[GateComparatorTimePair])
+		if gates[tables.GateComparatorTimePair].Pass || gates[tables.GateComparatorTimePair].Failing != "T2/r1" {
+			t.Fatalf("pair gate %+v", gates[tables.GateComparatorTimePair])
 		}
 		if d.Decision == tables.DecisionAdvance {
 			t.Fatalf("decision %+v", d)
@@ -181,10 +181,10 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.run("T1", "madar").CriticalFailures = 1
 		gates, d := f.judge()
-		if g := gates[GateBaselineCriticalLoss]; g.Pass || g.Failing != "T1" {
+		if g := gates[tables.GateBaselineCriticalLoss]; g.Pass || g.Failing != "T1" {
 			t.Fatalf("gate %+v", g)
 		}
-		if !strings.Contains(d.FailingGates, GateCriticalSource) {
+		if !strings.Contains(d.FailingGates, string(tables.GateCriticalSource)) {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -192,7 +192,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.c.Manifest.Design.Arms[2].ComparatorRole = ""
 		gates, d := f.judge()
-		if g := gates[GateComparatorMacroLoss]; g.Pass || g.Detail != "the design names no comparator system" {
+		if g := gates[tables.GateComparatorMacroLoss]; g.Pass || g.Detail != "the design names no comparator system" {
 			t.Fatalf("gate %+v", g)
 		}
 		if d.Decision != tables.DecisionDoNotAdvance {
@@ -212,7 +212,7 @@ func TestSystemComparisonGates(t *testing.T) {
 func TestGatePresetKindMismatch(t *testing.T) {
 	t.Run("paired preset on a system comparison", func(t *testing.T) {
 		f := newSysFixture(t)
-		f.c.Manifest.GatePolicy.Preset = PresetEvaluation
+		f.c.Manifest.GatePolicy.Preset = string(tables.PresetEvaluation)
 		_, d := f.judge()
 		if d.Decision != tables.DecisionNoVerdict || len(f.s.Gates) != 0 || !hasCode(f.s.Rejections, tables.CodeGatePresetKind) {
 			t.Fatalf("decision %+v gates %d findings %v", d, len(f.s.Gates), f.s.Rejections)
@@ -226,4 +226,12 @@ func TestGatePresetKindMismatch(t *testing.T) {
 			t.Fatalf("decisions %+v findings %v", f.s.Decision, f.s.Rejections)
 		}
 	})
+}
+
+func sysPreset(t *testing.T) tables.Preset {
+	p, ok := tables.FindPreset(tables.PresetSystemComparison)
+	if !ok {
+		t.Fatal("no system-comparison preset")
+	}
+	return p
 }

@@ -163,7 +163,7 @@ func (d *differ) decision(old, nw DecisionResult) {
 }
 
 func (d *differ) gates(old, nw []tables.Gate) {
-	key := func(g tables.Gate) string { return g.Gate + " " + g.Arm }
+	key := func(g tables.Gate) string { return string(g.Gate) + " " + g.Arm }
 	om, nm := indexBy(old, key), indexBy(nw, key)
 	for _, k := range unionKeys(old, nw, key) {
 		o, n := om[k], nm[k]

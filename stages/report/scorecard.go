@@ -194,7 +194,7 @@ func buildGates(rows []tables.Gate) []GateResult {
 	out := make([]GateResult, 0, len(rows))
 	for _, g := range rows {
 		out = append(out, GateResult{
-			Gate: g.Gate, Arm: g.Arm, Observed: g.Observed, Threshold: g.Threshold,
+			Gate: string(g.Gate), Arm: g.Arm, Observed: g.Observed, Threshold: g.Threshold,
 			Pass: g.Pass, Failing: splitList(g.Failing), Detail: g.Detail,
 		})
 	}
