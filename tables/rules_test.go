@@ -89,18 +89,13 @@ func rulesDoc() string {
 
 <!-- Generated from tables.Rules, tables.Gates and tables.Presets by "go test ./tables -run TestRulesDoc -update". Do not edit. -->
 
-Every rule evalgate enforces, in its own words, with the finding codes and
-gates that enforce it. Code, tests, finding codes (docs/errors.md), gates and
-controls (docs/controls.md) cite rules by these IDs; a test fails when
-anything cites a rule that is not listed here, or when a rule is enforced by
-no code, gate or control. Thresholds are inclusive.
+Every rule evalgate enforces, in its own words, with the gates that enforce
+it (docs/errors.md lists the rule of every finding code). Code, tests,
+finding codes, gates and controls (docs/controls.md) cite rules by these
+IDs; a test fails when anything cites a rule that is not listed here, or
+when a rule is enforced by no code, gate or control. Thresholds are
+inclusive.
 `)
-	codesOf := map[RuleID][]string{}
-	for _, c := range AllCodes() {
-		for _, id := range strings.Split(c.Rule, "/") {
-			codesOf[RuleID(id)] = append(codesOf[RuleID(id)], "`"+string(c.Code)+"`")
-		}
-	}
 	gatesOf := map[RuleID][]string{}
 	for _, g := range Gates() {
 		gatesOf[g.Rule] = append(gatesOf[g.Rule], "`"+string(g.Name)+"`")
@@ -109,9 +104,9 @@ no code, gate or control. Thresholds are inclusive.
 	for _, r := range Rules() {
 		if r.Area != area {
 			area = r.Area
-			fmt.Fprintf(&b, "\n## %s\n\n| rule | statement | codes | gates |\n|---|---|---|---|\n", area)
+			fmt.Fprintf(&b, "\n## %s\n\n| rule | statement | gates |\n|---|---|---|\n", area)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.ID, mdCell(r.Text), strings.Join(codesOf[r.ID], " "), strings.Join(gatesOf[r.ID], " "))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", r.ID, mdCell(r.Text), strings.Join(gatesOf[r.ID], " "))
 	}
 	b.WriteString("\n## Gates\n\nA gate passes when its observation meets the threshold; an unknown observation never passes.\n\n| gate | passes when observed | rule | observed |\n|---|---|---|---|\n")
 	for _, g := range Gates() {
