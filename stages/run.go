@@ -24,6 +24,9 @@ type Options struct {
 type Result struct {
 	Campaign *tables.Campaign // nil when the campaign could not be loaded at all
 	Tables   *tables.Set
+	// Figures are the aggregate stage's exact report figures (empty when
+	// the campaign was not loaded); stages/report formats them.
+	Figures tables.Figures
 	// Loaded is false when the load stage rejected the campaign: its
 	// inputs cannot be trusted, no table but rejections is meaningful and
 	// nothing should be written.
@@ -46,7 +49,7 @@ func (r *Result) Admissible() bool {
 //	validate  campaign, answers                 → sessions, citations, dispositions
 //	account   campaign                          → tokens, ledger, ceilings
 //	score     campaign, validated, accounted    → runs, obligations
-//	aggregate campaign, validated, accounted, scored → tasks, repositories, gates, decision
+//	aggregate campaign, validated, accounted, scored → tasks, repositories, gates, decision, figures
 //	intervals campaign, runs                    → intervals
 //
 // and every stage's findings go to the rejections table.
@@ -58,18 +61,19 @@ func Run(fsys fs.FS, name string, opts Options) *Result {
 		return res
 	}
 	res.Loaded = true
-	res.Tables = judge(c, loaded, opts)
+	res.Tables, res.Figures = judge(c, loaded, opts)
 	return res
 }
 
 // RunCampaign runs every stage after load on an already loaded campaign
 // (for tests and tools that edit one in memory) and returns the tables.
 func RunCampaign(c *tables.Campaign, opts Options) *tables.Set {
-	return judge(c, nil, opts)
+	s, _ := judge(c, nil, opts)
+	return s
 }
 
 // judge is the pipeline after load: loaded are load's findings.
-func judge(c *tables.Campaign, loaded tables.Findings, opts Options) *tables.Set {
+func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Set, tables.Figures) {
 	validated := validate.Run(c, load.Answers(c))
 	accounted := account.Run(c)
 	scored := score.Run(c, validated, accounted)
@@ -78,7 +82,7 @@ func judge(c *tables.Campaign, loaded tables.Findings, opts Options) *tables.Set
 	if !opts.SkipIntervals {
 		iv = intervals.Run(c, scored.Runs)
 	}
-	return assemble(loaded, validated, accounted, scored, aggregated, iv)
+	return assemble(loaded, validated, accounted, scored, aggregated, iv), aggregated.Figures
 }
 
 // assemble is the table set of a run: each table from the stage that

@@ -42,6 +42,7 @@ type Aggregated struct {
 	Repositories []Repository
 	Gates        []Gate
 	Decision     []Decision
+	Figures      Figures // every number the reports show, exact
 	Findings     Findings
 }
 

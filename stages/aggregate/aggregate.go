@@ -1,5 +1,6 @@
 // Package aggregate is the fifth stage: task medians, macro-averages,
-// repository summaries, conjunctive gates and the decision (SPEC G1–G7).
+// repository summaries, conjunctive gates, the decision (SPEC G1–G7) and
+// every figure the reports show (figures.go), from the same medians.
 //
 // Invariants:
 //
@@ -56,6 +57,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 		out.Tasks = append(out.Tasks, ta.row())
 	}
 	out.Repositories = repositories(all)
+	out.Figures = figures(c, all, in.runs, in.tokens)
 
 	runs := slices.Clone(in.runs) // sorted so that failing lists never depend on input order
 	slices.SortStableFunc(runs, func(a, b tables.Run) int {
@@ -105,6 +107,7 @@ type taskArm struct {
 	medianCost, medianReviewCost    *big.Rat // nil when a run's cost is null
 	medianNS, medianReviewNS        *big.Rat
 	timeComplete                    bool
+	hasU                            bool // some run has an unanswerable obligation
 	scored, criticalFailures, nRuns int64
 }
 
@@ -158,6 +161,7 @@ func (ta *taskArm) computeMedians() {
 		costs, reviewCosts = append(costs, moneyRat(r.WorkflowCost)), append(reviewCosts, moneyRat(r.ReviewCost))
 		ns, reviewNS = append(ns, r.WorkflowNS), append(reviewNS, r.ReviewNS)
 		ta.timeComplete = ta.timeComplete && r.TimeComplete
+		ta.hasU = ta.hasU || r.UDen > 0 || r.U != nil
 	}
 	ta.medianR, ta.medianU = stats.MedianRat(rs), stats.MedianRat(us)
 	ta.medianCost, ta.medianReviewCost = stats.MedianRat(costs), stats.MedianRat(reviewCosts)

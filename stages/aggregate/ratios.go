@@ -48,12 +48,7 @@ func (j *judge) aggregateRatio(t threshold, median medianOf, what string) tables
 }
 
 func (j *judge) ratioOfSums(median medianOf, review bool) *big.Rat {
-	var num, den []*big.Rat
-	for _, id := range j.tasks {
-		num = append(num, median(j.treat[id], review))
-		den = append(den, median(j.ref[id], review))
-	}
-	return stats.RatioOfSums(num, den)
+	return sumRatio(j.tasks, j.treat, j.ref, median, review)
 }
 
 // taskRatio bounds every task-median ratio; observed is the largest.

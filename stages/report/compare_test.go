@@ -23,7 +23,7 @@ func writeOutput(t testing.TB, edit func(*tables.Campaign, *tables.Set)) string 
 		edit(c, s)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := Write(dir, c, s, Meta{ToolVersion: "t"}); err != nil {
+	if err := Write(dir, c, s, figuresOf(c, s), Meta{ToolVersion: "t"}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -101,14 +101,18 @@ func TestCompareGateAndDecision(t *testing.T) {
 func TestCompareMetrics(t *testing.T) {
 	old := writeOutput(t, nil)
 	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
-		s.Tasks[0].MedianRExact = "0.63"         // 5/8 = 0.625 → delta 0.005
-		s.Runs[6].RNum = 2                       // T2 r1 B: 3/3 → 2/3
-		s.Tasks[1].MedianCost = money(t, "1.30") // T1 B: 1.20 → 1.30
+		s.Tasks[0].MedianRExact = "0.63"          // 5/8 = 0.625 → delta 0.005
+		s.Runs[6].RNum = 2                        // T2 r1 B: 3/3 → 2/3
+		s.Runs[2].WorkflowCost = money(t, "1.20") // T1 B: median(1.10, 1.30) = 1.20 →
+		s.Runs[3].WorkflowCost = money(t, "1.40") // median(1.20, 1.40) = 1.30
 	})
 	// Macro R of B: before (7/8 + median(3/3, 2/3)) / 2 = (21/24 + 20/24) / 2 = 41/48;
 	// after (7/8 + 2/3) / 2 = 37/48; delta −4/48 = −1/12 (no terminating decimal).
-	// Cost ratio B/A: Σ B / Σ A = (1.20 + 2.05) / (1.10 + 2.00) = 65/62 before,
-	// (1.30 + 2.05) / 3.10 = 67/62 after; delta 2/62 = 1/31.
+	// Cost ratio B/A: Σ B / Σ A over exact task medians, T2 B being
+	// median(2.10, 2.000000000001) = 2.0500000000005: (1.20 + 2.0500000000005) /
+	// (1.10 + 2.00) = 6500000000001/6200000000000 before,
+	// (1.30 + 2.0500000000005) / 3.10 = 6700000000001/6200000000000 after;
+	// delta 0.10 / 3.10 = 1/31.
 	cases := []struct {
 		name, tol, kind, key, field, old, new, delta string
 		beyond                                       bool
@@ -118,7 +122,7 @@ func TestCompareMetrics(t *testing.T) {
 		{"task_r_beyond", "0.004", DiffTaskMedianR, "T1 A", "median_r", "5/8", "0.63", "0.005", true},
 		{"macro_r", "0.08", DiffMacro, "B evaluation", "macro_median_r", "41/48", "37/48", "-1/12", true},
 		{"macro_r_within", "0.09", DiffMacro, "B evaluation", "macro_median_r", "41/48", "37/48", "-1/12", false},
-		{"cost_ratio", "0", DiffRatio, "B", "cost", "65/62", "67/62", "1/31", true},
+		{"cost_ratio", "0", DiffRatio, "B", "cost", "6500000000001/6200000000000", "6700000000001/6200000000000", "1/31", true},
 	}
 	for _, w := range cases {
 		t.Run(w.name, func(t *testing.T) {

@@ -29,13 +29,14 @@ func newRatio(r *big.Rat) *ratio {
 // picoPerUnit is 10^MoneyScale: Money's pico-units per currency unit.
 var picoPerUnit = new(big.Int).Exp(big.NewInt(10), big.NewInt(tables.MoneyScale), nil)
 
-// moneyRat converts an amount in pico-units to currency units.
-func moneyRat(m tables.Money) *big.Rat {
-	return new(big.Rat).SetFrac(big.NewInt(int64(m)), picoPerUnit)
+// moneyFigure prints an exact amount in pico-units (the aggregate stage's
+// figures) in currency units; nil stays nil.
+func moneyFigure(pico *big.Rat) *string {
+	if pico == nil {
+		return nil
+	}
+	return moneyString(new(big.Rat).Quo(pico, new(big.Rat).SetInt(picoPerUnit)))
 }
-
-// nsRat converts nanoseconds to a rational.
-func nsRat(ns int64) *big.Rat { return new(big.Rat).SetInt64(ns) }
 
 // exactDecimal prints r exactly as a decimal when its expansion terminates
 // (trailing zeros trimmed to at least minFrac digits), else as "p/q".

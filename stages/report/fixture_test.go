@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/evalgate/evalgate/stages/aggregate"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -47,12 +48,22 @@ func run(t testing.TB, task string, rep int64, arm string, rNum, rDen, uNum, uDe
 		WrongClaims: ptr(int64(0)), CriticalWrongClaims: ptr(int64(0)),
 		UnsupportedClaims: ptr(int64(0)), FalseCompletenessClaims: ptr(int64(0)),
 		SourceGate: true, ProtocolGate: true, StructuralPass: true, SemanticPass: ptr(true),
-		WorkflowCost: money(t, cost), ReviewCost: money(t, review), WorkflowNS: ns, ReviewNS: reviewNS,
+		WorkflowCost: money(t, cost), ReviewCost: money(t, review), WorkflowNS: ns, ReviewNS: reviewNS, TimeComplete: true,
 	}
 	if uDen > 0 {
 		r.U = ptr(float64(uNum) / float64(uDen))
 	}
 	return r
+}
+
+// figuresOf runs the aggregate stage on the runs and tokens of s, as the
+// pipeline does, for the figures the reports format. A nil campaign (not
+// loaded) has none.
+func figuresOf(c *tables.Campaign, s *tables.Set) tables.Figures {
+	if c == nil || s == nil {
+		return tables.Figures{}
+	}
+	return aggregate.Run(c, tables.Validated{Sessions: s.Sessions}, tables.Accounted{Tokens: s.Tokens}, tables.Scored{Runs: s.Runs}).Figures
 }
 
 // fixtureSet is the hand-computed set the scorecard tests check; the

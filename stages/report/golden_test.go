@@ -13,7 +13,7 @@ import (
 // scorecard tests. Refresh with go test ./stages/report -run TestGoldenOutputs -update.
 func TestGoldenOutputs(t *testing.T) {
 	dir := t.TempDir()
-	if err := Write(dir, fixtureCampaign(), fixtureSet(t), Meta{ToolVersion: "golden"}); err != nil {
+	if err := Write(dir, fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{ToolVersion: "golden"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ name, golden string }{

@@ -68,6 +68,9 @@ func taskRPlot(sc Scorecard) template.HTML {
 
 // drawTaskArms draws one task's dots and the slope lines from the
 // baseline (arms[0]) to every other arm; an unavailable median is "n/a".
+// taskArm keys a task median by task and arm.
+type taskArm struct{ task, arm string }
+
 func drawTaskArms(p *svg, task string, arms []string, xs []float64, values map[taskArm]*ratio, y func(float64) float64) {
 	base, baseOK := ratioValue(values[taskArm{task, arms[0]}])
 	for k := 1; k < len(arms); k++ {

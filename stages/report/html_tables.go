@@ -71,7 +71,7 @@ func costArmsTable(ct CostAndTime) htmlTable {
 	for _, a := range ct.Arms {
 		t.Rows = append(t.Rows, cells(a.Arm, itoa(a.Runs), strOr(a.TotalWorkflowCost), strOr(a.MedianWorkflowCost),
 			strOr(a.MedianReviewCost), strOr(a.MedianWorkflowNS), strOr(a.MedianReviewNS),
-			strOr(a.SumTaskMedianCost), itoa(a.SumTaskMedianNS)))
+			strOr(a.SumTaskMedianCost), strOr(a.SumTaskMedianNSExact)))
 	}
 	return t
 }

@@ -19,7 +19,7 @@ const hostile = `<script>alert("x")</script></svg><img src=x onerror='y'>&amp;`
 
 func renderFixtureHTML(t *testing.T, c *tables.Campaign, s *tables.Set) string {
 	t.Helper()
-	page, err := RenderHTML(BuildScorecard(c, s, Meta{ToolVersion: "golden"}), s)
+	page, err := RenderHTML(BuildScorecard(c, s, figuresOf(c, s), Meta{ToolVersion: "golden"}), s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func wellFormed(t *testing.T, page string) {
 // go test ./stages/report -run TestGoldenHTML -update.
 func TestGoldenHTML(t *testing.T) {
 	dir := t.TempDir()
-	if err := Write(dir, fixtureCampaign(), fixtureSet(t), Meta{ToolVersion: "golden"}); err != nil {
+	if err := Write(dir, fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{ToolVersion: "golden"}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, HTMLFile))

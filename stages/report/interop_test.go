@@ -26,7 +26,7 @@ func TestDuckDBInterop(t *testing.T) {
 	dir := t.TempDir()
 	s := reflectSet()
 	c := fixtureCampaign()
-	if err := Write(dir, c, s, Meta{ToolVersion: "interop"}); err != nil {
+	if err := Write(dir, c, s, figuresOf(c, s), Meta{ToolVersion: "interop"}); err != nil {
 		t.Fatal(err)
 	}
 	var files []string

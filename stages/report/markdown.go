@@ -111,7 +111,7 @@ func writeCostTime(b *bytes.Buffer, ct CostAndTime) {
 	for _, a := range ct.Arms {
 		row(b, escapeMarkdown(a.Arm), itoa(a.Runs), strOr(a.TotalWorkflowCost), strOr(a.MedianWorkflowCost),
 			strOr(a.MedianReviewCost), strOr(a.MedianWorkflowNS), strOr(a.MedianReviewNS),
-			strOr(a.SumTaskMedianCost), itoa(a.SumTaskMedianNS))
+			strOr(a.SumTaskMedianCost), strOr(a.SumTaskMedianNSExact))
 	}
 	b.WriteString("\n")
 	if len(ct.Ratios) == 0 {

@@ -61,7 +61,7 @@ func FuzzEscapeMarkdown(f *testing.F) {
 func TestRenderMarkdown(t *testing.T) {
 	s := fixtureSet(t)
 	c := fixtureCampaign()
-	md := string(RenderMarkdown(BuildScorecard(c, s, Meta{ToolVersion: "t"}), s))
+	md := string(RenderMarkdown(BuildScorecard(c, s, figuresOf(c, s), Meta{ToolVersion: "t"}), s))
 	t.Run("synthetic_banner_first", func(t *testing.T) {
 		if i := strings.Index(md, "SYNTHETIC"); i < 0 || i > strings.Index(md, "## Decision") {
 			t.Error("no SYNTHETIC banner before the decision")
@@ -98,7 +98,7 @@ func TestRenderMarkdown(t *testing.T) {
 	t.Run("not_synthetic", func(t *testing.T) {
 		c := fixtureCampaign()
 		c.Manifest.Synthetic = false
-		if md := RenderMarkdown(BuildScorecard(c, s, Meta{}), s); bytes.Contains(md, []byte("SYNTHETIC")) {
+		if md := RenderMarkdown(BuildScorecard(c, s, figuresOf(c, s), Meta{}), s); bytes.Contains(md, []byte("SYNTHETIC")) {
 			t.Error("SYNTHETIC banner on a real campaign")
 		}
 	})
@@ -113,7 +113,7 @@ func TestRenderMarkdownEscapesInputs(t *testing.T) {
 	s.Rejections = append(s.Rejections, tables.Finding{Code: "c", Severity: tables.Reject, Message: hostile})
 	c := fixtureCampaign()
 	c.Manifest.CampaignID = hostile
-	md := string(RenderMarkdown(BuildScorecard(c, s, Meta{}), s))
+	md := string(RenderMarkdown(BuildScorecard(c, s, figuresOf(c, s), Meta{}), s))
 	for _, bad := range []string{"<img", "\n# h", "x|"} {
 		t.Run(bad, func(t *testing.T) {
 			if strings.Contains(md, bad) {
@@ -128,7 +128,7 @@ func TestRenderMarkdownFindingsCap(t *testing.T) {
 	for i := range maxListedFindings + 3 {
 		s.Rejections = append(s.Rejections, tables.Finding{Code: "c", Severity: tables.Warn, Line: int64(i + 1), File: "f"})
 	}
-	md := string(RenderMarkdown(BuildScorecard(nil, s, Meta{}), s))
+	md := string(RenderMarkdown(BuildScorecard(nil, s, figuresOf(nil, s), Meta{}), s))
 	if !strings.Contains(md, "… 3 more in rejections.parquet") {
 		t.Error("no overflow line for the findings beyond the cap")
 	}

@@ -10,8 +10,10 @@
 //   - Same tables and Meta → byte-identical files: no map iteration reaches
 //     the output, the scorecard's JSON fields have a fixed order, and no
 //     clock is read.
-//   - Every exact number (money, ratio, median) is computed with integers or
-//     big.Rat and printed exactly; unavailable values are null, never zero.
+//   - The report computes no median, mean, sum of medians or ratio: every
+//     such number is the aggregate stage's ([tables.Figures]), the same
+//     exact values the gates compare, printed exactly; unavailable values
+//     are null, never zero. Only row counts are tallied here.
 //   - Exploratory intervals are written after the gates, labelled
 //     EXPLORATORY, and never carry a pass or fail mark.
 //   - Any text that came from the campaign's inputs is escaped before it
@@ -38,9 +40,10 @@ const (
 )
 
 // Write writes the tables of s, scorecard.json, report.md and report.html
-// into dir, creating dir if needed. c may be nil when the campaign could
-// not be loaded; s then typically holds only rejections.
-func Write(dir string, c *tables.Campaign, s *tables.Set, meta Meta) error {
+// into dir, creating dir if needed; f are the aggregate stage's figures,
+// which the reports format. c may be nil when the campaign could not be
+// loaded; s then typically holds only rejections and f is empty.
+func Write(dir string, c *tables.Campaign, s *tables.Set, f tables.Figures, meta Meta) error {
 	if s == nil {
 		s = &tables.Set{}
 	}
@@ -57,7 +60,7 @@ func Write(dir string, c *tables.Campaign, s *tables.Set, meta Meta) error {
 			return fmt.Errorf("report: table %s: %w", t.Name, err)
 		}
 	}
-	sc := BuildScorecard(c, s, meta)
+	sc := BuildScorecard(c, s, f, meta)
 	js, err := MarshalScorecard(sc)
 	if err != nil {
 		return fmt.Errorf("report: %s: %w", ScorecardFile, err)

@@ -37,7 +37,7 @@ func dirNames(t *testing.T, dir string) []string {
 
 func TestWrite(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := Write(dir, fixtureCampaign(), fixtureSet(t), Meta{ToolVersion: "t"}); err != nil {
+	if err := Write(dir, fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{ToolVersion: "t"}); err != nil {
 		t.Fatal(err)
 	}
 	t.Run("files_and_no_temporaries", func(t *testing.T) {
@@ -59,7 +59,7 @@ func TestWrite(t *testing.T) {
 	})
 	t.Run("byte_identical_rerun", func(t *testing.T) {
 		dir2 := filepath.Join(t.TempDir(), "out")
-		if err := Write(dir2, fixtureCampaign(), fixtureSet(t), Meta{ToolVersion: "t"}); err != nil {
+		if err := Write(dir2, fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{ToolVersion: "t"}); err != nil {
 			t.Fatal(err)
 		}
 		for _, name := range outputNames() {
@@ -73,7 +73,7 @@ func TestWrite(t *testing.T) {
 	t.Run("overwrite", func(t *testing.T) {
 		s := fixtureSet(t)
 		s.Runs = s.Runs[:1]
-		if err := Write(dir, fixtureCampaign(), s, Meta{ToolVersion: "t"}); err != nil {
+		if err := Write(dir, fixtureCampaign(), s, figuresOf(fixtureCampaign(), s), Meta{ToolVersion: "t"}); err != nil {
 			t.Fatal(err)
 		}
 		rows, _ := parquet.ReadFile[tables.Run](filepath.Join(dir, "runs.parquet"))
@@ -89,13 +89,13 @@ func TestWriteErrors(t *testing.T) {
 		if err := os.WriteFile(f, nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := Write(f, nil, &tables.Set{}, Meta{}); err == nil {
+		if err := Write(f, nil, &tables.Set{}, figuresOf(nil, &tables.Set{}), Meta{}); err == nil {
 			t.Error("Write into a regular file succeeded")
 		}
 	})
 	t.Run("nil_set_and_campaign", func(t *testing.T) {
 		dir := t.TempDir()
-		if err := Write(dir, nil, nil, Meta{}); err != nil {
+		if err := Write(dir, nil, nil, figuresOf(nil, nil), Meta{}); err != nil {
 			t.Fatal(err)
 		}
 		if got := dirNames(t, dir); !slices.Equal(got, outputNames()) {

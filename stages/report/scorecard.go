@@ -119,9 +119,10 @@ type IntervalResult struct {
 	SmallGFlag            string   `json:"small_g_flag"`
 }
 
-// BuildScorecard summarises the tables of s. c may be nil (a campaign that
-// could not be loaded); its identity fields are then empty.
-func BuildScorecard(c *tables.Campaign, s *tables.Set, meta Meta) Scorecard {
+// BuildScorecard summarises the tables of s and formats the aggregate
+// stage's figures f. c may be nil (a campaign that could not be loaded);
+// its identity fields are then empty.
+func BuildScorecard(c *tables.Campaign, s *tables.Set, f tables.Figures, meta Meta) Scorecard {
 	sc := Scorecard{
 		ScorecardVersion: ScorecardVersion,
 		ToolVersion:      meta.ToolVersion,
@@ -136,10 +137,13 @@ func BuildScorecard(c *tables.Campaign, s *tables.Set, meta Meta) Scorecard {
 		sc.Synthetic = c.Manifest.Synthetic
 		sc.Kind = c.Manifest.Kind
 	}
-	arms := armOrder(c, s)
+	arms := make([]string, 0, len(f.CostArms))
+	for _, a := range f.CostArms {
+		arms = append(arms, a.Arm)
+	}
 	sc.SourceAndProtocol = buildSourceAndProtocol(s, arms)
-	sc.EvidenceAndPlan = buildEvidenceAndPlan(c, s, arms)
-	sc.CostAndTime = buildCostAndTime(s, arms)
+	sc.EvidenceAndPlan = buildEvidenceAndPlan(f)
+	sc.CostAndTime = buildCostAndTime(f)
 	return sc
 }
 

@@ -36,8 +36,12 @@ type CostTimeArm struct {
 	MedianReviewNS          *string `json:"median_review_ns"`
 	SumTaskMedianCost       *string `json:"sum_task_median_cost"` // from the tasks table
 	SumTaskMedianReviewCost *string `json:"sum_task_median_review_cost"`
-	SumTaskMedianNS         int64   `json:"sum_task_median_ns"`
+	SumTaskMedianNS         int64   `json:"sum_task_median_ns"` // the exact sum rounded half to even
 	SumTaskMedianReviewNS   int64   `json:"sum_task_median_review_ns"`
+	// The exact sums of task-median time, the numerators and denominators
+	// of the time ratios (a median of an even count may end in .5).
+	SumTaskMedianNSExact       *string `json:"sum_task_median_ns_exact"`
+	SumTaskMedianReviewNSExact *string `json:"sum_task_median_review_ns_exact"`
 }
 
 // CostTimeRatio compares one arm's sums of task medians with the
@@ -76,118 +80,32 @@ func newChange(r *big.Rat) *Change {
 	return &Change{Ratio: *newRatio(r), Direction: dir, Percent: pct.FloatString(2)}
 }
 
-func buildCostAndTime(s *tables.Set, arms []string) CostAndTime {
-	out := CostAndTime{Arms: []CostTimeArm{}, Ratios: []CostTimeRatio{}}
-	out.SessionReferenceCost, out.SessionActualCharge = sessionCosts(s.Tokens)
-	type sums struct {
-		cost, review *big.Rat
-		ns, reviewNS int64
-	}
-	var base sums
-	for i, arm := range arms {
-		a := costArm(s, arm)
-		out.Arms = append(out.Arms, a)
-		cost, review, ns, reviewNS := taskMedianSums(s.Tasks, arm)
-		if i == 0 {
-			out.Baseline = arm
-			base = sums{cost, review, ns, reviewNS}
-			continue
-		}
-		out.Ratios = append(out.Ratios, CostTimeRatio{
-			Arm:        arm,
-			Cost:       newChange(stats.Ratio(cost, base.cost)),
-			ReviewCost: newChange(stats.Ratio(review, base.review)),
-			Time:       newChange(stats.Ratio(nsRat(ns), nsRat(base.ns))),
-			ReviewTime: newChange(stats.Ratio(nsRat(reviewNS), nsRat(base.reviewNS))),
+// buildCostAndTime formats the aggregate stage's cost and time figures.
+func buildCostAndTime(f tables.Figures) CostAndTime {
+	out := CostAndTime{Baseline: f.Baseline, Arms: []CostTimeArm{}, Ratios: []CostTimeRatio{}}
+	out.SessionReferenceCost, out.SessionActualCharge = moneyFigure(f.SessionReferenceCost), moneyFigure(f.SessionActualCharge)
+	for _, a := range f.CostArms {
+		out.Arms = append(out.Arms, CostTimeArm{
+			Arm: a.Arm, Runs: a.Runs,
+			TotalWorkflowCost: moneyFigure(a.TotalWorkflowCost), MedianWorkflowCost: moneyFigure(a.MedianWorkflowCost),
+			TotalReviewCost: moneyFigure(a.TotalReviewCost), MedianReviewCost: moneyFigure(a.MedianReviewCost),
+			TotalWorkflowNS: a.TotalWorkflowNS, MedianWorkflowNS: nsString(a.MedianWorkflowNS),
+			TotalReviewNS: a.TotalReviewNS, MedianReviewNS: nsString(a.MedianReviewNS),
+			SumTaskMedianCost: moneyFigure(a.SumTaskMedianCost), SumTaskMedianReviewCost: moneyFigure(a.SumTaskMedianReviewCost),
+			SumTaskMedianNS: roundedNS(a.SumTaskMedianNS), SumTaskMedianReviewNS: roundedNS(a.SumTaskMedianReviewNS),
+			SumTaskMedianNSExact: nsString(a.SumTaskMedianNS), SumTaskMedianReviewNSExact: nsString(a.SumTaskMedianReviewNS),
 		})
+	}
+	for _, r := range f.CostRatios {
+		out.Ratios = append(out.Ratios, CostTimeRatio{Arm: r.Arm,
+			Cost: newChange(r.Cost), ReviewCost: newChange(r.ReviewCost), Time: newChange(r.Time), ReviewTime: newChange(r.ReviewTime)})
 	}
 	return out
 }
 
-func costArm(s *tables.Set, arm string) CostTimeArm {
-	a := CostTimeArm{Arm: arm}
-	var cost, review, ns, reviewNS moneys
-	for _, r := range s.Runs {
-		if r.Arm != arm {
-			continue
-		}
-		a.Runs++
-		cost.add(r.WorkflowCost)
-		review.add(r.ReviewCost)
-		ns.addRat(nsRat(r.WorkflowNS))
-		reviewNS.addRat(nsRat(r.ReviewNS))
-		a.TotalWorkflowNS += r.WorkflowNS
-		a.TotalReviewNS += r.ReviewNS
-	}
-	a.TotalWorkflowCost, a.MedianWorkflowCost = moneyString(cost.total()), moneyString(cost.median())
-	a.TotalReviewCost, a.MedianReviewCost = moneyString(review.total()), moneyString(review.median())
-	a.MedianWorkflowNS, a.MedianReviewNS = nsString(ns.median()), nsString(reviewNS.median())
-	c, rc, n, rn := taskMedianSums(s.Tasks, arm)
-	a.SumTaskMedianCost, a.SumTaskMedianReviewCost = moneyString(c), moneyString(rc)
-	a.SumTaskMedianNS, a.SumTaskMedianReviewNS = n, rn
-	return a
-}
-
-// taskMedianSums sums an arm's task medians; a money sum is nil when any
-// task median is unavailable.
-func taskMedianSums(rows []tables.Task, arm string) (cost, review *big.Rat, ns, reviewNS int64) {
-	var c, r moneys
-	for _, t := range rows {
-		if t.Arm != arm {
-			continue
-		}
-		c.add(t.MedianCost)
-		r.add(t.MedianReviewCost)
-		ns += t.MedianNS
-		reviewNS += t.MedianReviewNS
-	}
-	return c.total(), r.total(), ns, reviewNS
-}
-
-// sessionCosts sums the tokens table: reference cost plus tool charges,
-// and actual charges.
-func sessionCosts(rows []tables.Token) (reference, actual *string) {
-	var ref, act moneys
-	for _, t := range rows {
-		ref.add(t.ReferenceCost)
-		ref.add(t.ToolCharges)
-		act.add(t.ActualCharge)
-	}
-	return moneyString(ref.total()), moneyString(act.total())
-}
-
-// moneys collects exact amounts; missing records that one was null.
-type moneys struct {
-	vals    []*big.Rat
-	missing bool
-}
-
-func (m *moneys) add(p *tables.Money) {
-	if p == nil {
-		m.missing = true
-		return
-	}
-	m.vals = append(m.vals, moneyRat(*p))
-}
-
-func (m *moneys) addRat(r *big.Rat) { m.vals = append(m.vals, r) }
-
-// total is the exact sum, nil when a value is missing; 0 for no values.
-func (m *moneys) total() *big.Rat {
-	if m.missing {
-		return nil
-	}
-	sum := new(big.Rat)
-	for _, v := range m.vals {
-		sum.Add(sum, v)
-	}
-	return sum
-}
-
-// median is the exact median, nil when a value is missing or none exist.
-func (m *moneys) median() *big.Rat {
-	if m.missing {
-		return nil
-	}
-	return stats.MedianRat(m.vals)
+// roundedNS is an exact number of nanoseconds rounded half to even, 0 when
+// unavailable: the integer columns kept beside their exact text.
+func roundedNS(r *big.Rat) int64 {
+	v, _ := stats.RoundHalfEven(r)
+	return v
 }

@@ -1,12 +1,9 @@
 package report
 
 import (
-	"cmp"
 	"maps"
-	"math/big"
 	"slices"
 
-	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -53,8 +50,8 @@ func (c *ClaimCount) add(p *int64) {
 }
 
 // EvidenceAndPlan is the second scorecard: final evidence and plan
-// correctness. Task medians and macro-averages are exact rationals
-// computed from r_num/r_den and u_num/u_den of the runs.
+// correctness. Task medians and macro-averages are the aggregate stage's
+// exact rationals (tables.Figures), the values the gates compare.
 type EvidenceAndPlan struct {
 	Arms  []EvidencePlanArm  `json:"arms"`
 	Tasks []EvidencePlanTask `json:"tasks"` // manifest task order, then arm order
@@ -128,173 +125,17 @@ func (a *SourceProtocolArm) addRun(r tables.Run) {
 	a.FalseCompletenessClaims.add(r.FalseCompletenessClaims)
 }
 
-func buildEvidenceAndPlan(c *tables.Campaign, s *tables.Set, arms []string) EvidenceAndPlan {
-	groups := groupRuns(s.Runs)
+// buildEvidenceAndPlan formats the aggregate stage's task medians and
+// macro-averages.
+func buildEvidenceAndPlan(f tables.Figures) EvidenceAndPlan {
 	out := EvidenceAndPlan{Arms: []EvidencePlanArm{}, Tasks: []EvidencePlanTask{}}
-	tasks := taskOrder(c, s)
-	split := taskSplits(c)
-	for _, sp := range splitOrder(tasks, split) {
-		for _, arm := range arms {
-			if a, ok := armMacro(sp, arm, tasks, split, groups, &out.Tasks); ok {
-				out.Arms = append(out.Arms, a)
-			}
-		}
+	for _, a := range f.EvidenceArms {
+		out.Arms = append(out.Arms, EvidencePlanArm{Arm: a.Arm, Split: a.Split, Tasks: a.Tasks,
+			MacroMedianR: newRatio(a.MacroMedianR), UncertaintyTasks: a.UncertaintyTasks, MacroMedianU: newRatio(a.MacroMedianU)})
 	}
-	slices.SortStableFunc(out.Tasks, func(x, y EvidencePlanTask) int {
-		return cmp.Compare(slices.Index(tasks, x.Task), slices.Index(tasks, y.Task))
-	})
-	return out
-}
-
-// armMacro computes one arm's macro-averages over the tasks of one split,
-// appending each task's medians to rows. ok is false when the arm has no
-// run in the split.
-func armMacro(sp, arm string, tasks []string, split map[string]string, groups map[taskArm][]tables.Run, rows *[]EvidencePlanTask) (a EvidencePlanArm, ok bool) {
-	a = EvidencePlanArm{Arm: arm, Split: sp}
-	var rs, us []*big.Rat
-	rComplete, uComplete := true, true
-	for _, task := range tasks {
-		runs, has := groups[taskArm{task, arm}]
-		if !has || split[task] != sp {
-			continue
-		}
-		t, r, u, hasU := taskMedians(task, arm, runs)
-		t.Split = sp
-		*rows = append(*rows, t)
-		a.Tasks++
-		rComplete = rComplete && r != nil
-		rs = append(rs, r)
-		if hasU {
-			a.UncertaintyTasks++
-			uComplete = uComplete && u != nil
-			us = append(us, u)
-		}
-	}
-	if rComplete {
-		a.MacroMedianR = newRatio(stats.Mean(rs))
-	}
-	if uComplete {
-		a.MacroMedianU = newRatio(stats.Mean(us))
-	}
-	return a, a.Tasks > 0
-}
-
-// taskSplits maps each manifest task to its split.
-func taskSplits(c *tables.Campaign) map[string]string {
-	m := map[string]string{}
-	if c != nil {
-		for _, t := range c.Manifest.Design.Tasks {
-			m[t.ID] = t.Split
-		}
-	}
-	return m
-}
-
-// splitOrder lists the splits of tasks in first-seen order.
-func splitOrder(tasks []string, split map[string]string) []string {
-	var out []string
-	for _, t := range tasks {
-		if !slices.Contains(out, split[t]) {
-			out = append(out, split[t])
-		}
-	}
-	return out
-}
-
-// taskMedians computes one (task, arm)'s exact medians. hasU reports
-// whether the task has unanswerable obligations (some run has u_den > 0).
-func taskMedians(task, arm string, runs []tables.Run) (t EvidencePlanTask, r, u *big.Rat, hasU bool) {
-	t = EvidencePlanTask{Task: task, Arm: arm, Runs: int64(len(runs))}
-	var rs, us []*big.Rat
-	rOK, uOK := true, true
-	for _, run := range runs {
-		t.ScoredRuns += b2i(run.Scored)
-		if run.R != nil && run.RDen > 0 {
-			rs = append(rs, big.NewRat(run.RNum, run.RDen))
-		} else {
-			rOK = false
-		}
-		if run.UDen > 0 || run.U != nil {
-			hasU = true
-		}
-		if run.U != nil && run.UDen > 0 {
-			us = append(us, big.NewRat(run.UNum, run.UDen))
-		} else {
-			uOK = false
-		}
-	}
-	if rOK {
-		r = stats.MedianRat(rs)
-	}
-	if hasU && uOK {
-		u = stats.MedianRat(us)
-	}
-	t.MedianR, t.MedianU = newRatio(r), newRatio(u)
-	return t, r, u, hasU
-}
-
-type taskArm struct{ task, arm string }
-
-func groupRuns(runs []tables.Run) map[taskArm][]tables.Run {
-	g := map[taskArm][]tables.Run{}
-	for _, r := range runs {
-		k := taskArm{r.TaskID, r.Arm}
-		g[k] = append(g[k], r)
-	}
-	return g
-}
-
-// armOrder is the manifest's arm order (baseline first), then any other
-// arm found in the tables, sorted.
-func armOrder(c *tables.Campaign, s *tables.Set) []string {
-	var manifest []string
-	if c != nil {
-		for _, a := range c.Manifest.Design.Arms {
-			manifest = append(manifest, a.ID)
-		}
-	}
-	seen := map[string]bool{}
-	for _, r := range s.Runs {
-		seen[r.Arm] = true
-	}
-	for _, t := range s.Tasks {
-		seen[t.Arm] = true
-	}
-	return withExtras(manifest, seen)
-}
-
-// taskOrder is the manifest's task order, then any other task of the runs
-// or tasks tables, sorted.
-func taskOrder(c *tables.Campaign, s *tables.Set) []string {
-	var manifest []string
-	if c != nil {
-		for _, t := range c.Manifest.Design.Tasks {
-			manifest = append(manifest, t.ID)
-		}
-	}
-	seen := map[string]bool{}
-	for _, r := range s.Runs {
-		seen[r.TaskID] = true
-	}
-	for _, t := range s.Tasks {
-		seen[t.TaskID] = true
-	}
-	return withExtras(manifest, seen)
-}
-
-// withExtras returns first (deduplicated) followed by the sorted keys of
-// seen not in first.
-func withExtras(first []string, seen map[string]bool) []string {
-	out := []string{}
-	for _, id := range first {
-		if !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	for _, id := range sortedKeys(seen) {
-		if !slices.Contains(out, id) {
-			out = append(out, id)
-		}
+	for _, t := range f.EvidenceTasks {
+		out.Tasks = append(out.Tasks, EvidencePlanTask{Task: t.Task, Split: t.Split, Arm: t.Arm, Runs: t.Runs,
+			ScoredRuns: t.ScoredRuns, MedianR: newRatio(t.MedianR), MedianU: newRatio(t.MedianU)})
 	}
 	return out
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func TestScorecardIdentity(t *testing.T) {
-	sc := BuildScorecard(fixtureCampaign(), fixtureSet(t), Meta{ToolVersion: "1.2.3"})
+	sc := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{ToolVersion: "1.2.3"})
 	checks := []struct{ name, got, want string }{
 		{"scorecard_version", sc.ScorecardVersion, "evalgate.scorecard/v1"},
 		{"campaign_id", sc.CampaignID, "camp-1"},
@@ -30,7 +30,7 @@ func TestScorecardIdentity(t *testing.T) {
 		}
 	})
 	t.Run("nil_campaign", func(t *testing.T) {
-		sc := BuildScorecard(nil, &tables.Set{}, Meta{})
+		sc := BuildScorecard(nil, &tables.Set{}, figuresOf(nil, &tables.Set{}), Meta{})
 		if sc.CampaignID != "" || sc.Decision.Decision != "no_verdict" {
 			t.Errorf("nil campaign: id %q decision %q", sc.CampaignID, sc.Decision.Decision)
 		}
@@ -38,7 +38,7 @@ func TestScorecardIdentity(t *testing.T) {
 }
 
 func TestScorecardCompletion(t *testing.T) {
-	c := BuildScorecard(fixtureCampaign(), fixtureSet(t), Meta{}).Completion
+	c := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{}).Completion
 	// 3 sessions: valid ×2, invalid ×1; statuses error ×1, response ×2.
 	// 8 runs, all scored, all classified valid. Findings: reject 2, warn 1;
 	// codes a_code ×2, b_code ×1.
@@ -58,7 +58,7 @@ func TestScorecardCompletion(t *testing.T) {
 }
 
 func TestScorecardSourceAndProtocol(t *testing.T) {
-	sp := BuildScorecard(fixtureCampaign(), fixtureSet(t), Meta{}).SourceAndProtocol
+	sp := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{}).SourceAndProtocol
 	t.Run("campaign", func(t *testing.T) {
 		if sp.IdentityMismatches != 1 || sp.CitationFailures != 2 {
 			t.Errorf("identity mismatches %d (want 1), citation failures %d (want 2)", sp.IdentityMismatches, sp.CitationFailures)
@@ -92,7 +92,7 @@ func TestScorecardSourceAndProtocol(t *testing.T) {
 }
 
 func TestScorecardEvidenceAndPlan(t *testing.T) {
-	ep := BuildScorecard(fixtureCampaign(), fixtureSet(t), Meta{}).EvidenceAndPlan
+	ep := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{}).EvidenceAndPlan
 	// Task medians (mean of the two middle values, two repetitions):
 	//   A T1: 3/4, 2/4 → 5/8;  A T2: 1/3, 2/3 → 1/2;  macro A = (5/8+1/2)/2 = 9/16
 	//   B T1: 4/4, 3/4 → 7/8;  B T2: 3/3, 2/3 → 5/6;  macro B = (21/24+20/24)/2 = 41/48
@@ -134,7 +134,7 @@ func TestScorecardEvidenceAndPlan(t *testing.T) {
 	t.Run("unscored_run_nulls_macro", func(t *testing.T) {
 		s := fixtureSet(t)
 		s.Runs[7].Scored, s.Runs[7].R = false, nil // B T2 r2 lacks ratings
-		ep := BuildScorecard(fixtureCampaign(), s, Meta{}).EvidenceAndPlan
+		ep := BuildScorecard(fixtureCampaign(), s, figuresOf(fixtureCampaign(), s), Meta{}).EvidenceAndPlan
 		if ep.Arms[1].MacroMedianR != nil {
 			t.Errorf("macro R of B = %+v with an unscored run, want null", ep.Arms[1].MacroMedianR)
 		}
@@ -148,7 +148,7 @@ func TestScorecardEvidenceAndPlan(t *testing.T) {
 }
 
 func TestScorecardCostAndTime(t *testing.T) {
-	ct := BuildScorecard(fixtureCampaign(), fixtureSet(t), Meta{}).CostAndTime
+	ct := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{}).CostAndTime
 	t.Run("sessions", func(t *testing.T) {
 		// reference: 0.09 + 0.01 + 24.00 + 0 = 24.10; actual: one null → unavailable.
 		if ct.SessionReferenceCost == nil || *ct.SessionReferenceCost != "24.10" || ct.SessionActualCharge != nil {
@@ -161,10 +161,14 @@ func TestScorecardCostAndTime(t *testing.T) {
 		//    median (1.30 + 2.000000000001)/2 = 1.6500000000005 (half a pico-unit).
 		// ns: A total 100+120+200+210 = 630, median (120+200)/2 = 160; B total 700, median (140+220)/2 = 180.
 		// review ns: A 40 60 100 110 → median 80; B 50 80 120 130 → 100.
-		// Σ task-median cost: A 1.10+2.00 = 3.10; B 1.20+2.05 = 3.25.
+		// Σ task-median cost (exact task medians, as the gates use them):
+		// A median(1.00, 1.20) + median(2.00, 2.00) = 1.10 + 2.00 = 3.10;
+		// B median(1.10, 1.30) + median(2.10, 2.000000000001) = 1.20 + 2.0500000000005
+		//   = 3.2500000000005 (the tasks table rounds 2.0500000000005 to 2.05;
+		//   the sum is not a sum of rounded medians).
 		want := [][]string{
 			{"A", "6.20", "1.60", "630", "160", "80", "3.10", "315"},
-			{"B", "6.500000000001", "1.6500000000005", "700", "180", "100", "3.25", "350"},
+			{"B", "6.500000000001", "1.6500000000005", "700", "180", "100", "3.2500000000005", "350"},
 		}
 		for i, w := range want {
 			a := ct.Arms[i]
@@ -176,7 +180,9 @@ func TestScorecardCostAndTime(t *testing.T) {
 		}
 	})
 	t.Run("ratios", func(t *testing.T) {
-		// cost 3.25/3.10 = 65/62 = 1.048387…; review cost 1.65/1.50 = 11/10;
+		// cost 3.2500000000005/3.10 = 6500000000001/6200000000000 = 1.048387…;
+		// review cost: A 0.50 + 1.00 = 1.50, B median(0.50, 0.70) + median(1.10, 1.10)
+		// = 0.60 + 1.10 = 1.70, so 1.70/1.50 = 17/15;
 		// time 350/315 = 10/9; review time (65+125)/(50+105) = 190/155 = 38/31.
 		if ct.Baseline != "A" || len(ct.Ratios) != 1 || ct.Ratios[0].Arm != "B" {
 			t.Fatalf("baseline %q ratios %+v", ct.Baseline, ct.Ratios)
@@ -187,8 +193,8 @@ func TestScorecardCostAndTime(t *testing.T) {
 			got  *Change
 			want Change
 		}{
-			{"cost", r.Cost, Change{ratio{"65/62", "1.048387096774"}, "increase", "4.84"}},
-			{"review_cost", r.ReviewCost, Change{ratio{"11/10", "1.100000000000"}, "increase", "10.00"}},
+			{"cost", r.Cost, Change{ratio{"6500000000001/6200000000000", "1.048387096774"}, "increase", "4.84"}},
+			{"review_cost", r.ReviewCost, Change{ratio{"17/15", "1.133333333333"}, "increase", "13.33"}},
 			{"time", r.Time, Change{ratio{"10/9", "1.111111111111"}, "increase", "11.11"}},
 			{"review_time", r.ReviewTime, Change{ratio{"38/31", "1.225806451613"}, "increase", "22.58"}},
 		}
@@ -202,8 +208,8 @@ func TestScorecardCostAndTime(t *testing.T) {
 	})
 	t.Run("missing_task_median_gives_null_ratio", func(t *testing.T) {
 		s := fixtureSet(t)
-		s.Tasks[0].MedianCost = nil // A T1 unavailable
-		ct := BuildScorecard(fixtureCampaign(), s, Meta{}).CostAndTime
+		s.Runs[0].WorkflowCost = nil // A T1 r1 unknown, so A T1's task median is
+		ct := BuildScorecard(fixtureCampaign(), s, figuresOf(fixtureCampaign(), s), Meta{}).CostAndTime
 		if ct.Ratios[0].Cost != nil || ct.Arms[0].SumTaskMedianCost != nil {
 			t.Errorf("cost ratio %+v, Σ %v: want null, never a partial sum", ct.Ratios[0].Cost, deref(ct.Arms[0].SumTaskMedianCost))
 		}
@@ -211,7 +217,7 @@ func TestScorecardCostAndTime(t *testing.T) {
 }
 
 func TestScorecardGatesDecisionIntervals(t *testing.T) {
-	sc := BuildScorecard(fixtureCampaign(), fixtureSet(t), Meta{})
+	sc := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{})
 	t.Run("gates", func(t *testing.T) {
 		if len(sc.Gates) != 2 || !slices.Equal(sc.Gates[1].Failing, []string{"T1", "T2"}) || len(sc.Gates[0].Failing) != 0 {
 			t.Errorf("gates %+v", sc.Gates)
@@ -226,7 +232,7 @@ func TestScorecardGatesDecisionIntervals(t *testing.T) {
 	t.Run("two_decisions_no_verdict", func(t *testing.T) {
 		s := fixtureSet(t)
 		s.Decision = append(s.Decision, tables.Decision{Decision: "advance"})
-		if d := BuildScorecard(nil, s, Meta{}).Decision; d.Decision != "no_verdict" {
+		if d := BuildScorecard(nil, s, figuresOf(nil, s), Meta{}).Decision; d.Decision != "no_verdict" {
 			t.Errorf("two decision rows gave %q, want no_verdict", d.Decision)
 		}
 	})
@@ -244,7 +250,7 @@ func TestScorecardGatesDecisionIntervals(t *testing.T) {
 }
 
 func TestMarshalScorecard(t *testing.T) {
-	sc := BuildScorecard(fixtureCampaign(), fixtureSet(t), Meta{ToolVersion: "t"})
+	sc := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{ToolVersion: "t"})
 	a, err := MarshalScorecard(sc)
 	if err != nil {
 		t.Fatal(err)
@@ -268,7 +274,7 @@ func TestMarshalScorecard(t *testing.T) {
 		}
 	})
 	t.Run("deterministic", func(t *testing.T) {
-		b, _ := MarshalScorecard(BuildScorecard(fixtureCampaign(), fixtureSet(t), Meta{ToolVersion: "t"}))
+		b, _ := MarshalScorecard(BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{ToolVersion: "t"}))
 		if !bytes.Equal(a, b) {
 			t.Error("two encodings differ")
 		}

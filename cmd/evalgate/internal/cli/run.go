@@ -67,7 +67,7 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written\n", name)
 		return errRejected
 	}
-	if err := report.Write(opts.out, res.Campaign, res.Tables, report.Meta{ToolVersion: Version}); err != nil {
+	if err := report.Write(opts.out, res.Campaign, res.Tables, res.Figures, report.Meta{ToolVersion: Version}); err != nil {
 		return err
 	}
 	sum := summarize(name, opts.out, res)

@@ -1,0 +1,199 @@
+package aggregate
+
+import (
+	"maps"
+	"math/big"
+	"slices"
+
+	"github.com/evalgate/evalgate/stats"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// figures computes every number the reports show from all, the task
+// summaries of every run (the same medians the gates read: summarize),
+// over every split. The report formats them and computes nothing.
+func figures(c *tables.Campaign, all []*taskArm, runs []tables.Run, tokens []tables.Token) tables.Figures {
+	arms, tasks := armOrder(c, runs), taskOrder(c, runs)
+	byArm := map[string]map[string]*taskArm{}
+	for _, arm := range arms {
+		byArm[arm] = map[string]*taskArm{}
+	}
+	for _, ta := range all {
+		byArm[ta.arm][ta.spec.ID] = ta
+	}
+	f := tables.Figures{CostArms: []tables.ArmCostTime{}, CostRatios: []tables.ArmCostRatio{},
+		EvidenceArms: []tables.SplitArmMacro{}, EvidenceTasks: []tables.TaskArmMedians{}}
+	f.SessionReferenceCost, f.SessionActualCharge = sessionCosts(tokens)
+	for i, arm := range arms {
+		f.CostArms = append(f.CostArms, armCostTime(arm, runs, tasks, byArm[arm]))
+		if i == 0 {
+			f.Baseline = arm
+			continue
+		}
+		treat, ref := byArm[arm], byArm[f.Baseline]
+		f.CostRatios = append(f.CostRatios, tables.ArmCostRatio{
+			Arm:        arm,
+			Cost:       sumRatio(tasks, treat, ref, costMedian, false),
+			ReviewCost: sumRatio(tasks, treat, ref, costMedian, true),
+			Time:       sumRatio(tasks, treat, ref, timeMedian, false),
+			ReviewTime: sumRatio(tasks, treat, ref, timeMedian, true),
+		})
+	}
+	split := map[string]string{}
+	for _, t := range c.Manifest.Design.Tasks {
+		split[t.ID] = t.Split
+	}
+	for _, sp := range splitOrder(tasks, split) {
+		for _, arm := range arms {
+			if m, ok := splitMacro(sp, arm, tasks, split, byArm[arm], &f.EvidenceTasks); ok {
+				f.EvidenceArms = append(f.EvidenceArms, m)
+			}
+		}
+	}
+	slices.SortStableFunc(f.EvidenceTasks, func(x, y tables.TaskArmMedians) int {
+		return slices.Index(tasks, x.Task) - slices.Index(tasks, y.Task)
+	})
+	return f
+}
+
+// sumRatio is Σ median(treat) / Σ median(ref) over tasks: the aggregate
+// cost and time ratio, for the gates and the reports alike.
+func sumRatio(tasks []string, treat, ref map[string]*taskArm, median medianOf, review bool) *big.Rat {
+	var num, den []*big.Rat
+	for _, id := range tasks {
+		num = append(num, median(treat[id], review))
+		den = append(den, median(ref[id], review))
+	}
+	return stats.RatioOfSums(num, den)
+}
+
+// armCostTime sums one arm's runs and task medians.
+func armCostTime(arm string, runs []tables.Run, tasks []string, tas map[string]*taskArm) tables.ArmCostTime {
+	a := tables.ArmCostTime{Arm: arm}
+	var cost, review, ns, reviewNS []*big.Rat
+	for _, r := range runs {
+		if r.Arm != arm {
+			continue
+		}
+		a.Runs++
+		cost, review = append(cost, moneyRat(r.WorkflowCost)), append(review, moneyRat(r.ReviewCost))
+		ns, reviewNS = append(ns, big.NewRat(r.WorkflowNS, 1)), append(reviewNS, big.NewRat(r.ReviewNS, 1))
+		a.TotalWorkflowNS += r.WorkflowNS
+		a.TotalReviewNS += r.ReviewNS
+	}
+	a.TotalWorkflowCost, a.MedianWorkflowCost = stats.Sum(cost), stats.MedianRat(cost)
+	a.TotalReviewCost, a.MedianReviewCost = stats.Sum(review), stats.MedianRat(review)
+	a.MedianWorkflowNS, a.MedianReviewNS = stats.MedianRat(ns), stats.MedianRat(reviewNS)
+	var tc, trc, tn, trn []*big.Rat
+	for _, id := range tasks {
+		ta := tas[id]
+		if ta == nil {
+			continue
+		}
+		tc, trc = append(tc, ta.medianCost), append(trc, ta.medianReviewCost)
+		tn, trn = append(tn, ta.medianNS), append(trn, ta.medianReviewNS)
+	}
+	a.SumTaskMedianCost, a.SumTaskMedianReviewCost = stats.Sum(tc), stats.Sum(trc)
+	a.SumTaskMedianNS, a.SumTaskMedianReviewNS = stats.Sum(tn), stats.Sum(trn)
+	return a
+}
+
+// splitMacro is one arm's macro-averages over the tasks of one split; it
+// appends each task's medians to rows. ok is false when the arm has no run
+// in the split.
+func splitMacro(sp, arm string, tasks []string, split map[string]string, tas map[string]*taskArm, rows *[]tables.TaskArmMedians) (m tables.SplitArmMacro, ok bool) {
+	m = tables.SplitArmMacro{Arm: arm, Split: sp}
+	var rs, us []*big.Rat
+	for _, id := range tasks {
+		ta := tas[id]
+		if ta == nil || split[id] != sp {
+			continue
+		}
+		*rows = append(*rows, tables.TaskArmMedians{Task: id, Split: sp, Arm: arm, Runs: ta.nRuns, ScoredRuns: ta.scored,
+			MedianR: ta.medianR, MedianU: ta.uncertaintyMedian()})
+		m.Tasks++
+		rs = append(rs, ta.medianR)
+		if ta.hasU {
+			m.UncertaintyTasks++
+			us = append(us, ta.medianU)
+		}
+	}
+	m.MacroMedianR, m.MacroMedianU = stats.Mean(rs), stats.Mean(us)
+	return m, m.Tasks > 0
+}
+
+// uncertaintyMedian is the task median of U, nil when the task has no
+// unanswerable obligation.
+func (ta *taskArm) uncertaintyMedian() *big.Rat {
+	if !ta.hasU {
+		return nil
+	}
+	return ta.medianU
+}
+
+// sessionCosts sums the tokens table once per session: reference cost plus
+// tool charges, and actual charges; nil when any amount is null.
+func sessionCosts(rows []tables.Token) (reference, actual *big.Rat) {
+	var ref, act []*big.Rat
+	for _, t := range rows {
+		ref = append(ref, moneyRat(t.ReferenceCost), moneyRat(t.ToolCharges))
+		act = append(act, moneyRat(t.ActualCharge))
+	}
+	return stats.Sum(ref), stats.Sum(act)
+}
+
+// splitOrder lists the splits of tasks in first-seen order.
+func splitOrder(tasks []string, split map[string]string) []string {
+	var out []string
+	for _, t := range tasks {
+		if !slices.Contains(out, split[t]) {
+			out = append(out, split[t])
+		}
+	}
+	return out
+}
+
+// armOrder is the manifest's arm order (baseline first), then any other
+// arm of the runs, sorted.
+func armOrder(c *tables.Campaign, runs []tables.Run) []string {
+	var manifest []string
+	for _, a := range c.Manifest.Design.Arms {
+		manifest = append(manifest, a.ID)
+	}
+	seen := map[string]bool{}
+	for _, r := range runs {
+		seen[r.Arm] = true
+	}
+	return withExtras(manifest, seen)
+}
+
+// taskOrder is the manifest's task order, then any other task of the runs,
+// sorted.
+func taskOrder(c *tables.Campaign, runs []tables.Run) []string {
+	var manifest []string
+	for _, t := range c.Manifest.Design.Tasks {
+		manifest = append(manifest, t.ID)
+	}
+	seen := map[string]bool{}
+	for _, r := range runs {
+		seen[r.TaskID] = true
+	}
+	return withExtras(manifest, seen)
+}
+
+// withExtras returns first (deduplicated) followed by the sorted keys of
+// seen not in first.
+func withExtras(first []string, seen map[string]bool) []string {
+	out := []string{}
+	for _, id := range first {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(seen)) {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
