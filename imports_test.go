@@ -111,6 +111,7 @@ func TestImportRuleRejects(t *testing.T) {
 		{"fixtures", "stage:load"},
 		{"stage:load", "stages"},
 		{"stage:aggregate", "boot"},
+		{"stage:report", "stage:aggregate"}, // report and its sub-packages (compare) only format
 		{"stage:score", "boot"},
 		{"stages", "boot"},
 		{"stats", "boot"},

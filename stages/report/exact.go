@@ -11,19 +11,19 @@ import (
 // Exact arithmetic for the scorecard: every ratio, median and mean is a
 // big.Rat and is printed exactly, never through a float.
 
-// ratio is an exact rational as it appears in scorecard.json: Exact is
+// Ratio is an exact rational as it appears in scorecard.json: Exact is
 // "p/q" in lowest terms ("p" when q = 1), Decimal the value rounded to 12
 // fractional digits (halves away from zero) for display only.
-type ratio struct {
+type Ratio struct {
 	Exact   string `json:"exact"`
 	Decimal string `json:"decimal"`
 }
 
-func newRatio(r *big.Rat) *ratio {
+func newRatio(r *big.Rat) *Ratio {
 	if r == nil {
 		return nil
 	}
-	return &ratio{Exact: r.RatString(), Decimal: r.FloatString(12)}
+	return &Ratio{Exact: r.RatString(), Decimal: r.FloatString(12)}
 }
 
 // picoPerUnit is 10^MoneyScale: Money's pico-units per currency unit.
@@ -38,11 +38,11 @@ func moneyFigure(pico *big.Rat) *string {
 	return moneyString(new(big.Rat).Quo(pico, new(big.Rat).SetInt(picoPerUnit)))
 }
 
-// exactDecimal prints r exactly as a decimal when its expansion terminates
+// ExactDecimal prints r exactly as a decimal when its expansion terminates
 // (trailing zeros trimmed to at least minFrac digits), else as "p/q".
 // Money medians of an even count may need one digit beyond pico-units;
 // they still terminate.
-func exactDecimal(r *big.Rat, minFrac int) string {
+func ExactDecimal(r *big.Rat, minFrac int) string {
 	if r == nil {
 		return ""
 	}
@@ -75,7 +75,7 @@ func moneyString(r *big.Rat) *string {
 		s := tables.Money(scaled.Num().Int64()).String()
 		return &s
 	}
-	s := exactDecimal(r, 2)
+	s := ExactDecimal(r, 2)
 	return &s
 }
 
@@ -84,6 +84,15 @@ func nsString(r *big.Rat) *string {
 	if r == nil {
 		return nil
 	}
-	s := exactDecimal(r, 0)
+	s := ExactDecimal(r, 0)
 	return &s
+}
+
+// ParseExact parses a decimal ("0.875", "-2") or fraction ("7/8") without
+// an exponent: big.Rat would expand "1e999999999" into a huge number.
+func ParseExact(s string) (*big.Rat, bool) {
+	if s == "" || len(s) > 256 || strings.ContainsAny(s, "eEpPxX_") {
+		return nil, false
+	}
+	return new(big.Rat).SetString(s)
 }

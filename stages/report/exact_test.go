@@ -60,8 +60,8 @@ func TestExactDecimal(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := exactDecimal(c.r, c.minFrac); got != c.want {
-				t.Errorf("exactDecimal(%s) = %q, want %q", c.r.RatString(), got, c.want)
+			if got := ExactDecimal(c.r, c.minFrac); got != c.want {
+				t.Errorf("ExactDecimal(%s) = %q, want %q", c.r.RatString(), got, c.want)
 			}
 		})
 	}

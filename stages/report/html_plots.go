@@ -27,7 +27,7 @@ func emptyPlot(msg string) template.HTML {
 func taskRPlot(sc Scorecard) template.HTML {
 	ep := sc.EvidenceAndPlan
 	var tasks, arms []string
-	values := map[taskArm]*ratio{}
+	values := map[taskArm]*Ratio{}
 	for _, t := range ep.Tasks {
 		if !contains(tasks, t.Task) {
 			tasks = append(tasks, t.Task)
@@ -71,7 +71,7 @@ func taskRPlot(sc Scorecard) template.HTML {
 // taskArm keys a task median by task and arm.
 type taskArm struct{ task, arm string }
 
-func drawTaskArms(p *svg, task string, arms []string, xs []float64, values map[taskArm]*ratio, y func(float64) float64) {
+func drawTaskArms(p *svg, task string, arms []string, xs []float64, values map[taskArm]*Ratio, y func(float64) float64) {
 	base, baseOK := ratioValue(values[taskArm{task, arms[0]}])
 	for k := 1; k < len(arms); k++ {
 		if v, ok := ratioValue(values[taskArm{task, arms[k]}]); ok && baseOK {
@@ -170,7 +170,7 @@ func taskFloor(gates []GateResult) (string, float64) {
 	return defaultTaskFloor, v
 }
 
-func ratioValue(r *ratio) (float64, bool) {
+func ratioValue(r *Ratio) (float64, bool) {
 	if r == nil {
 		return 0, false
 	}

@@ -78,7 +78,7 @@ func svgText(s string, max int) string {
 // ratFloat converts exact text ("7/8", "0.875", "2") to a float for
 // plotting only; ok is false when it does not parse.
 func ratFloat(s string) (float64, bool) {
-	r, ok := parseExact(strings.TrimSpace(s))
+	r, ok := ParseExact(strings.TrimSpace(s))
 	if !ok {
 		return 0, false
 	}

@@ -225,7 +225,7 @@ func claims(c ClaimCount) string {
 	return fmt.Sprintf("%d (+%d runs unscorable)", c.Total, c.UnscorableRuns)
 }
 
-func ratioText(r *ratio) string {
+func ratioText(r *Ratio) string {
 	if r == nil {
 		return "n/a"
 	}

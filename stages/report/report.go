@@ -1,7 +1,7 @@
 // Package report is the last stage: it writes every registered table as
 // <name>.parquet, scorecard.json, report.md and report.html into an output
-// directory (SPEC T1, T2, R1). [Compare] reads two such directories back
-// (SPEC R2).
+// directory (SPEC T1, T2, R1). stages/report/compare reads two such
+// directories back (SPEC R2).
 //
 // Invariants:
 //   - Every file is written to a temporary file in the output directory and

@@ -128,7 +128,7 @@ func BuildScorecard(c *tables.Campaign, s *tables.Set, f tables.Figures, meta Me
 		ToolVersion:      meta.ToolVersion,
 		Completion:       buildCompletion(s),
 		Gates:            buildGates(s.Gates),
-		Decision:         buildDecision(s.Decision),
+		Decision:         BuildDecision(s.Decision),
 		Intervals:        buildIntervals(s.Intervals),
 	}
 	if c != nil {
@@ -205,7 +205,9 @@ func buildGates(rows []tables.Gate) []GateResult {
 	return out
 }
 
-func buildDecision(rows []tables.Decision) DecisionResult {
+// BuildDecision is the scorecard's decision from the decision table's rows:
+// no_verdict with a reason unless there is exactly one.
+func BuildDecision(rows []tables.Decision) DecisionResult {
 	if len(rows) != 1 {
 		return DecisionResult{
 			Decision:     tables.DecisionNoVerdict,

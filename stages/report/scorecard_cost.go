@@ -58,7 +58,7 @@ type CostTimeRatio struct {
 // Change is an exact ratio with its direction: a ratio above 1 is an
 // increase, reported with its size (A8).
 type Change struct {
-	Ratio     ratio  `json:"ratio"`
+	Ratio     Ratio  `json:"ratio"`
 	Direction string `json:"direction"` // increase, decrease, unchanged
 	Percent   string `json:"percent"`   // |ratio - 1| × 100, rounded to 2 decimals
 }

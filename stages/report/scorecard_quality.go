@@ -66,9 +66,9 @@ type EvidencePlanArm struct {
 	Arm              string `json:"arm"`
 	Split            string `json:"split"`
 	Tasks            int64  `json:"tasks"`
-	MacroMedianR     *ratio `json:"macro_median_r"`
+	MacroMedianR     *Ratio `json:"macro_median_r"`
 	UncertaintyTasks int64  `json:"uncertainty_tasks"` // tasks with an unanswerable obligation
-	MacroMedianU     *ratio `json:"macro_median_u"`    // over uncertainty tasks; null when none
+	MacroMedianU     *Ratio `json:"macro_median_u"`    // over uncertainty tasks; null when none
 }
 
 // EvidencePlanTask is one (task, arm) with its median R and U over
@@ -79,8 +79,8 @@ type EvidencePlanTask struct {
 	Arm        string `json:"arm"`
 	Runs       int64  `json:"runs"`
 	ScoredRuns int64  `json:"scored_runs"`
-	MedianR    *ratio `json:"median_r"` // null when a run has no R
-	MedianU    *ratio `json:"median_u"` // null when the task has no U or a run lacks it
+	MedianR    *Ratio `json:"median_r"` // null when a run has no R
+	MedianU    *Ratio `json:"median_u"` // null when the task has no U or a run lacks it
 }
 
 func buildSourceAndProtocol(s *tables.Set, arms []string) SourceAndProtocol {

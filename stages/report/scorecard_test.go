@@ -193,10 +193,10 @@ func TestScorecardCostAndTime(t *testing.T) {
 			got  *Change
 			want Change
 		}{
-			{"cost", r.Cost, Change{ratio{"6500000000001/6200000000000", "1.048387096774"}, "increase", "4.84"}},
-			{"review_cost", r.ReviewCost, Change{ratio{"17/15", "1.133333333333"}, "increase", "13.33"}},
-			{"time", r.Time, Change{ratio{"10/9", "1.111111111111"}, "increase", "11.11"}},
-			{"review_time", r.ReviewTime, Change{ratio{"38/31", "1.225806451613"}, "increase", "22.58"}},
+			{"cost", r.Cost, Change{Ratio{"6500000000001/6200000000000", "1.048387096774"}, "increase", "4.84"}},
+			{"review_cost", r.ReviewCost, Change{Ratio{"17/15", "1.133333333333"}, "increase", "13.33"}},
+			{"time", r.Time, Change{Ratio{"10/9", "1.111111111111"}, "increase", "11.11"}},
+			{"review_time", r.ReviewTime, Change{Ratio{"38/31", "1.225806451613"}, "increase", "22.58"}},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {

@@ -7,8 +7,9 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/evalgate/evalgate/stages/report"
 	"github.com/spf13/cobra"
+
+	"github.com/evalgate/evalgate/stages/report/compare"
 )
 
 type compareOptions struct {
@@ -63,8 +64,8 @@ func parseTolerance(s string) (*big.Rat, error) {
 }
 
 func runCompare(stdout io.Writer, oldDir, newDir string, tol *big.Rat, asJSON bool) error {
-	c, err := report.Compare(oldDir, newDir, report.CompareOptions{Tolerance: tol})
-	if errors.Is(err, report.ErrNotOutput) || errors.Is(err, report.ErrVersionMismatch) {
+	c, err := compare.Dirs(oldDir, newDir, compare.Options{Tolerance: tol})
+	if errors.Is(err, compare.ErrNotOutput) || errors.Is(err, compare.ErrVersionMismatch) {
 		return usagef("%v", err)
 	}
 	if err != nil {
@@ -84,7 +85,7 @@ func runCompare(stdout io.Writer, oldDir, newDir string, tol *big.Rat, asJSON bo
 	return nil
 }
 
-func printComparison(w io.Writer, c *report.Comparison) error {
+func printComparison(w io.Writer, c *compare.Comparison) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "old: %s (campaign %q, manifest %s)\n", c.Old.Dir, c.Old.CampaignID, c.Old.ManifestSHA256)
 	fmt.Fprintf(&b, "new: %s (campaign %q, manifest %s)\n", c.New.Dir, c.New.CampaignID, c.New.ManifestSHA256)

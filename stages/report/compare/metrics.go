@@ -1,37 +1,38 @@
-package report
+package compare
 
 import (
 	"math/big"
 	"strings"
 
+	"github.com/evalgate/evalgate/stages/report"
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Metric differences of [Compare] and their helpers.
+// Metric differences of [Dirs] and their helpers.
 
-func (d *differ) macros(old, nw []EvidencePlanArm) {
-	key := func(a EvidencePlanArm) string { return a.Arm + " " + a.Split }
+func (d *differ) macros(old, nw []report.EvidencePlanArm) {
+	key := func(a report.EvidencePlanArm) string { return a.Arm + " " + a.Split }
 	om, nm := indexBy(old, key), indexBy(nw, key)
 	for _, k := range unionKeys(old, nw, key) {
 		o, n := om[k], nm[k]
-		d.metric(DiffMacro, k, "macro_median_r", ratioField(o, func(a *EvidencePlanArm) *ratio { return a.MacroMedianR }),
-			ratioField(n, func(a *EvidencePlanArm) *ratio { return a.MacroMedianR }))
-		d.metric(DiffMacro, k, "macro_median_u", ratioField(o, func(a *EvidencePlanArm) *ratio { return a.MacroMedianU }),
-			ratioField(n, func(a *EvidencePlanArm) *ratio { return a.MacroMedianU }))
+		d.metric(DiffMacro, k, "macro_median_r", ratioField(o, func(a *report.EvidencePlanArm) *report.Ratio { return a.MacroMedianR }),
+			ratioField(n, func(a *report.EvidencePlanArm) *report.Ratio { return a.MacroMedianR }))
+		d.metric(DiffMacro, k, "macro_median_u", ratioField(o, func(a *report.EvidencePlanArm) *report.Ratio { return a.MacroMedianU }),
+			ratioField(n, func(a *report.EvidencePlanArm) *report.Ratio { return a.MacroMedianU }))
 	}
 }
 
-func (d *differ) ratios(old, nw []CostTimeRatio) {
-	key := func(r CostTimeRatio) string { return r.Arm }
+func (d *differ) ratios(old, nw []report.CostTimeRatio) {
+	key := func(r report.CostTimeRatio) string { return r.Arm }
 	om, nm := indexBy(old, key), indexBy(nw, key)
 	fields := []struct {
 		name string
-		get  func(*CostTimeRatio) *Change
+		get  func(*report.CostTimeRatio) *report.Change
 	}{
-		{"cost", func(r *CostTimeRatio) *Change { return r.Cost }},
-		{"review_cost", func(r *CostTimeRatio) *Change { return r.ReviewCost }},
-		{"time", func(r *CostTimeRatio) *Change { return r.Time }},
-		{"review_time", func(r *CostTimeRatio) *Change { return r.ReviewTime }},
+		{"cost", func(r *report.CostTimeRatio) *report.Change { return r.Cost }},
+		{"review_cost", func(r *report.CostTimeRatio) *report.Change { return r.ReviewCost }},
+		{"time", func(r *report.CostTimeRatio) *report.Change { return r.Time }},
+		{"review_time", func(r *report.CostTimeRatio) *report.Change { return r.ReviewTime }},
 	}
 	for _, k := range unionKeys(old, nw, key) {
 		for _, f := range fields {
@@ -58,7 +59,7 @@ func taskMedianR(t *tables.Task) *string {
 	return &s
 }
 
-func ratioField[T any](v *T, get func(*T) *ratio) *string {
+func ratioField[T any](v *T, get func(*T) *report.Ratio) *string {
 	if v == nil {
 		return nil
 	}
@@ -70,7 +71,7 @@ func ratioField[T any](v *T, get func(*T) *ratio) *string {
 	return &s
 }
 
-func changeField(v *CostTimeRatio, get func(*CostTimeRatio) *Change) *string {
+func changeField(v *report.CostTimeRatio, get func(*report.CostTimeRatio) *report.Change) *string {
 	if v == nil {
 		return nil
 	}
@@ -119,16 +120,7 @@ func leadingRat(s *string) (*big.Rat, bool) {
 	if len(fields) == 0 {
 		return nil, false
 	}
-	return parseExact(fields[0])
-}
-
-// parseExact parses a decimal ("0.875", "-2") or fraction ("7/8") without
-// an exponent: big.Rat would expand "1e999999999" into a huge number.
-func parseExact(s string) (*big.Rat, bool) {
-	if s == "" || len(s) > 256 || strings.ContainsAny(s, "eEpPxX_") {
-		return nil, false
-	}
-	return new(big.Rat).SetString(s)
+	return report.ParseExact(fields[0])
 }
 
 func eqPtr(a, b *string) bool {

@@ -1,14 +1,4 @@
-package report
-
-import (
-	"fmt"
-	"math/big"
-	"strings"
-
-	"github.com/evalgate/evalgate/tables"
-)
-
-// Compare (SPEC R2) reads two output directories written by `evalgate run`
+// Package compare (SPEC R2) reads two output directories written by `evalgate run`
 // and lists what differs: the decision, every gate's result, observed
 // value, threshold and failing list, each arm's macro-average task-median
 // R and U, the cost and time ratios, and each task's median R per arm.
@@ -23,6 +13,18 @@ import (
 //   - Differences are listed in a fixed order (decision, gates, arms,
 //     ratios, tasks; within each, OLD's order then NEW-only items), so the
 //     output is deterministic.
+//   - It reads only what stages/report wrote: scorecard.json and the
+//     gates, decision and tasks tables.
+package compare
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/evalgate/evalgate/stages/report"
+	"github.com/evalgate/evalgate/tables"
+)
 
 // Difference kinds.
 const (
@@ -33,27 +35,27 @@ const (
 	DiffTaskMedianR = "task_median_r"
 )
 
-// CompareOptions configures [Compare].
-type CompareOptions struct {
+// Options configures [Dirs].
+type Options struct {
 	// Tolerance is how far a metric may move (absolute, exact) without
 	// counting as a change; nil means 0. It never applies to the decision
 	// or to a gate's pass, threshold or failing list.
 	Tolerance *big.Rat
 }
 
-// Comparison is the result of [Compare] and the JSON printed by
+// Comparison is the result of [Dirs] and the JSON printed by
 // `evalgate compare --json`.
 type Comparison struct {
-	Old              CompareSide  `json:"old"`
-	New              CompareSide  `json:"new"`
+	Old              Side         `json:"old"`
+	New              Side         `json:"new"`
 	ScorecardVersion string       `json:"scorecard_version"`
 	Tolerance        string       `json:"tolerance"` // exact decimal or p/q
 	Changed          bool         `json:"changed"`   // some difference is beyond the tolerance
 	Differences      []Difference `json:"differences"`
 }
 
-// CompareSide identifies one output directory.
-type CompareSide struct {
+// Side identifies one output directory.
+type Side struct {
 	Dir            string         `json:"dir"`
 	CampaignID     string         `json:"campaign_id"`
 	ManifestSHA256 string         `json:"manifest_sha256"`
@@ -75,7 +77,7 @@ type Difference struct {
 // differences. It returns an error wrapping [ErrNotOutput] or
 // [ErrVersionMismatch] when the directories cannot be compared, and any
 // other error for an I/O failure.
-func Compare(oldDir, newDir string, opts CompareOptions) (*Comparison, error) {
+func Dirs(oldDir, newDir string, opts Options) (*Comparison, error) {
 	tol := opts.Tolerance
 	if tol == nil {
 		tol = new(big.Rat)
@@ -105,7 +107,7 @@ func Compare(oldDir, newDir string, opts CompareOptions) (*Comparison, error) {
 		Old:              side(old),
 		New:              side(nw),
 		ScorecardVersion: old.scorecard.ScorecardVersion,
-		Tolerance:        exactDecimal(tol, 0),
+		Tolerance:        report.ExactDecimal(tol, 0),
 		Differences:      d.out,
 	}
 	for _, x := range d.out {
@@ -114,8 +116,8 @@ func Compare(oldDir, newDir string, opts CompareOptions) (*Comparison, error) {
 	return c, nil
 }
 
-func side(o *output) CompareSide {
-	return CompareSide{Dir: o.dir, CampaignID: o.scorecard.CampaignID,
+func side(o *output) Side {
+	return Side{Dir: o.dir, CampaignID: o.scorecard.CampaignID,
 		ManifestSHA256: o.scorecard.ManifestSHA256, Decision: o.decision.Decision}
 }
 
@@ -146,7 +148,7 @@ func (d *differ) metric(kind, key, field string, old, nw *string) {
 			if delta.Sign() == 0 {
 				return // same number, other spelling
 			}
-			s := exactDecimal(delta, 0)
+			s := report.ExactDecimal(delta, 0)
 			x.Delta = &s
 			x.Beyond = new(big.Rat).Abs(delta).Cmp(d.tol) > 0
 		}
@@ -154,7 +156,7 @@ func (d *differ) metric(kind, key, field string, old, nw *string) {
 	d.out = append(d.out, x)
 }
 
-func (d *differ) decision(old, nw DecisionResult) {
+func (d *differ) decision(old, nw report.DecisionResult) {
 	od, nd := string(old.Decision), string(nw.Decision)
 	d.exact(DiffDecision, "decision", "decision", &od, &nd)
 	d.exact(DiffDecision, "decision", "arm", &old.Arm, &nw.Arm)

@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"bytes"
@@ -8,13 +8,22 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/evalgate/evalgate/stages/aggregate"
+	"github.com/evalgate/evalgate/stages/report"
+	"github.com/evalgate/evalgate/stages/report/internal/fixture"
 	"github.com/evalgate/evalgate/tables"
 )
+
+// figuresOf runs the aggregate stage on the runs of s, as the pipeline
+// does, for the figures the reports format.
+func figuresOf(c *tables.Campaign, s *tables.Set) tables.Figures {
+	return aggregate.Run(c, tables.Validated{Sessions: s.Sessions}, tables.Accounted{Tokens: s.Tokens}, tables.Scored{Runs: s.Runs}).Figures
+}
 
 // writeOutput writes the fixture, edited by edit, into a new directory.
 func writeOutput(t testing.TB, edit func(*tables.Campaign, *tables.Set)) string {
 	t.Helper()
-	c, s := fixtureCampaign(), fixtureSet(t)
+	c, s := fixture.Campaign(), fixture.Set(t)
 	for i := range s.Tasks {
 		s.Tasks[i].MedianRExact = "null"
 	}
@@ -23,7 +32,7 @@ func writeOutput(t testing.TB, edit func(*tables.Campaign, *tables.Set)) string 
 		edit(c, s)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := Write(dir, c, s, figuresOf(c, s), Meta{ToolVersion: "t"}); err != nil {
+	if err := report.Write(dir, c, s, figuresOf(c, s), report.Meta{ToolVersion: "t"}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -35,7 +44,7 @@ func compare(t *testing.T, old, nw string, tol string) *Comparison {
 	if !ok {
 		t.Fatalf("bad tolerance %q", tol)
 	}
-	c, err := Compare(old, nw, CompareOptions{Tolerance: r})
+	c, err := Dirs(old, nw, Options{Tolerance: r})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +74,7 @@ func TestCompareIdentical(t *testing.T) {
 	if c.Changed || len(c.Differences) != 0 {
 		t.Errorf("an output compared with itself changed: %+v", c.Differences)
 	}
-	if c.ScorecardVersion != ScorecardVersion || c.Old.Decision != "do_not_advance" {
+	if c.ScorecardVersion != report.ScorecardVersion || c.Old.Decision != "do_not_advance" {
 		t.Errorf("sides: %+v", c)
 	}
 }
@@ -101,10 +110,10 @@ func TestCompareGateAndDecision(t *testing.T) {
 func TestCompareMetrics(t *testing.T) {
 	old := writeOutput(t, nil)
 	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
-		s.Tasks[0].MedianRExact = "0.63"          // 5/8 = 0.625 → delta 0.005
-		s.Runs[6].RNum = 2                        // T2 r1 B: 3/3 → 2/3
-		s.Runs[2].WorkflowCost = money(t, "1.20") // T1 B: median(1.10, 1.30) = 1.20 →
-		s.Runs[3].WorkflowCost = money(t, "1.40") // median(1.20, 1.40) = 1.30
+		s.Tasks[0].MedianRExact = "0.63"                  // 5/8 = 0.625 → delta 0.005
+		s.Runs[6].RNum = 2                                // T2 r1 B: 3/3 → 2/3
+		s.Runs[2].WorkflowCost = fixture.Money(t, "1.20") // T1 B: median(1.10, 1.30) = 1.20 →
+		s.Runs[3].WorkflowCost = fixture.Money(t, "1.40") // median(1.20, 1.40) = 1.30
 	})
 	// Macro R of B: before (7/8 + median(3/3, 2/3)) / 2 = (21/24 + 20/24) / 2 = 41/48;
 	// after (7/8 + 2/3) / 2 = 37/48; delta −4/48 = −1/12 (no terminating decimal).
@@ -162,7 +171,7 @@ func TestCompareErrors(t *testing.T) {
 		edit(dir)
 		return dir
 	}
-	sc := filepath.Join(good, ScorecardFile)
+	sc := filepath.Join(good, report.ScorecardFile)
 	scBytes, _ := os.ReadFile(sc)
 	for _, c := range []struct {
 		name string
@@ -172,17 +181,17 @@ func TestCompareErrors(t *testing.T) {
 		{"missing_dir", func(t *testing.T) string { return filepath.Join(t.TempDir(), "nope") }, ErrNotOutput},
 		{"empty_dir", func(t *testing.T) string { return t.TempDir() }, ErrNotOutput},
 		{"scorecard_not_json", func(t *testing.T) string {
-			return variant(t, func(d string) { os.WriteFile(filepath.Join(d, ScorecardFile), []byte("{"), 0o644) })
+			return variant(t, func(d string) { os.WriteFile(filepath.Join(d, report.ScorecardFile), []byte("{"), 0o644) })
 		}, ErrNotOutput},
 		{"scorecard_without_version", func(t *testing.T) string {
-			return variant(t, func(d string) { os.WriteFile(filepath.Join(d, ScorecardFile), []byte("{}"), 0o644) })
+			return variant(t, func(d string) { os.WriteFile(filepath.Join(d, report.ScorecardFile), []byte("{}"), 0o644) })
 		}, ErrNotOutput},
 		{"missing_gates_table", func(t *testing.T) string {
 			return variant(t, func(d string) { os.Remove(filepath.Join(d, "gates.parquet")) })
 		}, ErrNotOutput},
 		{"other_version", func(t *testing.T) string {
 			return variant(t, func(d string) {
-				os.WriteFile(filepath.Join(d, ScorecardFile), bytes.Replace(scBytes, []byte("scorecard/v1"), []byte("scorecard/v0"), 1), 0o644)
+				os.WriteFile(filepath.Join(d, report.ScorecardFile), bytes.Replace(scBytes, []byte("scorecard/v1"), []byte("scorecard/v0"), 1), 0o644)
 			})
 		}, ErrVersionMismatch},
 		{"corrupt_tasks_table", func(t *testing.T) string {
@@ -190,7 +199,7 @@ func TestCompareErrors(t *testing.T) {
 		}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Compare(good, c.dir(t), CompareOptions{})
+			_, err := Dirs(good, c.dir(t), Options{})
 			switch {
 			case err == nil:
 				t.Fatal("no error")
@@ -202,7 +211,7 @@ func TestCompareErrors(t *testing.T) {
 		})
 	}
 	t.Run("negative_tolerance", func(t *testing.T) {
-		if _, err := Compare(good, good, CompareOptions{Tolerance: big.NewRat(-1, 100)}); err == nil {
+		if _, err := Dirs(good, good, Options{Tolerance: big.NewRat(-1, 100)}); err == nil {
 			t.Error("negative tolerance accepted")
 		}
 	})
@@ -216,13 +225,13 @@ func TestParseExact(t *testing.T) {
 		{"7/8", "7/8"}, {"0.875", "7/8"}, {"-2", "-2"}, {"1e999999999", ""}, {"0x10", ""}, {"1/0", ""}, {"", ""}, {"abc", ""},
 	} {
 		t.Run(c.in, func(t *testing.T) {
-			r, ok := parseExact(c.in)
+			r, ok := report.ParseExact(c.in)
 			got := ""
 			if ok {
 				got = r.RatString()
 			}
 			if got != c.want {
-				t.Errorf("parseExact(%q) = %q, want %q", c.in, got, c.want)
+				t.Errorf("ParseExact(%q) = %q, want %q", c.in, got, c.want)
 			}
 		})
 	}
@@ -232,7 +241,7 @@ func TestParseExact(t *testing.T) {
 // it must return a result or an error, never panic.
 func FuzzCompareScorecard(f *testing.F) {
 	good := writeOutput(f, nil)
-	sc, err := os.ReadFile(filepath.Join(good, ScorecardFile))
+	sc, err := os.ReadFile(filepath.Join(good, report.ScorecardFile))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -244,9 +253,9 @@ func FuzzCompareScorecard(f *testing.F) {
 		if err := os.CopyFS(dir, os.DirFS(good)); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, ScorecardFile), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, report.ScorecardFile), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		Compare(good, dir, CompareOptions{})
+		Dirs(good, dir, Options{})
 	})
 }

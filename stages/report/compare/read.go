@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"errors"
@@ -11,10 +11,11 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/evalgate/evalgate/stages/report"
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Errors of [Compare]. ErrNotOutput and ErrVersionMismatch are usage
+// Errors of [Dirs]. ErrNotOutput and ErrVersionMismatch are usage
 // problems (the directories given are not comparable); any other error is
 // an I/O failure.
 var (
@@ -29,9 +30,9 @@ var (
 // output is what Compare reads back from one output directory.
 type output struct {
 	dir       string
-	scorecard Scorecard
+	scorecard report.Scorecard
 	gates     []tables.Gate
-	decision  DecisionResult
+	decision  report.DecisionResult
 	tasks     []tables.Task
 }
 
@@ -42,19 +43,19 @@ func readOutput(dir string) (*output, error) {
 	if err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("%w: %s: no such directory", ErrNotOutput, dir)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, ScorecardFile))
+	data, err := os.ReadFile(filepath.Join(dir, report.ScorecardFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s has no %s", ErrNotOutput, dir, ScorecardFile)
+		return nil, fmt.Errorf("%w: %s has no %s", ErrNotOutput, dir, report.ScorecardFile)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	o := &output{dir: dir}
 	if err := json.Unmarshal(data, &o.scorecard); err != nil {
-		return nil, fmt.Errorf("%w: %s: %s is not a scorecard: %v", ErrNotOutput, dir, ScorecardFile, err)
+		return nil, fmt.Errorf("%w: %s: %s is not a scorecard: %v", ErrNotOutput, dir, report.ScorecardFile, err)
 	}
 	if !strings.HasPrefix(o.scorecard.ScorecardVersion, "evalgate.scorecard/") {
-		return nil, fmt.Errorf("%w: %s: %s has no evalgate scorecard_version", ErrNotOutput, dir, ScorecardFile)
+		return nil, fmt.Errorf("%w: %s: %s has no evalgate scorecard_version", ErrNotOutput, dir, report.ScorecardFile)
 	}
 	if o.gates, err = readTable[tables.Gate](dir, "gates"); err != nil {
 		return nil, err
@@ -63,7 +64,7 @@ func readOutput(dir string) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.decision = buildDecision(decision)
+	o.decision = report.BuildDecision(decision)
 	if o.tasks, err = readTable[tables.Task](dir, "tasks"); err != nil {
 		return nil, err
 	}
