@@ -11,20 +11,24 @@ package tables
 // execution is not (invalid).
 type Classification string
 
-// Classifications. Sessions take every value but investigation_failure;
+// Classifications. Sessions take every value but investigation_failure
+// and evidence_budget_exceeded;
 // runs take every value but valid's structural meaning is the review's.
 const (
 	ClassValid                Classification = "valid"
 	ClassScoredFailure        Classification = "scored_failure"
 	ClassSharedDraftFailure   Classification = "shared_draft_failure"
 	ClassInvestigationFailure Classification = "investigation_failure" // a system comparison's run whose investigation failed
-	ClassInvalid              Classification = "invalid"
-	ClassNotDispatched        Classification = "not_dispatched"
+	// ClassEvidenceBudgetExceeded is a system comparison's run whose
+	// returned packet exceeded PacketTokenLimit: a valid system failure.
+	ClassEvidenceBudgetExceeded Classification = "evidence_budget_exceeded"
+	ClassInvalid                Classification = "invalid"
+	ClassNotDispatched          Classification = "not_dispatched"
 )
 
 // Classifications lists every classification, in documentation order.
 func Classifications() []Classification {
-	return []Classification{ClassValid, ClassScoredFailure, ClassSharedDraftFailure, ClassInvestigationFailure, ClassInvalid, ClassNotDispatched}
+	return []Classification{ClassValid, ClassScoredFailure, ClassSharedDraftFailure, ClassInvestigationFailure, ClassEvidenceBudgetExceeded, ClassInvalid, ClassNotDispatched}
 }
 
 // Verdict is the decision of one treatment arm (decision.decision).

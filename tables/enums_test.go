@@ -37,6 +37,7 @@ func TestEnumValuesStable(t *testing.T) {
 		{string(ClassScoredFailure), "scored_failure"},
 		{string(ClassSharedDraftFailure), "shared_draft_failure"},
 		{string(ClassInvestigationFailure), "investigation_failure"},
+		{string(ClassEvidenceBudgetExceeded), "evidence_budget_exceeded"},
 		{string(ClassInvalid), "invalid"},
 		{string(ClassNotDispatched), "not_dispatched"},
 		{string(DecisionAdvance), "advance"},

@@ -44,6 +44,7 @@ const (
 	GateBaselineTimePair        GateName = "sc_baseline_time_pair"
 	GateComparatorCostPair      GateName = "sc_comparator_cost_pair"
 	GateComparatorTimePair      GateName = "sc_comparator_time_pair"
+	GateWorkflowLimits          GateName = "sc_workflow_limits"
 )
 
 // Comparison is how a gate's observation meets its threshold; thresholds
@@ -107,6 +108,7 @@ var gateDocs = []GateDoc{
 	{GateBaselineTimePair, AtMost, "G5", "the largest paired workflow time ratio against the baseline"},
 	{GateComparatorCostPair, AtMost, "G5", "the largest paired workflow cost ratio against the comparator"},
 	{GateComparatorTimePair, AtMost, "G5", "the largest paired workflow time ratio against the comparator"},
+	{GateWorkflowLimits, AtMost, "G5", "workflows of any system beyond a workflow limit (12 min incl. cold setup, 8 min investigation, 4 min review, 60 operations)"},
 }
 
 // PresetName names a gate policy preset, as a manifest's
@@ -206,5 +208,6 @@ var presets = []Preset{
 		{GateComparatorCostPair, "1.25"},
 		{GateComparatorTimePair, "1.25"},
 		{GateSessionLimits, "0"},
+		{GateWorkflowLimits, "0"},
 	}},
 }

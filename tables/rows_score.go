@@ -60,6 +60,11 @@ type Run struct {
 	PacketSupportedNum int64    `parquet:"packet_supported_num"`               // repository-answerable obligations whose truth evidence the returned observations cover
 	PacketSupportedDen int64    `parquet:"packet_supported_den"`               // all repository-answerable obligations (= r_den); 0 for other kinds
 	PacketSupported    *float64 `parquet:"packet_supported,optional"`          // num/den; null when the observations are unknown or for other kinds
+	InvestigationNS    int64    `parquet:"investigation_ns"`                   // the investigation session's duration; 0 when unknown or for other kinds
+	Operations         int64    `parquet:"operations"`                         // ordinary and MCP tool calls of the investigation and the review
+	ReviewToolCalls    int64    `parquet:"review_tool_calls"`                  // tool calls recorded by the review, which has no tools: any is a protocol violation
+	PacketTokens       *int64   `parquet:"packet_tokens,optional"`             // the returned packet's tokens under the frozen tokenizer; null when unknown or for other kinds
+	LimitsExceeded     string   `parquet:"limits_exceeded"`                    // comma-separated workflow limits beyond their bound: workflow_time, investigation_time, review_time, operations; "" when within
 }
 
 // Task is one row per (task, arm): medians over repetitions.

@@ -33,10 +33,6 @@ const (
 	LimitReviewTools       = "review_tools"
 )
 
-// Run classification of a workflow whose returned packet exceeds
-// PacketTokenLimit.
-const ClassEvidenceBudgetExceeded = "evidence_budget_exceeded"
-
 // WithinMS reports whether a duration of ns nanoseconds is within an
 // inclusive limit of ms milliseconds.
 func WithinMS(ns, ms int64) bool { return ns <= ms*1_000_000 }

@@ -63,7 +63,7 @@ type accountant struct {
 func newAccountant(c *tables.Campaign) *accountant {
 	a := &accountant{c: c, cards: tariffs(&c.Manifest), charged: map[string]chargedRequest{}}
 	var probs []tables.Finding
-	a.limits, probs = parseLimits(&c.Manifest.Ceilings)
+	a.limits, probs = manifestLimits(&c.Manifest)
 	a.findings = append(a.findings, probs...)
 	a.checkCurrencies()
 	return a

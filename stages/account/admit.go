@@ -88,7 +88,7 @@ func admit(c *tables.Campaign, ledger []tables.LedgerEntry, req Request) (Verdic
 	if code != "" {
 		return refuse(code, msg)
 	}
-	lim, problems := parseLimits(&c.Manifest.Ceilings)
+	lim, problems := manifestLimits(&c.Manifest)
 	if len(problems) > 0 {
 		return refuse(tables.CodeAdmissionInvalidCeiling, problems[0].Message)
 	}

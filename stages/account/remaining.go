@@ -21,7 +21,7 @@ type Headroom struct {
 // fixed order, against used (Summarize(ledger).Used). Wall time is not
 // listed: it cannot be bounded before dispatch.
 func Remaining(c *tables.Campaign, used Allowance) []Headroom {
-	lim, _ := parseLimits(&c.Manifest.Ceilings)
+	lim, _ := manifestLimits(&c.Manifest)
 	const base = "/ceilings/campaign/"
 	return []Headroom{
 		countHeadroom(base+"total_sessions", lim.total, used.Sessions),

@@ -17,12 +17,13 @@ var gainGates = []tables.GateName{tables.GateBaselineCostAggregate, tables.GateB
 // is nil when the design names no comparator.
 type systemJudges struct {
 	vsBase, vsCmp *judge
+	judged        []tables.Run // every system's judged runs
 }
 
 // evaluateSystems returns the G5 gate rows for the candidate, in policy
 // order.
 func evaluateSystems(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, base, cand, cmpArm string) []tables.Gate {
-	sj := systemJudges{vsBase: newJudge(pol, c, in, judged, base, cand)}
+	sj := systemJudges{vsBase: newJudge(pol, c, in, judged, base, cand), judged: judged}
 	if cmpArm != "" {
 		sj.vsCmp = newJudge(pol, c, in, judged, cmpArm, cand)
 	}
@@ -51,6 +52,8 @@ func (sj systemJudges) check(t threshold) tables.Gate {
 		return b.sessionLimits(t)
 	case tables.GateBaselineCriticalLoss:
 		return b.criticalLoss(t)
+	case tables.GateWorkflowLimits:
+		return workflowLimits(b, t, sj.judged)
 	}
 	j := b
 	if strings.HasPrefix(string(t.name), "sc_comparator_") {

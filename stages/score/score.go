@@ -49,7 +49,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	for _, p := range in.plan {
 		run, outcomes, f := scoreRun(in, p, ratings[p.reviewID()])
 		if sys != nil {
-			sys.apply(&run, p)
+			f = append(f, sys.apply(&run, p)...)
 		}
 		out.Runs = append(out.Runs, run)
 		out.Obligations = append(out.Obligations, outcomes...)

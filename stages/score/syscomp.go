@@ -38,6 +38,10 @@ type systems struct {
 	in    *inputs
 	setup map[setupKey]*tables.Session // (system, repository) → preparation
 	cold  map[setupKey]slotRef         // (system, repository) → first workflow
+	calls map[attemptKey]int64         // tool calls per receipt
+	// packetTokens is each investigation's returned packet size under the
+	// frozen tokenizer (stages/load).
+	packetTokens map[string]int64
 }
 
 type setupKey struct{ arm, repo string }
@@ -52,7 +56,11 @@ func newSystems(c *tables.Campaign, sessions []tables.Session, in *inputs) *syst
 	if c.Manifest.Kind != tables.KindSystemComparison {
 		return nil
 	}
-	sy := &systems{c: c, in: in, setup: map[setupKey]*tables.Session{}, cold: map[setupKey]slotRef{}}
+	sy := &systems{c: c, in: in, setup: map[setupKey]*tables.Session{}, cold: map[setupKey]slotRef{},
+		calls: map[attemptKey]int64{}, packetTokens: c.ObservationTokens}
+	for _, l := range c.Receipts {
+		sy.calls[attemptKey{l.Record.SessionID, l.Record.Attempt}] += int64(len(l.Record.ToolCalls))
+	}
 	for i := range sessions {
 		sess := &sessions[i]
 		if sess.Role != tables.RolePreparation || sess.Arm == nil {
@@ -81,13 +89,20 @@ func investigationFailed(d *tables.Session) bool {
 	return d.Status != tables.StatusResponse || d.Classification == tables.ClassScoredFailure
 }
 
-// apply fills the system-comparison columns of one run.
-func (sy *systems) apply(run *tables.Run, p *plannedRun) {
+// apply fills the system-comparison columns of one run and returns its
+// findings. A failed investigation whose packet was over the token limit
+// is an evidence_budget_exceeded system failure, any other an
+// investigation failure; both score R_sys = U = 0.
+func (sy *systems) apply(run *tables.Run, p *plannedRun) tables.Findings {
 	if run.Classification == tables.ClassSharedDraftFailure {
 		run.Classification = tables.ClassInvestigationFailure
+		if n, ok := sy.packetTokens[run.DraftSessionID]; ok && n > tables.PacketTokenLimit {
+			run.Classification = tables.ClassEvidenceBudgetExceeded
+		}
 	}
 	sy.chargeSetup(run, p)
 	sy.coverage(run, p)
+	return sy.limits(run, p)
 }
 
 // chargeSetup adds the cold setup to the first workflow of its system in
@@ -126,7 +141,7 @@ func (sy *systems) coverage(run *tables.Run, p *plannedRun) {
 	}
 	task := sy.c.Task(p.spec.ID)
 	switch {
-	case run.Classification == tables.ClassInvestigationFailure:
+	case run.Classification == tables.ClassInvestigationFailure || run.Classification == tables.ClassEvidenceBudgetExceeded:
 		run.PacketSupported = stats.Float(stats.Fraction(0, t.answerable))
 		return
 	case obs == nil || task == nil:
