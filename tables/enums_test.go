@@ -18,7 +18,7 @@ func TestEnumValuesStable(t *testing.T) {
 	}
 	t.Run("classification", func(t *testing.T) {
 		check(t, stringsOf(Classifications()), []string{
-			"valid", "scored_failure", "shared_draft_failure", "investigation_failure", "invalid", "not_dispatched",
+			"valid", "scored_failure", "shared_draft_failure", "investigation_failure", "evidence_budget_exceeded", "invalid", "not_dispatched",
 		})
 	})
 	t.Run("decision", func(t *testing.T) {
