@@ -1,6 +1,7 @@
 package stages_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,7 +26,7 @@ func TestImportIdempotent(t *testing.T) {
 	camp := stages.ImportCampaign{Manifest: man, Receipts: first.Receipts, Ledger: first.Ledger}
 
 	again, fs := stages.Import(tables.SourceCodex, camp, codexMap(codexSession, "T1-r1-A"), "map.json", src)
-	if fs.Rejected() || again.Added != 0 || again.Skipped != 1 || len(again.Receipts)+len(again.Ledger)+len(again.Answers) != 0 {
+	if fs.Rejected() || again.Changed() || again.Skipped != 1 || !bytes.Equal(again.Receipts, first.Receipts) || len(again.Answers) != 0 {
 		t.Errorf("second identical import: %+v %v", again, fs)
 	}
 
@@ -65,5 +66,40 @@ func TestImportMapping(t *testing.T) {
 	_, fs = stages.Import(tables.SourceCodex, stages.ImportCampaign{Manifest: man}, m, "map.json", src)
 	if n := len(slices.DeleteFunc(slices.Clone(fs), func(f tables.Finding) bool { return f.Code != tables.CodeImportMapInvalid })); n != 2 {
 		t.Errorf("want 2 %s findings, got %v", tables.CodeImportMapInvalid, fs)
+	}
+}
+
+// TestImportFillsWhatWasAbsent: a record imported without a reservation
+// and prompts is completed in place by a later import whose mapping
+// supplies them; once present, a different reservation is a conflict.
+func TestImportFillsWhatWasAbsent(t *testing.T) {
+	data, _ := os.ReadFile(filepath.Join(codexRollouts, "multi-turn.jsonl"))
+	src := []stages.ImportSource{{Name: "multi-turn.jsonl", Data: data}}
+	man := initCampaign(t, codexRate)
+	bare := codexMap(codexSession, "T1-r1-A")
+	bare.Sessions[0].PromptIDs = nil
+	first, fs := stages.Import(tables.SourceCodex, stages.ImportCampaign{Manifest: man}, bare, "map.json", src)
+	if fs.Rejected() {
+		t.Fatal(fs)
+	}
+	full := codexMap(codexSession, "T1-r1-A")
+	full.Sessions[0].Reservation = &tables.Reservation{ID: "res-1", InputTokens: 60000, OutputTokens: 4000, Cost: "0.5"}
+	camp := stages.ImportCampaign{Manifest: man, Receipts: first.Receipts, Ledger: first.Ledger}
+	filled, fs := stages.Import(tables.SourceCodex, camp, full, "map.json", src)
+	if fs.Rejected() || filled.Filled != 1 || filled.Added != 0 {
+		t.Fatalf("fill: %+v %v", filled, fs)
+	}
+	var r tables.Receipt
+	if err := jsonUnmarshalReceipt(bytes.TrimSpace(filled.Receipts), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Reservation == nil || r.Reservation.ID != "res-1" || len(r.Inputs.PromptSHA256s) != 1 {
+		t.Errorf("filled receipt %+v", r)
+	}
+	other := codexMap(codexSession, "T1-r1-A")
+	other.Sessions[0].Reservation = &tables.Reservation{ID: "res-2", InputTokens: 1, OutputTokens: 1, Cost: "0.1"}
+	_, fs = stages.Import(tables.SourceCodex, stages.ImportCampaign{Manifest: man, Receipts: filled.Receipts, Ledger: filled.Ledger}, other, "map.json", src)
+	if !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeImportConflict }) {
+		t.Errorf("changing a present reservation: %v", fs)
 	}
 }

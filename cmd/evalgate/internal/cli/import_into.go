@@ -27,8 +27,9 @@ type importSummary struct {
 	Campaign string   `json:"campaign"`
 	Source   string   `json:"source"`
 	Added    int      `json:"added"`
+	Filled   int      `json:"filled"`
 	Skipped  int      `json:"skipped"`
-	Sessions []string `json:"sessions"` // sessions added, in order
+	Sessions []string `json:"sessions"` // sessions added or filled, in order
 }
 
 // maxReadCampaignFile caps what an import reads of receipts.jsonl and
@@ -73,7 +74,7 @@ func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
 	if fs.Rejected() {
 		return errRejected
 	}
-	if err := writeImport(ii.into, root, camp, plan); err != nil {
+	if err := writeImport(ii.into, root, plan); err != nil {
 		return err
 	}
 	return printImportSummary(stdout, ii, plan)
@@ -213,8 +214,8 @@ func answerConflicts(root *os.Root, plan load.ImportPlan) tables.Findings {
 // each atomically: an interrupted import never leaves a half line, and a
 // receipt written without its ledger line is refused as a conflict on the
 // next import rather than duplicated.
-func writeImport(dir string, root *os.Root, c stages.ImportCampaign, plan load.ImportPlan) error {
-	if plan.Added == 0 {
+func writeImport(dir string, root *os.Root, plan load.ImportPlan) error {
+	if !plan.Changed() {
 		return nil
 	}
 	if len(plan.Answers) > 0 {
@@ -227,30 +228,20 @@ func writeImport(dir string, root *os.Root, c stages.ImportCampaign, plan load.I
 			return err
 		}
 	}
-	if err := tables.WriteFileAtomic(filepath.Join(dir, load.ReceiptsFile), appendLines(c.Receipts, plan.Receipts), 0o644); err != nil {
+	if err := tables.WriteFileAtomic(filepath.Join(dir, load.ReceiptsFile), plan.Receipts, 0o644); err != nil {
 		return err
 	}
-	return tables.WriteFileAtomic(filepath.Join(dir, load.ImportsFile), appendLines(c.Ledger, plan.Ledger), 0o644)
-}
-
-// appendLines appends lines to a JSONL file's bytes, adding the newline
-// its last line may lack.
-func appendLines(old, lines []byte) []byte {
-	out := bytes.Clone(old)
-	if len(out) > 0 && out[len(out)-1] != '\n' {
-		out = append(out, '\n')
-	}
-	return append(out, lines...)
+	return tables.WriteFileAtomic(filepath.Join(dir, load.ImportsFile), plan.Ledger, 0o644)
 }
 
 func printImportSummary(w io.Writer, ii importInto, plan load.ImportPlan) error {
 	if ii.asJSON {
-		sum := importSummary{Campaign: ii.into, Source: ii.source, Added: plan.Added, Skipped: plan.Skipped, Sessions: plan.Sessions}
+		sum := importSummary{Campaign: ii.into, Source: ii.source, Added: plan.Added, Filled: plan.Filled, Skipped: plan.Skipped, Sessions: plan.Sessions}
 		if sum.Sessions == nil {
 			sum.Sessions = []string{}
 		}
 		return writeJSON(w, sum)
 	}
-	_, err := fmt.Fprintf(w, "imported %d %s session(s) into %s; %d already imported\n", plan.Added, ii.source, ii.into, plan.Skipped)
+	_, err := fmt.Fprintf(w, "imported %d %s session(s) into %s; filled %d; %d already imported\n", plan.Added, ii.source, ii.into, plan.Filled, plan.Skipped)
 	return err
 }
