@@ -25,5 +25,6 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Setup:               setupExampleCopy,
+		Cmds:                scriptCmds,
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 
@@ -154,31 +155,71 @@ func readImportCampaign(root *os.Root) (stages.ImportCampaign, tables.Findings) 
 	return c, nil
 }
 
-// readImportSources reads every source path. A Harbor path may be a
-// trial directory (its result.json, and the mapping's output_file when
-// it names one) or a result.json itself.
+// readImportSources reads every source path. A Codex path may be a
+// directory: every *.jsonl file under it, in name order (a sessions tree).
+// A Harbor path may be a trial directory (its result.json, and the
+// mapping's output_file when it names one), a job directory (every
+// subdirectory holding a result.json, in name order) or a result.json.
 func readImportSources(source string, m *tables.ImportMap, paths []string) ([]stages.ImportSource, error) {
 	var out []stages.ImportSource
 	for _, p := range paths {
-		st, err := os.Stat(p)
+		files, err := expandSource(source, p)
 		if err != nil {
 			return nil, usagef("%s source: %v", source, err)
 		}
-		s := stages.ImportSource{Name: p}
-		if source == tables.SourceHarbor && st.IsDir() {
-			s.Name = filepath.Join(p, "result.json")
-			if m.OutputFile != "" {
-				if s.Output, err = readTrialFile(p, m.OutputFile); err != nil {
-					return nil, usagef("harbor trial %s: output file: %v", p, err)
+		for _, f := range files {
+			s := stages.ImportSource{Name: f}
+			if source == tables.SourceHarbor && filepath.Base(f) == "result.json" && m.OutputFile != "" {
+				if s.Output, err = readTrialFile(filepath.Dir(f), m.OutputFile); err != nil {
+					return nil, usagef("harbor trial %s: output file: %v", filepath.Dir(f), err)
 				}
 			}
+			if s.Data, err = readRegular(f, 256<<20); err != nil {
+				return nil, usagef("%s source: %v", source, err)
+			}
+			out = append(out, s)
 		}
-		if s.Data, err = readRegular(s.Name, 256<<20); err != nil {
-			return nil, usagef("%s source: %v", source, err)
-		}
-		out = append(out, s)
 	}
 	return out, nil
+}
+
+// expandSource lists the files one source path stands for.
+func expandSource(source, p string) ([]string, error) {
+	st, err := os.Stat(p)
+	if err != nil || !st.IsDir() {
+		return []string{p}, err
+	}
+	switch source {
+	case tables.SourceCodex:
+		var files []string
+		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".jsonl") {
+				files = append(files, path)
+			}
+			return err
+		})
+		return files, err
+	case tables.SourceHarbor:
+		if _, err := os.Stat(filepath.Join(p, "result.json")); err == nil {
+			return []string{filepath.Join(p, "result.json")}, nil
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, err
+		}
+		var files []string
+		for _, e := range entries {
+			f := filepath.Join(p, e.Name(), "result.json")
+			if st, err := os.Stat(f); e.IsDir() && err == nil && st.Mode().IsRegular() {
+				files = append(files, f)
+			}
+		}
+		if len(files) == 0 {
+			return nil, fmt.Errorf("%s holds no result.json and no trial directory", p)
+		}
+		return files, nil
+	}
+	return nil, fmt.Errorf("%s is a directory; give log files", p)
 }
 
 // readTrialFile reads a file of a trial directory without leaving it.
