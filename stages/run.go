@@ -58,6 +58,7 @@ func Run(fsys fs.FS, name string, opts Options) *Result {
 	res := &Result{Campaign: c, Tables: &tables.Set{Rejections: loaded}}
 	if c == nil || loaded.Rejected() {
 		tables.Findings(res.Tables.Rejections).Sort()
+		res.Tables.Decision = tables.ApplyRejections(nil, res.Tables.Rejections)
 		return res
 	}
 	res.Loaded = true
@@ -101,7 +102,7 @@ func assemble(loaded tables.Findings, v validate.Out, a account.Out, s score.Out
 		Tasks:        g.Tasks,
 		Repositories: g.Repositories,
 		Gates:        g.Gates,
-		Decision:     g.Decision,
+		Decision:     tables.ApplyRejections(g.Decision, findings), // the one rule: any rejecting finding gives no_verdict
 		Intervals:    iv.Intervals,
 		Rejections:   findings,
 	}

@@ -117,6 +117,9 @@ type Decision struct {
 	Arm          string  `parquet:"arm,dict"`
 	FailingGates string  `parquet:"failing_gates"` // comma-separated gate names
 	Reason       string  `parquet:"reason"`
+	// RejectingFindings counts the rejecting findings of every stage; any
+	// makes the decision no_verdict (tables.ApplyRejections).
+	RejectingFindings int64 `parquet:"rejecting_findings"`
 }
 
 // Interval is one row per statistic × method of the exploratory bootstrap.

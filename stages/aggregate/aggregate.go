@@ -35,11 +35,9 @@ type Out = tables.Aggregated
 // inputs are what the stage reads from the earlier stages.
 type inputs struct {
 	sessions []tables.Session // validate
-	tokens   []tables.Token   // account
+	tokens   []tables.Token   // account: per-session stop conditions
+	ceilings []tables.Ceiling // account: campaign ceilings
 	runs     []tables.Run     // score
-	// findings are the earlier stages' findings and this stage's policy
-	// findings, read by validity and sessionsOverLimits.
-	findings tables.Findings
 }
 
 // Run summarizes the scored runs per task and repository and judges every
@@ -48,8 +46,7 @@ type inputs struct {
 // decision row (one of each in the usual two-arm design).
 func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted, scored tables.Scored) Out {
 	in := &inputs{
-		sessions: validated.Sessions, tokens: accounted.Tokens, runs: scored.Runs,
-		findings: slices.Concat(validated.Findings, accounted.Findings, scored.Findings),
+		sessions: validated.Sessions, tokens: accounted.Tokens, ceilings: accounted.Ceilings, runs: scored.Runs,
 	}
 	var out Out
 	all := summarize(c.Manifest.Design.Tasks, in.runs)
@@ -73,7 +70,6 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	}
 	findings.Sort()
 	out.Findings = append(out.Findings, findings...)
-	in.findings = append(in.findings, findings...)
 
 	v := validity(c, in, judged)
 	if judgeSystems(c, in, &out, pol, judged, v) {

@@ -7,23 +7,19 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// modelFault are session classifications whose findings are the model's
-// own scored failures, not an invalid execution (C16, C23).
-var modelFault = map[tables.Classification]bool{tables.ClassScoredFailure: true, tables.ClassSharedDraftFailure: true, tables.ClassNotDispatched: true}
-
 // validityReport lists why the execution cannot support a verdict; it is
 // empty when it can.
 type validityReport struct{ reasons []string }
 
-// validity checks the prerequisites of a verdict (G3, G7): no rejecting
-// finding that invalidates the execution, at most the allowed number of
-// infrastructure-invalid triplets, and every judged run scored (an unrated
-// run, a missing session or a defective oracle leaves a run unscored).
+// validity checks the prerequisites of a verdict (G3, G7) from the facts
+// the earlier stages wrote: every campaign ceiling held, at most the
+// allowed number of infrastructure-invalid triplets, and every judged run
+// scored (an unrated run, a missing session or a defective oracle leaves a
+// run unscored). Rejecting findings give no verdict whatever this says
+// (tables.ApplyRejections, applied once by stages.Run).
 func validity(c *tables.Campaign, in *inputs, judged []tables.Run) validityReport {
 	var v validityReport
-	if f := invalidatingFindings(in); len(f) > 0 {
-		v.reasons = append(v.reasons, fmt.Sprintf("%d rejecting findings invalidate the execution (first: %s)", len(f), f[0].Error()))
-	}
+	v.reasons = append(v.reasons, ceilingsExceeded(in.ceilings)...)
 	allowed := c.Manifest.Ceilings.Campaign.InfrastructureReplacements
 	if n := invalidTriplets(in); n > allowed {
 		v.reasons = append(v.reasons, fmt.Sprintf("%d infrastructure-invalid triplets, at most %d may be replaced", n, allowed))
@@ -46,61 +42,6 @@ func validity(c *tables.Campaign, in *inputs, judged []tables.Run) validityRepor
 		}
 	}
 	return v
-}
-
-// invalidatingFindings are the rejecting findings that make the execution
-// invalid: any without a session from every stage but account (whose
-// ceiling findings feed the session-limit gate and whose tariff findings
-// null the cost), and session findings of load and validate unless the
-// session's failure is the model's own or an attempt that was replaced.
-// Session findings of score and aggregate act through unscored runs.
-func invalidatingFindings(in *inputs) tables.Findings {
-	docs := codeIndex()
-	sessions := map[string]tables.Session{}
-	for _, sess := range in.sessions {
-		sessions[sess.SessionID] = sess
-	}
-	used := map[string]bool{}
-	for _, r := range in.runs {
-		used[r.DraftSessionID], used[r.ReviewSessionID] = true, true
-	}
-	var out tables.Findings
-	for _, f := range in.findings {
-		doc, known := docs[f.Code]
-		if f.Severity != tables.Reject || (known && doc.Stage == "account") {
-			continue
-		}
-		if f.Session != "" {
-			if known && (doc.Stage == "score" || doc.Stage == "aggregate") {
-				continue
-			}
-			sess, ok := sessions[f.Session]
-			if ok && (modelFault[sess.Classification] || (!used[f.Session] && superseded(in.sessions, sess))) {
-				continue
-			}
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-// superseded reports whether a later attempt of the same planned session
-// exists.
-func superseded(all []tables.Session, sess tables.Session) bool {
-	for _, o := range all {
-		if o.TaskID == sess.TaskID && o.Repetition == sess.Repetition && o.Role == sess.Role &&
-			armOf(o) == armOf(sess) && o.Attempt > sess.Attempt {
-			return true
-		}
-	}
-	return false
-}
-
-func armOf(s tables.Session) string {
-	if s.Arm == nil {
-		return ""
-	}
-	return *s.Arm
 }
 
 // invalidTriplets counts the distinct (task, repetition, attempt) with an

@@ -2,7 +2,6 @@ package aggregate
 
 import (
 	"testing"
-	"time"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -106,7 +105,7 @@ func TestNoVerdict(t *testing.T) {
 	t.Run("a malformed answer is the model's scored failure, not an invalid execution", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "scored_failure"})
-		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "answer_malformed", Severity: tables.Reject, File: "answers/T1-r1-B.json", Session: "T1-r1-B"})
+		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: tables.CodeJSONSyntax, Severity: tables.Warn, File: "answers/T1-r1-B.json", Session: "T1-r1-B"})
 		f.aggregate()
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
@@ -130,7 +129,6 @@ func TestNoVerdict(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.s.Sessions = append(f.s.Sessions, invalid("T1"), replacement("T1"))
 		f.edit("T1", "B", 1, func(r *tables.Run) { r.ReviewSessionID = "T1-r1-B-a2" })
-		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "recorder_loss", Severity: tables.Reject, Session: "T1-r1-B"})
 		f.aggregate()
 		f.wantDecision(tables.DecisionAdvance, "")
 
@@ -217,32 +215,89 @@ func TestQualityGates(t *testing.T) {
 	})
 }
 
+// TestSessionLimits: the gate reads the account stage's fact
+// within_session_ceilings (the inclusive per-session rule is tested in
+// stages/account); it never recomputes it or reads findings.
 func TestSessionLimits(t *testing.T) {
-	arm := "B"
-	within := int64(240 * time.Second) // exactly the 240 000 ms ceiling
-	beyond := within + 1
-	t.Run("a session exactly at the wall ceiling passes", func(t *testing.T) {
+	t.Run("every session within its ceilings passes", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
-		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", Arm: &arm, DurationNS: &within, Classification: "valid"})
-		f.s.Tokens = append(f.s.Tokens, tables.Token{SessionID: "T1-r1-B", UncachedInput: 80_000, CachedInput: 10_000, Output: 8_000})
+		f.s.Tokens = append(f.s.Tokens, soundToken("T1-r1-B"))
 		f.aggregate()
 		f.wantGate(tables.GateSessionLimits, "0", true)
+		f.wantDecision(tables.DecisionAdvance, "")
 	})
-	t.Run("one nanosecond beyond fails", func(t *testing.T) {
+	t.Run("a session beyond one fails", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
-		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", Arm: &arm, DurationNS: &beyond, Classification: "valid"})
+		tok := soundToken("T1-r1-B")
+		tok.WithinSessionCeilings = false
+		f.s.Tokens = append(f.s.Tokens, tok, soundToken("T1-r1-A"))
 		f.aggregate()
 		f.wantGate(tables.GateSessionLimits, "1", false)
+		if g := f.gate(tables.GateSessionLimits); g.Failing != "T1-r1-B" {
+			t.Fatalf("failing %q", g.Failing)
+		}
 		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateSessionLimits))
 	})
-	t.Run("one input token beyond fails", func(t *testing.T) {
-		// 80 000 uncached + 10 000 cached + 1 cache write = 90 001 > 90 000.
-		f := newFixture(t, 8, 1)
-		f.s.Tokens = append(f.s.Tokens, tables.Token{SessionID: "T1-r1-B", UncachedInput: 80_000, CachedInput: 10_000, CacheWrite5m: 1})
-		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", Arm: &arm, Classification: "valid"})
-		f.aggregate()
-		f.wantGate(tables.GateSessionLimits, "1", false)
-	})
+}
+
+// soundToken is the token row of a dispatched session with every stop
+// condition met.
+func soundToken(session string) tables.Token {
+	return tables.Token{SessionID: session, CostStatus: tables.CostPriced, ReservationPresent: true, ReservationCoversUse: true,
+		MeterComplete: true, TimesConsistent: true, WithinSessionCeilings: true, WithinCeilings: true}
+}
+
+// TestCostStopConditions: a missing or insufficient reservation, an
+// incomplete meter or an unpriced cost makes every cost gate fail with the
+// session and the reason, so the decision is never advance; time gates
+// are unaffected.
+func TestCostStopConditions(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(*tables.Token)
+		why  string
+	}{
+		{"no reservation", func(t *tables.Token) { t.ReservationPresent, t.ReservationCoversUse = false, false }, "no reservation"},
+		{"reservation below use", func(t *tables.Token) { t.ReservationCoversUse = false }, "use not covered by its reservation"},
+		{"incomplete meter", func(t *tables.Token) { t.MeterComplete = false }, "meter incomplete"},
+		{"missing tariff", func(t *tables.Token) { t.CostStatus = tables.CostMissingTariff }, "cost missing_tariff"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, 8, 1)
+			tok := soundToken("T2-r1-A")
+			tc.edit(&tok)
+			f.s.Tokens = append(f.s.Tokens, soundToken("T1-r1-B"), tok)
+			f.aggregate()
+			for _, g := range []tables.GateName{tables.GateCostAggregate, tables.GateCostTask, tables.GateCostPair} {
+				gate := f.gate(g)
+				if gate.Pass || !contains(gate.Failing, "T2-r1-A") || !contains(gate.Detail, "T2-r1-A ("+tc.why+")") {
+					t.Errorf("%s: pass %v failing %q detail %q", g, gate.Pass, gate.Failing, gate.Detail)
+				}
+			}
+			f.wantGate(tables.GateTimeAggregate, "1.05", true) // the fixture's B time is 5% above A's
+			f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateCostAggregate, tables.GateCostTask, tables.GateCostPair))
+		})
+	}
+}
+
+// TestCampaignCeilings: a campaign ceiling that did not hold (the account
+// stage's ceilings table) gives no_verdict naming the ceiling; one that
+// held changes nothing.
+func TestCampaignCeilings(t *testing.T) {
+	held, over := true, false
+	limit, at, above := int64(3_000_000), int64(3_000_000), int64(3_000_001)
+	f := newFixture(t, 8, 1)
+	f.s.Ceilings = []tables.Ceiling{{Ceiling: "input_tokens", Unit: "tokens", Limit: &limit, Use: &at, Held: &held}}
+	f.aggregate()
+	f.wantDecision(tables.DecisionAdvance, "")
+
+	f = newFixture(t, 8, 1)
+	f.s.Ceilings = []tables.Ceiling{{Ceiling: "input_tokens", Unit: "tokens", Limit: &limit, Use: &above, Held: &over}}
+	f.aggregate()
+	if d := f.decision(); d.Decision != tables.DecisionNoVerdict || !contains(d.Reason, "campaign ceiling input_tokens exceeded (3000001 tokens used, limit 3000000)") {
+		t.Fatalf("decision %+v", d)
+	}
 }
 
 func TestDevelopmentRound2(t *testing.T) {

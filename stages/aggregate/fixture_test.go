@@ -100,14 +100,17 @@ func (f *fixture) aggregate() {
 }
 
 // aggregateInto runs the stage on the earlier stages' tables in s (their
-// findings in s.Rejections) and adds its output to s.
+// findings in s.Rejections, which the stage never reads) and adds its
+// output to s, with the decision after tables.ApplyRejections.
 func aggregateInto(c *tables.Campaign, s *tables.Set) {
-	out := Run(c, tables.Validated{Sessions: s.Sessions}, tables.Accounted{Tokens: s.Tokens}, tables.Scored{Runs: s.Runs, Findings: s.Rejections})
+	out := Run(c, tables.Validated{Sessions: s.Sessions}, tables.Accounted{Tokens: s.Tokens, Ceilings: s.Ceilings}, tables.Scored{Runs: s.Runs, Findings: s.Rejections})
 	s.Tasks = append(s.Tasks, out.Tasks...)
 	s.Repositories = append(s.Repositories, out.Repositories...)
 	s.Gates = append(s.Gates, out.Gates...)
-	s.Decision = append(s.Decision, out.Decision...)
 	s.Rejections = append(s.Rejections, out.Findings...)
+	// The one rule stages.Run applies after every stage: any rejecting
+	// finding gives no_verdict.
+	s.Decision = append(s.Decision, tables.ApplyRejections(out.Decision, s.Rejections)...)
 }
 
 func (f *fixture) gate(name tables.GateName) tables.Gate {

@@ -19,7 +19,10 @@ type judge struct {
 	treat, ref map[string]*taskArm
 	treatRuns  []tables.Run
 	pairs      []pair
-	overLimits []string // sessions (or "campaign") beyond an absolute limit
+	overLimits []string // sessions not shown within their absolute limits
+	// costBlockers are the sessions whose cost cannot be shown within a
+	// hard spend bound, with the reason; any makes every cost gate fail.
+	costBlockers []costBlocker
 }
 
 // pair is one repetition of one task: the baseline and treatment runs
@@ -41,11 +44,11 @@ func evaluate(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, 
 		tables.GateImprovedTasks:  j.improvedTasks,
 		tables.GateMaxTaskDrop:    j.maxTaskDrop,
 		tables.GateProtocol:       j.protocol,
-		tables.GateCostAggregate:  func(t threshold) tables.Gate { return j.aggregateRatio(t, costMedian, "cost") },
+		tables.GateCostAggregate:  func(t threshold) tables.Gate { return j.blockCost(j.aggregateRatio(t, costMedian, "cost")) },
 		tables.GateTimeAggregate:  func(t threshold) tables.Gate { return j.aggregateRatio(t, timeMedian, "time") },
-		tables.GateCostTask:       func(t threshold) tables.Gate { return j.taskRatio(t, costMedian) },
+		tables.GateCostTask:       func(t threshold) tables.Gate { return j.blockCost(j.taskRatio(t, costMedian)) },
 		tables.GateTimeTask:       func(t threshold) tables.Gate { return j.taskRatio(t, timeMedian) },
-		tables.GateCostPair:       func(t threshold) tables.Gate { return j.pairRatio(t, runCost) },
+		tables.GateCostPair:       func(t threshold) tables.Gate { return j.blockCost(j.pairRatio(t, runCost)) },
 		tables.GateTimePair:       func(t threshold) tables.Gate { return j.pairRatio(t, runTime) },
 		tables.GateSessionLimits:  j.sessionLimits,
 	}
@@ -95,7 +98,8 @@ func newJudge(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, 
 		j.pairs = append(j.pairs, *p)
 	}
 	slices.SortFunc(j.pairs, func(a, b pair) int { return strings.Compare(a.name, b.name) })
-	j.overLimits = sessionsOverLimits(c, in)
+	j.overLimits = sessionsOverLimits(in.tokens)
+	j.costBlockers = costBlockers(in.tokens)
 	return j
 }
 

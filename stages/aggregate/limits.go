@@ -1,70 +1,83 @@
 package aggregate
 
 import (
-	"cmp"
-	"math"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/tables"
 )
 
-// sessionsOverLimits lists every session beyond an absolute per-session
-// ceiling (A6, inclusive): wall time, cumulative input tokens (uncached,
-// cached and cache writes) or billed output tokens. Sessions named by an
-// account-stage finding of rule A6 are added, and "campaign" when such a
-// finding concerns no session (a campaign ceiling). Sorted, unique.
-func sessionsOverLimits(c *tables.Campaign, in *inputs) []string {
-	lim := c.Manifest.Ceilings.Session
-	tokens := map[string]*tables.Token{}
-	for i := range in.tokens {
-		tokens[in.tokens[i].SessionID] = &in.tokens[i]
-	}
+// The stop conditions of a campaign are facts the account stage writes
+// (token rows and ceiling rows); this file reads them for the gates and
+// the decision. It never reads findings.
+
+// sessionsOverLimits lists every dispatched session not shown within its
+// absolute per-session ceilings (A6, inclusive: wall time, cumulative
+// input, billed output), as the account stage recorded in
+// tokens.within_session_ceilings. Sorted, unique.
+func sessionsOverLimits(tokens []tables.Token) []string {
 	var over []string
-	for _, sess := range in.sessions {
-		t := tokens[sess.SessionID]
-		if sess.DurationNS != nil && exceedsMS(*sess.DurationNS, lim.WallMS) ||
-			t != nil && (inputTokens(t) > lim.InputTokens || t.Output > lim.OutputTokens) {
-			over = append(over, sess.SessionID)
+	for _, t := range tokens {
+		if !t.WithinSessionCeilings {
+			over = append(over, t.SessionID)
 		}
-	}
-	stage := codeIndex()
-	for _, f := range in.findings {
-		doc, ok := stage[f.Code]
-		if !ok || doc.Stage != "account" || f.Severity != tables.Reject || !strings.HasPrefix(doc.Rule, "A6") {
-			continue
-		}
-		over = append(over, cmp.Or(f.Session, "campaign"))
 	}
 	slices.Sort(over)
 	return slices.Compact(over)
 }
 
-// exceedsMS reports whether ns is beyond a limit of ms milliseconds.
-func exceedsMS(ns, ms int64) bool {
-	if ms > math.MaxInt64/1_000_000 {
-		return false
-	}
-	return ns > ms*1_000_000
-}
-
-// inputTokens is the cumulative input of a session, saturating on overflow.
-func inputTokens(t *tables.Token) int64 {
-	var total int64
-	for _, v := range []int64{t.UncachedInput, t.CachedInput, t.CacheWrite5m, t.CacheWrite1h} {
-		if v > math.MaxInt64-total {
-			return math.MaxInt64
+// costBlockers lists, per dispatched session, why its cost cannot be shown
+// within a hard spend bound (seed 000 §5; A2, A7): no reservation before
+// dispatch, a reservation its use exceeds, an incomplete meter, or a
+// reference cost that is not priced (missing tariff, unknown rate card).
+// Any blocker makes every cost gate fail, so the decision cannot be
+// advance. Sorted by session.
+func costBlockers(tokens []tables.Token) []costBlocker {
+	var out []costBlocker
+	for _, t := range tokens {
+		var why []string
+		switch {
+		case !t.ReservationPresent:
+			why = append(why, "no reservation")
+		case !t.ReservationCoversUse:
+			why = append(why, "use not covered by its reservation")
 		}
-		total += v
+		if !t.MeterComplete {
+			why = append(why, "meter incomplete")
+		}
+		if t.MeterComplete && t.CostStatus != tables.CostPriced {
+			why = append(why, "cost "+t.CostStatus)
+		}
+		if len(why) > 0 {
+			out = append(out, costBlocker{t.SessionID, strings.Join(why, ", ")})
+		}
 	}
-	return total
+	slices.SortFunc(out, func(a, b costBlocker) int { return strings.Compare(a.session, b.session) })
+	return out
 }
 
-// codeIndex maps every documented code to its documentation.
-func codeIndex() map[tables.Code]tables.CodeDoc {
-	m := map[tables.Code]tables.CodeDoc{}
-	for _, d := range tables.AllCodes() {
-		m[d.Code] = d
+// costBlocker is one session whose cost cannot be shown within a hard
+// spend bound, and why.
+type costBlocker struct{ session, why string }
+
+// ceilingsExceeded describes every campaign ceiling that did not hold, as
+// the account stage recorded it: an exceeded campaign ceiling means the
+// execution cannot be made valid within its finite allowance (no verdict).
+func ceilingsExceeded(ceilings []tables.Ceiling) []string {
+	var out []string
+	for _, c := range ceilings {
+		if c.Held == nil || *c.Held {
+			continue
+		}
+		use, limit := "", ""
+		switch {
+		case c.Use != nil && c.Limit != nil:
+			use, limit = fmt.Sprint(*c.Use), fmt.Sprint(*c.Limit)
+		case c.UseCost != nil && c.LimitCost != nil:
+			use, limit = c.UseCost.String(), c.LimitCost.String()
+		}
+		out = append(out, fmt.Sprintf("campaign ceiling %s exceeded (%s %s used, limit %s)", c.Ceiling, use, c.Unit, limit))
 	}
-	return m
+	return out
 }

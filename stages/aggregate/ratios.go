@@ -3,6 +3,8 @@ package aggregate
 import (
 	"fmt"
 	"math/big"
+	"slices"
+	"strings"
 
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
@@ -120,4 +122,24 @@ func smallest(xs []*big.Rat) *big.Rat {
 		}
 	}
 	return m
+}
+
+// blockCost fails a cost gate whose costs cannot be shown within a hard
+// spend bound (seed 000 §5: a missing tariff, a missing or insufficient
+// reservation or an incomplete meter means the cost gate cannot pass),
+// naming every blocking session and why. Other gates are unchanged.
+func (j *judge) blockCost(g tables.Gate) tables.Gate {
+	if len(j.costBlockers) == 0 {
+		return g
+	}
+	g.Pass = false
+	failing := slices.DeleteFunc(strings.Split(g.Failing, ","), func(s string) bool { return s == "" })
+	reasons := make([]string, 0, len(j.costBlockers))
+	for _, b := range j.costBlockers {
+		failing = append(failing, b.session)
+		reasons = append(reasons, b.session+" ("+b.why+")")
+	}
+	g.Failing = strings.Join(failing, ",")
+	g.Detail = fmt.Sprintf("cost cannot be shown within a hard spend bound for %d sessions: %s; %s", len(reasons), strings.Join(reasons, "; "), g.Detail)
+	return g
 }

@@ -71,15 +71,15 @@ func (j *judge) systemRatio(t threshold) tables.Gate {
 	case strings.HasSuffix(string(t.name), "_macro_loss"):
 		return j.macroLoss(t)
 	case strings.HasSuffix(string(t.name), "_cost_aggregate"):
-		return j.aggregateRatio(t, costMedian, "cost")
+		return j.blockCost(j.aggregateRatio(t, costMedian, "cost"))
 	case strings.HasSuffix(string(t.name), "_time_aggregate"):
 		return j.aggregateRatio(t, timeMedian, "time")
 	case strings.HasSuffix(string(t.name), "_cost_task"):
-		return j.taskRatio(t, costMedian)
+		return j.blockCost(j.taskRatio(t, costMedian))
 	case strings.HasSuffix(string(t.name), "_time_task"):
 		return j.taskRatio(t, timeMedian)
 	case strings.HasSuffix(string(t.name), "_cost_pair"):
-		return j.pairRatio(t, runCost)
+		return j.blockCost(j.pairRatio(t, runCost))
 	case strings.HasSuffix(string(t.name), "_time_pair"):
 		return j.pairRatio(t, runTime)
 	}
