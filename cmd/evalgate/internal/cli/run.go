@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/report"
@@ -26,9 +28,12 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 load → validate → account → score → aggregate → intervals → report and writes
 every table as Parquet plus scorecard.json, report.md and report.html into --out.
 
-A campaign the loader rejects is not written: its findings are printed and
-run exits 1. Otherwise run exits 0 once every file is written, whatever the
-decision is; read the decision from scorecard.json.`,
+A campaign with any rejecting finding (a defect of the record, see
+docs/errors.md) has decision no_verdict, naming every rejecting finding, and
+run exits 1 ("rejected"), the same as validate; its tables are still written
+for diagnosis, unless the loader rejected it (then nothing is written).
+Otherwise run exits 0 once every file is written, whatever the decision is;
+read the decision from scorecard.json.`,
 		Args: maxArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			if opts.out == "" {
@@ -49,9 +54,12 @@ type runSummary struct {
 	Campaign       string         `json:"campaign"`
 	Out            string         `json:"out"`
 	Admissible     bool           `json:"admissible"`
+	Written        bool           `json:"written"` // the tables and reports were written to out
 	Decision       tables.Verdict `json:"decision"`
+	Reason         string         `json:"reason"`
 	FailingGates   string         `json:"failing_gates"`
 	Rejecting      int            `json:"rejecting_findings"`
+	RejectingCodes []string       `json:"rejecting_codes"` // sorted, unique
 	Warnings       int            `json:"warning_findings"`
 	ManifestSHA256 string         `json:"manifest_sha256"`
 }
@@ -65,22 +73,37 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 	if !res.Loaded {
 		printFindings(stderr, res.Tables.Rejections)
 		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written\n", name)
+		if opts.json {
+			if err := writeJSON(stdout, summarize(name, "", res)); err != nil {
+				return err
+			}
+		}
 		return errRejected
 	}
 	if err := report.Write(opts.out, res.Campaign, res.Tables, res.Figures, report.Meta{ToolVersion: Version}); err != nil {
 		return err
 	}
 	sum := summarize(name, opts.out, res)
+	sum.Written = true
 	if opts.json {
-		return writeJSON(stdout, sum)
+		if err := writeJSON(stdout, sum); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "campaign %s (manifest %s)\n", sum.Campaign, sum.ManifestSHA256)
+		fmt.Fprintf(stdout, "decision: %s\n", sum.Decision)
+		if sum.FailingGates != "" {
+			fmt.Fprintf(stdout, "failing gates: %s\n", sum.FailingGates)
+		}
+		fmt.Fprintf(stdout, "findings: %d rejecting, %d warnings\n", sum.Rejecting, sum.Warnings)
+		if sum.Rejecting > 0 {
+			fmt.Fprintf(stdout, "rejected: %s; the campaign cannot be judged (evalgate validate lists every finding)\n", strings.Join(sum.RejectingCodes, ", "))
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", opts.out)
 	}
-	fmt.Fprintf(stdout, "campaign %s (manifest %s)\n", sum.Campaign, sum.ManifestSHA256)
-	fmt.Fprintf(stdout, "decision: %s\n", sum.Decision)
-	if sum.FailingGates != "" {
-		fmt.Fprintf(stdout, "failing gates: %s\n", sum.FailingGates)
+	if sum.Rejecting > 0 {
+		return errRejected
 	}
-	fmt.Fprintf(stdout, "findings: %d rejecting, %d warnings\n", sum.Rejecting, sum.Warnings)
-	fmt.Fprintf(stdout, "wrote %s\n", opts.out)
 	return nil
 }
 
@@ -89,18 +112,25 @@ func summarize(name, out string, res *stages.Result) runSummary {
 		Campaign:       name,
 		Out:            out,
 		Admissible:     res.Admissible(),
-		ManifestSHA256: res.Campaign.ManifestSHA256,
+		RejectingCodes: []string{},
+	}
+	if res.Campaign != nil {
+		sum.ManifestSHA256 = res.Campaign.ManifestSHA256
 	}
 	if d := res.Tables.Decision; len(d) > 0 {
 		sum.Decision = d[0].Decision
+		sum.Reason = d[0].Reason
 		sum.FailingGates = d[0].FailingGates
 	}
 	for _, f := range res.Tables.Rejections {
 		if f.Severity == tables.Reject {
 			sum.Rejecting++
+			sum.RejectingCodes = append(sum.RejectingCodes, string(f.Code))
 		} else {
 			sum.Warnings++
 		}
 	}
+	slices.Sort(sum.RejectingCodes)
+	sum.RejectingCodes = slices.Compact(sum.RejectingCodes)
 	return sum
 }
