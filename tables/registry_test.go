@@ -297,5 +297,5 @@ Every file carries this key-value metadata:
 
 Next to the tables, the report stage writes ` + "`scorecard.json`" + ` (the stable machine interface,
 ` + "`scorecard_version`" + ` = ` + "`evalgate.scorecard/v1`" + `; its fields are the Go type
-` + "`report.Scorecard`" + ` in stages/report) and ` + "`report.md`" + ` (for people; not a parsing target).
+` + "`scorecard.Scorecard`" + ` in stages/report/scorecard) and ` + "`report.md`" + ` (for people; not a parsing target).
 `

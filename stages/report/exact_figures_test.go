@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/stages/aggregate"
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -43,12 +44,12 @@ func TestReportFiguresAreGateInputs(t *testing.T) {
 	}
 	out := aggregate.Run(c, tables.Validated{}, tables.Accounted{}, tables.Scored{Runs: runs})
 	s := &tables.Set{Runs: runs, Tasks: out.Tasks, Gates: out.Gates, Decision: out.Decision}
-	ct := BuildScorecard(c, s, out.Figures, Meta{}).CostAndTime
+	ct := scorecard.Build(c, s, out.Figures, "").CostAndTime
 
 	for _, tc := range []struct {
 		name           string
 		gate           tables.GateName
-		shown          *Change
+		shown          *scorecard.Change
 		exact, rounded *big.Rat
 	}{
 		{"cost", tables.GateCostAggregate, ct.Ratios[0].Cost, big.NewRat(4000000000007, 2000000000005), roundedRatio(t, s.Tasks, costColumn)},
@@ -72,10 +73,10 @@ func TestReportFiguresAreGateInputs(t *testing.T) {
 		})
 	}
 	t.Run("sums", func(t *testing.T) {
-		if a, b := ct.Arms[0], ct.Arms[1]; deref(a.SumTaskMedianCost) != "2.000000000005" || deref(b.SumTaskMedianCost) != "4.000000000007" ||
-			deref(a.SumTaskMedianNSExact) != "205" || deref(b.SumTaskMedianNSExact) != "407" {
+		if a, b := ct.Arms[0], ct.Arms[1]; scorecard.OrUnavailable(a.SumTaskMedianCost) != "2.000000000005" || scorecard.OrUnavailable(b.SumTaskMedianCost) != "4.000000000007" ||
+			scorecard.OrUnavailable(a.SumTaskMedianNSExact) != "205" || scorecard.OrUnavailable(b.SumTaskMedianNSExact) != "407" {
 			t.Errorf("Σ task medians A %s %s, B %s %s; want 2.000000000005 205, 4.000000000007 407",
-				deref(a.SumTaskMedianCost), deref(a.SumTaskMedianNSExact), deref(b.SumTaskMedianCost), deref(b.SumTaskMedianNSExact))
+				scorecard.OrUnavailable(a.SumTaskMedianCost), scorecard.OrUnavailable(a.SumTaskMedianNSExact), scorecard.OrUnavailable(b.SumTaskMedianCost), scorecard.OrUnavailable(b.SumTaskMedianNSExact))
 		}
 	})
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/golden"
+	"github.com/evalgate/evalgate/stages/report/html"
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -19,7 +21,7 @@ const hostile = `<script>alert("x")</script></svg><img src=x onerror='y'>&amp;`
 
 func renderFixtureHTML(t *testing.T, c *tables.Campaign, s *tables.Set) string {
 	t.Helper()
-	page, err := RenderHTML(BuildScorecard(c, s, figuresOf(c, s), Meta{ToolVersion: "golden"}), s)
+	page, err := html.Render(scorecard.Build(c, s, figuresOf(c, s), "golden"), s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,22 +161,6 @@ func TestHTMLEscapesHostileText(t *testing.T) {
 			}
 		}
 	})
-}
-
-func TestPlainText(t *testing.T) {
-	for _, c := range []struct{ name, in, want string }{
-		{"plain", "T1 r2", "T1 r2"},
-		{"newline", "a\nb\r\tc", "a b  c"},
-		{"bidi_override", "a\u202eb", "a b"},
-		{"invalid_utf8", "a\xffb", "a\uFFFDb"},
-		{"markup_kept_for_template", "<b>", "<b>"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if got := plainText(c.in); got != c.want {
-				t.Errorf("plainText(%q) = %q, want %q", c.in, got, c.want)
-			}
-		})
-	}
 }
 
 // TestHTMLRendersInChromium loads the page in a headless browser when one

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -117,7 +118,7 @@ func checkNullability(t *testing.T, fld reflect.StructField, name string, f duck
 	}
 	v0, v1 := f.Sample[0][name], f.Sample[1][name]
 	if isPtr && (v0 != nil || v1 == nil) || !isPtr && (v0 == nil || v1 == nil) {
-		t.Errorf("values %v, %v: want null only in row 0 of a nullable column", deref(v0), deref(v1))
+		t.Errorf("values %v, %v: want null only in row 0 of a nullable column", scorecard.OrUnavailable(v0), scorecard.OrUnavailable(v1))
 	}
 	if v1 != nil && baseType(fld.Type) == reflect.TypeFor[tables.Money]() {
 		m, err := tables.ParseMoney(*v1)

@@ -1,7 +1,10 @@
 // Package report is the last stage: it writes every registered table as
 // <name>.parquet, scorecard.json, report.md and report.html into an output
-// directory (SPEC T1, T2, R1). stages/report/compare reads two such
-// directories back (SPEC R2).
+// directory (SPEC T1, T2, R1). Each output has its package:
+// stages/report/scorecard (scorecard.json, and the plain-text forms of its
+// values), stages/report/markdown (report.md), stages/report/html
+// (report.html); stages/report/compare reads two output directories back
+// (SPEC R2). This package only writes them.
 //
 // Invariants:
 //   - Every file is written to a temporary file in the output directory and
@@ -25,6 +28,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/evalgate/evalgate/stages/report/html"
+	"github.com/evalgate/evalgate/stages/report/markdown"
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -35,8 +41,9 @@ type Meta struct {
 
 // Output file names besides the tables.
 const (
-	ScorecardFile = "scorecard.json"
-	ReportFile    = "report.md"
+	ScorecardFile = scorecard.File
+	ReportFile    = markdown.File
+	HTMLFile      = html.File
 )
 
 // Write writes the tables of s, scorecard.json, report.md and report.html
@@ -60,18 +67,18 @@ func Write(dir string, c *tables.Campaign, s *tables.Set, f tables.Figures, meta
 			return fmt.Errorf("report: table %s: %w", t.Name, err)
 		}
 	}
-	sc := BuildScorecard(c, s, f, meta)
-	js, err := MarshalScorecard(sc)
+	sc := scorecard.Build(c, s, f, meta.ToolVersion)
+	js, err := scorecard.Marshal(sc)
 	if err != nil {
 		return fmt.Errorf("report: %s: %w", ScorecardFile, err)
 	}
 	if err := writeFileAtomic(filepath.Join(dir, ScorecardFile), js); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, ReportFile), RenderMarkdown(sc, s)); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, ReportFile), markdown.Render(sc, s)); err != nil {
 		return err
 	}
-	page, err := RenderHTML(sc, s)
+	page, err := html.Render(sc, s)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/evalgate/evalgate/stages/report"
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -107,7 +107,7 @@ func Dirs(oldDir, newDir string, opts Options) (*Comparison, error) {
 		Old:              side(old),
 		New:              side(nw),
 		ScorecardVersion: old.scorecard.ScorecardVersion,
-		Tolerance:        report.ExactDecimal(tol, 0),
+		Tolerance:        scorecard.ExactDecimal(tol, 0),
 		Differences:      d.out,
 	}
 	for _, x := range d.out {
@@ -148,7 +148,7 @@ func (d *differ) metric(kind, key, field string, old, nw *string) {
 			if delta.Sign() == 0 {
 				return // same number, other spelling
 			}
-			s := report.ExactDecimal(delta, 0)
+			s := scorecard.ExactDecimal(delta, 0)
 			x.Delta = &s
 			x.Beyond = new(big.Rat).Abs(delta).Cmp(d.tol) > 0
 		}
@@ -156,7 +156,7 @@ func (d *differ) metric(kind, key, field string, old, nw *string) {
 	d.out = append(d.out, x)
 }
 
-func (d *differ) decision(old, nw report.DecisionResult) {
+func (d *differ) decision(old, nw scorecard.DecisionResult) {
 	od, nd := string(old.Decision), string(nw.Decision)
 	d.exact(DiffDecision, "decision", "decision", &od, &nd)
 	d.exact(DiffDecision, "decision", "arm", &old.Arm, &nw.Arm)

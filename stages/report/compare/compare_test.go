@@ -11,6 +11,7 @@ import (
 	"github.com/evalgate/evalgate/stages/aggregate"
 	"github.com/evalgate/evalgate/stages/report"
 	"github.com/evalgate/evalgate/stages/report/internal/fixture"
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -74,7 +75,7 @@ func TestCompareIdentical(t *testing.T) {
 	if c.Changed || len(c.Differences) != 0 {
 		t.Errorf("an output compared with itself changed: %+v", c.Differences)
 	}
-	if c.ScorecardVersion != report.ScorecardVersion || c.Old.Decision != "do_not_advance" {
+	if c.ScorecardVersion != scorecard.Version || c.Old.Decision != "do_not_advance" {
 		t.Errorf("sides: %+v", c)
 	}
 }
@@ -171,7 +172,7 @@ func TestCompareErrors(t *testing.T) {
 		edit(dir)
 		return dir
 	}
-	sc := filepath.Join(good, report.ScorecardFile)
+	sc := filepath.Join(good, scorecard.File)
 	scBytes, _ := os.ReadFile(sc)
 	for _, c := range []struct {
 		name string
@@ -181,17 +182,17 @@ func TestCompareErrors(t *testing.T) {
 		{"missing_dir", func(t *testing.T) string { return filepath.Join(t.TempDir(), "nope") }, ErrNotOutput},
 		{"empty_dir", func(t *testing.T) string { return t.TempDir() }, ErrNotOutput},
 		{"scorecard_not_json", func(t *testing.T) string {
-			return variant(t, func(d string) { os.WriteFile(filepath.Join(d, report.ScorecardFile), []byte("{"), 0o644) })
+			return variant(t, func(d string) { os.WriteFile(filepath.Join(d, scorecard.File), []byte("{"), 0o644) })
 		}, ErrNotOutput},
 		{"scorecard_without_version", func(t *testing.T) string {
-			return variant(t, func(d string) { os.WriteFile(filepath.Join(d, report.ScorecardFile), []byte("{}"), 0o644) })
+			return variant(t, func(d string) { os.WriteFile(filepath.Join(d, scorecard.File), []byte("{}"), 0o644) })
 		}, ErrNotOutput},
 		{"missing_gates_table", func(t *testing.T) string {
 			return variant(t, func(d string) { os.Remove(filepath.Join(d, "gates.parquet")) })
 		}, ErrNotOutput},
 		{"other_version", func(t *testing.T) string {
 			return variant(t, func(d string) {
-				os.WriteFile(filepath.Join(d, report.ScorecardFile), bytes.Replace(scBytes, []byte("scorecard/v1"), []byte("scorecard/v0"), 1), 0o644)
+				os.WriteFile(filepath.Join(d, scorecard.File), bytes.Replace(scBytes, []byte("scorecard/v1"), []byte("scorecard/v0"), 1), 0o644)
 			})
 		}, ErrVersionMismatch},
 		{"corrupt_tasks_table", func(t *testing.T) string {
@@ -225,7 +226,7 @@ func TestParseExact(t *testing.T) {
 		{"7/8", "7/8"}, {"0.875", "7/8"}, {"-2", "-2"}, {"1e999999999", ""}, {"0x10", ""}, {"1/0", ""}, {"", ""}, {"abc", ""},
 	} {
 		t.Run(c.in, func(t *testing.T) {
-			r, ok := report.ParseExact(c.in)
+			r, ok := scorecard.ParseExact(c.in)
 			got := ""
 			if ok {
 				got = r.RatString()
@@ -241,7 +242,7 @@ func TestParseExact(t *testing.T) {
 // it must return a result or an error, never panic.
 func FuzzCompareScorecard(f *testing.F) {
 	good := writeOutput(f, nil)
-	sc, err := os.ReadFile(filepath.Join(good, report.ScorecardFile))
+	sc, err := os.ReadFile(filepath.Join(good, scorecard.File))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -253,7 +254,7 @@ func FuzzCompareScorecard(f *testing.F) {
 		if err := os.CopyFS(dir, os.DirFS(good)); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, report.ScorecardFile), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, scorecard.File), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		Dirs(good, dir, Options{})

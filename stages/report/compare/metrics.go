@@ -4,35 +4,35 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/evalgate/evalgate/stages/report"
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
 
 // Metric differences of [Dirs] and their helpers.
 
-func (d *differ) macros(old, nw []report.EvidencePlanArm) {
-	key := func(a report.EvidencePlanArm) string { return a.Arm + " " + a.Split }
+func (d *differ) macros(old, nw []scorecard.EvidencePlanArm) {
+	key := func(a scorecard.EvidencePlanArm) string { return a.Arm + " " + a.Split }
 	om, nm := indexBy(old, key), indexBy(nw, key)
 	for _, k := range unionKeys(old, nw, key) {
 		o, n := om[k], nm[k]
-		d.metric(DiffMacro, k, "macro_median_r", ratioField(o, func(a *report.EvidencePlanArm) *report.Ratio { return a.MacroMedianR }),
-			ratioField(n, func(a *report.EvidencePlanArm) *report.Ratio { return a.MacroMedianR }))
-		d.metric(DiffMacro, k, "macro_median_u", ratioField(o, func(a *report.EvidencePlanArm) *report.Ratio { return a.MacroMedianU }),
-			ratioField(n, func(a *report.EvidencePlanArm) *report.Ratio { return a.MacroMedianU }))
+		d.metric(DiffMacro, k, "macro_median_r", ratioField(o, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianR }),
+			ratioField(n, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianR }))
+		d.metric(DiffMacro, k, "macro_median_u", ratioField(o, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianU }),
+			ratioField(n, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianU }))
 	}
 }
 
-func (d *differ) ratios(old, nw []report.CostTimeRatio) {
-	key := func(r report.CostTimeRatio) string { return r.Arm }
+func (d *differ) ratios(old, nw []scorecard.CostTimeRatio) {
+	key := func(r scorecard.CostTimeRatio) string { return r.Arm }
 	om, nm := indexBy(old, key), indexBy(nw, key)
 	fields := []struct {
 		name string
-		get  func(*report.CostTimeRatio) *report.Change
+		get  func(*scorecard.CostTimeRatio) *scorecard.Change
 	}{
-		{"cost", func(r *report.CostTimeRatio) *report.Change { return r.Cost }},
-		{"review_cost", func(r *report.CostTimeRatio) *report.Change { return r.ReviewCost }},
-		{"time", func(r *report.CostTimeRatio) *report.Change { return r.Time }},
-		{"review_time", func(r *report.CostTimeRatio) *report.Change { return r.ReviewTime }},
+		{"cost", func(r *scorecard.CostTimeRatio) *scorecard.Change { return r.Cost }},
+		{"review_cost", func(r *scorecard.CostTimeRatio) *scorecard.Change { return r.ReviewCost }},
+		{"time", func(r *scorecard.CostTimeRatio) *scorecard.Change { return r.Time }},
+		{"review_time", func(r *scorecard.CostTimeRatio) *scorecard.Change { return r.ReviewTime }},
 	}
 	for _, k := range unionKeys(old, nw, key) {
 		for _, f := range fields {
@@ -59,7 +59,7 @@ func taskMedianR(t *tables.Task) *string {
 	return &s
 }
 
-func ratioField[T any](v *T, get func(*T) *report.Ratio) *string {
+func ratioField[T any](v *T, get func(*T) *scorecard.Ratio) *string {
 	if v == nil {
 		return nil
 	}
@@ -71,7 +71,7 @@ func ratioField[T any](v *T, get func(*T) *report.Ratio) *string {
 	return &s
 }
 
-func changeField(v *report.CostTimeRatio, get func(*report.CostTimeRatio) *report.Change) *string {
+func changeField(v *scorecard.CostTimeRatio, get func(*scorecard.CostTimeRatio) *scorecard.Change) *string {
 	if v == nil {
 		return nil
 	}
@@ -120,7 +120,7 @@ func leadingRat(s *string) (*big.Rat, bool) {
 	if len(fields) == 0 {
 		return nil, false
 	}
-	return report.ParseExact(fields[0])
+	return scorecard.ParseExact(fields[0])
 }
 
 func eqPtr(a, b *string) bool {

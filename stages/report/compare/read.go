@@ -11,7 +11,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/evalgate/evalgate/stages/report"
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -30,9 +30,9 @@ var (
 // output is what Compare reads back from one output directory.
 type output struct {
 	dir       string
-	scorecard report.Scorecard
+	scorecard scorecard.Scorecard
 	gates     []tables.Gate
-	decision  report.DecisionResult
+	decision  scorecard.DecisionResult
 	tasks     []tables.Task
 }
 
@@ -43,19 +43,19 @@ func readOutput(dir string) (*output, error) {
 	if err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("%w: %s: no such directory", ErrNotOutput, dir)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, report.ScorecardFile))
+	data, err := os.ReadFile(filepath.Join(dir, scorecard.File))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s has no %s", ErrNotOutput, dir, report.ScorecardFile)
+		return nil, fmt.Errorf("%w: %s has no %s", ErrNotOutput, dir, scorecard.File)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	o := &output{dir: dir}
 	if err := json.Unmarshal(data, &o.scorecard); err != nil {
-		return nil, fmt.Errorf("%w: %s: %s is not a scorecard: %v", ErrNotOutput, dir, report.ScorecardFile, err)
+		return nil, fmt.Errorf("%w: %s: %s is not a scorecard: %v", ErrNotOutput, dir, scorecard.File, err)
 	}
 	if !strings.HasPrefix(o.scorecard.ScorecardVersion, "evalgate.scorecard/") {
-		return nil, fmt.Errorf("%w: %s: %s has no evalgate scorecard_version", ErrNotOutput, dir, report.ScorecardFile)
+		return nil, fmt.Errorf("%w: %s: %s has no evalgate scorecard_version", ErrNotOutput, dir, scorecard.File)
 	}
 	if o.gates, err = readTable[tables.Gate](dir, "gates"); err != nil {
 		return nil, err
@@ -64,7 +64,7 @@ func readOutput(dir string) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.decision = report.BuildDecision(decision)
+	o.decision = scorecard.BuildDecision(decision)
 	if o.tasks, err = readTable[tables.Task](dir, "tasks"); err != nil {
 		return nil, err
 	}

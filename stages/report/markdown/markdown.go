@@ -1,24 +1,26 @@
-package report
+// Package markdown renders report.md from the scorecard and the tables.
+// It formats; every number comes from the scorecard (stages/report/scorecard).
+// Every string taken from the inputs is escaped (escape.go).
+package markdown
 
 import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
 
-// maxListedFindings bounds the findings listed one by one in report.md;
-// all of them are in rejections.parquet.
-const maxListedFindings = 50
+// File is report.md's file name in an output directory.
+const File = "report.md"
 
-// RenderMarkdown renders report.md from the scorecard and the tables:
+// Render renders report.md from the scorecard and the tables:
 // SYNTHETIC banner, decision first, completion, gates, the three
 // scorecards, runs per task, findings, then the exploratory intervals.
 // Every string taken from the tables is escaped.
-func RenderMarkdown(sc Scorecard, s *tables.Set) []byte {
+func Render(sc scorecard.Scorecard, s *tables.Set) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# evalgate report: %s\n\n", escapeMarkdown(sc.CampaignID))
 	if sc.Synthetic {
@@ -39,7 +41,7 @@ func RenderMarkdown(sc Scorecard, s *tables.Set) []byte {
 	return b.Bytes()
 }
 
-func writeDecision(b *bytes.Buffer, d DecisionResult) {
+func writeDecision(b *bytes.Buffer, d scorecard.DecisionResult) {
 	fmt.Fprintf(b, "## Decision\n\n**%s**", escapeMarkdown(string(d.Decision)))
 	if d.Arm != "" {
 		fmt.Fprintf(b, " for arm %s", escapeMarkdown(d.Arm))
@@ -48,14 +50,14 @@ func writeDecision(b *bytes.Buffer, d DecisionResult) {
 	fmt.Fprintf(b, "- Failing gates: %s\n- Reason: %s\n\n", escList(d.FailingGates), escapeMarkdown(d.Reason))
 }
 
-func writeCompletion(b *bytes.Buffer, c Completion) {
+func writeCompletion(b *bytes.Buffer, c scorecard.Completion) {
 	b.WriteString("## Completion\n\nA complete run is not a success: the decision above is the verdict.\n\n")
 	fmt.Fprintf(b, "- Sessions: %d (%s); by status: %s\n", c.Sessions, counts(c.SessionsByClassification), counts(c.SessionsByStatus))
 	fmt.Fprintf(b, "- Runs: %d planned, %d scored, %d unscored (%s)\n", c.Runs, c.RunsScored, c.RunsUnscored, counts(c.RunsByClassification))
 	fmt.Fprintf(b, "- Findings: %d (%s)\n\n", c.Findings, counts(c.FindingsBySeverity))
 }
 
-func writeGates(b *bytes.Buffer, gates []GateResult) {
+func writeGates(b *bytes.Buffer, gates []scorecard.GateResult) {
 	b.WriteString("## Gates\n\n")
 	if len(gates) == 0 {
 		b.WriteString("No gate was evaluated.\n\n")
@@ -73,45 +75,45 @@ func writeGates(b *bytes.Buffer, gates []GateResult) {
 	b.WriteString("\n")
 }
 
-func writeSourceProtocol(b *bytes.Buffer, sp SourceAndProtocol) {
+func writeSourceProtocol(b *bytes.Buffer, sp scorecard.SourceAndProtocol) {
 	b.WriteString("## Scorecards\n\n### Source and protocol correctness\n\n")
 	fmt.Fprintf(b, "Identity mismatches: %d. Citation failures: %d.\n\n", sp.IdentityMismatches, sp.CitationFailures)
 	table(b, []string{"arm", "runs", "scored", "critical failures", "critical completion failed",
 		"source gate pass", "protocol gate pass", "structural pass", "semantic pass / fail / unrated",
 		"wrong claims", "critical wrong claims", "unsupported claims", "false completeness claims"})
 	for _, a := range sp.Arms {
-		row(b, escapeMarkdown(a.Arm), itoa(a.Runs), itoa(a.ScoredRuns), itoa(a.CriticalFailures),
-			itoa(a.CriticalCompletionFailed), itoa(a.SourceGatePass), itoa(a.ProtocolGatePass),
-			itoa(a.StructuralPass), fmt.Sprintf("%d / %d / %d", a.SemanticPass, a.SemanticFail, a.SemanticUnrated),
-			claims(a.WrongClaims), claims(a.CriticalWrongClaims), claims(a.UnsupportedClaims), claims(a.FalseCompletenessClaims))
+		row(b, escapeMarkdown(a.Arm), scorecard.Int(a.Runs), scorecard.Int(a.ScoredRuns), scorecard.Int(a.CriticalFailures),
+			scorecard.Int(a.CriticalCompletionFailed), scorecard.Int(a.SourceGatePass), scorecard.Int(a.ProtocolGatePass),
+			scorecard.Int(a.StructuralPass), fmt.Sprintf("%d / %d / %d", a.SemanticPass, a.SemanticFail, a.SemanticUnrated),
+			scorecard.Claims(a.WrongClaims), scorecard.Claims(a.CriticalWrongClaims), scorecard.Claims(a.UnsupportedClaims), scorecard.Claims(a.FalseCompletenessClaims))
 	}
 	b.WriteString("\n")
 }
 
-func writeEvidencePlan(b *bytes.Buffer, ep EvidenceAndPlan) {
+func writeEvidencePlan(b *bytes.Buffer, ep scorecard.EvidenceAndPlan) {
 	b.WriteString("### Final evidence and plan correctness\n\n")
 	table(b, []string{"arm", "split", "tasks", "macro-average task-median R", "uncertainty tasks", "macro-average task-median U"})
 	for _, a := range ep.Arms {
-		row(b, escapeMarkdown(a.Arm), escapeMarkdown(a.Split), itoa(a.Tasks), ratioText(a.MacroMedianR), itoa(a.UncertaintyTasks), ratioText(a.MacroMedianU))
+		row(b, escapeMarkdown(a.Arm), escapeMarkdown(a.Split), scorecard.Int(a.Tasks), scorecard.RatioText(a.MacroMedianR), scorecard.Int(a.UncertaintyTasks), scorecard.RatioText(a.MacroMedianU))
 	}
 	b.WriteString("\n")
 	table(b, []string{"task", "arm", "runs", "scored", "median R", "median U"})
 	for _, t := range ep.Tasks {
-		row(b, escapeMarkdown(t.Task), escapeMarkdown(t.Arm), itoa(t.Runs), itoa(t.ScoredRuns), ratioText(t.MedianR), ratioText(t.MedianU))
+		row(b, escapeMarkdown(t.Task), escapeMarkdown(t.Arm), scorecard.Int(t.Runs), scorecard.Int(t.ScoredRuns), scorecard.RatioText(t.MedianR), scorecard.RatioText(t.MedianU))
 	}
 	b.WriteString("\n")
 }
 
-func writeCostTime(b *bytes.Buffer, ct CostAndTime) {
+func writeCostTime(b *bytes.Buffer, ct scorecard.CostAndTime) {
 	b.WriteString("### Complete cost and time\n\n")
 	fmt.Fprintf(b, "Physical campaign billing (every session once): reference %s, actual %s.\n\n",
-		strOr(ct.SessionReferenceCost), strOr(ct.SessionActualCharge))
+		scorecard.OrUnavailable(ct.SessionReferenceCost), scorecard.OrUnavailable(ct.SessionActualCharge))
 	table(b, []string{"arm", "runs", "total workflow cost", "median workflow cost", "median review cost",
 		"median workflow ns", "median review ns", "Σ task-median cost", "Σ task-median ns"})
 	for _, a := range ct.Arms {
-		row(b, escapeMarkdown(a.Arm), itoa(a.Runs), strOr(a.TotalWorkflowCost), strOr(a.MedianWorkflowCost),
-			strOr(a.MedianReviewCost), strOr(a.MedianWorkflowNS), strOr(a.MedianReviewNS),
-			strOr(a.SumTaskMedianCost), strOr(a.SumTaskMedianNSExact))
+		row(b, escapeMarkdown(a.Arm), scorecard.Int(a.Runs), scorecard.OrUnavailable(a.TotalWorkflowCost), scorecard.OrUnavailable(a.MedianWorkflowCost),
+			scorecard.OrUnavailable(a.MedianReviewCost), scorecard.OrUnavailable(a.MedianWorkflowNS), scorecard.OrUnavailable(a.MedianReviewNS),
+			scorecard.OrUnavailable(a.SumTaskMedianCost), scorecard.OrUnavailable(a.SumTaskMedianNSExact))
 	}
 	b.WriteString("\n")
 	if len(ct.Ratios) == 0 {
@@ -120,7 +122,7 @@ func writeCostTime(b *bytes.Buffer, ct CostAndTime) {
 	fmt.Fprintf(b, "Ratios Σ task-median(arm) / Σ task-median(%s):\n\n", escapeMarkdown(ct.Baseline))
 	table(b, []string{"arm", "cost", "review-only cost", "time", "review-only time"})
 	for _, r := range ct.Ratios {
-		row(b, escapeMarkdown(r.Arm), changeText(r.Cost), changeText(r.ReviewCost), changeText(r.Time), changeText(r.ReviewTime))
+		row(b, escapeMarkdown(r.Arm), scorecard.ChangeText(r.Cost), scorecard.ChangeText(r.ReviewCost), scorecard.ChangeText(r.Time), scorecard.ChangeText(r.ReviewTime))
 	}
 	b.WriteString("\n")
 }
@@ -134,10 +136,10 @@ func writeRuns(b *bytes.Buffer, runs []tables.Run) {
 	table(b, []string{"task", "rep", "arm", "classification", "scored", "R", "U", "critical failures",
 		"source gate", "protocol gate", "workflow cost", "workflow ns"})
 	for _, r := range runs {
-		row(b, escapeMarkdown(r.TaskID), itoa(r.Repetition), escapeMarkdown(r.Arm), escapeMarkdown(string(r.Classification)),
-			yesNo(r.Scored), fraction(r.R != nil, r.RNum, r.RDen), fraction(r.U != nil, r.UNum, r.UDen),
-			itoa(r.CriticalFailures), yesNo(r.SourceGate), yesNo(r.ProtocolGate),
-			moneyText(r.WorkflowCost), itoa(r.WorkflowNS))
+		row(b, escapeMarkdown(r.TaskID), scorecard.Int(r.Repetition), escapeMarkdown(r.Arm), escapeMarkdown(string(r.Classification)),
+			scorecard.YesNo(r.Scored), scorecard.Fraction(r.R != nil, r.RNum, r.RDen), scorecard.Fraction(r.U != nil, r.UNum, r.UDen),
+			scorecard.Int(r.CriticalFailures), scorecard.YesNo(r.SourceGate), scorecard.YesNo(r.ProtocolGate),
+			scorecard.MoneyText(r.WorkflowCost), scorecard.Int(r.WorkflowNS))
 	}
 	b.WriteString("\n")
 }
@@ -151,7 +153,7 @@ func writeFindings(b *bytes.Buffer, fs []tables.Finding) {
 	sorted := append(tables.Findings(nil), fs...)
 	sorted.Sort()
 	for i, f := range sorted {
-		if i == maxListedFindings {
+		if i == scorecard.MaxListedFindings {
 			fmt.Fprintf(b, "- … %d more in rejections.parquet\n", len(sorted)-i)
 			break
 		}
@@ -160,7 +162,7 @@ func writeFindings(b *bytes.Buffer, fs []tables.Finding) {
 	b.WriteString("\n")
 }
 
-func writeIntervals(b *bytes.Buffer, iv Intervals) {
+func writeIntervals(b *bytes.Buffer, iv scorecard.Intervals) {
 	b.WriteString("## Exploratory intervals (do not gate)\n\n")
 	fmt.Fprintf(b, "Label: %s. Gate effect: %s. These intervals never change a gate or the decision.\n\n", iv.Label, iv.GateEffect)
 	if len(iv.Rows) == 0 {
@@ -171,8 +173,8 @@ func writeIntervals(b *bytes.Buffer, iv Intervals) {
 		"families", "small-G flag", "resamples", "seed"})
 	for _, r := range iv.Rows {
 		row(b, escapeMarkdown(r.Statistic), escapeMarkdown(cmp.Or(r.Contrast, r.Arm)), escapeMarkdown(r.Method),
-			escapeMarkdown(r.Status), floatText(r.Estimate), floatText(r.Lo), floatText(r.Hi), floatText(r.Level),
-			itoa(r.NFamilies), escapeMarkdown(r.SmallGFlag), itoa(r.Resamples), r.Seed)
+			escapeMarkdown(r.Status), scorecard.FloatText(r.Estimate), scorecard.FloatText(r.Lo), scorecard.FloatText(r.Hi), scorecard.FloatText(r.Level),
+			scorecard.Int(r.NFamilies), escapeMarkdown(r.SmallGFlag), scorecard.Int(r.Resamples), r.Seed)
 	}
 }
 
@@ -187,15 +189,6 @@ func row(b *bytes.Buffer, cells ...string) {
 	b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 }
 
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-func yesNo(v bool) string {
-	if v {
-		return "yes"
-	}
-	return "no"
-}
-
 func escList(items []string) string {
 	if len(items) == 0 {
 		return "none"
@@ -207,7 +200,7 @@ func escList(items []string) string {
 	return strings.Join(out, ", ")
 }
 
-func counts(cs []Count) string {
+func counts(cs []scorecard.Count) string {
 	if len(cs) == 0 {
 		return "none"
 	}
@@ -216,56 +209,4 @@ func counts(cs []Count) string {
 		out[i] = fmt.Sprintf("%s %d", escapeMarkdown(c.Name), c.Count)
 	}
 	return strings.Join(out, ", ")
-}
-
-func claims(c ClaimCount) string {
-	if c.UnscorableRuns == 0 {
-		return itoa(c.Total)
-	}
-	return fmt.Sprintf("%d (+%d runs unscorable)", c.Total, c.UnscorableRuns)
-}
-
-func ratioText(r *Ratio) string {
-	if r == nil {
-		return "n/a"
-	}
-	if r.Exact == strings.TrimRight(strings.TrimRight(r.Decimal, "0"), ".") {
-		return r.Exact
-	}
-	return fmt.Sprintf("%s (%s)", r.Decimal, r.Exact)
-}
-
-func changeText(c *Change) string {
-	if c == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%s, %s %s%%", ratioText(&c.Ratio), c.Direction, c.Percent)
-}
-
-func fraction(ok bool, num, den int64) string {
-	if !ok {
-		return "n/a"
-	}
-	return fmt.Sprintf("%d/%d", num, den)
-}
-
-func moneyText(m *tables.Money) string {
-	if m == nil {
-		return "unavailable"
-	}
-	return m.String()
-}
-
-func strOr(s *string) string {
-	if s == nil {
-		return "unavailable"
-	}
-	return *s
-}
-
-func floatText(f *float64) string {
-	if f == nil {
-		return "n/a"
-	}
-	return strconv.FormatFloat(*f, 'g', -1, 64)
 }

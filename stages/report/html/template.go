@@ -1,11 +1,11 @@
-package report
+package html
 
 import "html/template"
 
 // pageTemplate is report.html. It is well-formed XML as well as HTML
 // (void elements are self-closed) so a test can check its structure with
 // encoding/xml. The CSS never contains '<'.
-var pageTemplate = template.Must(template.New(HTMLFile).Parse(`<!DOCTYPE html>
+var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8"/>

@@ -1,16 +1,17 @@
-package report
+package html
 
 import (
 	"cmp"
 	"fmt"
 
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
 
 // The tables of report.html. They carry the same columns as report.md;
 // cells hold plain text that html/template escapes.
 
-func gatesTable(gates []GateResult) htmlTable {
+func gatesTable(gates []scorecard.GateResult) htmlTable {
 	t := htmlTable{
 		Caption: "Conjunctive gates of the frozen policy",
 		Header:  []string{"gate", "arm", "observed", "threshold", "result", "failing", "detail"},
@@ -24,7 +25,7 @@ func gatesTable(gates []GateResult) htmlTable {
 	return t
 }
 
-func sourceTable(sp SourceAndProtocol) htmlTable {
+func sourceTable(sp scorecard.SourceAndProtocol) htmlTable {
 	t := htmlTable{
 		Caption: fmt.Sprintf("Identity mismatches: %d. Citation failures: %d.", sp.IdentityMismatches, sp.CitationFailures),
 		Header: []string{"arm", "runs", "scored", "critical failures", "critical completion failed",
@@ -32,57 +33,57 @@ func sourceTable(sp SourceAndProtocol) htmlTable {
 			"wrong claims", "critical wrong claims", "unsupported claims", "false completeness claims"},
 	}
 	for _, a := range sp.Arms {
-		t.Rows = append(t.Rows, cells(a.Arm, itoa(a.Runs), itoa(a.ScoredRuns), itoa(a.CriticalFailures),
-			itoa(a.CriticalCompletionFailed), itoa(a.SourceGatePass), itoa(a.ProtocolGatePass),
-			itoa(a.StructuralPass), fmt.Sprintf("%d / %d / %d", a.SemanticPass, a.SemanticFail, a.SemanticUnrated),
-			claims(a.WrongClaims), claims(a.CriticalWrongClaims), claims(a.UnsupportedClaims), claims(a.FalseCompletenessClaims)))
+		t.Rows = append(t.Rows, cells(a.Arm, scorecard.Int(a.Runs), scorecard.Int(a.ScoredRuns), scorecard.Int(a.CriticalFailures),
+			scorecard.Int(a.CriticalCompletionFailed), scorecard.Int(a.SourceGatePass), scorecard.Int(a.ProtocolGatePass),
+			scorecard.Int(a.StructuralPass), fmt.Sprintf("%d / %d / %d", a.SemanticPass, a.SemanticFail, a.SemanticUnrated),
+			scorecard.Claims(a.WrongClaims), scorecard.Claims(a.CriticalWrongClaims), scorecard.Claims(a.UnsupportedClaims), scorecard.Claims(a.FalseCompletenessClaims)))
 	}
 	return t
 }
 
-func evidenceArmsTable(ep EvidenceAndPlan) htmlTable {
+func evidenceArmsTable(ep scorecard.EvidenceAndPlan) htmlTable {
 	t := htmlTable{
 		Caption: "Macro-averages of task medians per arm",
 		Header:  []string{"arm", "split", "tasks", "macro-average task-median R", "uncertainty tasks", "macro-average task-median U"},
 	}
 	for _, a := range ep.Arms {
-		t.Rows = append(t.Rows, cells(a.Arm, a.Split, itoa(a.Tasks), ratioText(a.MacroMedianR), itoa(a.UncertaintyTasks), ratioText(a.MacroMedianU)))
+		t.Rows = append(t.Rows, cells(a.Arm, a.Split, scorecard.Int(a.Tasks), scorecard.RatioText(a.MacroMedianR), scorecard.Int(a.UncertaintyTasks), scorecard.RatioText(a.MacroMedianU)))
 	}
 	return t
 }
 
-func evidenceTaskTable(ep EvidenceAndPlan) htmlTable {
+func evidenceTaskTable(ep scorecard.EvidenceAndPlan) htmlTable {
 	t := htmlTable{
 		Caption: "Task medians over repetitions",
 		Header:  []string{"task", "arm", "runs", "scored", "median R", "median U"},
 	}
 	for _, k := range ep.Tasks {
-		t.Rows = append(t.Rows, cells(k.Task, k.Arm, itoa(k.Runs), itoa(k.ScoredRuns), ratioText(k.MedianR), ratioText(k.MedianU)))
+		t.Rows = append(t.Rows, cells(k.Task, k.Arm, scorecard.Int(k.Runs), scorecard.Int(k.ScoredRuns), scorecard.RatioText(k.MedianR), scorecard.RatioText(k.MedianU)))
 	}
 	return t
 }
 
-func costArmsTable(ct CostAndTime) htmlTable {
+func costArmsTable(ct scorecard.CostAndTime) htmlTable {
 	t := htmlTable{
 		Caption: "Allocated complete workflow per arm (reference basis)",
 		Header: []string{"arm", "runs", "total workflow cost", "median workflow cost", "median review cost",
 			"median workflow ns", "median review ns", "Σ task-median cost", "Σ task-median ns"},
 	}
 	for _, a := range ct.Arms {
-		t.Rows = append(t.Rows, cells(a.Arm, itoa(a.Runs), strOr(a.TotalWorkflowCost), strOr(a.MedianWorkflowCost),
-			strOr(a.MedianReviewCost), strOr(a.MedianWorkflowNS), strOr(a.MedianReviewNS),
-			strOr(a.SumTaskMedianCost), strOr(a.SumTaskMedianNSExact)))
+		t.Rows = append(t.Rows, cells(a.Arm, scorecard.Int(a.Runs), scorecard.OrUnavailable(a.TotalWorkflowCost), scorecard.OrUnavailable(a.MedianWorkflowCost),
+			scorecard.OrUnavailable(a.MedianReviewCost), scorecard.OrUnavailable(a.MedianWorkflowNS), scorecard.OrUnavailable(a.MedianReviewNS),
+			scorecard.OrUnavailable(a.SumTaskMedianCost), scorecard.OrUnavailable(a.SumTaskMedianNSExact)))
 	}
 	return t
 }
 
-func costRatiosTable(ct CostAndTime) htmlTable {
+func costRatiosTable(ct scorecard.CostAndTime) htmlTable {
 	t := htmlTable{
 		Caption: "Ratios Σ task-median(arm) / Σ task-median(" + plainText(ct.Baseline) + ")",
 		Header:  []string{"arm", "cost", "review-only cost", "time", "review-only time"},
 	}
 	for _, r := range ct.Ratios {
-		t.Rows = append(t.Rows, cells(r.Arm, changeText(r.Cost), changeText(r.ReviewCost), changeText(r.Time), changeText(r.ReviewTime)))
+		t.Rows = append(t.Rows, cells(r.Arm, scorecard.ChangeText(r.Cost), scorecard.ChangeText(r.ReviewCost), scorecard.ChangeText(r.Time), scorecard.ChangeText(r.ReviewTime)))
 	}
 	return t
 }
@@ -94,17 +95,17 @@ func runsTable(runs []tables.Run) htmlTable {
 			"source gate", "protocol gate", "workflow cost", "workflow ns"},
 	}
 	for _, r := range runs {
-		t.Rows = append(t.Rows, cells(r.TaskID, itoa(r.Repetition), r.Arm, string(r.Classification),
-			yesNo(r.Scored), fraction(r.R != nil, r.RNum, r.RDen), fraction(r.U != nil, r.UNum, r.UDen),
-			itoa(r.CriticalFailures), yesNo(r.SourceGate), yesNo(r.ProtocolGate),
-			moneyText(r.WorkflowCost), itoa(r.WorkflowNS)))
+		t.Rows = append(t.Rows, cells(r.TaskID, scorecard.Int(r.Repetition), r.Arm, string(r.Classification),
+			scorecard.YesNo(r.Scored), scorecard.Fraction(r.R != nil, r.RNum, r.RDen), scorecard.Fraction(r.U != nil, r.UNum, r.UDen),
+			scorecard.Int(r.CriticalFailures), scorecard.YesNo(r.SourceGate), scorecard.YesNo(r.ProtocolGate),
+			scorecard.MoneyText(r.WorkflowCost), scorecard.Int(r.WorkflowNS)))
 	}
 	return t
 }
 
 // intervalTable lists every interval row, whatever its status, without a
 // result column: intervals never pass or fail.
-func intervalTable(rows []IntervalResult) htmlTable {
+func intervalTable(rows []scorecard.IntervalResult) htmlTable {
 	t := htmlTable{
 		Caption: "Every interval row (status other than ok is shown but not plotted)",
 		Header: []string{"statistic", "contrast", "method", "status", "estimate", "lo", "hi", "level",
@@ -112,8 +113,8 @@ func intervalTable(rows []IntervalResult) htmlTable {
 	}
 	for _, r := range rows {
 		t.Rows = append(t.Rows, cells(r.Statistic, cmp.Or(r.Contrast, r.Arm), r.Method, r.Status,
-			floatText(r.Estimate), floatText(r.Lo), floatText(r.Hi), floatText(r.Level),
-			itoa(r.NFamilies), r.SmallGFlag, itoa(r.Resamples), r.Seed))
+			scorecard.FloatText(r.Estimate), scorecard.FloatText(r.Lo), scorecard.FloatText(r.Hi), scorecard.FloatText(r.Level),
+			scorecard.Int(r.NFamilies), r.SmallGFlag, scorecard.Int(r.Resamples), r.Seed))
 	}
 	return t
 }

@@ -1,10 +1,12 @@
-package report
+package html
 
 import (
 	"html/template"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 )
 
 // The three plots of report.html (SPEC R1): paired task R with the task
@@ -24,10 +26,10 @@ func emptyPlot(msg string) template.HTML {
 
 // taskRPlot draws, per task, each arm's task-median R (baseline hollow,
 // other arms filled, joined by a slope line) on [0, 1] with the floor.
-func taskRPlot(sc Scorecard) template.HTML {
+func taskRPlot(sc scorecard.Scorecard) template.HTML {
 	ep := sc.EvidenceAndPlan
 	var tasks, arms []string
-	values := map[taskArm]*Ratio{}
+	values := map[taskArm]*scorecard.Ratio{}
 	for _, t := range ep.Tasks {
 		if !contains(tasks, t.Task) {
 			tasks = append(tasks, t.Task)
@@ -71,7 +73,7 @@ func taskRPlot(sc Scorecard) template.HTML {
 // taskArm keys a task median by task and arm.
 type taskArm struct{ task, arm string }
 
-func drawTaskArms(p *svg, task string, arms []string, xs []float64, values map[taskArm]*Ratio, y func(float64) float64) {
+func drawTaskArms(p *svg, task string, arms []string, xs []float64, values map[taskArm]*scorecard.Ratio, y func(float64) float64) {
 	base, baseOK := ratioValue(values[taskArm{task, arms[0]}])
 	for k := 1; k < len(arms); k++ {
 		if v, ok := ratioValue(values[taskArm{task, arms[k]}]); ok && baseOK {
@@ -109,9 +111,9 @@ func drawArmLegend(p *svg, arms []string, y float64) {
 // ratioPlot draws each cost or time ratio gate's observed value (a dot,
 // coloured by the gate's result) against its threshold (a red tick), with
 // parity 1.00 dashed.
-func ratioPlot(gates []GateResult) template.HTML {
+func ratioPlot(gates []scorecard.GateResult) template.HTML {
 	type row struct {
-		g        GateResult
+		g        scorecard.GateResult
 		obs, thr float64
 	}
 	var rows []row
@@ -157,7 +159,7 @@ func ratioPlot(gates []GateResult) template.HTML {
 	return p.html()
 }
 
-func taskFloor(gates []GateResult) (string, float64) {
+func taskFloor(gates []scorecard.GateResult) (string, float64) {
 	for _, g := range gates {
 		if g.Gate != "g2_task_floor" {
 			continue
@@ -170,7 +172,7 @@ func taskFloor(gates []GateResult) (string, float64) {
 	return defaultTaskFloor, v
 }
 
-func ratioValue(r *Ratio) (float64, bool) {
+func ratioValue(r *scorecard.Ratio) (float64, bool) {
 	if r == nil {
 		return 0, false
 	}
@@ -180,7 +182,7 @@ func ratioValue(r *Ratio) (float64, bool) {
 
 // baselineFirst orders arms as the scorecard's arms (baseline first), then
 // any other arm in order of appearance.
-func baselineFirst(seen []string, order []EvidencePlanArm) []string {
+func baselineFirst(seen []string, order []scorecard.EvidencePlanArm) []string {
 	var out []string
 	for _, a := range order {
 		if contains(seen, a.Arm) && !contains(out, a.Arm) {

@@ -1,4 +1,9 @@
-package report
+// Package scorecard builds scorecard.json, evalgate's stable machine
+// interface, from the tables and the aggregate stage's figures: it counts
+// rows and formats the figures, and computes no median, mean or ratio.
+// The plain-text forms in text.go are shared by the Markdown and HTML
+// renderers.
+package scorecard
 
 import (
 	"math"
@@ -11,10 +16,13 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// ScorecardVersion is the value of scorecard.json's "scorecard_version".
+// File is the scorecard's file name in an output directory.
+const File = "scorecard.json"
+
+// Version is the value of scorecard.json's "scorecard_version".
 // The scorecard is evalgate's stable machine interface: a field may be
 // added under the same version, never renamed, retyped or removed.
-const ScorecardVersion = "evalgate.scorecard/v1"
+const Version = "evalgate.scorecard/v1"
 
 // Labels of the exploratory intervals; they must not change.
 const (
@@ -119,13 +127,13 @@ type IntervalResult struct {
 	SmallGFlag            string   `json:"small_g_flag"`
 }
 
-// BuildScorecard summarises the tables of s and formats the aggregate
-// stage's figures f. c may be nil (a campaign that could not be loaded);
-// its identity fields are then empty.
-func BuildScorecard(c *tables.Campaign, s *tables.Set, f tables.Figures, meta Meta) Scorecard {
+// Build summarises the tables of s and formats the aggregate stage's
+// figures f. c may be nil (a campaign that could not be loaded); its
+// identity fields are then empty.
+func Build(c *tables.Campaign, s *tables.Set, f tables.Figures, toolVersion string) Scorecard {
 	sc := Scorecard{
-		ScorecardVersion: ScorecardVersion,
-		ToolVersion:      meta.ToolVersion,
+		ScorecardVersion: Version,
+		ToolVersion:      toolVersion,
 		Completion:       buildCompletion(s),
 		Gates:            buildGates(s.Gates),
 		Decision:         BuildDecision(s.Decision),
@@ -147,9 +155,9 @@ func BuildScorecard(c *tables.Campaign, s *tables.Set, f tables.Figures, meta Me
 	return sc
 }
 
-// MarshalScorecard encodes sc as indented JSON with a trailing newline.
+// Marshal encodes sc as indented JSON with a trailing newline.
 // Struct fields keep their declared order, so the bytes are deterministic.
-func MarshalScorecard(sc Scorecard) ([]byte, error) {
+func Marshal(sc Scorecard) ([]byte, error) {
 	b, err := json.Marshal(sc, json.Deterministic(true), jsontext.WithIndent("  "))
 	if err != nil {
 		return nil, err

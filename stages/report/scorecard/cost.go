@@ -1,4 +1,4 @@
-package report
+package scorecard
 
 import (
 	"math/big"

@@ -1,7 +1,8 @@
-package report
+package scorecard
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 )
 
 func TestScorecardIdentity(t *testing.T) {
-	sc := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{ToolVersion: "1.2.3"})
+	sc := Build(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), "1.2.3")
 	checks := []struct{ name, got, want string }{
 		{"scorecard_version", sc.ScorecardVersion, "evalgate.scorecard/v1"},
 		{"campaign_id", sc.CampaignID, "camp-1"},
@@ -30,7 +31,7 @@ func TestScorecardIdentity(t *testing.T) {
 		}
 	})
 	t.Run("nil_campaign", func(t *testing.T) {
-		sc := BuildScorecard(nil, &tables.Set{}, figuresOf(nil, &tables.Set{}), Meta{})
+		sc := Build(nil, &tables.Set{}, figuresOf(nil, &tables.Set{}), "")
 		if sc.CampaignID != "" || sc.Decision.Decision != "no_verdict" {
 			t.Errorf("nil campaign: id %q decision %q", sc.CampaignID, sc.Decision.Decision)
 		}
@@ -38,7 +39,7 @@ func TestScorecardIdentity(t *testing.T) {
 }
 
 func TestScorecardCompletion(t *testing.T) {
-	c := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{}).Completion
+	c := Build(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), "").Completion
 	// 3 sessions: valid ×2, invalid ×1; statuses error ×1, response ×2.
 	// 8 runs, all scored, all classified valid. Findings: reject 2, warn 1;
 	// codes a_code ×2, b_code ×1.
@@ -58,7 +59,7 @@ func TestScorecardCompletion(t *testing.T) {
 }
 
 func TestScorecardSourceAndProtocol(t *testing.T) {
-	sp := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{}).SourceAndProtocol
+	sp := Build(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), "").SourceAndProtocol
 	t.Run("campaign", func(t *testing.T) {
 		if sp.IdentityMismatches != 1 || sp.CitationFailures != 2 {
 			t.Errorf("identity mismatches %d (want 1), citation failures %d (want 2)", sp.IdentityMismatches, sp.CitationFailures)
@@ -92,7 +93,7 @@ func TestScorecardSourceAndProtocol(t *testing.T) {
 }
 
 func TestScorecardEvidenceAndPlan(t *testing.T) {
-	ep := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{}).EvidenceAndPlan
+	ep := Build(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), "").EvidenceAndPlan
 	// Task medians (mean of the two middle values, two repetitions):
 	//   A T1: 3/4, 2/4 → 5/8;  A T2: 1/3, 2/3 → 1/2;  macro A = (5/8+1/2)/2 = 9/16
 	//   B T1: 4/4, 3/4 → 7/8;  B T2: 3/3, 2/3 → 5/6;  macro B = (21/24+20/24)/2 = 41/48
@@ -134,7 +135,7 @@ func TestScorecardEvidenceAndPlan(t *testing.T) {
 	t.Run("unscored_run_nulls_macro", func(t *testing.T) {
 		s := fixtureSet(t)
 		s.Runs[7].Scored, s.Runs[7].R = false, nil // B T2 r2 lacks ratings
-		ep := BuildScorecard(fixtureCampaign(), s, figuresOf(fixtureCampaign(), s), Meta{}).EvidenceAndPlan
+		ep := Build(fixtureCampaign(), s, figuresOf(fixtureCampaign(), s), "").EvidenceAndPlan
 		if ep.Arms[1].MacroMedianR != nil {
 			t.Errorf("macro R of B = %+v with an unscored run, want null", ep.Arms[1].MacroMedianR)
 		}
@@ -148,7 +149,7 @@ func TestScorecardEvidenceAndPlan(t *testing.T) {
 }
 
 func TestScorecardCostAndTime(t *testing.T) {
-	ct := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{}).CostAndTime
+	ct := Build(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), "").CostAndTime
 	t.Run("sessions", func(t *testing.T) {
 		// reference: 0.09 + 0.01 + 24.00 + 0 = 24.10; actual: one null → unavailable.
 		if ct.SessionReferenceCost == nil || *ct.SessionReferenceCost != "24.10" || ct.SessionActualCharge != nil {
@@ -172,8 +173,8 @@ func TestScorecardCostAndTime(t *testing.T) {
 		}
 		for i, w := range want {
 			a := ct.Arms[i]
-			got := []string{a.Arm, deref(a.TotalWorkflowCost), deref(a.MedianWorkflowCost), itoa(a.TotalWorkflowNS),
-				deref(a.MedianWorkflowNS), deref(a.MedianReviewNS), deref(a.SumTaskMedianCost), itoa(a.SumTaskMedianNS)}
+			got := []string{a.Arm, deref(a.TotalWorkflowCost), deref(a.MedianWorkflowCost), Int(a.TotalWorkflowNS),
+				deref(a.MedianWorkflowNS), deref(a.MedianReviewNS), deref(a.SumTaskMedianCost), Int(a.SumTaskMedianNS)}
 			if !slices.Equal(got, w) {
 				t.Errorf("arm %s: got %q, want %q", w[0], got, w)
 			}
@@ -209,7 +210,7 @@ func TestScorecardCostAndTime(t *testing.T) {
 	t.Run("missing_task_median_gives_null_ratio", func(t *testing.T) {
 		s := fixtureSet(t)
 		s.Runs[0].WorkflowCost = nil // A T1 r1 unknown, so A T1's task median is
-		ct := BuildScorecard(fixtureCampaign(), s, figuresOf(fixtureCampaign(), s), Meta{}).CostAndTime
+		ct := Build(fixtureCampaign(), s, figuresOf(fixtureCampaign(), s), "").CostAndTime
 		if ct.Ratios[0].Cost != nil || ct.Arms[0].SumTaskMedianCost != nil {
 			t.Errorf("cost ratio %+v, Σ %v: want null, never a partial sum", ct.Ratios[0].Cost, deref(ct.Arms[0].SumTaskMedianCost))
 		}
@@ -217,7 +218,7 @@ func TestScorecardCostAndTime(t *testing.T) {
 }
 
 func TestScorecardGatesDecisionIntervals(t *testing.T) {
-	sc := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{})
+	sc := Build(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), "")
 	t.Run("gates", func(t *testing.T) {
 		if len(sc.Gates) != 2 || !slices.Equal(sc.Gates[1].Failing, []string{"T1", "T2"}) || len(sc.Gates[0].Failing) != 0 {
 			t.Errorf("gates %+v", sc.Gates)
@@ -232,7 +233,7 @@ func TestScorecardGatesDecisionIntervals(t *testing.T) {
 	t.Run("two_decisions_no_verdict", func(t *testing.T) {
 		s := fixtureSet(t)
 		s.Decision = append(s.Decision, tables.Decision{Decision: "advance"})
-		if d := BuildScorecard(nil, s, figuresOf(nil, s), Meta{}).Decision; d.Decision != "no_verdict" {
+		if d := Build(nil, s, figuresOf(nil, s), "").Decision; d.Decision != "no_verdict" {
 			t.Errorf("two decision rows gave %q, want no_verdict", d.Decision)
 		}
 	})
@@ -250,8 +251,8 @@ func TestScorecardGatesDecisionIntervals(t *testing.T) {
 }
 
 func TestMarshalScorecard(t *testing.T) {
-	sc := BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{ToolVersion: "t"})
-	a, err := MarshalScorecard(sc)
+	sc := Build(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), "t")
+	a, err := Marshal(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func TestMarshalScorecard(t *testing.T) {
 		}
 	})
 	t.Run("deterministic", func(t *testing.T) {
-		b, _ := MarshalScorecard(BuildScorecard(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), Meta{ToolVersion: "t"}))
+		b, _ := Marshal(Build(fixtureCampaign(), fixtureSet(t), figuresOf(fixtureCampaign(), fixtureSet(t)), "t"))
 		if !bytes.Equal(a, b) {
 			t.Error("two encodings differ")
 		}
@@ -292,6 +293,8 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+func marshalAny(v any) ([]byte, error) { return json.Marshal(v) }
 
 // equalJSON compares two values by their scorecard encoding.
 func equalJSON(t *testing.T, a, b any) bool {

@@ -1,13 +1,15 @@
-package report
+package html
 
 import (
 	"fmt"
-	"html"
+	stdhtml "html"
 	"html/template"
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 )
 
 // Inline SVG plots of report.html, generated as text. Every label that
@@ -72,13 +74,13 @@ func svgText(s string, max int) string {
 	if utf8.RuneCountInString(s) > max {
 		s = string([]rune(s)[:max-1]) + "…"
 	}
-	return html.EscapeString(s)
+	return stdhtml.EscapeString(s)
 }
 
 // ratFloat converts exact text ("7/8", "0.875", "2") to a float for
 // plotting only; ok is false when it does not parse.
 func ratFloat(s string) (float64, bool) {
-	r, ok := ParseExact(strings.TrimSpace(s))
+	r, ok := scorecard.ParseExact(strings.TrimSpace(s))
 	if !ok {
 		return 0, false
 	}

@@ -1,9 +1,11 @@
-package report
+package html
 
 import (
 	"html/template"
 	"math"
 	"strconv"
+
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 )
 
 // forestPlots draws the exploratory intervals whose status is ok as a
@@ -11,9 +13,9 @@ import (
 // per unit (fraction, difference, ratio) so that each has its own axis.
 // There is no threshold line and no pass or fail mark: intervals never
 // gate.
-func forestPlots(rows []IntervalResult) []template.HTML {
+func forestPlots(rows []scorecard.IntervalResult) []template.HTML {
 	var units []string
-	groups := map[string][]IntervalResult{}
+	groups := map[string][]scorecard.IntervalResult{}
 	for _, r := range rows {
 		if r.Status != "ok" || r.Estimate == nil || r.Lo == nil || r.Hi == nil {
 			continue
@@ -33,7 +35,7 @@ func forestPlots(rows []IntervalResult) []template.HTML {
 	return out
 }
 
-func forestPlot(unit string, rows []IntervalResult) template.HTML {
+func forestPlot(unit string, rows []scorecard.IntervalResult) template.HTML {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, r := range rows {
 		lo = math.Min(lo, math.Min(*r.Lo, *r.Estimate))

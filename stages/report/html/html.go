@@ -1,4 +1,7 @@
-package report
+// Package html renders report.html, the self-contained HTML report, from
+// the scorecard and the tables. It formats; every number comes from the
+// scorecard (stages/report/scorecard).
+package html
 
 import (
 	"bytes"
@@ -9,11 +12,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
 
-// HTMLFile is the self-contained HTML report (SPEC R1).
-const HTMLFile = "report.html"
+// File is the self-contained HTML report's file name (SPEC R1).
+const File = "report.html"
 
 // report.html invariants:
 //   - Self-contained: inline CSS and inline SVG only; no script, no
@@ -61,16 +65,16 @@ type htmlPage struct {
 	Runs         htmlTable
 	Findings     []string
 	MoreFindings int
-	Intervals    Intervals
+	Intervals    scorecard.Intervals
 	ForestPlots  []template.HTML
 	IntervalRows htmlTable
 }
 
-// RenderHTML renders report.html from the scorecard and the tables, in the
+// Render renders report.html from the scorecard and the tables, in the
 // order of report.md: SYNTHETIC banner, decision with every failing gate
 // named, completion, gates, plots, the three scorecards, runs per task,
 // findings, then the exploratory intervals with their forest plot.
-func RenderHTML(sc Scorecard, s *tables.Set) ([]byte, error) {
+func Render(sc scorecard.Scorecard, s *tables.Set) ([]byte, error) {
 	if s == nil {
 		s = &tables.Set{}
 	}
@@ -96,7 +100,7 @@ func RenderHTML(sc Scorecard, s *tables.Set) ([]byte, error) {
 		EvidenceArms: evidenceArmsTable(sc.EvidenceAndPlan),
 		EvidenceTask: evidenceTaskTable(sc.EvidenceAndPlan),
 		CostSummary: fmt.Sprintf("Physical campaign billing (every session once): reference %s, actual %s.",
-			strOr(sc.CostAndTime.SessionReferenceCost), strOr(sc.CostAndTime.SessionActualCharge)),
+			scorecard.OrUnavailable(sc.CostAndTime.SessionReferenceCost), scorecard.OrUnavailable(sc.CostAndTime.SessionActualCharge)),
 		CostArms:     costArmsTable(sc.CostAndTime),
 		CostRatios:   costRatiosTable(sc.CostAndTime),
 		Runs:         runsTable(s.Runs),
@@ -107,7 +111,7 @@ func RenderHTML(sc Scorecard, s *tables.Set) ([]byte, error) {
 	p.Findings, p.MoreFindings = findingLines(s.Rejections)
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, p); err != nil {
-		return nil, fmt.Errorf("report: %s: %w", HTMLFile, err)
+		return nil, fmt.Errorf("report: %s: %w", File, err)
 	}
 	return b.Bytes(), nil
 }
@@ -148,7 +152,7 @@ func joinPlain(items []string) string {
 	return strings.Join(plainList(items), ", ")
 }
 
-func countsPlain(cs []Count) string {
+func countsPlain(cs []scorecard.Count) string {
 	if len(cs) == 0 {
 		return "none"
 	}
@@ -159,7 +163,7 @@ func countsPlain(cs []Count) string {
 	return strings.Join(out, ", ")
 }
 
-func completionLines(c Completion) []string {
+func completionLines(c scorecard.Completion) []string {
 	return []string{
 		fmt.Sprintf("Sessions: %d (%s); by status: %s", c.Sessions, countsPlain(c.SessionsByClassification), countsPlain(c.SessionsByStatus)),
 		fmt.Sprintf("Runs: %d planned, %d scored, %d unscored (%s)", c.Runs, c.RunsScored, c.RunsUnscored, countsPlain(c.RunsByClassification)),
@@ -171,7 +175,7 @@ func findingLines(fs []tables.Finding) (lines []string, more int) {
 	sorted := append(tables.Findings(nil), fs...)
 	sorted.Sort()
 	for i, f := range sorted {
-		if i == maxListedFindings {
+		if i == scorecard.MaxListedFindings {
 			return lines, len(sorted) - i
 		}
 		lines = append(lines, plainText(string(f.Severity))+": "+plainText(f.Error()))

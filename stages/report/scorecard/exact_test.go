@@ -1,15 +1,11 @@
-package report
+package scorecard
 
 import (
 	"math/big"
 	"testing"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/evalgate/evalgate/stats"
 )
-
-func marshalAny(v any) ([]byte, error) { return json.Marshal(v) }
 
 func TestMedianRat(t *testing.T) {
 	r := func(a, b int64) *big.Rat { return big.NewRat(a, b) }

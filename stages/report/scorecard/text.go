@@ -1,0 +1,88 @@
+package scorecard
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Plain-text forms of scorecard values, shared by the Markdown and HTML
+// renderers so both print a number the same way. Callers escape the result
+// for their format.
+
+// MaxListedFindings bounds the findings listed one by one in report.md
+// and report.html; all of them are in rejections.parquet.
+const MaxListedFindings = 50
+
+// Int prints a count.
+func Int(n int64) string { return strconv.FormatInt(n, 10) }
+
+// YesNo prints a flag.
+func YesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
+
+// Claims prints a claim count with its unscorable runs.
+func Claims(c ClaimCount) string {
+	if c.UnscorableRuns == 0 {
+		return Int(c.Total)
+	}
+	return fmt.Sprintf("%d (+%d runs unscorable)", c.Total, c.UnscorableRuns)
+}
+
+// RatioText prints an exact ratio: its decimal with the exact value when they
+// differ; n/a for none.
+func RatioText(r *Ratio) string {
+	if r == nil {
+		return "n/a"
+	}
+	if r.Exact == strings.TrimRight(strings.TrimRight(r.Decimal, "0"), ".") {
+		return r.Exact
+	}
+	return fmt.Sprintf("%s (%s)", r.Decimal, r.Exact)
+}
+
+// ChangeText prints a ratio with its direction and size.
+func ChangeText(c *Change) string {
+	if c == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%s, %s %s%%", RatioText(&c.Ratio), c.Direction, c.Percent)
+}
+
+// Fraction prints num/den, n/a when not ok.
+func Fraction(ok bool, num, den int64) string {
+	if !ok {
+		return "n/a"
+	}
+	return fmt.Sprintf("%d/%d", num, den)
+}
+
+// MoneyText prints an amount; unavailable for none.
+func MoneyText(m *tables.Money) string {
+	if m == nil {
+		return "unavailable"
+	}
+	return m.String()
+}
+
+// OrUnavailable prints s, or unavailable for none.
+func OrUnavailable(s *string) string {
+	if s == nil {
+		return "unavailable"
+	}
+	return *s
+}
+
+// FloatText prints a display float; n/a for none.
+func FloatText(f *float64) string {
+	if f == nil {
+		return "n/a"
+	}
+	return strconv.FormatFloat(*f, 'g', -1, 64)
+}
