@@ -8,8 +8,6 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-func money(t testing.TB, s string) *tables.Money { return fixture.Money(t, s) }
-
 func ptr[T any](v T) *T { return &v }
 
 func fixtureCampaign() *tables.Campaign { return fixture.Campaign() }
