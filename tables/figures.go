@@ -18,6 +18,7 @@ type Figures struct {
 	CostRatios                                []ArmCostRatio // one per non-baseline arm
 	EvidenceArms                              []SplitArmMacro
 	EvidenceTasks                             []TaskArmMedians // manifest task order, then arm order
+	Systems                                   *SystemFigures   // kind system-comparison only; nil otherwise
 }
 
 // ArmCostTime is one arm's complete-workflow and review-only cost and time

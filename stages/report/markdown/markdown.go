@@ -35,6 +35,7 @@ func Render(sc scorecard.Scorecard, s *tables.Set) []byte {
 	writeSourceProtocol(&b, sc.SourceAndProtocol)
 	writeEvidencePlan(&b, sc.EvidenceAndPlan)
 	writeCostTime(&b, sc.CostAndTime)
+	writeSystemComparison(&b, sc.SystemComparison, s.Tokens)
 	writeRuns(&b, s.Runs)
 	writeFindings(&b, s.Rejections)
 	writeIntervals(&b, sc.Intervals)

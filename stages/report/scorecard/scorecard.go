@@ -45,6 +45,7 @@ type Scorecard struct {
 	EvidenceAndPlan   EvidenceAndPlan   `json:"evidence_and_plan"`
 	CostAndTime       CostAndTime       `json:"cost_and_time"`
 	Gates             []GateResult      `json:"gates"`
+	SystemComparison  *SystemComparison `json:"system_comparison,omitempty"` // kind system-comparison only
 	Decision          DecisionResult    `json:"decision"`
 	Intervals         Intervals         `json:"intervals"`
 }
@@ -152,6 +153,7 @@ func Build(c *tables.Campaign, s *tables.Set, f tables.Figures, toolVersion stri
 	sc.SourceAndProtocol = buildSourceAndProtocol(s, arms)
 	sc.EvidenceAndPlan = buildEvidenceAndPlan(f)
 	sc.CostAndTime = buildCostAndTime(f)
+	sc.SystemComparison = buildSystemComparison(f.Systems)
 	return sc
 }
 
