@@ -17,6 +17,7 @@ type runOptions struct {
 	example       string
 	json          bool
 	skipIntervals bool
+	force         bool
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -33,7 +34,15 @@ docs/errors.md) has decision no_verdict, naming every rejecting finding, and
 run exits 1 ("rejected"), the same as validate; its tables are still written
 for diagnosis, unless the loader rejected it (then nothing is written).
 Otherwise run exits 0 once every file is written, whatever the decision is;
-read the decision from scorecard.json.`,
+read the decision from scorecard.json.
+
+The outputs are written as one set: built in a temporary directory beside
+--out and moved into place only when complete, so --out holds either the
+previous complete set or the new one, however the run ends. A campaign the
+loader rejects removes the previous outputs of the same campaign. --out may
+not lie inside the campaign directory, is never a directory holding files
+evalgate did not write, and replaces another campaign's outputs only with
+--force.`,
 		Args: maxArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			if opts.out == "" {
@@ -46,6 +55,7 @@ read the decision from scorecard.json.`,
 	cmd.Flags().StringVar(&opts.example, "example", "", "embedded example campaign to run when no directory is given")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	cmd.Flags().BoolVar(&opts.skipIntervals, "no-intervals", false, "skip the exploratory intervals (gates never depend on them)")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the outputs of another campaign in --out")
 	return cmd
 }
 
@@ -69,19 +79,20 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutInside(opts.out, args); err != nil {
+		return err
+	}
 	res := stages.Run(fsys, name, stages.Options{SkipIntervals: opts.skipIntervals})
+	if err := writeOutputs(stderr, opts, name, res); err != nil {
+		return err
+	}
 	if !res.Loaded {
-		printFindings(stderr, res.Tables.Rejections)
-		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written\n", name)
 		if opts.json {
 			if err := writeJSON(stdout, summarize(name, "", res)); err != nil {
 				return err
 			}
 		}
 		return errRejected
-	}
-	if err := report.Write(opts.out, res.Campaign, res.Tables, res.Figures, report.Meta{ToolVersion: Version}); err != nil {
-		return err
 	}
 	sum := summarize(name, opts.out, res)
 	sum.Written = true
@@ -107,10 +118,47 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 	return nil
 }
 
+// writeOutputs writes the output set of res into --out, or, for a campaign
+// the loader rejected, prints its findings and removes the previous outputs
+// of the same campaign so that they do not look current (the caller then
+// reports the rejection).
+func writeOutputs(stderr io.Writer, opts runOptions, name string, res *stages.Result) error {
+	out, err := inspectOut(opts.out)
+	if err != nil {
+		return err
+	}
+	id := ""
+	if res.Campaign != nil {
+		id = res.Campaign.Manifest.CampaignID
+	}
+	refusal := out.replaceable(id, opts.force)
+	if !res.Loaded {
+		printFindings(stderr, res.Tables.Rejections)
+		switch {
+		case refusal != nil:
+			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written, and %s left as it is: %v\n", name, tables.EscapeName(opts.out), refusal)
+		case out.exists && !out.empty:
+			if err := tables.RemoveOutputSet(opts.out); err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written, and the previous outputs in %s were removed\n", name, tables.EscapeName(opts.out))
+		default:
+			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written\n", name)
+		}
+		return nil
+	}
+	if refusal != nil {
+		return refusal
+	}
+	return tables.WriteOutputSet(opts.out, func(tmp string) error {
+		return report.Write(tmp, res.Campaign, res.Tables, res.Figures, report.Meta{ToolVersion: Version})
+	})
+}
+
 func summarize(name, out string, res *stages.Result) runSummary {
 	sum := runSummary{
 		Campaign:       name,
-		Out:            out,
+		Out:            tables.EscapeName(out),
 		Admissible:     res.Admissible(),
 		RejectingCodes: []string{},
 	}

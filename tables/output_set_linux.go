@@ -1,0 +1,17 @@
+package tables
+
+import (
+	"errors"
+
+	"golang.org/x/sys/unix"
+)
+
+// exchangeDirs swaps two directories atomically (renameat2 with
+// RENAME_EXCHANGE, Linux 3.15 and later).
+func exchangeDirs(a, b string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.ENOTSUP) {
+		return errNoExchange
+	}
+	return err
+}
