@@ -32,26 +32,34 @@ type overflow struct {
 
 // Add collects findings.
 func (c *FindingCap) Add(fs ...Finding) {
-	if c.perCode == nil {
-		c.perCode, c.over = map[Code]int{}, map[Code]*overflow{}
-	}
 	for _, f := range fs {
-		if c.perCode[f.Code] < MaxFindingsPerCode && len(c.kept) < MaxFindings {
+		if c.Room(f.Code) {
+			if c.perCode == nil {
+				c.perCode = make(map[Code]int, 4)
+			}
 			c.perCode[f.Code]++
 			c.kept = append(c.kept, f)
 			continue
 		}
-		o := c.over[f.Code]
-		if o == nil {
-			o = &overflow{severity: Warn, first: f, oneFile: true}
-			c.over[f.Code] = o
-			c.order = append(c.order, f.Code)
+		c.count(f)
+	}
+}
+
+// count records a finding past the caps.
+func (c *FindingCap) count(f Finding) {
+	o := c.over[f.Code]
+	if o == nil {
+		if c.over == nil {
+			c.over = map[Code]*overflow{}
 		}
-		o.n++
-		o.oneFile = o.oneFile && f.File == o.first.File
-		if f.Severity == Reject {
-			o.severity = Reject
-		}
+		o = &overflow{severity: Warn, first: f, oneFile: true}
+		c.over[f.Code] = o
+		c.order = append(c.order, f.Code)
+	}
+	o.n++
+	o.oneFile = o.oneFile && f.File == o.first.File
+	if f.Severity == Reject {
+		o.severity = Reject
 	}
 }
 

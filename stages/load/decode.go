@@ -29,17 +29,23 @@ var shapeCodes = map[tables.Code]bool{
 // when its shape is intact, unmarshals it into out strictly. It reports
 // whether out holds the decoded document; the findings say every problem.
 func decodeDoc(data []byte, schema string, at position, out any) (bool, tables.Findings) {
+	return decodeDocInto(data, schema, at, out, nil)
+}
+
+// decodeDocInto is decodeDoc for a document whose findings go on into
+// sink (the loader's capped findings): a violation sink has no room for is
+// counted without its message being formatted, so a million malformed
+// lines cost little more than reading them.
+func decodeDocInto(data []byte, schema string, at position, out any, sink *tables.FindingCap) (bool, tables.Findings) {
 	root, findings := parseTree(data, at)
 	if root == nil {
 		return false, findings
 	}
-	w := &walker{s: schemaFor(schema), at: at}
+	w := &walker{s: schemaFor(schema), at: at, sink: sink}
 	w.walk(w.s.root, root, "")
 	found := w.out.Findings()
-	for _, f := range found {
-		if shapeCodes[f.Code] {
-			return false, found
-		}
+	if w.shapeBroken {
+		return false, found
 	}
 	if err := json.Unmarshal(data, out, json.RejectUnknownMembers(true)); err != nil {
 		// Unreachable when the schema and the Go type agree; a test pins

@@ -50,7 +50,7 @@ func decodeLines[T any](l *loader, r *bufio.Reader, name, schema string, session
 			l.add(at.finding(tables.CodeBlankLine, "", "blank line; JSONL holds one JSON object per line"))
 		default:
 			var rec T
-			ok, findings := decodeDoc(line, schema, at, &rec)
+			ok, findings := decodeDocInto(line, schema, at, &rec, &l.out)
 			if ok {
 				records = append(records, tables.Line[T]{Line: n, Record: rec})
 				for i := range findings {

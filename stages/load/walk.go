@@ -17,16 +17,25 @@ type walker struct {
 	s   *compiledSchema
 	at  position
 	out tables.FindingCap // one document of a million bad members keeps a hundred findings per code
+	// sink, when set, is where the findings go next; a finding it has no
+	// room for is only counted there, so it is not formatted here either.
+	sink *tables.FindingCap
+	// shapeBroken records a shape code (see shapeCodes), wherever it went.
+	shapeBroken bool
 }
 
-// add reports a violation. Past the cap of its code only the count is
-// kept, so the message is not even formatted.
+// add reports a violation. Past the cap of its code (here, or in the sink)
+// only the count is kept, so the message is not even formatted.
 func (w *walker) add(code tables.Code, ptr, format string, args ...any) {
-	if !w.out.Room(code) {
+	w.shapeBroken = w.shapeBroken || shapeCodes[code]
+	switch {
+	case w.sink != nil && !w.sink.Room(code):
+		w.sink.Add(w.at.finding(code, ptr, ""))
+	case !w.out.Room(code):
 		w.out.Add(w.at.finding(code, ptr, ""))
-		return
+	default:
+		w.out.Add(w.at.finding(code, ptr, fmt.Sprintf(format, args...)))
 	}
-	w.out.Add(w.at.finding(code, ptr, fmt.Sprintf(format, args...)))
 }
 
 // walk checks v at ptr against r.

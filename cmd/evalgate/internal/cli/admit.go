@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -92,7 +91,7 @@ func runAdmit(stdout, stderr io.Writer, args []string, opts admitOptions) error 
 // readRequest reads at most one byte past the request cap, so that
 // load.Request reports an oversized file without admit reading all of it.
 func readRequest(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := tables.OpenRegularFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -227,7 +227,7 @@ func blindImportInputs(stderr io.Writer, args []string, opts blindImportOptions)
 	}
 	key, kf := score.DecodeBlindKey(opts.key, keyData)
 	st.imp.Key, st.findings = key, append(st.findings, kf...)
-	rf, err := os.Open(opts.ratings)
+	rf, err := tables.OpenRegularFile(opts.ratings)
 	if err != nil {
 		return nil, usagef("--ratings: %v", err)
 	}
@@ -248,7 +248,7 @@ func blindImportInputs(stderr io.Writer, args []string, opts blindImportOptions)
 }
 
 func readCappedFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := tables.OpenRegularFile(path)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

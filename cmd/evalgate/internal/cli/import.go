@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/go-json-experiment/json"
@@ -179,7 +178,7 @@ func runImportInspect(stdout, stderr io.Writer, paths []string, asJSON bool) err
 }
 
 func readInspectPath(path string) (*load.InspectLog, tables.Findings, error) {
-	f, err := os.Open(path)
+	f, err := tables.OpenRegularFile(path)
 	if err != nil {
 		return nil, nil, usagef("inspect log: %v", err)
 	}

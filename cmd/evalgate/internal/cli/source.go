@@ -29,7 +29,7 @@ func campaignSource(args []string, example string) (fs.FS, string, error) {
 		if err != nil {
 			return nil, "", usagef("campaign directory: %v", err)
 		}
-		return dir, filepath.Base(filepath.Clean(args[0])), nil
+		return dir, tables.EscapeName(filepath.Base(filepath.Clean(args[0]))), nil
 	}
 	if example == "" {
 		example = fixtures.DefaultExample

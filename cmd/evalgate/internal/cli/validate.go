@@ -3,10 +3,10 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/evalgate/evalgate/stages"
+	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 	"github.com/spf13/cobra"
 )
@@ -67,7 +67,7 @@ func validateAnswer(stdout io.Writer, opts validateOptions) error {
 	if !slices.Contains(answerRoles, opts.role) {
 		return usagef("--role must be one of draft, review, reconciliation")
 	}
-	data, err := os.ReadFile(opts.answer)
+	data, err := readCappedAnswer(opts.answer)
 	if err != nil {
 		return usagef("answer: %v", err)
 	}
@@ -106,4 +106,16 @@ func printReport(stdout io.Writer, input string, fs tables.Findings, asJSON bool
 		return errRejected
 	}
 	return nil
+}
+
+// readCappedAnswer reads a regular file, at most one byte past the answer
+// cap, so that CheckAnswer reports an oversized answer without the command
+// reading all of it (or blocking on a FIFO, or spinning on /dev/zero).
+func readCappedAnswer(path string) ([]byte, error) {
+	f, err := tables.OpenRegularFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, load.MaxAnswerBytes+1))
 }
