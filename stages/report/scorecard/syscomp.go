@@ -1,10 +1,6 @@
-package report
+package scorecard
 
-import (
-	"math/big"
-
-	"github.com/evalgate/evalgate/tables"
-)
+import "github.com/evalgate/evalgate/tables"
 
 // SystemComparison is scorecard.json's system_comparison member (kind
 // system-comparison only): the aggregate stage's exact figures, formatted.
@@ -106,17 +102,4 @@ func buildSystemComparison(f *tables.SystemFigures) *SystemComparison {
 		})
 	}
 	return out
-}
-
-// secondsText is an exact nanosecond string as seconds with millisecond
-// precision for reading (the exact value stays in scorecard.json).
-func secondsText(ns *string) string {
-	if ns == nil {
-		return "unknown"
-	}
-	r, ok := new(big.Rat).SetString(*ns)
-	if !ok {
-		return *ns
-	}
-	return new(big.Rat).Quo(r, big.NewRat(1_000_000_000, 1)).FloatString(3) + " s"
 }
