@@ -12,7 +12,18 @@ type Validated struct {
 	Sessions     []Session
 	Citations    []CitationRow
 	Dispositions []DispositionRow
+	Replacements Replacements // the replacement allowance, a fact the aggregate stage reads
 	Findings     Findings
+}
+
+// Replacements is the outcome of the infrastructure-replacement rule, which
+// the validate stage owns: how many planned attempts (triplets of a paired
+// review, systems of a system comparison) hold an infrastructure-invalid
+// session, against the manifest's allowance. Exceeded is Invalid > Allowed.
+type Replacements struct {
+	Unit             string // "triplets" or "systems", for messages
+	Invalid, Allowed int64
+	Exceeded         bool
 }
 
 // Accounted is what the account stage produces: one token row per

@@ -34,10 +34,10 @@ type Out = tables.Aggregated
 
 // inputs are what the stage reads from the earlier stages.
 type inputs struct {
-	sessions []tables.Session // validate
-	tokens   []tables.Token   // account: per-session stop conditions
-	ceilings []tables.Ceiling // account: campaign ceilings
-	runs     []tables.Run     // score
+	replacements tables.Replacements // validate: the infrastructure-replacement rule's outcome
+	tokens       []tables.Token      // account: per-session stop conditions
+	ceilings     []tables.Ceiling    // account: campaign ceilings
+	runs         []tables.Run        // score
 }
 
 // Run summarizes the scored runs per task and repository and judges every
@@ -46,7 +46,7 @@ type inputs struct {
 // decision row (one of each in the usual two-arm design).
 func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted, scored tables.Scored) Out {
 	in := &inputs{
-		sessions: validated.Sessions, tokens: accounted.Tokens, ceilings: accounted.Ceilings, runs: scored.Runs,
+		replacements: validated.Replacements, tokens: accounted.Tokens, ceilings: accounted.Ceilings, runs: scored.Runs,
 	}
 	var out Out
 	all := summarize(c.Manifest.Design.Tasks, in.runs)
@@ -72,7 +72,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	findings.Sort()
 	out.Findings = append(out.Findings, findings...)
 
-	v := validity(c, in, judged)
+	v := validity(in, judged)
 	if judgeSystems(c, in, &out, pol, judged, v) {
 		return out
 	}

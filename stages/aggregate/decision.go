@@ -17,12 +17,11 @@ type validityReport struct{ reasons []string }
 // scored (an unrated run, a missing session or a defective oracle leaves a
 // run unscored). Rejecting findings give no verdict whatever this says
 // (tables.ApplyRejections, applied once by stages.Run).
-func validity(c *tables.Campaign, in *inputs, judged []tables.Run) validityReport {
+func validity(in *inputs, judged []tables.Run) validityReport {
 	var v validityReport
 	v.reasons = append(v.reasons, ceilingsExceeded(in.ceilings)...)
-	allowed := c.Manifest.Ceilings.Campaign.InfrastructureReplacements
-	if n := invalidTriplets(in); n > allowed {
-		v.reasons = append(v.reasons, fmt.Sprintf("%d infrastructure-invalid triplets, at most %d may be replaced", n, allowed))
+	if r := in.replacements; r.Exceeded {
+		v.reasons = append(v.reasons, fmt.Sprintf("%d infrastructure-invalid %s, at most %d may be replaced", r.Invalid, r.Unit, r.Allowed))
 	}
 	byClass := map[string][]string{}
 	for _, r := range judged {
@@ -42,22 +41,6 @@ func validity(c *tables.Campaign, in *inputs, judged []tables.Run) validityRepor
 		}
 	}
 	return v
-}
-
-// invalidTriplets counts the distinct (task, repetition, attempt) with an
-// infrastructure-invalid session.
-func invalidTriplets(in *inputs) int64 {
-	type key struct {
-		task         string
-		rep, attempt int64
-	}
-	seen := map[key]bool{}
-	for _, sess := range in.sessions {
-		if sess.Classification == tables.ClassInvalid {
-			seen[key{sess.TaskID, sess.Repetition, sess.Attempt}] = true
-		}
-	}
-	return int64(len(seen))
 }
 
 // decide turns gates into the decision for one treatment arm: no_verdict

@@ -20,9 +20,10 @@ import (
 // 8 of 8 tasks improve; cost and time ratios 1.05 everywhere.
 
 type fixture struct {
-	t *testing.T
-	c *tables.Campaign
-	s *tables.Set
+	t            *testing.T
+	c            *tables.Campaign
+	s            *tables.Set
+	replacements tables.Replacements // the validate stage's replacement outcome
 }
 
 func newFixture(t *testing.T, tasks int, reps int64) *fixture {
@@ -96,14 +97,14 @@ func (f *fixture) setCost(task, arm string, rep int64, cost string) {
 }
 
 func (f *fixture) aggregate() {
-	aggregateInto(f.c, f.s)
+	aggregateInto(f.c, f.s, f.replacements)
 }
 
 // aggregateInto runs the stage on the earlier stages' tables in s (their
 // findings in s.Rejections, which the stage never reads) and adds its
 // output to s, with the decision after tables.ApplyRejections.
-func aggregateInto(c *tables.Campaign, s *tables.Set) {
-	out := Run(c, tables.Validated{Sessions: s.Sessions}, tables.Accounted{Tokens: s.Tokens, Ceilings: s.Ceilings}, tables.Scored{Runs: s.Runs, Findings: s.Rejections})
+func aggregateInto(c *tables.Campaign, s *tables.Set, replacements tables.Replacements) {
+	out := Run(c, tables.Validated{Sessions: s.Sessions, Replacements: replacements}, tables.Accounted{Tokens: s.Tokens, Ceilings: s.Ceilings}, tables.Scored{Runs: s.Runs, Findings: s.Rejections})
 	s.Tasks = append(s.Tasks, out.Tasks...)
 	s.Repositories = append(s.Repositories, out.Repositories...)
 	s.Gates = append(s.Gates, out.Gates...)

@@ -83,7 +83,7 @@ func (f *sysFixture) run(task, arm string) *tables.Run {
 
 func (f *sysFixture) judge() (map[tables.GateName]tables.Gate, tables.Decision) {
 	f.t.Helper()
-	aggregateInto(f.c, f.s)
+	aggregateInto(f.c, f.s, tables.Replacements{})
 	gates := map[tables.GateName]tables.Gate{}
 	for _, g := range f.s.Gates {
 		gates[g.Gate] = g
@@ -221,7 +221,7 @@ func TestGatePresetKindMismatch(t *testing.T) {
 	t.Run("system preset on a paired review", func(t *testing.T) {
 		f := newSysFixture(t)
 		f.c.Manifest.Kind = tables.KindPairedReview
-		aggregateInto(f.c, f.s)
+		aggregateInto(f.c, f.s, tables.Replacements{})
 		if len(f.s.Decision) != 2 || f.s.Decision[0].Decision != tables.DecisionNoVerdict || !hasCode(f.s.Rejections, tables.CodeGatePresetKind) {
 			t.Fatalf("decisions %+v findings %v", f.s.Decision, f.s.Rejections)
 		}

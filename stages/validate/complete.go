@@ -47,7 +47,9 @@ func (v *runner) walkSchedule(unit string, checkFinal func(slot tables.Slot, fin
 			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("Task %q has no scheduled repetition %d.", sr.row.TaskID, sr.row.Repetition))
 		}
 	}
-	if allowed := v.c.Manifest.Ceilings.Campaign.InfrastructureReplacements; invalid > allowed {
+	allowed := v.c.Manifest.Ceilings.Campaign.InfrastructureReplacements
+	v.replacements = tables.Replacements{Unit: unit, Invalid: invalid, Allowed: allowed, Exceeded: invalid > allowed}
+	if v.replacements.Exceeded {
 		v.findings = append(v.findings, tables.Finding{
 			Code: tables.CodeInvalidTripletsExceeded, Severity: tables.Reject, File: receiptsFile,
 			Message: fmt.Sprintf("%d %s are infrastructure-invalid but the campaign allows %d replacement(s); the campaign stops.", invalid, unit, allowed),

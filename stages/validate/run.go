@@ -41,6 +41,8 @@ type runner struct {
 	cites    []tables.CitationRow
 	disps    []tables.DispositionRow
 	findings tables.Findings
+	// replacements is the replacement rule's outcome (walkSchedule).
+	replacements tables.Replacements
 }
 
 // sessionResult is one receipt's row under construction with what the
@@ -101,7 +103,7 @@ func (v *runner) finish() Out {
 		return cmp.Or(cmp.Compare(a.SessionID, b.SessionID), compareIDs(a.EvidenceID, b.EvidenceID))
 	})
 	v.findings.Sort()
-	return Out{Sessions: rows, Citations: v.cites, Dispositions: v.disps, Findings: v.findings}
+	return Out{Sessions: rows, Citations: v.cites, Dispositions: v.disps, Replacements: v.replacements, Findings: v.findings}
 }
 
 var roleRank = map[string]int{tables.RolePreparation: 0, tables.RoleDraft: 0, tables.RoleInvestigation: 0, tables.RoleReview: 1}

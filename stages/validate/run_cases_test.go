@@ -158,3 +158,29 @@ func TestRun(t *testing.T) {
 		})
 	}
 }
+
+// TestReplacementsFact: the replacement rule's outcome is written as a fact
+// for the aggregate stage, agreeing with the finding.
+func TestReplacementsFact(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		allowed int64
+		want    tables.Replacements
+	}{
+		{"one replacement within an allowance of one", 1, tables.Replacements{Unit: "triplets", Invalid: 1, Allowed: 1}},
+		{"one replacement over an allowance of zero", 0, tables.Replacements{Unit: "triplets", Invalid: 1, Allowed: 0, Exceeded: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			replacement(f)
+			f.c.Manifest.Ceilings.Campaign.InfrastructureReplacements = c.allowed
+			out := f.run()
+			if out.Replacements != c.want {
+				t.Errorf("replacements %+v, want %+v", out.Replacements, c.want)
+			}
+			if got := hasCode(out.Findings, tables.CodeInvalidTripletsExceeded); got != c.want.Exceeded {
+				t.Errorf("invalid_triplets_exceeded reported %v, fact says exceeded %v", got, c.want.Exceeded)
+			}
+		})
+	}
+}
