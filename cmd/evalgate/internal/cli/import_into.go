@@ -69,6 +69,7 @@ func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
 	fs = append(fs, more...)
 	if !fs.Rejected() {
 		fs = append(fs, answerConflicts(root, plan)...)
+		fs = append(fs, unwritable(root, plan)...)
 	}
 	fs.Sort()
 	printFindings(stderr, fs)
@@ -247,6 +248,33 @@ func answerConflicts(root *os.Root, plan load.ImportPlan) tables.Findings {
 		}
 		out = append(out, tables.Finding{Code: tables.CodeImportConflict, Severity: tables.Reject, File: a.Path,
 			Message: "the campaign already holds this answer file with other bytes (or it cannot be read); a conflicting import is refused"})
+	}
+	return out
+}
+
+// unwritable refuses to write through anything but a regular file or a
+// directory of the campaign itself: a symbolic link among the files an
+// import writes could point outside the campaign.
+func unwritable(root *os.Root, plan load.ImportPlan) tables.Findings {
+	names := []string{load.ReceiptsFile, load.ImportsFile}
+	if len(plan.Answers) > 0 {
+		names = append(names, "answers")
+	}
+	for _, a := range plan.Answers {
+		names = append(names, a.Path)
+	}
+	var out tables.Findings
+	for _, name := range names {
+		st, err := root.Lstat(name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+		case name == "answers" && st.IsDir(), name != "answers" && st.Mode().IsRegular():
+			continue
+		}
+		out = append(out, tables.Finding{Code: tables.CodeImportConflict, Severity: tables.Reject, File: name,
+			Message: "the campaign's file is not a regular file (or directory) of the campaign itself, so the import does not write through it"})
 	}
 	return out
 }
