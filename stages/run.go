@@ -75,6 +75,9 @@ func RunCampaign(c *tables.Campaign, opts Options) *tables.Set {
 
 // judge is the pipeline after load: loaded are load's findings.
 func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Set, tables.Figures) {
+	if c.Manifest.Kind == tables.KindReviewerBenchmark {
+		return judgeBenchmark(c, loaded), tables.Figures{}
+	}
 	validated := validate.Run(c, load.Answers(c))
 	accounted := account.Run(c)
 	scored := score.Run(c, validated, accounted)
@@ -105,5 +108,36 @@ func assemble(loaded tables.Findings, v validate.Out, a account.Out, s score.Out
 		Decision:     tables.ApplyRejections(g.Decision, findings), // the one rule: any rejecting finding gives no_verdict
 		Intervals:    iv.Intervals,
 		Rejections:   findings,
+	}
+}
+
+// judgeBenchmark is the pipeline of a reviewer benchmark (RFC 0033):
+//
+//	validate  campaign, review files            → attempts, findings, raw criteria, adjudications
+//	account   campaign                          → tokens, ledger
+//	          ledger                            → commitment (accounted + held + reserved against the cap)
+//	score     campaign, validated, accounted    → reviews, effective criteria, settled findings
+//	aggregate campaign, scored, commitment      → metrics, gates, decision
+func judgeBenchmark(c *tables.Campaign, loaded tables.Findings) *tables.Set {
+	validated := validate.Benchmark(c, load.ReviewFiles(c))
+	accounted := account.Run(c)
+	commitment := account.Commit(&c.Manifest.Ceilings, accounted.Ledger, tables.BillingReference)
+	scored := score.Benchmark(c, validated, accounted)
+	earlier := slices.Concat(loaded, validated.Problems, accounted.Findings, scored.Problems)
+	aggregated := aggregate.Benchmark(c, scored, commitment, earlier)
+	findings := slices.Concat(earlier, aggregated.Problems)
+	findings.Sort()
+	return &tables.Set{
+		Cases:                validated.Cases,
+		Reviews:              scored.Reviews,
+		Criteria:             scored.Criteria,
+		Findings:             scored.Findings,
+		FindingAdjudications: validated.Adjudications,
+		ReviewMetrics:        aggregated.Metrics,
+		Tokens:               accounted.Tokens,
+		Ledger:               accounted.Ledger,
+		Gates:                aggregated.Gates,
+		Decision:             aggregated.Decision,
+		Rejections:           findings,
 	}
 }

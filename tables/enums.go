@@ -41,11 +41,14 @@ const (
 	DecisionDoNotAdvance Verdict = "do_not_advance"
 	DecisionStopNoGain   Verdict = "stop_no_gain"
 	DecisionNoVerdict    Verdict = "no_verdict"
+	// DecisionInconclusive (reviewer benchmark only) keeps the default
+	// reviewer: no regression observed, but no demonstrated improvement.
+	DecisionInconclusive Verdict = "inconclusive"
 )
 
 // Verdicts lists every decision, in documentation order.
 func Verdicts() []Verdict {
-	return []Verdict{DecisionAdvance, DecisionDoNotAdvance, DecisionStopNoGain, DecisionNoVerdict}
+	return []Verdict{DecisionAdvance, DecisionDoNotAdvance, DecisionStopNoGain, DecisionNoVerdict, DecisionInconclusive}
 }
 
 // UsageShape names the native shape of a provider's usage object

@@ -22,7 +22,7 @@ func TestEnumValuesStable(t *testing.T) {
 		})
 	})
 	t.Run("decision", func(t *testing.T) {
-		check(t, stringsOf(Verdicts()), []string{"advance", "do_not_advance", "stop_no_gain", "no_verdict"})
+		check(t, stringsOf(Verdicts()), []string{"advance", "do_not_advance", "stop_no_gain", "no_verdict", "inconclusive"})
 	})
 	t.Run("usage shape", func(t *testing.T) {
 		check(t, stringsOf(UsageShapes()), []string{
@@ -44,6 +44,7 @@ func TestEnumValuesStable(t *testing.T) {
 		{string(DecisionDoNotAdvance), "do_not_advance"},
 		{string(DecisionStopNoGain), "stop_no_gain"},
 		{string(DecisionNoVerdict), "no_verdict"},
+		{string(DecisionInconclusive), "inconclusive"},
 		{string(ShapeNormalized), "normalized"},
 		{string(ShapeOpenAIResponses), "openai.responses"},
 		{string(ShapeOpenAIChat), "openai.chat_completions"},

@@ -47,6 +47,20 @@ const (
 	GateWorkflowLimits          GateName = "sc_workflow_limits"
 )
 
+// Gates of the reviewer-benchmark preset (rule G6): the candidate profile
+// against the baseline. Both profiles review every case the same number
+// of times, so their eligible attempts are equal and counts compare
+// exactly as rates do.
+const (
+	GateRbContract           GateName = "rb_contract"
+	GateRbRegression         GateName = "rb_regression"
+	GateRbBlockingSelection  GateName = "rb_blocking_selection"
+	GateRbDetectionSelection GateName = "rb_detection_selection"
+	GateRbBlockingFinal      GateName = "rb_blocking_final"
+	GateRbDetectionFinal     GateName = "rb_detection_final"
+	GateRbBudget             GateName = "rb_budget"
+)
+
 // Comparison is how a gate's observation meets its threshold; thresholds
 // are inclusive (rule G7).
 type Comparison string
@@ -109,6 +123,13 @@ var gateDocs = []GateDoc{
 	{GateComparatorCostPair, AtMost, "G5", "the largest paired workflow cost ratio against the comparator"},
 	{GateComparatorTimePair, AtMost, "G5", "the largest paired workflow time ratio against the comparator"},
 	{GateWorkflowLimits, AtMost, "G5", "workflows of any system beyond a workflow limit (12 min incl. cold setup, 8 min investigation, 4 min review, 60 operations)"},
+	{GateRbContract, AtMost, "G6", "the candidate's reviews that are not valid review documents (schema violations)"},
+	{GateRbRegression, AtMost, "G6", "the candidate's attempts on known regression cases that miss the planted defect or do not pass the clean case"},
+	{GateRbBlockingSelection, AtLeast, "G6", "audited clean selection attempts the baseline blocks minus those the candidate blocks"},
+	{GateRbDetectionSelection, AtLeast, "G6", "planted selection defects the candidate detects minus those the baseline detects"},
+	{GateRbBlockingFinal, AtLeast, "G6", "audited clean final attempts the baseline blocks minus those the candidate blocks; a retired final split cannot pass"},
+	{GateRbDetectionFinal, AtLeast, "G6", "planted final defects the candidate detects minus those the baseline detects; a retired final split cannot pass"},
+	{GateRbBudget, AtLeast, "G6", "the ledger's remaining allowance: the reference-cost cap minus accounted, held and reserved charges"},
 }
 
 // PresetName names a gate policy preset, as a manifest's
@@ -119,6 +140,7 @@ const (
 	PresetEvaluation        PresetName = "paired-review-evaluation-v1"
 	PresetDevelopmentRound2 PresetName = "development-round2-v1"
 	PresetSystemComparison  PresetName = "system-comparison-v1"
+	PresetReviewerBenchmark PresetName = "reviewer-benchmark-v1"
 )
 
 // Preset is one gate policy: the runs it judges and its gates, in order,
@@ -209,5 +231,14 @@ var presets = []Preset{
 		{GateComparatorTimePair, "1.25"},
 		{GateSessionLimits, "0"},
 		{GateWorkflowLimits, "0"},
+	}},
+	{Name: PresetReviewerBenchmark, Kind: KindReviewerBenchmark, Rule: "G6", Gates: []PresetGate{
+		{GateRbContract, "0"},
+		{GateRbRegression, "0"},
+		{GateRbBlockingSelection, "1"},
+		{GateRbDetectionSelection, "0"},
+		{GateRbBlockingFinal, "1"},
+		{GateRbDetectionFinal, "0"},
+		{GateRbBudget, "0"},
 	}},
 }

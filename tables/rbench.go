@@ -203,6 +203,7 @@ type Review struct {
 	Profile       string            `json:"profile"`        // the reviewer profile (the arm)
 	ResponseCache string            `json:"response_cache"` // bypassed, hit
 	Outcome       string            `json:"outcome"`        // completed, abstained
+	Summary       string            `json:"summary"`        // the reviewer's own summary
 	Criteria      []CriterionRating `json:"criteria"`
 	Findings      []ReviewFinding   `json:"findings"`
 }

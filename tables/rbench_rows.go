@@ -34,11 +34,11 @@ const (
 	ReviewStatusCompleted       = "completed"        // a decoded review
 )
 
-// Review decisions derived from the effective ratings.
+// Review decisions (reviews.decision) derived from the effective ratings.
 const (
-	DecisionBlock     = "block"     // some criterion's effective rating is fail
-	DecisionPass      = "pass"      // every criterion's effective rating is pass
-	DecisionUndecided = "undecided" // neither: some rating is unknown
+	ReviewBlock     = "block"     // some criterion's effective rating is fail
+	ReviewPass      = "pass"      // every criterion's effective rating is pass
+	ReviewUndecided = "undecided" // neither: some rating is unknown
 )
 
 // ReviewRow is one row per scheduled review attempt (case × profile ×

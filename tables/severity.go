@@ -69,6 +69,12 @@ var modelFaultCodes = []Code{
 	CodeEvidenceUnknown, CodeDispositionMissing, CodeDispositionInvented, CodeDispositionSubstituted,
 	CodeCitationPathMismatch, CodeCitationOutsideItem, CodeCitationBeyondSource, CodeCitationBytesMismatch,
 	CodeInvestigationEmpty,
+	// A reviewer's own faults in a reviewer benchmark: the review is a
+	// schema violation, its finding is not grounded, its rating is
+	// unknown or overridden, its planted defect is missed.
+	CodeRbenchReviewMalformed, CodeRbenchReviewInconsistent, CodeRbenchQuoteFabricated, CodeRbenchProbeUnbound,
+	CodeRbenchInstrumentation, CodeRbenchFailureUnsupported, CodeRbenchPassOwnsBlocking, CodeRbenchPassOverridden,
+	CodeRbenchWrongLocation,
 }
 
 // costBlockingCodes leave a cost or a bound unshown on an otherwise sound

@@ -22,6 +22,7 @@ package aggregate
 
 import (
 	"cmp"
+	"fmt"
 	"math/big"
 	"slices"
 
@@ -62,6 +63,11 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 		return cmp.Or(cmp.Compare(a.TaskID, b.TaskID), cmp.Compare(a.Repetition, b.Repetition), cmp.Compare(a.Arm, b.Arm))
 	})
 	pol, findings := resolvePolicy(c.Manifest.GatePolicy)
+	if pol != nil && pol.name == tables.PresetReviewerBenchmark {
+		findings = append(findings, tables.Finding{Code: tables.CodeGatePresetKind, Severity: tables.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
+			Message: fmt.Sprintf("gate preset %s judges only reviewer benchmarks, not a %s campaign", pol.name, c.Manifest.Kind)})
+		pol = nil
+	}
 	var judged []tables.Run
 	if pol != nil {
 		judged = pol.judgedRuns(c.Manifest.Design.Tasks, runs)

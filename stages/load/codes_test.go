@@ -19,6 +19,8 @@ var codeTests = []struct {
 	{"TestAnswerSyntax", TestAnswerSyntax},
 	{"TestRequestRules", TestRequestRules},
 	{"TestSystemComparisonLoadRules", TestSystemComparisonLoadRules},
+	{"TestBenchmarkLoadRules", TestBenchmarkLoadRules},
+	{"TestKindUnsupported", TestKindUnsupported},
 	{"TestReadInspectLogReal", TestReadInspectLogReal},
 	{"TestReadInspectLogRejects", TestReadInspectLogRejects},
 	{"TestReadInspectLogWarnings", TestReadInspectLogWarnings},

@@ -33,6 +33,7 @@ func Campaign(fsys fs.FS, name string) (*tables.Campaign, tables.Findings) {
 	if l.loadManifest() {
 		l.loadPrompts()
 		l.loadTasks()
+		l.loadBenchmark()
 	}
 	l.checkSources()
 	l.loadUnblinding()

@@ -29,9 +29,9 @@ func (l *loader) loadManifest() bool {
 // checkManifest runs the cross-checks that need only the manifest.
 func checkManifest(m *tables.Manifest, at position) tables.Findings {
 	out := checkKindSupported(m, at)
-	if want := tables.SchemaSHA256("answer"); m.ResponseSchemaSHA256 != want {
+	if name, want := responseSchema(m.Kind); m.ResponseSchemaSHA256 != want {
 		out = append(out, at.finding(tables.CodeResponseSchemaMismatch, "/response_schema_sha256",
-			fmt.Sprintf("response_schema_sha256 is %s but the published answer schema's digest is %s", clip(m.ResponseSchemaSHA256), want)))
+			fmt.Sprintf("response_schema_sha256 is %s but the published %s schema's digest is %s", clip(m.ResponseSchemaSHA256), name, want)))
 	}
 	u := uniqueIDs{at: at}
 	for i, p := range m.Prompts {
@@ -49,12 +49,24 @@ func checkManifest(m *tables.Manifest, at position) tables.Findings {
 	out = append(out, u.out...)
 	out = append(out, checkPromptRefs(m, at)...)
 	out = append(out, checkSystemDesign(m, at)...)
+	out = append(out, checkBenchmarkDesign(m, at)...)
 	d := &m.Design
 	if d.PacketItemMin > d.PacketItemMax {
 		out = append(out, at.finding(tables.CodeDesignInvalid, "/design/packet_item_min",
 			fmt.Sprintf("packet_item_min %d exceeds packet_item_max %d", d.PacketItemMin, d.PacketItemMax)))
 	}
 	return append(out, checkSchedule(d, at)...)
+}
+
+// responseSchema names the published schema a kind's sessions answer in
+// and its digest: the reviewer output of a reviewer benchmark, the
+// response contract otherwise.
+func responseSchema(kind string) (string, string) {
+	name := "answer"
+	if kind == tables.KindReviewerBenchmark {
+		name = "review"
+	}
+	return name, tables.SchemaSHA256(name)
 }
 
 func checkPromptRefs(m *tables.Manifest, at position) tables.Findings {
@@ -168,8 +180,10 @@ func checkOrder(arms []tables.Arm, order []string, ptr string, at position) tabl
 
 // unsupportedKinds are the campaign kinds the manifest format names but
 // this version cannot evaluate yet. Such a campaign is refused with its own
-// code, never judged as another kind.
-var unsupportedKinds = []string{tables.KindReviewerBenchmark}
+// code, never judged as another kind. Every kind is evaluated today
+// (reviewer-benchmark since its pipeline is complete: stages/run.go
+// judgeBenchmark).
+var unsupportedKinds = []string{}
 
 func checkKindSupported(m *tables.Manifest, at position) tables.Findings {
 	if !slices.Contains(unsupportedKinds, m.Kind) {

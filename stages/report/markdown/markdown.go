@@ -32,6 +32,7 @@ func Render(sc scorecard.Scorecard, s *tables.Set) []byte {
 	writeDecision(&b, sc.Decision)
 	writeCompletion(&b, sc.Completion)
 	writeGates(&b, sc.Gates)
+	writeReviewerBenchmark(&b, sc.ReviewerBenchmark)
 	writeSourceProtocol(&b, sc.SourceAndProtocol)
 	writeEvidencePlan(&b, sc.EvidenceAndPlan)
 	writeCostTime(&b, sc.CostAndTime)

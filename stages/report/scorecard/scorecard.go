@@ -48,6 +48,8 @@ type Scorecard struct {
 	SystemComparison  *SystemComparison `json:"system_comparison,omitempty"` // kind system-comparison only
 	Decision          DecisionResult    `json:"decision"`
 	Intervals         Intervals         `json:"intervals"`
+	// ReviewerBenchmark is present only for kind reviewer-benchmark.
+	ReviewerBenchmark *ReviewerBenchmark `json:"reviewer_benchmark,omitzero"`
 }
 
 // Count is one named count; lists of counts are sorted by name unless
@@ -154,6 +156,7 @@ func Build(c *tables.Campaign, s *tables.Set, f tables.Figures, toolVersion stri
 	sc.EvidenceAndPlan = buildEvidenceAndPlan(f)
 	sc.CostAndTime = buildCostAndTime(f)
 	sc.SystemComparison = buildSystemComparison(f.Systems)
+	sc.ReviewerBenchmark = buildReviewerBenchmark(c, s)
 	return sc
 }
 

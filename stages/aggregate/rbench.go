@@ -1,0 +1,395 @@
+package aggregate
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/stats"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Reviewer-benchmark metrics, promotion gates and decision (RFC 0033
+// "Metrics and promotion"). Every scheduled attempt is in every
+// denominator of its stratum: a missing, failed, malformed, abstained or
+// undecided review counts as neither detected nor decidable. The candidate
+// advances only when it passes its contract and regression cases, blocks
+// strictly fewer audited clean attempts than the baseline with no
+// observed detection regression on the selection and on the final split,
+// and the ledger's commitment stays within the budget. Otherwise the
+// default stays: do_not_advance when the candidate is observed worse,
+// inconclusive when it is not observed better (ties, no eligible attempts,
+// a retired final split).
+
+// SplitAll totals the three splits in the metrics table.
+const SplitAll = "all"
+
+// BenchmarkOut is what the stage produces for a reviewer benchmark.
+type BenchmarkOut = tables.ReviewsAggregated
+
+// Benchmark computes the metrics of every split, profile and model
+// stratum, the promotion gates of the candidate against the baseline and
+// the decision. commitment is the account stage's ledger commitment on the
+// reference basis; findings are every earlier stage's findings: a
+// rejecting record defect makes the decision no_verdict.
+func Benchmark(c *tables.Campaign, scored tables.ReviewsScored, commitment tables.Commitment, findings tables.Findings) BenchmarkOut {
+	var out BenchmarkOut
+	arms := c.Manifest.Design.Arms
+	models := strata(scored.Reviews)
+	findingsBy := map[string][]tables.FindingRow{}
+	for _, f := range scored.Findings {
+		findingsBy[f.SessionID] = append(findingsBy[f.SessionID], f)
+	}
+	for _, split := range append(slices.Clone(tables.BenchmarkSplits), SplitAll) {
+		for _, arm := range arms {
+			for _, model := range models {
+				rows := selectReviews(scored.Reviews, split, arm.ID, model)
+				out.Metrics = append(out.Metrics, metrics(split, arm.ID, model, rows, findingsBy)...)
+			}
+		}
+	}
+	if len(arms) != 2 {
+		return out // refused by load
+	}
+	pol, problems := resolvePolicy(c.Manifest.GatePolicy)
+	out.Problems = append(out.Problems, problems...)
+	if p, ok := tables.FindPreset(tables.PresetName(c.Manifest.GatePolicy.Preset)); ok && p.Kind != tables.KindReviewerBenchmark {
+		out.Problems = append(out.Problems, tables.Finding{Code: tables.CodeGatePresetKind, Severity: tables.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
+			Message: fmt.Sprintf("A reviewer benchmark is judged by preset %s, not %s.", tables.PresetReviewerBenchmark, p.Name)})
+		pol = nil
+	}
+	j := &benchJudge{c: c, rows: scored.Reviews, base: arms[0].ID, cand: arms[1].ID, commitment: commitment}
+	if pol != nil {
+		out.Gates = j.gates(pol)
+	}
+	out.Decision = []tables.Decision{j.decide(out.Gates, slices.Concat(findings, out.Problems))}
+	return out
+}
+
+// strata are the model strata in order, plus "all" when there are several.
+func strata(rows []tables.ReviewRow) []string {
+	var ms []string
+	for _, r := range rows {
+		if !slices.Contains(ms, r.Model) {
+			ms = append(ms, r.Model)
+		}
+	}
+	slices.Sort(ms)
+	if len(ms) > 1 {
+		ms = append(ms, SplitAll)
+	}
+	return ms
+}
+
+func selectReviews(rows []tables.ReviewRow, split, profile, model string) []tables.ReviewRow {
+	var out []tables.ReviewRow
+	for _, r := range rows {
+		if (split == SplitAll || r.Split == split) && r.Profile == profile && (model == SplitAll || r.Model == model) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// counts are one stratum's numerators and denominators.
+type counts struct {
+	scheduled, completed, decidable          int64
+	variants, detected                       int64
+	clean, blocked, provisional, provBlocked int64
+	abstained, errors, schema                int64
+	upheld, adjudicated, unadjudicated, all  int64
+	in, out                                  int64
+	cost                                     *tables.Money
+	durations                                []int64
+	durationUnknown                          bool
+}
+
+func tally(rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) counts {
+	var k counts
+	zero := tables.Money(0)
+	k.cost = &zero
+	for _, r := range rows {
+		k.scheduled++
+		switch r.Status {
+		case tables.ReviewStatusCompleted:
+			k.completed++
+		case tables.ReviewStatusAbstained:
+			k.completed++
+			k.abstained++
+		case tables.ReviewStatusSchemaViolation:
+			k.schema++
+		default:
+			k.errors++
+		}
+		if r.Decidable {
+			k.decidable++
+		}
+		switch {
+		case r.CaseKind == tables.CaseVariant && r.Label == tables.LabelAudited:
+			k.variants++
+			if r.Detected != nil && *r.Detected {
+				k.detected++
+			}
+		case r.CaseKind == tables.CaseClean && r.Label == tables.LabelAudited:
+			k.clean++
+			if r.Blocked != nil && *r.Blocked {
+				k.blocked++
+			}
+		case r.CaseKind == tables.CaseClean:
+			k.provisional++
+			if r.Blocked != nil && *r.Blocked {
+				k.provBlocked++
+			}
+		}
+		if r.SessionID != "" {
+			for _, f := range findingsBy[r.SessionID] {
+				k.all++
+				switch f.Adjudication {
+				case tables.AdjudicationUpheld:
+					k.upheld++
+					k.adjudicated++
+				case tables.AdjudicationRejected:
+					k.adjudicated++
+				default:
+					k.unadjudicated++
+				}
+			}
+		}
+		k.in, k.out = k.in+r.InputTokens, k.out+r.OutputTokens
+		if r.Status != tables.ReviewStatusMissing {
+			if k.cost != nil && r.Cost != nil {
+				if s, ok := stats.AddInt64(int64(*k.cost), int64(*r.Cost)); ok {
+					m := tables.Money(s)
+					k.cost = &m
+				} else {
+					k.cost = nil
+				}
+			} else {
+				k.cost = nil
+			}
+			if r.DurationNS == nil {
+				k.durationUnknown = true
+			} else {
+				k.durations = append(k.durations, *r.DurationNS)
+			}
+		}
+	}
+	return k
+}
+
+// metrics are one stratum's metric rows.
+func metrics(split, profile, model string, rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) []tables.ReviewMetric {
+	k := tally(rows, findingsBy)
+	base := tables.ReviewMetric{Split: split, Profile: profile, Model: model}
+	rate := func(metric string, num, den int64) tables.ReviewMetric {
+		m := base
+		m.Metric, m.Numerator, m.Denominator = metric, num, den
+		m.Exact = fmt.Sprintf("%d/%d", num, den)
+		if den > 0 {
+			m.Value = stats.Float(big.NewRat(num, den))
+		} else {
+			m.Exact = "null"
+		}
+		return m
+	}
+	sum := func(metric string, v int64) tables.ReviewMetric {
+		m := base
+		m.Metric, m.Numerator, m.Exact = metric, v, fmt.Sprint(v)
+		f := float64(v)
+		m.Value = &f
+		return m
+	}
+	cost := base
+	cost.Metric, cost.Exact = tables.MetricCost, "null"
+	if k.cost != nil {
+		cost.Exact = k.cost.String()
+		cost.Value = stats.Float(new(big.Rat).SetFrac64(int64(*k.cost), 1_000_000_000_000))
+	}
+	latency := base
+	latency.Metric, latency.Exact, latency.Denominator = tables.MetricLatency, "null", int64(len(k.durations))
+	if med := stats.MedianInt64(k.durations); med != nil && !k.durationUnknown {
+		latency.Exact, latency.Value = stats.FormatRat(med), stats.Float(med)
+	}
+	return []tables.ReviewMetric{
+		sum(tables.MetricScheduled, k.scheduled),
+		rate(tables.MetricCompleted, k.completed, k.scheduled),
+		rate(tables.MetricDecisionCoverage, k.decidable, k.scheduled),
+		rate(tables.MetricDetection, k.detected, k.variants),
+		rate(tables.MetricBlockingOnClean, k.blocked, k.clean),
+		rate(tables.MetricBlockingProvisional, k.provBlocked, k.provisional),
+		rate(tables.MetricPrecision, k.upheld, k.adjudicated),
+		rate(tables.MetricUnadjudicated, k.unadjudicated, k.all),
+		rate(tables.MetricAbstentions, k.abstained, k.scheduled),
+		rate(tables.MetricExecutionErrors, k.errors, k.scheduled),
+		rate(tables.MetricSchemaViolations, k.schema, k.scheduled),
+		sum(tables.MetricInputTokens, k.in),
+		sum(tables.MetricOutputTokens, k.out),
+		cost,
+		latency,
+	}
+}
+
+// benchJudge evaluates the promotion gates of the candidate.
+type benchJudge struct {
+	c          *tables.Campaign
+	rows       []tables.ReviewRow
+	base, cand string
+	commitment tables.Commitment
+	worse      []string // gates the candidate failed by being observed worse
+}
+
+func (j *benchJudge) split(split, profile string) counts {
+	return tally(selectReviews(j.rows, split, profile, SplitAll), nil)
+}
+
+// gates are the promotion gates of the preset, in its order.
+func (j *benchJudge) gates(pol *policy) []tables.Gate {
+	retired := j.c.Manifest.Benchmark != nil && j.c.Manifest.Benchmark.FinalRetired
+	checks := map[tables.GateName]func(threshold) tables.Gate{
+		tables.GateRbContract:           j.contract,
+		tables.GateRbRegression:         j.regression,
+		tables.GateRbBlockingSelection:  func(t threshold) tables.Gate { return j.blocking(t, tables.SplitSelection, false) },
+		tables.GateRbDetectionSelection: func(t threshold) tables.Gate { return j.detection(t, tables.SplitSelection, false) },
+		tables.GateRbBlockingFinal:      func(t threshold) tables.Gate { return j.blocking(t, tables.SplitFinal, retired) },
+		tables.GateRbDetectionFinal:     func(t threshold) tables.Gate { return j.detection(t, tables.SplitFinal, retired) },
+		tables.GateRbBudget:             j.budget,
+	}
+	var gs []tables.Gate
+	for _, t := range pol.thresholds {
+		if check := checks[t.name]; check != nil {
+			gs = append(gs, check(t))
+		}
+	}
+	return gs
+}
+
+// gate is one gate row; worse marks a failure that shows the candidate
+// worse than the baseline (rather than not shown better).
+func (j *benchJudge) gate(t threshold, observed *big.Rat, text string, worse bool, failing []string, detail string) tables.Gate {
+	g := tables.Gate{Gate: t.name, Arm: j.cand, Observed: text, Threshold: t.String(), Pass: t.pass(observed),
+		Failing: strings.Join(failing, ","), Detail: detail}
+	if !g.Pass && worse {
+		j.worse = append(j.worse, string(t.name))
+	}
+	return g
+}
+
+func (j *benchJudge) contract(t threshold) tables.Gate {
+	all := j.split(SplitAll, j.cand)
+	return j.gate(t, big.NewRat(all.schema, 1), fmt.Sprintf("%d schema violations in %d attempts", all.schema, all.scheduled), true, nil,
+		"every review of the candidate is a valid review document")
+}
+
+// regression counts the candidate's attempts on regression cases that are
+// not right: a planted defect not detected, a clean case not passed.
+func (j *benchJudge) regression(t threshold) tables.Gate {
+	var failing []string
+	n := 0
+	for _, r := range j.rows {
+		if r.Profile != j.cand || !r.Regression {
+			continue
+		}
+		n++
+		ok := (r.Detected != nil && *r.Detected) || (r.CaseKind == tables.CaseClean && r.Decision != nil && *r.Decision == tables.ReviewPass)
+		if !ok {
+			failing = append(failing, fmt.Sprintf("%s/r%d", r.CaseID, r.Run))
+		}
+	}
+	return j.gate(t, big.NewRat(int64(len(failing)), 1), fmt.Sprintf("%d of %d regression attempts wrong", len(failing), n), true, failing,
+		"known regression cases: the planted defect detected, the clean case passed")
+}
+
+const retiredDetail = "the final split was consumed by tuning: retired as a holdout, so it cannot support a promotion"
+
+// blocking compares blocked audited clean attempts: the baseline's minus
+// the candidate's. Blocking more is worse; blocking as many is not shown
+// better.
+func (j *benchJudge) blocking(t threshold, split string, retired bool) tables.Gate {
+	b, c := j.split(split, j.base), j.split(split, j.cand)
+	text := fmt.Sprintf("baseline %d/%d, candidate %d/%d audited clean attempts blocked", b.blocked, b.clean, c.blocked, c.clean)
+	var observed *big.Rat
+	if !retired && c.clean > 0 && b.clean == c.clean {
+		observed = big.NewRat(b.blocked-c.blocked, 1)
+	}
+	detail := "blocking findings on audited clean cases; every eligible attempt stays in the denominator"
+	if retired {
+		detail = retiredDetail
+	}
+	return j.gate(t, observed, text, observed != nil && observed.Sign() < 0, nil, detail)
+}
+
+// detection compares detected planted defects: the candidate's minus the
+// baseline's; fewer is a regression.
+func (j *benchJudge) detection(t threshold, split string, retired bool) tables.Gate {
+	b, c := j.split(split, j.base), j.split(split, j.cand)
+	text := fmt.Sprintf("baseline %d/%d, candidate %d/%d planted defects detected", b.detected, b.variants, c.detected, c.variants)
+	var observed *big.Rat
+	if !retired && c.variants > 0 && b.variants == c.variants {
+		observed = big.NewRat(c.detected-b.detected, 1)
+	}
+	detail := "the planted category and location; a wrong location is a miss"
+	if retired {
+		detail = retiredDetail
+	}
+	return j.gate(t, observed, text, observed != nil && !t.pass(observed), nil, detail)
+}
+
+// budget is the ledger's remaining allowance (reference basis): the cap
+// minus accounted, held and reserved charges; unknown when any is.
+func (j *benchJudge) budget(t threshold) tables.Gate {
+	cm := j.commitment
+	show := func(m *tables.Money) string {
+		if m == nil {
+			return "unknown"
+		}
+		return m.String()
+	}
+	var observed *big.Rat
+	if cm.Remaining != nil {
+		observed = new(big.Rat).SetFrac64(int64(*cm.Remaining), 1_000_000_000_000)
+	}
+	text := fmt.Sprintf("cap %s − (accounted %s + held %s + reserved %s = committed %s) = remaining %s",
+		show(cm.Cap), show(cm.Accounted), show(cm.Held), show(cm.Reserved), show(cm.Committed), show(cm.Remaining))
+	return j.gate(t, observed, text, true, nil, "the ledger as RFC 0033 keeps it: held charges are never assumed free")
+}
+
+// decide is the one decision row.
+func (j *benchJudge) decide(gates []tables.Gate, findings tables.Findings) tables.Decision {
+	d := tables.Decision{Arm: j.cand}
+	var failing []string
+	for _, g := range gates {
+		if !g.Pass {
+			failing = append(failing, string(g.Gate))
+		}
+	}
+	d.FailingGates = strings.Join(failing, ",")
+	if defects := recordDefects(findings); len(defects) > 0 {
+		d.Decision = tables.DecisionNoVerdict
+		d.Reason = fmt.Sprintf("%d rejecting findings make the record unusable (first: %s)", len(defects), defects[0].Error())
+		return d
+	}
+	switch {
+	case len(failing) == 0:
+		d.Decision, d.Reason = tables.DecisionAdvance, "the candidate passes its contract and regression cases, blocks fewer clean cases with no detection regression on selection and final, within budget"
+	case len(j.worse) > 0:
+		d.Decision, d.Reason = tables.DecisionDoNotAdvance, "the candidate is observed worse on "+strings.Join(j.worse, ",")+"; the default reviewer stays"
+	default:
+		d.Decision, d.Reason = tables.DecisionInconclusive, "no regression, but no demonstrated improvement on "+d.FailingGates+"; the candidate stays opt-in and the default reviewer stays"
+	}
+	return d
+}
+
+// recordDefects are the rejecting findings that make the record unusable:
+// every rejection except the campaign ceilings, which the budget gate
+// judges.
+func recordDefects(findings tables.Findings) tables.Findings {
+	var out tables.Findings
+	for _, f := range findings {
+		if f.Severity == tables.Reject && !strings.HasPrefix(string(f.Code), "ceiling_") {
+			out = append(out, f)
+		}
+	}
+	out.Sort()
+	return out
+}

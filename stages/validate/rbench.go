@@ -1,0 +1,249 @@
+package validate
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Reviewer-benchmark validation (RFC 0033). The schedule is every case ×
+// profile × run; each receipt fills one attempt. Record defects — an
+// unplanned or duplicate attempt, a missing one, evidence crossing cases,
+// an unrecorded input or one holding a label, a response-cache hit, two
+// identical runs — reject the campaign. A reviewer's own faults are
+// warnings whose consequence is scored: a malformed review is a schema
+// violation, a fabricated quotation or an unbound probe leaves its finding
+// ungrounded.
+
+// BenchmarkOut is what the stage produces for a reviewer benchmark.
+type BenchmarkOut = tables.ReviewsValidated
+
+// Benchmark validates a reviewer benchmark's sessions, reading their
+// files through files.
+func Benchmark(c *tables.Campaign, files tables.ReviewFiles) BenchmarkOut {
+	b := newBench(c, files)
+	b.caseRows()
+	for _, line := range c.Receipts {
+		b.receipt(line)
+	}
+	b.missing()
+	b.adjudications()
+	b.out.Problems.Sort()
+	slices.SortStableFunc(b.out.Findings, func(x, y tables.FindingRow) int {
+		return cmp.Or(cmp.Compare(x.SessionID, y.SessionID), compareIDs(x.FindingID, y.FindingID))
+	})
+	slices.SortStableFunc(b.out.Criteria, func(x, y tables.CriterionRow) int {
+		return cmp.Or(cmp.Compare(x.SessionID, y.SessionID), cmp.Compare(slices.Index(tables.Criteria, x.Criterion), slices.Index(tables.Criteria, y.Criterion)))
+	})
+	return b.out
+}
+
+// attemptKey names one scheduled attempt.
+type attemptKey struct {
+	caseID, profile string
+	run             int64
+}
+
+// bench holds the state of one benchmark validation.
+type bench struct {
+	c        *tables.Campaign
+	b        *tables.Benchmark
+	files    tables.ReviewFiles
+	index    map[attemptKey]int // → position in out.Attempts
+	request  map[attemptKey]string
+	outputs  map[string]attemptKey // case\x00profile\x00output sha256 → first attempt with it
+	bySum    map[string]string     // task checksum → case ID
+	findings map[string]bool       // session\x00finding of completed reviews
+	out      BenchmarkOut
+}
+
+func newBench(c *tables.Campaign, files tables.ReviewFiles) *bench {
+	b := &bench{c: c, b: c.Benchmark, files: files, index: map[attemptKey]int{}, request: map[attemptKey]string{},
+		outputs: map[string]attemptKey{}, bySum: map[string]string{}, findings: map[string]bool{}}
+	if b.b == nil {
+		b.b = &tables.Benchmark{}
+	}
+	for id, sum := range b.b.Checksums {
+		b.bySum[sum] = id
+	}
+	for i := range b.b.Cases {
+		cs := &b.b.Cases[i]
+		for _, arm := range c.Manifest.Design.Arms {
+			for run := int64(1); run <= c.Manifest.Design.Repetitions; run++ {
+				b.index[attemptKey{cs.ID, arm.ID, run}] = len(b.out.Attempts)
+				b.out.Attempts = append(b.out.Attempts, tables.ReviewAttempt{Row: tables.ReviewRow{
+					CaseID: cs.ID, Family: cs.Family, Split: cs.Split, CaseKind: cs.Kind, Label: cs.Label,
+					Regression: cs.Regression, Profile: arm.ID, Model: c.Manifest.Identities.ReturnedModel, Run: run,
+					Status: tables.ReviewStatusMissing,
+				}})
+			}
+		}
+	}
+	return b
+}
+
+func (b *bench) add(code tables.Code, sev tables.Severity, file string, line int64, ptr, session, format string, args ...any) {
+	b.out.Problems = append(b.out.Problems, tables.Finding{Code: code, Severity: sev, File: file, Line: line,
+		Pointer: ptr, Session: session, Message: fmt.Sprintf(format, args...) + "."})
+}
+
+// receipt fills the attempt of one receipt.
+func (b *bench) receipt(line tables.Line[tables.Receipt]) {
+	r := &line.Record
+	reject := func(code tables.Code, ptr, format string, args ...any) {
+		b.add(code, tables.Reject, receiptsFile, line.Line, ptr, r.SessionID, format, args...)
+	}
+	key := attemptKey{r.TaskID, deref(r.Arm), r.Repetition}
+	i, planned := b.index[key]
+	if !planned || r.Role != tables.RoleReview {
+		reject(tables.CodeRbenchAttemptUnplanned, "", "%s receipt for case %q, profile %q, run %d is no scheduled review attempt", r.Role, r.TaskID, deref(r.Arm), r.Repetition)
+		return
+	}
+	if prev, dup := b.request[key]; dup {
+		if prev != r.RequestID {
+			reject(tables.CodeRbenchAttemptDuplicate, "/request_id", "case %q, profile %q, run %d already has a receipt with request %s", r.TaskID, key.profile, r.Repetition, prev)
+		}
+		return // a resumed session reuses its first receipt; account charges it once
+	}
+	b.request[key] = r.RequestID
+	a := &b.out.Attempts[i]
+	a.Line = line.Line
+	a.Row.SessionID = r.SessionID
+	a.Row.Model = r.Identity.ReturnedModel
+	if bad := b.identity(r); len(bad) > 0 {
+		reject(tables.CodeIdentityMismatch, "", "The receipt's %s differ from the manifest; the execution is invalid", strings.Join(bad, ", "))
+	}
+	if r.Status != tables.StatusNotDispatched {
+		if want := b.b.Checksums[r.TaskID]; r.Inputs.TaskSHA256 != want {
+			other := b.bySum[r.Inputs.TaskSHA256]
+			if other == "" {
+				other = "no case"
+			}
+			reject(tables.CodeRbenchReceiptOtherCase, "/inputs/task_sha256", "the receipt is for case %s but its task_sha256 is the task checksum of %s", r.TaskID, other)
+		}
+		b.checkInput(r, line.Line)
+	}
+	switch r.Status {
+	case tables.StatusResponse:
+		a.Row.Status = tables.ReviewStatusCompleted
+		b.output(a, r, line.Line)
+	default:
+		a.Row.Status = tables.ReviewStatusExecutionError
+	}
+}
+
+// identity lists what differs from the manifest: returned model, CLI,
+// permission policy, the profile's prompts and the response schema.
+func (b *bench) identity(r *tables.Receipt) []string {
+	if r.Status == tables.StatusNotDispatched {
+		return nil
+	}
+	m := &b.c.Manifest
+	var bad []string
+	if r.Identity.ReturnedModel != m.Identities.ReturnedModel {
+		bad = append(bad, "returned model")
+	}
+	if r.Identity.CLISHA256 != m.Identities.CLISHA256 {
+		bad = append(bad, "CLI sha256")
+	}
+	if r.Identity.PermissionPolicy != m.Identities.PermissionPolicy {
+		bad = append(bad, "permission policy")
+	}
+	if r.Inputs.ResponseSchemaSHA256 != m.ResponseSchemaSHA256 {
+		bad = append(bad, "response schema")
+	}
+	var want, wantSHA []string
+	for _, arm := range m.Design.Arms {
+		if arm.ID == deref(r.Arm) {
+			want = arm.Prompts
+		}
+	}
+	for _, id := range want {
+		for _, p := range m.Prompts {
+			if p.ID == id {
+				wantSHA = append(wantSHA, p.SHA256)
+			}
+		}
+	}
+	if !slices.Equal(r.Inputs.PromptIDs, want) || !slices.Equal(r.Inputs.PromptSHA256s, wantSHA) {
+		bad = append(bad, "prompts")
+	}
+	return bad
+}
+
+// checkInput reads the recorded input of a dispatched session and checks
+// it is what the receipt says was rendered and holds no benchmark label.
+func (b *bench) checkInput(r *tables.Receipt, line int64) {
+	reject := func(code tables.Code, ptr, format string, args ...any) {
+		b.add(code, tables.Reject, receiptsFile, line, ptr, r.SessionID, format, args...)
+	}
+	ref := r.RecordedInput
+	if ref == nil {
+		reject(tables.CodeRbenchInputUnrecorded, "/recorded_input", "the session's input bytes are not recorded, so no label can be shown to have stayed out of it")
+		return
+	}
+	data, matches, err := b.files.Read(ref)
+	switch {
+	case err != nil:
+		reject(tables.CodeRbenchInputUnrecorded, "/recorded_input", "%s cannot be read: %v", ref.Path, err)
+		return
+	case !matches || ref.SHA256 != r.Inputs.RenderedSHA256 || ref.Bytes != r.Inputs.RenderedBytes:
+		reject(tables.CodeRbenchInputUnrecorded, "/recorded_input", "%s does not have the receipt's sha256 and byte count, or they are not the rendered input's", ref.Path)
+		return
+	case int64(len(data)) != ref.Bytes:
+		reject(tables.CodeRbenchInputUnrecorded, "/recorded_input", "%s exceeds the answer size cap, so it cannot be checked for labels", ref.Path)
+		return
+	}
+	for _, l := range b.labels(r.TaskID) {
+		if strings.Contains(string(data), l.text) {
+			reject(tables.CodeRbenchLabelInInput, "/recorded_input", "the reviewer's input %s contains the %s of case %s", ref.Path, l.what, l.caseID)
+		}
+	}
+}
+
+// label is one benchmark label a reviewer must never see.
+type label struct{ caseID, what, text string }
+
+// labels are the labels of every case of the reviewed case's family (its
+// own and its siblings'): case ID, variant name, defect description and
+// the expected location written path:start-end.
+func (b *bench) labels(caseID string) []label {
+	own := b.b.Case(caseID)
+	if own == nil {
+		return nil
+	}
+	var out []label
+	for _, c := range b.b.Cases {
+		if c.Family != own.Family {
+			continue
+		}
+		out = append(out, label{c.ID, "case ID", c.ID})
+		if c.Variant != nil {
+			out = append(out, label{c.ID, "variant name", *c.Variant})
+		}
+		if d := c.Defect; d != nil {
+			out = append(out, label{c.ID, "defect description", d.Description},
+				label{c.ID, "expected location", fmt.Sprintf("%s:%d-%d", d.Location.Path, d.Location.StartLine, d.Location.EndLine)})
+		}
+	}
+	return out
+}
+
+// caseRows lists every case with its label and task checksum.
+func (b *bench) caseRows() {
+	retired := b.c.Manifest.Benchmark != nil && b.c.Manifest.Benchmark.FinalRetired
+	for _, cs := range b.b.Cases {
+		row := tables.CaseRow{CaseID: cs.ID, Family: cs.Family, LineageGroup: cs.LineageGroup, Split: cs.Split,
+			Kind: cs.Kind, Label: cs.Label, Regression: cs.Regression, Retired: retired && cs.Split == tables.SplitFinal,
+			Variant: cs.Variant, Files: int64(len(b.b.Files[cs.ID])), TaskChecksum: b.b.Checksums[cs.ID]}
+		if d := cs.Defect; d != nil {
+			l := d.Location
+			row.DefectCriterion, row.DefectCategory, row.DefectPath = &d.Criterion, &d.Category, &l.Path
+			row.DefectStartLine, row.DefectEndLine = &l.StartLine, &l.EndLine
+		}
+		b.out.Cases = append(b.out.Cases, row)
+	}
+}

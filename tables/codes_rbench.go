@@ -1,0 +1,65 @@
+package tables
+
+// Codes of the reviewer-benchmark campaign kind (RFC 0033), emitted by
+// stages/load, stages/validate and stages/score. Record defects reject
+// the campaign; a reviewer's own faults (a fabricated quotation, an
+// unsupported failure, a probe claim without a receipt) are warnings whose
+// consequence is scored: the finding is not grounded, the rating is
+// unknown, the planted defect is missed.
+const (
+	CodeRbenchPlanMissing        Code = "benchmark_plan_missing"
+	CodeRbenchPlanUnexpected     Code = "benchmark_plan_unexpected"
+	CodeRbenchDesignInvalid      Code = "benchmark_design_invalid"
+	CodeRbenchCaseInvalid        Code = "benchmark_case_invalid"
+	CodeRbenchLineageSplits      Code = "benchmark_lineage_crosses_splits"
+	CodeRbenchInventoryMismatch  Code = "benchmark_inventory_mismatch"
+	CodeRbenchDefectLocation     Code = "benchmark_defect_location_invalid"
+	CodeRbenchAttemptUnplanned   Code = "benchmark_attempt_unplanned"
+	CodeRbenchAttemptDuplicate   Code = "benchmark_attempt_duplicate"
+	CodeRbenchAttemptMissing     Code = "benchmark_attempt_missing"
+	CodeRbenchInputUnrecorded    Code = "benchmark_input_unrecorded"
+	CodeRbenchLabelInInput       Code = "benchmark_label_in_input"
+	CodeRbenchReceiptOtherCase   Code = "benchmark_receipt_other_case"
+	CodeRbenchProfileMismatch    Code = "benchmark_profile_mismatch"
+	CodeRbenchResponseCacheHit   Code = "benchmark_response_cache_hit"
+	CodeRbenchRunsIdentical      Code = "benchmark_runs_identical"
+	CodeRbenchReviewMalformed    Code = "benchmark_review_malformed"
+	CodeRbenchReviewInconsistent Code = "benchmark_review_inconsistent"
+	CodeRbenchQuoteFabricated    Code = "benchmark_quote_fabricated"
+	CodeRbenchProbeUnbound       Code = "benchmark_probe_unbound"
+	CodeRbenchInstrumentation    Code = "benchmark_instrumentation_unresolved"
+	CodeRbenchFailureUnsupported Code = "benchmark_failure_unsupported"
+	CodeRbenchPassOwnsBlocking   Code = "benchmark_pass_owns_blocking"
+	CodeRbenchPassOverridden     Code = "benchmark_pass_overridden"
+	CodeRbenchWrongLocation      Code = "benchmark_wrong_location"
+	CodeRbenchAdjudicationTarget Code = "benchmark_adjudication_unknown_finding"
+)
+
+var rbenchCodes = []CodeDoc{
+	{CodeRbenchPlanMissing, "load", "I1/I8", "A reviewer-benchmark manifest has no benchmark member freezing its cases and task-file inventory."},
+	{CodeRbenchPlanUnexpected, "load", "I1", "A manifest of another kind has a benchmark member."},
+	{CodeRbenchDesignInvalid, "load", "I1/G6", "A reviewer-benchmark design does not have exactly two profiles (baseline first, then candidate), or lists tasks or schedule slots (its schedule is every case × profile × run); or another kind's design lists no task."},
+	{CodeRbenchCaseInvalid, "load", "I8", "A case is inconsistent: a repeated ID, a clean case with a variant name or defect, a variant without them, or a family without exactly one clean case."},
+	{CodeRbenchLineageSplits, "load", "I8/G6", "A lineage group or family has cases in more than one split: variants and descendants must stay in their group's split."},
+	{CodeRbenchInventoryMismatch, "load", "I8", "The inventory does not list every case exactly once, repeats or misorders a path, or a file's bytes are not in sources/ with its sha256 and byte count."},
+	{CodeRbenchDefectLocation, "load", "I8", "A planted defect's location is not a file of its case's inventory or lies beyond that file's lines."},
+	{CodeRbenchAttemptUnplanned, "validate", "V2/G6", "A receipt is not a review of a known case by a design profile with a run in 1..repetitions."},
+	{CodeRbenchAttemptDuplicate, "validate", "V2/G6", "Two receipts with different request IDs claim the same (case, profile, run); a resumed session must reuse its receipt."},
+	{CodeRbenchAttemptMissing, "validate", "V2/G6", "A scheduled review attempt has no receipt; it stays in every denominator, and the record is incomplete."},
+	{CodeRbenchInputUnrecorded, "validate", "G6", "A dispatched review receipt has no recorded_input, or the recorded bytes do not match the receipt's rendered sha256 and byte count, so label isolation cannot be checked."},
+	{CodeRbenchLabelInInput, "validate", "G6", "A benchmark label (case ID, variant name, defect description or expected location) occurs in the bytes a reviewer received."},
+	{CodeRbenchReceiptOtherCase, "validate", "V1/G6", "A review receipt's task_sha256, or a bound trial's task_checksum, is another case's task checksum (or no case's): evidence crossed cases."},
+	{CodeRbenchProfileMismatch, "validate", "V1/G6", "A review document names a profile other than its receipt's arm."},
+	{CodeRbenchResponseCacheHit, "validate", "G6", "A review reports a model response-cache hit; repeated sessions must bypass response caching."},
+	{CodeRbenchRunsIdentical, "validate", "G6", "Two runs of one case and profile returned byte-identical outputs: the repeat was not an independent session."},
+	{CodeRbenchReviewMalformed, "validate", "G6", "A review session's output is not a valid review document: a schema violation of the reviewer, scored as such (undecidable, in every denominator)."},
+	{CodeRbenchReviewInconsistent, "validate", "G6", "A review repeats a finding ID or a criterion, or a rating attaches a finding ID the review does not have; the repeated or dangling item is ignored."},
+	{CodeRbenchQuoteFabricated, "validate", "G6", "A quoted excerpt is not the exact bytes of those lines of the task file, or its file sha256 is not the inventory's: the finding is not grounded."},
+	{CodeRbenchProbeUnbound, "validate", "G6", "A finding claims a probe ran but cites no trial result in the campaign with that sha256: only a bound receipt establishes execution, so the finding is unresolved."},
+	{CodeRbenchInstrumentation, "validate", "G6", "A supported finding rests on a trial that ended in an exception (solver timeout, setup failure) or without a reward: unresolved instrumentation, never a detected defect."},
+	{CodeRbenchFailureUnsupported, "score", "G6", "A criterion rated fail has no grounded blocking finding of that criterion: its effective rating is unknown."},
+	{CodeRbenchPassOwnsBlocking, "score", "G6", "A criterion rated pass lists a blocking finding as its own: an inconsistent review; its effective rating is fail when the finding is grounded, else unknown."},
+	{CodeRbenchPassOverridden, "score", "G6", "A criterion rated pass is contradicted by a grounded blocking finding of that criterion later in the review: its effective rating is fail."},
+	{CodeRbenchWrongLocation, "score", "G6", "A grounded blocking finding has the planted defect's category but not its location: a miss, not a detection."},
+	{CodeRbenchAdjudicationTarget, "validate", "I8/G6", "A finding adjudication names a session or finding ID that no completed review has."},
+}
