@@ -123,10 +123,8 @@ func judgeBenchmark(c *tables.Campaign, loaded tables.Findings) *tables.Set {
 	accounted := account.Run(c)
 	commitment := account.Commit(&c.Manifest.Ceilings, accounted.Ledger, tables.BillingReference)
 	scored := score.Benchmark(c, validated, accounted)
-	earlier := slices.Concat(loaded, validated.Problems, accounted.Findings, scored.Problems)
-	aggregated := aggregate.Benchmark(c, scored, commitment, earlier)
-	findings := slices.Concat(earlier, aggregated.Problems)
-	findings.Sort()
+	aggregated := aggregate.Benchmark(c, scored, commitment)
+	findings := tables.CapFindings(slices.Concat(loaded, validated.Problems, accounted.Findings, scored.Problems, aggregated.Problems))
 	return &tables.Set{
 		Cases:                validated.Cases,
 		Reviews:              scored.Reviews,
@@ -136,8 +134,9 @@ func judgeBenchmark(c *tables.Campaign, loaded tables.Findings) *tables.Set {
 		ReviewMetrics:        aggregated.Metrics,
 		Tokens:               accounted.Tokens,
 		Ledger:               accounted.Ledger,
+		Ceilings:             accounted.Ceilings,
 		Gates:                aggregated.Gates,
-		Decision:             aggregated.Decision,
+		Decision:             tables.ApplyRejections(aggregated.Decision, findings), // the one rule: any rejecting finding gives no_verdict
 		Rejections:           findings,
 	}
 }

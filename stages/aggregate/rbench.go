@@ -31,9 +31,9 @@ type BenchmarkOut = tables.ReviewsAggregated
 // Benchmark computes the metrics of every split, profile and model
 // stratum, the promotion gates of the candidate against the baseline and
 // the decision. commitment is the account stage's ledger commitment on the
-// reference basis; findings are every earlier stage's findings: a
-// rejecting record defect makes the decision no_verdict.
-func Benchmark(c *tables.Campaign, scored tables.ReviewsScored, commitment tables.Commitment, findings tables.Findings) BenchmarkOut {
+// reference basis. A rejecting finding of any stage makes the decision
+// no_verdict, by the one rule stages/run.go applies (tables.ApplyRejections).
+func Benchmark(c *tables.Campaign, scored tables.ReviewsScored, commitment tables.Commitment) BenchmarkOut {
 	var out BenchmarkOut
 	arms := c.Manifest.Design.Arms
 	models := strata(scored.Reviews)
@@ -63,7 +63,7 @@ func Benchmark(c *tables.Campaign, scored tables.ReviewsScored, commitment table
 	if pol != nil {
 		out.Gates = j.gates(pol)
 	}
-	out.Decision = []tables.Decision{j.decide(out.Gates, slices.Concat(findings, out.Problems))}
+	out.Decision = []tables.Decision{j.decide(out.Gates)}
 	return out
 }
 
@@ -355,7 +355,7 @@ func (j *benchJudge) budget(t threshold) tables.Gate {
 }
 
 // decide is the one decision row.
-func (j *benchJudge) decide(gates []tables.Gate, findings tables.Findings) tables.Decision {
+func (j *benchJudge) decide(gates []tables.Gate) tables.Decision {
 	d := tables.Decision{Arm: j.cand}
 	var failing []string
 	for _, g := range gates {
@@ -364,11 +364,6 @@ func (j *benchJudge) decide(gates []tables.Gate, findings tables.Findings) table
 		}
 	}
 	d.FailingGates = strings.Join(failing, ",")
-	if defects := recordDefects(findings); len(defects) > 0 {
-		d.Decision = tables.DecisionNoVerdict
-		d.Reason = fmt.Sprintf("%d rejecting findings make the record unusable (first: %s)", len(defects), defects[0].Error())
-		return d
-	}
 	switch {
 	case len(failing) == 0:
 		d.Decision, d.Reason = tables.DecisionAdvance, "the candidate passes its contract and regression cases, blocks fewer clean cases with no detection regression on selection and final, within budget"
@@ -378,18 +373,4 @@ func (j *benchJudge) decide(gates []tables.Gate, findings tables.Findings) table
 		d.Decision, d.Reason = tables.DecisionInconclusive, "no regression, but no demonstrated improvement on "+d.FailingGates+"; the candidate stays opt-in and the default reviewer stays"
 	}
 	return d
-}
-
-// recordDefects are the rejecting findings that make the record unusable:
-// every rejection except the campaign ceilings, which the budget gate
-// judges.
-func recordDefects(findings tables.Findings) tables.Findings {
-	var out tables.Findings
-	for _, f := range findings {
-		if f.Severity == tables.Reject && !strings.HasPrefix(string(f.Code), "ceiling_") {
-			out = append(out, f)
-		}
-	}
-	out.Sort()
-	return out
 }
