@@ -76,7 +76,7 @@ func RunCampaign(c *tables.Campaign, opts Options) *tables.Set {
 // judge is the pipeline after load: loaded are load's findings.
 func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Set, tables.Figures) {
 	if c.Manifest.Kind == tables.KindReviewerBenchmark {
-		return judgeBenchmark(c, loaded), tables.Figures{}
+		return judgeBenchmark(c, loaded, opts), tables.Figures{}
 	}
 	validated := validate.Run(c, load.Answers(c))
 	accounted := account.Run(c)
@@ -118,13 +118,18 @@ func assemble(loaded tables.Findings, v validate.Out, a account.Out, s score.Out
 //	          ledger                            → commitment (accounted + held + reserved against the cap)
 //	score     campaign, validated, accounted    → reviews, effective criteria, settled findings
 //	aggregate campaign, scored, commitment      → metrics, gates, decision
-func judgeBenchmark(c *tables.Campaign, loaded tables.Findings) *tables.Set {
+//	intervals campaign, reviews                 → exploratory family-bootstrap intervals of the rates
+func judgeBenchmark(c *tables.Campaign, loaded tables.Findings, opts Options) *tables.Set {
 	validated := validate.Benchmark(c, load.ReviewFiles(c))
 	accounted := account.Run(c)
 	commitment := account.Commit(&c.Manifest.Ceilings, accounted.Ledger, tables.BillingReference)
 	scored := score.Benchmark(c, validated, accounted)
 	aggregated := aggregate.Benchmark(c, scored, commitment)
-	findings := tables.CapFindings(slices.Concat(loaded, validated.Problems, accounted.Findings, scored.Problems, aggregated.Problems))
+	var iv intervals.Out
+	if !opts.SkipIntervals {
+		iv = intervals.Benchmark(c, scored.Reviews, intervals.Options{})
+	}
+	findings := tables.CapFindings(slices.Concat(loaded, validated.Problems, accounted.Findings, scored.Problems, aggregated.Problems, iv.Findings))
 	return &tables.Set{
 		Cases:                validated.Cases,
 		Reviews:              scored.Reviews,
@@ -137,6 +142,7 @@ func judgeBenchmark(c *tables.Campaign, loaded tables.Findings) *tables.Set {
 		Ceilings:             accounted.Ceilings,
 		Gates:                aggregated.Gates,
 		Decision:             tables.ApplyRejections(aggregated.Decision, findings), // the one rule: any rejecting finding gives no_verdict
+		Intervals:            iv.Intervals,
 		Rejections:           findings,
 	}
 }
