@@ -267,3 +267,33 @@ func TestImportInspectPricedCost(t *testing.T) {
 }
 
 func jsonUnmarshalReceipt(line []byte, r *tables.Receipt) error { return gojson.Unmarshal(line, r) }
+
+// TestImportInspectLogsTogether imports the six importable real logs in
+// one import into one fresh campaign with one mapping: every (sample,
+// model) becomes one receipt.
+func TestImportInspectLogsTogether(t *testing.T) {
+	logs := []string{
+		"2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval",
+		"2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval",
+		"2025-05-12T20-27-36-04-00_browser.json", "2025-05-12T20-28-13-04-00_popularity.json",
+		"2025-05-12T20-28-26-04-00_security-guide.json", "mmlu-summary-choices.eval",
+	}
+	m := &tables.ImportMap{Format: tables.FormatImportMap, Source: tables.SourceInspect, RateCard: "gpt-4o-mini",
+		Billing: tables.BillingReference, ErrorClasses: []tables.ImportErrorClass{}}
+	var sources []stages.ImportSource
+	want := 0
+	for i, name := range logs {
+		path := filepath.Join(inspectLogs, name)
+		raw := readRawLog(t, path)
+		for _, s := range raw.samples {
+			want += len(s.models)
+		}
+		m.Sessions = append(m.Sessions, inspectMap(raw, fmt.Sprint("L", i)).Sessions...)
+		data, _ := os.ReadFile(path)
+		sources = append(sources, stages.ImportSource{Name: name, Data: data})
+	}
+	plan, fs := stages.Import(tables.SourceInspect, stages.ImportCampaign{Manifest: initCampaign(t, gpt4oMini)}, m, "map.json", sources)
+	if fs.Rejected() || plan.Added != want || want != 28 {
+		t.Fatalf("added %d of %d: %v", plan.Added, want, fs)
+	}
+}
