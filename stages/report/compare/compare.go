@@ -10,14 +10,18 @@
 //     tolerance: any change is a change. A value that appears or
 //     disappears (null, a gate or task present on one side only) is a
 //     change.
-//   - Differences are listed in a fixed order (decision, gates, arms,
-//     ratios, tasks; within each, OLD's order then NEW-only items), so the
+//   - A rejecting finding that appears or disappears, and a campaign
+//     ceiling whose outcome (held, use, limit) changes, is a change; two
+//     outputs of different campaign kinds are not comparable.
+//   - Differences are listed in a fixed order (decision, rejecting
+//     findings, ceilings, gates, arms, ratios, tasks; within each, OLD's order then NEW-only items), so the
 //     output is deterministic.
 //   - It reads only what stages/report wrote: scorecard.json and the
 //     gates, decision and tasks tables.
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"strings"
@@ -33,6 +37,8 @@ const (
 	DiffMacro       = "macro"
 	DiffRatio       = "ratio"
 	DiffTaskMedianR = "task_median_r"
+	DiffRejecting   = "rejecting_finding"
+	DiffCeiling     = "ceiling"
 )
 
 // Options configures [Dirs].
@@ -64,7 +70,7 @@ type Side struct {
 
 // Difference is one value that is not the same in OLD and NEW.
 type Difference struct {
-	Kind   string  `json:"kind"`  // decision, gate, macro, ratio, task_median_r
+	Kind   string  `json:"kind"`  // decision, rejecting_finding, ceiling, gate, macro, ratio, task_median_r
 	Key    string  `json:"key"`   // what: the gate and arm ("g2_task_floor B"), the arm, or the task and arm
 	Field  string  `json:"field"` // which value: pass, observed, threshold, failing, present, macro_median_r, cost, …
 	Old    *string `json:"old"`   // null when absent or unavailable
@@ -97,8 +103,14 @@ func Dirs(oldDir, newDir string, opts Options) (*Comparison, error) {
 		return nil, fmt.Errorf("%w: %s has %q, %s has %q", ErrVersionMismatch,
 			oldDir, old.scorecard.ScorecardVersion, newDir, nw.scorecard.ScorecardVersion)
 	}
+	if old.scorecard.Kind != nw.scorecard.Kind {
+		return nil, fmt.Errorf("%w: %s is a %s campaign, %s a %s campaign; they are not comparable", ErrKindMismatch,
+			oldDir, old.scorecard.Kind, newDir, nw.scorecard.Kind)
+	}
 	d := differ{tol: tol, out: []Difference{}}
 	d.decision(old.decision, nw.decision)
+	d.rejections(old.rejecting, nw.rejecting)
+	d.ceilings(old.ceilings, nw.ceilings)
 	d.gates(old.gates, nw.gates)
 	d.macros(old.scorecard.EvidenceAndPlan.Arms, nw.scorecard.EvidenceAndPlan.Arms)
 	d.ratios(old.scorecard.CostAndTime.Ratios, nw.scorecard.CostAndTime.Ratios)
@@ -162,6 +174,71 @@ func (d *differ) decision(old, nw scorecard.DecisionResult) {
 	d.exact(DiffDecision, "decision", "arm", &old.Arm, &nw.Arm)
 	of, nf := strings.Join(old.FailingGates, ","), strings.Join(nw.FailingGates, ",")
 	d.exact(DiffDecision, "decision", "failing_gates", &of, &nf)
+}
+
+// rejections lists every rejecting finding present on one side only, keyed
+// by its code and position (file, line, pointer, session): a defect of the
+// record that appears or is fixed changes what can be judged.
+func (d *differ) rejections(old, nw []tables.Finding) {
+	key := func(f tables.Finding) string {
+		k := string(f.Code) + " " + cmp.Or(f.File, "campaign")
+		if f.Line > 0 {
+			k += fmt.Sprintf(":%d", f.Line)
+		}
+		if f.Pointer != "" {
+			k += "#" + f.Pointer
+		}
+		if f.Session != "" {
+			k += " " + f.Session
+		}
+		return k
+	}
+	om, nm := indexBy(old, key), indexBy(nw, key)
+	for _, k := range unionKeys(old, nw, key) {
+		if (om[k] == nil) != (nm[k] == nil) {
+			d.exact(DiffRejecting, k, "present", presence(om[k] != nil), presence(nm[k] != nil))
+		}
+	}
+}
+
+// ceilings compares each campaign ceiling's outcome: whether it held, its
+// use and its limit. Any change is a change.
+func (d *differ) ceilings(old, nw []tables.Ceiling) {
+	key := func(c tables.Ceiling) string { return c.Ceiling }
+	om, nm := indexBy(old, key), indexBy(nw, key)
+	for _, k := range unionKeys(old, nw, key) {
+		o, n := om[k], nm[k]
+		if o == nil || n == nil {
+			d.exact(DiffCeiling, k, "present", presence(o != nil), presence(n != nil))
+			continue
+		}
+		d.exact(DiffCeiling, k, "held", heldText(o.Held), heldText(n.Held))
+		d.exact(DiffCeiling, k, "use", ceilingUse(o), ceilingUse(n))
+		d.exact(DiffCeiling, k, "limit", ceilingLimit(o), ceilingLimit(n))
+	}
+}
+
+func heldText(b *bool) *string {
+	if b == nil {
+		return nil
+	}
+	return boolText(*b)
+}
+
+func ceilingUse(c *tables.Ceiling) *string   { return amountText(c.Use, c.UseCost) }
+func ceilingLimit(c *tables.Ceiling) *string { return amountText(c.Limit, c.LimitCost) }
+
+// amountText is a count or an exact money amount, nil when unknown.
+func amountText(n *int64, m *tables.Money) *string {
+	switch {
+	case n != nil:
+		s := fmt.Sprint(*n)
+		return &s
+	case m != nil:
+		s := m.String()
+		return &s
+	}
+	return nil
 }
 
 func (d *differ) gates(old, nw []tables.Gate) {

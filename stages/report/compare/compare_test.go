@@ -260,3 +260,48 @@ func FuzzCompareScorecard(f *testing.F) {
 		Dirs(good, dir, Options{})
 	})
 }
+
+// TestCompareRejectingFindingsAndCeilings: a rejecting finding that appears
+// and a campaign ceiling whose outcome changes are changes; a warning is
+// not compared.
+func TestCompareRejectingFindingsAndCeilings(t *testing.T) {
+	limit, use, over := int64(3_000_000), int64(2_000_000), int64(3_000_001)
+	held, exceeded := true, false
+	old := writeOutput(t, func(c *tables.Campaign, s *tables.Set) {
+		s.Ceilings = []tables.Ceiling{{Ceiling: "input_tokens", Unit: "tokens", Limit: &limit, Use: &use, Held: &held}}
+	})
+	nw := writeOutput(t, func(c *tables.Campaign, s *tables.Set) {
+		s.Ceilings = []tables.Ceiling{{Ceiling: "input_tokens", Unit: "tokens", Limit: &limit, Use: &over, Held: &exceeded}}
+		s.Rejections = append(s.Rejections,
+			tables.Finding{Code: tables.CodeCeilingCampaignInput, Severity: tables.Reject, File: "manifest.json", Pointer: "/ceilings/campaign/input_tokens"},
+			tables.Finding{Code: tables.CodeMeterMissing, Severity: tables.Warn, File: "receipts.jsonl", Line: 3, Session: "T1-r1-A"})
+	})
+	c := compare(t, old, nw, "0")
+	if !c.Changed {
+		t.Fatal("not changed")
+	}
+	if d := find(c, DiffRejecting, "ceiling_campaign_input manifest.json#/ceilings/campaign/input_tokens", "present"); d == nil || d.Old != nil || str(d.New) != "present" || !d.Beyond {
+		t.Errorf("rejecting finding difference %+v in %+v", d, c.Differences)
+	}
+	if d := find(c, DiffCeiling, "input_tokens", "held"); d == nil || str(d.Old) != "true" || str(d.New) != "false" {
+		t.Errorf("ceiling held difference %+v", d)
+	}
+	if d := find(c, DiffCeiling, "input_tokens", "use"); d == nil || str(d.Old) != "2000000" || str(d.New) != "3000001" {
+		t.Errorf("ceiling use difference %+v", d)
+	}
+	for _, d := range c.Differences {
+		if d.Kind == DiffRejecting && bytes.Contains([]byte(d.Key), []byte("meter_missing")) {
+			t.Errorf("a warning was compared as a rejecting finding: %+v", d)
+		}
+	}
+}
+
+// TestCompareKindChange: outputs of different campaign kinds are not
+// comparable.
+func TestCompareKindChange(t *testing.T) {
+	old := writeOutput(t, nil)
+	nw := writeOutput(t, func(c *tables.Campaign, s *tables.Set) { c.Manifest.Kind = tables.KindSystemComparison })
+	if _, err := Dirs(old, nw, Options{}); !errors.Is(err, ErrKindMismatch) {
+		t.Fatalf("err %v, want ErrKindMismatch", err)
+	}
+}

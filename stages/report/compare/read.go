@@ -25,6 +25,9 @@ var (
 	// ErrVersionMismatch reports two outputs with different scorecard
 	// versions.
 	ErrVersionMismatch = errors.New("report: different scorecard versions")
+	// ErrKindMismatch reports two outputs of different campaign kinds: a
+	// paired review and a system comparison are not comparable.
+	ErrKindMismatch = errors.New("report: different campaign kinds")
 )
 
 // output is what Compare reads back from one output directory.
@@ -34,6 +37,8 @@ type output struct {
 	gates     []tables.Gate
 	decision  scorecard.DecisionResult
 	tasks     []tables.Task
+	rejecting []tables.Finding // the rejecting findings of the rejections table
+	ceilings  []tables.Ceiling // empty for an output written before the ceilings table
 }
 
 // readOutput reads scorecard.json and the gates, decision and tasks tables
@@ -66,6 +71,21 @@ func readOutput(dir string) (*output, error) {
 	}
 	o.decision = scorecard.BuildDecision(decision)
 	if o.tasks, err = readTable[tables.Task](dir, "tasks"); err != nil {
+		return nil, err
+	}
+	findings, err := readTable[tables.Finding](dir, "rejections")
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range findings {
+		if f.Severity == tables.Reject {
+			o.rejecting = append(o.rejecting, f)
+		}
+	}
+	if o.ceilings, err = readTable[tables.Ceiling](dir, "ceilings"); errors.Is(err, ErrNotOutput) {
+		o.ceilings, err = nil, nil
+	}
+	if err != nil {
 		return nil, err
 	}
 	return o, nil

@@ -65,7 +65,7 @@ func parseTolerance(s string) (*big.Rat, error) {
 
 func runCompare(stdout io.Writer, oldDir, newDir string, tol *big.Rat, asJSON bool) error {
 	c, err := compare.Dirs(oldDir, newDir, compare.Options{Tolerance: tol})
-	if errors.Is(err, compare.ErrNotOutput) || errors.Is(err, compare.ErrVersionMismatch) {
+	if errors.Is(err, compare.ErrNotOutput) || errors.Is(err, compare.ErrVersionMismatch) || errors.Is(err, compare.ErrKindMismatch) {
 		return usagef("%v", err)
 	}
 	if err != nil {

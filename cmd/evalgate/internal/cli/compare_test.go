@@ -69,6 +69,8 @@ func TestCompareExitCodes(t *testing.T) {
 	old, changed := filepath.Join(base, "old"), filepath.Join(base, "changed")
 	runInto(t, old)
 	runInto(t, changed, exampleWithThreshold(t, "g2_task_floor", "0.75"))
+	otherKind := filepath.Join(base, "system-comparison")
+	runInto(t, otherKind, "--example", "system-comparison")
 	corrupt := filepath.Join(base, "corrupt")
 	if err := os.CopyFS(corrupt, os.DirFS(old)); err != nil {
 		t.Fatal(err)
@@ -95,6 +97,7 @@ func TestCompareExitCodes(t *testing.T) {
 			[]string{`"changed": true`, `"key": "g2_task_floor B"`}, "", false},
 		{"missing_dir", []string{old, filepath.Join(base, "nope")}, ExitUsage, nil, "not an evalgate output directory", true},
 		{"one_arg", []string{old}, ExitUsage, nil, "exactly two", true},
+		{"kind_changed", []string{old, otherKind}, ExitUsage, nil, "different campaign kinds", true},
 		{"bad_tolerance", []string{old, old, "--tolerance", "x"}, ExitUsage, nil, "--tolerance", true},
 		{"corrupt_table", []string{old, corrupt}, ExitFailure, nil, "gates.parquet", true},
 	} {
