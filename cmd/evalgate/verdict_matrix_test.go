@@ -148,9 +148,12 @@ func TestVerdictMatrixRecordDefects(t *testing.T) {
 		{"placeholder identity", func(c *controls.Campaign) error {
 			return c.EditManifest(func(m *tables.Manifest) { m.Identities.Host = "TBD" })
 		}, tables.CodeIdentityMissing},
+		// Every kind the format names is evaluated now (reviewer-benchmark
+		// included); a kind it does not name is refused, never judged as
+		// another.
 		{"unsupported kind", func(c *controls.Campaign) error {
-			return c.EditManifest(func(m *tables.Manifest) { m.Kind = tables.KindReviewerBenchmark })
-		}, tables.CodeKindUnsupported},
+			return c.EditManifest(func(m *tables.Manifest) { m.Kind = "ab-test" })
+		}, tables.CodeEnumValue},
 		{"missing unblinding record", func(c *controls.Campaign) error { c.RemoveFile("unblinding.json"); return nil }, tables.CodeUnblindingMissing},
 		{"second reviewer equal to the checker", func(c *controls.Campaign) error {
 			return c.EditTruth("T4", func(tr *tables.Truth) { tr.Oracle.SecondReviewer = tr.Oracle.Checker })
