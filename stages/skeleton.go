@@ -22,8 +22,9 @@ type SkeletonFile struct {
 
 // skeletonPresets are the gate presets a skeleton names per kind.
 var skeletonPresets = map[string]string{
-	tables.KindPairedReview:     "paired-review-evaluation-v1",
-	tables.KindSystemComparison: "system-comparison-v1",
+	tables.KindPairedReview:      "paired-review-evaluation-v1",
+	tables.KindSystemComparison:  "system-comparison-v1",
+	tables.KindReviewerBenchmark: "reviewer-benchmark-v1",
 }
 
 // Skeleton lays out a campaign of kind from design: a manifest whose
@@ -33,22 +34,24 @@ var skeletonPresets = map[string]string{
 // write, an empty receipts.jsonl and adjudications.jsonl. The schedule
 // runs slot i (tasks in design order, repetitions within) in the i-th
 // permutation of the arms, cycling, so orders are balanced whenever the
-// slot count is a multiple of the permutation count. frozenAt is written
-// as the manifest's frozen_at. A kind without a skeleton is refused.
+// slot count is a multiple of the permutation count. A reviewer benchmark
+// has no tasks and no schedule: its manifest freezes an empty cases.json
+// and inventory.json (and an empty finding_adjudications.jsonl) for the
+// user to fill. frozenAt is written as the manifest's frozen_at.
 func Skeleton(kind string, d *tables.DesignFile, frozenAt time.Time) ([]SkeletonFile, error) {
 	preset, ok := skeletonPresets[kind]
+	bench := kind == tables.KindReviewerBenchmark
 	switch {
-	case kind == tables.KindReviewerBenchmark:
-		return nil, fmt.Errorf("init cannot lay out a %s campaign yet: evalgate does not load that kind yet, so no skeleton of it could be validated", kind)
 	case !ok:
 		return nil, fmt.Errorf("%q is not a campaign kind: paired-review, system-comparison or reviewer-benchmark", kind)
 	case d.Format != tables.FormatDesign:
 		return nil, fmt.Errorf("the design file's format is %q, not %q", d.Format, tables.FormatDesign)
-	case len(d.Arms) == 0 || len(d.Tasks) == 0 || d.Repetitions < 1:
+	case bench && (len(d.Arms) != 2 || len(d.Tasks) > 0 || len(d.DraftPrompts) > 0):
+		return nil, fmt.Errorf("a reviewer benchmark's design has two arms (the baseline profile, then the candidate), no tasks and no draft prompts: its cases go in cases.json")
+	case len(d.Arms) == 0 || (!bench && len(d.Tasks) == 0) || d.Repetitions < 1:
 		return nil, fmt.Errorf("a design needs at least one arm, one task and one repetition")
 	}
-	empty := sha256.Sum256(nil)
-	emptyHash := hex.EncodeToString(empty[:])
+	emptyHash := hexSHA256(nil)
 	m := tables.Manifest{
 		Format: tables.FormatManifest, CampaignID: d.CampaignID, Kind: kind, FrozenAt: frozenAt.UTC().Truncate(time.Second),
 		Identities:           tables.Identities{Runtimes: []tables.Runtime{}},
@@ -59,6 +62,16 @@ func Skeleton(kind string, d *tables.DesignFile, frozenAt time.Time) ([]Skeleton
 		Intervals:            tables.IntervalPlan{Cluster: "family", Resamples: 10000},
 	}
 	files := []SkeletonFile{{Path: "receipts.jsonl", Data: []byte{}}, {Path: "adjudications.jsonl", Data: []byte{}}}
+	if bench {
+		// Empty cases and inventory, frozen by hash: the user lists the
+		// families' clean cases and variants and their task files.
+		cases := []byte(`{"format":"` + tables.FormatCases + `","cases":[]}` + "\n")
+		inventory := []byte(`{"format":"` + tables.FormatInventory + `","cases":[]}` + "\n")
+		m.Benchmark = &tables.BenchmarkPlan{CasesPath: "cases.json", CasesSHA256: hexSHA256(cases),
+			InventoryPath: "inventory.json", InventorySHA256: hexSHA256(inventory)}
+		files = append(files, SkeletonFile{Path: "cases.json", Data: cases}, SkeletonFile{Path: "inventory.json", Data: inventory},
+			SkeletonFile{Path: "finding_adjudications.jsonl", Data: []byte{}})
+	}
 	for _, id := range d.Prompts {
 		p := "prompts/" + id + ".md"
 		m.Prompts = append(m.Prompts, tables.PromptFile{ID: id, Path: p, SHA256: emptyHash})
@@ -66,6 +79,10 @@ func Skeleton(kind string, d *tables.DesignFile, frozenAt time.Time) ([]Skeleton
 	}
 	m.Design = tables.Design{Repetitions: d.Repetitions, DraftPrompts: orEmpty(d.DraftPrompts), Arms: d.Arms,
 		Tasks: []tables.TaskSpec{}, Schedule: []tables.Slot{}, PacketItemMin: 6, PacketItemMax: 12}
+	if bench {
+		m.Design.PacketItemMin, m.Design.PacketItemMax = 1, 1 // no packets: reviewers read the task files
+		m.ResponseSchemaSHA256 = tables.SchemaSHA256("review")  // a reviewer returns a review, not an answer
+	}
 	for i := range m.Design.Arms {
 		m.Design.Arms[i].Prompts = orEmpty(m.Design.Arms[i].Prompts)
 	}
@@ -77,7 +94,7 @@ func Skeleton(kind string, d *tables.DesignFile, frozenAt time.Time) ([]Skeleton
 		files = append(files, SkeletonFile{Path: dir + "task.md", Data: []byte{}})
 	}
 	perms := permutations(armIDs(d.Arms))
-	for _, t := range d.Tasks {
+	for _, t := range d.Tasks { // none for a reviewer benchmark: its schedule is every case × profile × run
 		for rep := int64(1); rep <= d.Repetitions; rep++ {
 			m.Design.Schedule = append(m.Design.Schedule, tables.Slot{Task: t.ID, Repetition: rep,
 				Order: slices.Clone(perms[len(m.Design.Schedule)%len(perms)])})
@@ -88,6 +105,11 @@ func Skeleton(kind string, d *tables.DesignFile, frozenAt time.Time) ([]Skeleton
 		return nil, err
 	}
 	return append([]SkeletonFile{{Path: "manifest.json", Data: append(b, '\n')}}, files...), nil
+}
+
+func hexSHA256(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 func orEmpty(s []string) []string {

@@ -30,8 +30,9 @@ a balanced schedule) from a design file (format evalgate.design/v1,
 docs/import.md) or from flags, an empty prompts/<id>.md per prompt, an empty
 tasks/<id>/task.md per task, and empty receipts.jsonl and adjudications.jsonl.
 validate refuses the skeleton and names what is missing; fill it, then
-import the sessions with 'evalgate import'. reviewer-benchmark is refused
-until its format exists. DIR must not exist or be empty.
+import the sessions with 'evalgate import'. A reviewer-benchmark skeleton has
+two arms (baseline, then candidate profile), no tasks, and an empty
+cases.json and inventory.json to fill. DIR must not exist or be empty.
 
 Exit 0 written, 2 usage, 3 I/O.`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -41,7 +42,7 @@ Exit 0 written, 2 usage, 3 I/O.`,
 			return nil
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
-			d, err := initDesign(designFile, campaignID, args[0], reps, arms, tasks, prompts)
+			d, err := initDesign(kind, designFile, campaignID, args[0], reps, arms, tasks, prompts)
 			if err != nil {
 				return err
 			}
@@ -68,7 +69,7 @@ Exit 0 written, 2 usage, 3 I/O.`,
 }
 
 // initDesign reads the design file, or builds the design from flags.
-func initDesign(file, id, dir string, reps int64, arms, tasks, prompts []string) (*tables.DesignFile, error) {
+func initDesign(kind, file, id, dir string, reps int64, arms, tasks, prompts []string) (*tables.DesignFile, error) {
 	if file != "" {
 		if len(arms)+len(tasks)+len(prompts) > 0 {
 			return nil, usagef("give --design or --arm/--task/--prompt flags, not both")
@@ -90,6 +91,9 @@ func initDesign(file, id, dir string, reps int64, arms, tasks, prompts []string)
 		return &d, nil
 	}
 	d := &tables.DesignFile{Format: tables.FormatDesign, CampaignID: id, Repetitions: reps, Prompts: prompts, DraftPrompts: prompts}
+	if kind == tables.KindReviewerBenchmark {
+		d.DraftPrompts = nil // a reviewer benchmark has no draft
+	}
 	if d.CampaignID == "" {
 		d.CampaignID = filepath.Base(filepath.Clean(dir))
 	}
