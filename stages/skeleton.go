@@ -80,8 +80,8 @@ func Skeleton(kind string, d *tables.DesignFile, frozenAt time.Time) ([]Skeleton
 	m.Design = tables.Design{Repetitions: d.Repetitions, DraftPrompts: orEmpty(d.DraftPrompts), Arms: d.Arms,
 		Tasks: []tables.TaskSpec{}, Schedule: []tables.Slot{}, PacketItemMin: 6, PacketItemMax: 12}
 	if bench {
-		m.Design.PacketItemMin, m.Design.PacketItemMax = 1, 1 // no packets: reviewers read the task files
-		m.ResponseSchemaSHA256 = tables.SchemaSHA256("review")  // a reviewer returns a review, not an answer
+		m.Design.PacketItemMin, m.Design.PacketItemMax = 1, 1  // no packets: reviewers read the task files
+		m.ResponseSchemaSHA256 = tables.SchemaSHA256("review") // a reviewer returns a review, not an answer
 	}
 	for i := range m.Design.Arms {
 		m.Design.Arms[i].Prompts = orEmpty(m.Design.Arms[i].Prompts)
