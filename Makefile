@@ -5,6 +5,9 @@
 
 GO       ?= go
 FUZZTIME ?= 10s
+# A new interesting input is minimized for at most this long, so that one
+# slow minimization does not stall a run.
+FUZZMINIMIZETIME ?= 5s
 GOFILES  := $(shell git ls-files '*.go' 2>/dev/null)
 
 .PHONY: build test controls update example fuzz bench generate interop
@@ -53,7 +56,7 @@ fuzz:
 	@set -e; for pkg in $$($(GO) list ./...); do \
 	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	    echo "fuzz $$pkg $$target"; \
-	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg; \
+	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) $$pkg; \
 	  done; \
 	done
 

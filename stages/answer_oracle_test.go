@@ -1,0 +1,85 @@
+package stages
+
+import (
+	stdjson "encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/stages/load"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// CheckAnswer against a naive reference for a few rules of the response
+// contract, decided here from encoding/json's generic decoding alone: the
+// size cap, JSON validity, claim IDs unique, claim text trimmed.
+
+// shapeBreaking are the findings after which the answer is not decoded
+// any further, so the later rules cannot be expected.
+var shapeBreaking = []tables.Code{
+	tables.CodeTooLarge, tables.CodeJSONSyntax, tables.CodeTrailingData, tables.CodeDuplicateKey,
+	tables.CodeInvalidUTF8, tables.CodeTooDeep, tables.CodeWrongType, tables.CodeNullHole,
+	tables.CodeMissingKey, tables.CodeUnknownKey, tables.CodeNumberNotInteger, tables.CodeNumberOutOfRange,
+	tables.CodeLineInvalid, tables.CodeTimestampInvalid, tables.CodeTooManyItems,
+}
+
+// naiveClaims returns the claims of a generically decoded answer's final.
+func naiveClaims(data []byte) ([]map[string]any, bool) {
+	var top map[string]any
+	if stdjson.Unmarshal(data, &top) != nil {
+		return nil, false
+	}
+	final, _ := top["final"].(map[string]any)
+	list, _ := final["claims"].([]any)
+	var claims []map[string]any
+	for _, c := range list {
+		if m, ok := c.(map[string]any); ok {
+			claims = append(claims, m)
+		}
+	}
+	return claims, true
+}
+
+func FuzzCheckAnswerOracle(f *testing.F) {
+	entries, _ := os.ReadDir(answersDir)
+	for _, e := range entries {
+		if data, err := os.ReadFile(filepath.Join(answersDir, e.Name())); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got := CheckAnswer("a.json", data, "review")
+		has := func(c tables.Code) bool {
+			return slices.ContainsFunc(got, func(fd tables.Finding) bool { return fd.Code == c })
+		}
+		if len(data) > load.MaxAnswerBytes {
+			if !has(tables.CodeTooLarge) {
+				t.Fatalf("an answer of %d bytes is not too_large: %v", len(data), codesOf(got))
+			}
+			return
+		}
+		if !stdjson.Valid(data) && len(got) == 0 {
+			t.Fatalf("invalid JSON %q passes", data)
+		}
+		if slices.ContainsFunc(shapeBreaking, has) {
+			return
+		}
+		claims, ok := naiveClaims(data)
+		if !ok {
+			return
+		}
+		seen := map[string]bool{}
+		for _, c := range claims {
+			id, _ := c["id"].(string)
+			if seen[id] && !has(tables.CodeDuplicateID) {
+				t.Fatalf("claim ID %q repeats but no duplicate_id: %v", id, codesOf(got))
+			}
+			seen[id] = true
+			if text, ok := c["text"].(string); ok && text != "" && strings.TrimSpace(text) != text && !has(tables.CodeTextUntrimmed) {
+				t.Fatalf("claim text %q is untrimmed but no text_untrimmed: %v", text, codesOf(got))
+			}
+		}
+	})
+}
