@@ -143,4 +143,3 @@ func FuzzParseTreeOracle(f *testing.F) {
 		}
 	})
 }
-
