@@ -118,7 +118,8 @@ func Benchmark(c *tables.Campaign, reviews []tables.ReviewRow, opt Options) Out 
 	var out []tables.Interval
 	for i, sp := range specs {
 		a := &accum{nTasks: int64(len(fams)), nRuns: totals[sp.den]}
-		out = append(out, renderRows(c.Manifest.CampaignID, p, statSpec{name: sp.name, unit: sp.unit, contrast: sp.contrast, arm: sp.arm}, a, est[i])...)
+		rows := renderRows(c.Manifest.CampaignID, p, statSpec{name: sp.name, unit: sp.unit, contrast: sp.contrast, arm: sp.arm}, a, est[i])
+		out = append(out, clipRange(rows, sp.unit)...)
 	}
 	slices.SortStableFunc(out, func(a, b tables.Interval) int {
 		return cmp.Or(cmp.Compare(a.Statistic, b.Statistic), cmp.Compare(a.Arm, b.Arm),
@@ -162,4 +163,25 @@ func exactPoint(sp rateSpec, totals []int64) *float64 {
 		}
 	}
 	return stats.Float(stats.Fraction(num, totals[sp.den]))
+}
+
+// clipRange keeps every bound inside the statistic's range — [0, 1] for a
+// rate, [−1, 1] for a difference of rates — so the cluster t interval, which
+// is not range-preserving, never reports an impossible proportion.
+// Intersecting an interval with the parameter space cannot lower its
+// coverage.
+func clipRange(rows []tables.Interval, unit string) []tables.Interval {
+	lo := 0.0
+	if unit == "difference" {
+		lo = -1
+	}
+	for i := range rows {
+		for _, b := range []**float64{&rows[i].Lo, &rows[i].Hi} {
+			if *b != nil {
+				v := min(max(**b, lo), 1)
+				*b = &v
+			}
+		}
+	}
+	return rows
 }

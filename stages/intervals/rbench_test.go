@@ -106,6 +106,9 @@ func TestBenchmarkIntervalsPoints(t *testing.T) {
 				t.Errorf("estimate %v, want %d/%d", r.Estimate, det, n)
 			}
 		}
+		if r.Lo != nil && (*r.Lo < -1 || r.Unit == "fraction" && *r.Lo < 0) || r.Hi != nil && *r.Hi > 1 {
+			t.Errorf("row %s %s %s leaves its range: [%v, %v]", r.Statistic, r.Arm, r.Method, *r.Lo, *r.Hi)
+		}
 		if r.Statistic == StatBlocking && r.Status != "no_events" {
 			t.Errorf("blocking with no blocked attempt has status %s, want no_events", r.Status)
 		}
