@@ -69,10 +69,11 @@ func validateAnswer(stdout io.Writer, opts validateOptions) error {
 	}
 	data, err := readCappedAnswer(opts.answer)
 	if err != nil {
-		return usagef("answer: %v", err)
+		return usagef("answer: %s", tables.EscapeName(err.Error()))
 	}
-	fs := stages.CheckAnswer(opts.answer, data, opts.role)
-	return printReport(stdout, opts.answer, fs, opts.json)
+	name := tables.EscapeName(opts.answer) // printed and in --json: UTF-8 whatever the file name
+	fs := stages.CheckAnswer(name, data, opts.role)
+	return printReport(stdout, name, fs, opts.json)
 }
 
 func validateCampaign(stdout io.Writer, args []string, opts validateOptions) error {
