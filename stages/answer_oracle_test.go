@@ -47,6 +47,9 @@ func FuzzCheckAnswerOracle(f *testing.F) {
 	for _, e := range entries {
 		if data, err := os.ReadFile(filepath.Join(answersDir, e.Name())); err == nil {
 			f.Add(data)
+			for _, v := range brokenClaims(data) {
+				f.Add(v)
+			}
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -82,4 +85,36 @@ func FuzzCheckAnswerOracle(f *testing.F) {
 			}
 		}
 	})
+}
+
+// brokenClaims returns variants of an answer breaking one reference rule
+// each: the second claim repeats the first's ID; the first claim's text is
+// untrimmed.
+func brokenClaims(data []byte) [][]byte {
+	var out [][]byte
+	for variant := range 2 {
+		var top map[string]any
+		if stdjson.Unmarshal(data, &top) != nil {
+			return nil
+		}
+		final, _ := top["final"].(map[string]any)
+		claims, _ := final["claims"].([]any)
+		if len(claims) < 2 {
+			return nil
+		}
+		first, _ := claims[0].(map[string]any)
+		second, _ := claims[1].(map[string]any)
+		if first == nil || second == nil {
+			return nil
+		}
+		if variant == 0 {
+			second["id"] = first["id"]
+		} else if text, ok := first["text"].(string); ok {
+			first["text"] = " " + text
+		}
+		if b, err := stdjson.Marshal(top); err == nil {
+			out = append(out, b)
+		}
+	}
+	return out
 }
