@@ -151,7 +151,7 @@ type Preset struct {
 	Kind      string // the campaign kind it judges
 	Rule      RuleID
 	Split     string // tasks of this split are judged
-	LastRound bool   // judge only each task's last repetition
+	LastRound bool   // judge only round 2 (repetition 2) of four two-round tasks
 	Gates     []PresetGate
 }
 

@@ -115,7 +115,7 @@ inclusive.
 	for _, p := range Presets() {
 		fmt.Fprintf(&b, "\n## Preset `%s`\n\nJudges %s campaigns, tasks of split %s", p.Name, p.Kind, p.Split)
 		if p.LastRound {
-			b.WriteString(", each task's last repetition only")
+			b.WriteString(", round 2 (repetition 2) only, of exactly four development tasks with two rounds each; any other development split is refused")
 		}
 		fmt.Fprintf(&b, " (rule %s). Gates in order, conjunctive; a manifest's `gate_policy.thresholds` may override any threshold by gate name.\n\n| gate | default threshold | observed |\n|---|---|---|\n", p.Rule)
 		for _, pg := range p.Gates {

@@ -69,7 +69,14 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 		pol = nil
 	}
 	var judged []tables.Run
-	if pol != nil {
+	var refused string
+	if pol != nil && pol.lastRound {
+		refused = round2Refusal(&c.Manifest.Design, pol.split)
+	}
+	switch {
+	case refused != "":
+		findings = append(findings, round2Finding(pol, refused))
+	case pol != nil:
 		judged = pol.judgedRuns(c.Manifest.Design.Tasks, runs)
 		if len(judged) == 0 {
 			findings = append(findings, noTasksFinding(pol))

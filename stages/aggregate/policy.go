@@ -94,20 +94,17 @@ func (p *policy) find(name tables.GateName) *threshold {
 }
 
 // judgedRuns returns the runs the policy judges: those of tasks in its
-// split, and for development round 2 only each task's last repetition
-// (one round-2 observation per task).
+// split, and for development round 2 only repetition 2, the round-2
+// triplet (one round-2 observation per task; round2Refusal has checked
+// that every development task has exactly two rounds).
 func (p *policy) judgedRuns(specs []tables.TaskSpec, runs []tables.Run) []tables.Run {
 	split := map[string]string{}
 	for _, s := range specs {
 		split[s.ID] = s.Split
 	}
-	last := map[string]int64{}
-	for _, r := range runs {
-		last[r.TaskID] = max(last[r.TaskID], r.Repetition)
-	}
 	var out []tables.Run
 	for _, r := range runs {
-		if split[r.TaskID] != p.split || (p.lastRound && r.Repetition != last[r.TaskID]) {
+		if split[r.TaskID] != p.split || (p.lastRound && r.Repetition != round2Rounds) {
 			continue
 		}
 		out = append(out, r)

@@ -1,0 +1,56 @@
+package aggregate
+
+import (
+	"testing"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// round2Fixture is newFixture with every task in the development split
+// under the development round-2 preset.
+func round2Fixture(t *testing.T, tasks int, reps int64) *fixture {
+	f := newFixture(t, tasks, reps)
+	f.c.Manifest.GatePolicy.Preset = string(tables.PresetDevelopmentRound2)
+	for i := range f.c.Manifest.Design.Tasks {
+		f.c.Manifest.Design.Tasks[i].Split = "development"
+	}
+	return f
+}
+
+// TestRound2RefusesOtherDesigns: the preset judges round 2 of exactly four
+// two-round development tasks. A third round (whose "last repetition"
+// would otherwise be judged) or a fourth task missing are refused with a
+// rejecting finding and no verdict, whatever the gates would say.
+func TestRound2RefusesOtherDesigns(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		tasks int
+		reps  int64
+	}{{"three rounds", 4, 3}, {"three tasks", 3, 2}, {"five tasks", 5, 2}, {"one round", 4, 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := round2Fixture(t, tc.tasks, tc.reps)
+			f.aggregate()
+			if !hasCode(f.s.Rejections, tables.CodeDevelopmentRound2Incomplete) {
+				t.Fatalf("no %s in %v", tables.CodeDevelopmentRound2Incomplete, f.s.Rejections)
+			}
+			if d := f.decision(); d.Decision != tables.DecisionNoVerdict || !contains(d.Reason, "development_round2_incomplete") {
+				t.Fatalf("decision %+v", d)
+			}
+		})
+	}
+}
+
+// TestRound2JudgesRoundTwoOnly: with four two-round tasks, round 1 may be
+// as bad as it likes. Here round 1 of B on T1 has R 0.10 (a floor failure
+// if judged) while round 2 repeats the fixture's B 0.95 vs A 0.80 on
+// every task: macro gain 0.15, four of four improved, decision advance.
+func TestRound2JudgesRoundTwoOnly(t *testing.T) {
+	f := round2Fixture(t, 4, 2)
+	f.setR("T1", "B", 1, 10)
+	f.aggregate()
+	if hasCode(f.s.Rejections, tables.CodeDevelopmentRound2Incomplete) {
+		t.Fatalf("refused: %v", f.s.Rejections)
+	}
+	f.wantGate(tables.GateTaskFloor, "0.95", true)
+	f.wantDecision(tables.DecisionAdvance, "")
+}
