@@ -126,6 +126,10 @@ func PlannedSessions(m *tables.Manifest) int64 {
 // and records one Ceiling row for each, in manifest order.
 func (a *accountant) campaignCeilings() {
 	planned := PlannedSessions(&a.c.Manifest)
+	if b := a.c.Benchmark; b != nil && a.c.Manifest.Kind == tables.KindReviewerBenchmark {
+		// a reviewer benchmark plans one review per case × profile × run
+		planned = int64(len(b.Cases)) * int64(len(a.c.Manifest.Design.Arms)) * max(a.c.Manifest.Design.Repetitions, 0)
+	}
 	u := Summarize(a.ledger).Used
 	var wall *int64
 	if w, ok := a.campaignWall(); ok {
