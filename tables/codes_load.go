@@ -58,6 +58,7 @@ const (
 	CodeSlotMissing            Code = "slot_missing"
 	CodeSlotOutOfRange         Code = "slot_out_of_range"
 	CodeDesignInvalid          Code = "design_invalid"
+	CodeDesignNoTreatment      Code = "design_no_treatment"
 	CodePacketItemCount        Code = "packet_item_count"
 	CodeTaskMismatch           Code = "task_mismatch"
 	CodeLineRangeInvalid       Code = "line_range_invalid"
@@ -127,6 +128,7 @@ var loadCodes = []CodeDoc{
 	{CodeSlotMissing, "load", "I1", "A (task, repetition) slot for repetition 1..repetitions is not scheduled."},
 	{CodeSlotOutOfRange, "load", "I1", "A schedule slot's repetition exceeds design.repetitions."},
 	{CodeDesignInvalid, "load", "I1", "design.packet_item_min exceeds design.packet_item_max."},
+	{CodeDesignNoTreatment, "load", "I1", "The design lists only the baseline arm, so no treatment arm can be judged against it and the campaign gets no verdict."},
 	{CodePacketItemCount, "load", "I2", "A packet's item count lies outside design.packet_item_min..packet_item_max."},
 	{CodeTaskMismatch, "load", "I2", "A packet or truth names a different task or repository than the manifest's task entry."},
 	{CodeLineRangeInvalid, "load", "I2", "A packet item's start_line exceeds its end_line."},

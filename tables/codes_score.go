@@ -26,6 +26,7 @@ const (
 	CodeGateThresholdInvalid Code = "gate_threshold_invalid"
 	CodeGateThresholdRepeat  Code = "gate_threshold_duplicate"
 	CodeGateNoTasks          Code = "gate_no_tasks"
+	CodeGateNoneEvaluated    Code = "gate_none_evaluated"
 )
 
 var scoreCodes = []CodeDoc{
@@ -51,6 +52,7 @@ var scoreCodes = []CodeDoc{
 	{CodeGateThresholdInvalid, "aggregate", "G2", "A gate_policy threshold override is not a plain non-negative decimal."},
 	{CodeGateThresholdRepeat, "aggregate", "G2", "A gate_policy threshold is overridden more than once."},
 	{CodeGateNoTasks, "aggregate", "G2/G4", "No task of the campaign belongs to the split the gate preset judges."},
+	{CodeGateNoneEvaluated, "aggregate", "G5", "The gate policy evaluated no gate for the candidate system, so nothing can judge it and the campaign gets no verdict."},
 }
 
 // Codes of the blinded adjudication protocol (SPEC Q1): `evalgate blind

@@ -38,6 +38,10 @@ func judgeSystems(c *tables.Campaign, in *inputs, out *Out, pol *policy, judged 
 	if pol != nil {
 		gates = evaluateSystems(pol, c, in, judged, base, cand, cmpArm)
 	}
+	if pol != nil && len(gates) == 0 {
+		out.Findings = append(out.Findings, tables.Finding{Code: tables.CodeGateNoneEvaluated, Severity: tables.Reject, File: manifestFile, Pointer: "/gate_policy",
+			Message: fmt.Sprintf("gate preset %s evaluated no gate for candidate %s, so nothing can judge it", pol.name, cand)})
+	}
 	out.Gates = append(out.Gates, gates...)
 	out.Decision = append(out.Decision, systemDecision(pol, gates, cand, v))
 	return true

@@ -235,3 +235,19 @@ func sysPreset(t *testing.T) tables.Preset {
 	}
 	return p
 }
+
+// TestNoGateEvaluatedRejects: a system-comparison policy that evaluates no
+// gate gives no verdict, and a rejecting finding says why, so validate
+// rejects the campaign too. No registered preset is empty; the policy here
+// is built by hand.
+func TestNoGateEvaluatedRejects(t *testing.T) {
+	f := newSysFixture(t)
+	var out Out
+	judgeSystems(f.c, &inputs{}, &out, &policy{name: tables.PresetSystemComparison}, nil, validityReport{})
+	if len(out.Decision) != 1 || out.Decision[0].Decision != tables.DecisionNoVerdict || !hasCode(out.Findings, tables.CodeGateNoneEvaluated) {
+		t.Fatalf("decisions %+v findings %v", out.Decision, out.Findings)
+	}
+	if c := tables.ClassOf(tables.CodeGateNoneEvaluated); c != tables.ClassRecordDefect {
+		t.Errorf("gate_none_evaluated is %s, want a record defect", c)
+	}
+}

@@ -48,6 +48,7 @@ func checkManifest(m *tables.Manifest, at position) tables.Findings {
 	}
 	out = append(out, u.out...)
 	out = append(out, checkPromptRefs(m, at)...)
+	out = append(out, checkTreatment(m, at)...)
 	out = append(out, checkSystemDesign(m, at)...)
 	out = append(out, checkBenchmarkDesign(m, at)...)
 	d := &m.Design
@@ -191,4 +192,16 @@ func checkKindSupported(m *tables.Manifest, at position) tables.Findings {
 	}
 	return tables.Findings{at.finding(tables.CodeKindUnsupported, "/kind",
 		fmt.Sprintf("kind %q cannot be evaluated by this version of evalgate; the campaign is refused rather than judged as another kind", m.Kind))}
+}
+
+// checkTreatment requires a treatment arm after the baseline (the first
+// arm): a design of the baseline alone can never be judged, so the
+// aggregate stage would give no verdict with nothing in the record saying
+// why. A reviewer benchmark states its own arm count (checkBenchmarkDesign).
+func checkTreatment(m *tables.Manifest, at position) tables.Findings {
+	if m.Kind == tables.KindReviewerBenchmark || len(m.Design.Arms) >= 2 {
+		return nil
+	}
+	return tables.Findings{at.finding(tables.CodeDesignNoTreatment, "/design/arms",
+		fmt.Sprintf("the design lists %d arm(s); a treatment arm must follow the baseline to be judged against it", len(m.Design.Arms)))}
 }
