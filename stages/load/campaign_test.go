@@ -85,6 +85,12 @@ func TestCampaignRejects(t *testing.T) {
 		{"slot missing", func(f *fixture) { f.manifest.Design.Schedule = f.manifest.Design.Schedule[:1] }, M, 0, tables.CodeSlotMissing, "/design/schedule"},
 		{"slot beyond repetitions", func(f *fixture) { f.manifest.Design.Repetitions = 1 }, M, 0, tables.CodeSlotOutOfRange, "/design/schedule/1/repetition"},
 		{"item range inverted", func(f *fixture) { f.manifest.Design.PacketItemMin = 13 }, M, 0, tables.CodeDesignInvalid, "/design/packet_item_min"},
+		{"baseline alone", func(f *fixture) {
+			f.manifest.Design.Arms = f.manifest.Design.Arms[:1]
+			for i := range f.manifest.Design.Schedule {
+				f.manifest.Design.Schedule[i].Order = []string{f.manifest.Design.Arms[0].ID}
+			}
+		}, M, 0, tables.CodeDesignNoTreatment, "/design/arms"},
 		{"task path with dot-dot", func(f *fixture) { f.manifest.Design.Tasks[0].TaskPath = "../task.md" }, M, 0, tables.CodePathInvalid, "/design/tasks/0/task_path"},
 		{"task text hash", func(f *fixture) { f.files["tasks/T1/task.md"] = "changed\n" }, "tasks/T1/task.md", 0, tables.CodeHashMismatch, ""},
 		{"prompt hash", func(f *fixture) { f.files["prompts/common.md"] = "changed\n" }, "prompts/common.md", 0, tables.CodeHashMismatch, ""},
