@@ -31,10 +31,11 @@ type Campaign struct {
 
 // LoadedTask is one task's frozen files.
 type LoadedTask struct {
-	Spec   TaskSpec
-	Text   []byte // task file bytes
-	Packet Packet
-	Truth  Truth
+	Spec        TaskSpec
+	Text        []byte // task file bytes
+	PacketBytes []byte // packet file bytes, as rendered into EVIDENCE_PACKET
+	Packet      Packet
+	Truth       Truth
 }
 
 // Line is a record of a JSONL file with its 1-based line number.

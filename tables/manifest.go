@@ -68,6 +68,11 @@ type PromptFile struct {
 	ID     string `json:"id"` // e.g. common, draft, review-a, review-b
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
+	// Kind is what the file is to the session receiving it, one of
+	// PartKinds (tables/render.go); it decides how the file is rendered and
+	// which roles may receive it. Required for paired-review and
+	// system-comparison campaigns (stages/validate, prompt_kind_missing).
+	Kind string `json:"kind,omitzero"`
 }
 
 // RateCard is a dated reference tariff. Prices are exact decimal strings in

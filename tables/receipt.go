@@ -97,6 +97,19 @@ type DeliveredInputs struct {
 	DraftSessionID       *string  `json:"draft_session_id"` // reviews: the draft they revised
 	RenderedSHA256       string   `json:"rendered_sha256"`
 	RenderedBytes        int64    `json:"rendered_bytes"`
+	// DataBlocks are the digests of the data blocks (TASK,
+	// EVIDENCE_PACKET, COMMON_DRAFT) as the runner serialized them into
+	// the rendering, in render order. Optional; when present each must
+	// equal the rendering's and both arms of a pair must agree.
+	DataBlocks []BlockDigest `json:"data_blocks,omitzero"`
+}
+
+// BlockDigest is one data block of a rendered input: its label and the
+// sha256 and byte count of its unframed bytes.
+type BlockDigest struct {
+	Label  string `json:"label"`
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
 }
 
 // OutputRef points at the raw answer bytes the session returned.

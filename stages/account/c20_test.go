@@ -34,8 +34,8 @@ var c20Seed = flag.Uint64("account.c20seed", 2020, "seed of the C20 random-meter
 // exampleReferenceCost is the example's physical billing, computed by a
 // separate script from receipts.jsonl: over its 70 dispatched receipts
 // (openai.responses meters, no tool calls) Σ (4 × (input − cached) +
-// 0.40 × cached + 20 × output) / 10^6 = 6076369/1250000 = 4.8610952.
-const exampleReferenceCost = "4.8610952"
+// 0.40 × cached + 20 × output) / 10^6 = 638859/125000 = 5.110872.
+const exampleReferenceCost = "5.110872"
 
 func TestC20SharedDraftBilledOnce(t *testing.T) {
 	fsys, _ := fixtures.Example(fixtures.DefaultExample)

@@ -205,8 +205,8 @@ func nextDispatchProhibited(c *tables.Campaign, ledger []tables.LedgerEntry) str
 
 func TestMutationOmitOneGlobalReservation(t *testing.T) {
 	// Two admitted requests of 10,000 in / 1,000 out reserve 0.06 each
-	// (10,000 × 4 + 1,000 × 20 per million); with the example's 4.8610952
-	// accounted, a ceiling of 4.9810952 is exactly exhausted.
+	// (10,000 × 4 + 1,000 × 20 per million); with the example's 5.110872
+	// accounted, a ceiling of 5.230872 is exactly exhausted.
 	c := loadExample(t)
 	s := &tables.Set{Ledger: account.Run(c).Ledger}
 	for _, id := range []string{"1", "2"} {
@@ -217,7 +217,7 @@ func TestMutationOmitOneGlobalReservation(t *testing.T) {
 			t.Fatalf("setup admission %s: %+v", id, v)
 		}
 	}
-	c.Manifest.Ceilings.Campaign.ReferenceCost = "4.9810952"
+	c.Manifest.Ceilings.Campaign.ReferenceCost = "5.230872"
 	t.Run("control passes with every reservation in the ledger", func(t *testing.T) {
 		if msg := nextDispatchProhibited(c, s.Ledger); msg != "" {
 			t.Fatal(msg)

@@ -49,6 +49,7 @@ func (l *loader) loadPacket(t *tables.LoadedTask) bool {
 	if data == nil {
 		return false
 	}
+	t.PacketBytes = data
 	at := position{file: spec.PacketPath}
 	ok, findings := decodeDoc(data, "packet", at, &t.Packet)
 	l.add(findings...)

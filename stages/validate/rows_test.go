@@ -125,6 +125,11 @@ func TestEveryCodeCovered(t *testing.T) {
 			covered[code] = true
 		}
 	}
+	for _, c := range promptCases {
+		for _, code := range c.want {
+			covered[code] = true
+		}
+	}
 	for _, c := range systemCases {
 		for _, code := range c.want {
 			covered[code] = true

@@ -18,6 +18,7 @@ const receiptsFile = "receipts.jsonl"
 // It reads answers one at a time through answers.
 func Run(c *tables.Campaign, answers tables.Answers) Out {
 	v := newRunner(c, answers)
+	v.promptParts()
 	if c.Manifest.Kind == tables.KindSystemComparison {
 		v.runSystems()
 		return v.finish()
@@ -25,6 +26,7 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 	for i := range c.Receipts {
 		v.session(c.Receipts[i])
 	}
+	v.renderedInputs()
 	v.completeness()
 	return v.finish()
 }

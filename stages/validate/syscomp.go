@@ -40,6 +40,7 @@ func (v *runner) runSystems() {
 	for i := range v.c.Receipts {
 		v.systemSession(v.c.Receipts[i])
 	}
+	v.renderedInputs()
 	v.systemCompleteness()
 	v.setupCompleteness()
 }

@@ -63,7 +63,7 @@ var systemCases = []sysCase{
 			r.Output.SHA256, r.Output.Bytes = shaHex([]byte(" \n")), 2
 			return rs
 		})
-	}, want: []tables.Code{tables.CodeInvestigationEmpty, tables.CodeReviewAfterFailedDraft},
+	}, want: []tables.Code{tables.CodeInvestigationEmpty, tables.CodeReviewAfterFailedDraft, tables.CodeRenderedInputMismatch},
 		class: map[string]tables.Classification{"S1-r2-madar-I": tables.ClassScoredFailure}},
 	{name: "a review received another packet", mut: func(t *testing.T, f fstest.MapFS) {
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
@@ -77,7 +77,8 @@ var systemCases = []sysCase{
 			sysFind(t, rs, "S1-r2-madar-R").Inputs.DraftSessionID = &id
 			return rs
 		})
-	}, want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]tables.Classification{"S1-r2-madar-R": tables.ClassInvalid}},
+		// Its rendering then has the other draft and packet: it differs too.
+	}, want: []tables.Code{tables.CodeIdentityMismatch, tables.CodeRenderedInputMismatch}, class: map[string]tables.Classification{"S1-r2-madar-R": tables.ClassInvalid}},
 	{name: "a packet one token over the limit is an evidence budget failure and its review must not run", mut: func(t *testing.T, f fstest.MapFS) {
 		sysObs(t, f, "S1-r2-madar-I", func(l *tables.ObservationLog) { l.PacketTokens = tables.PacketTokenLimit + 1 })
 	}, want: []tables.Code{tables.CodeEvidenceBudgetExceeded, tables.CodeReviewAfterFailedDraft},
@@ -224,6 +225,45 @@ func sysObs(t *testing.T, f fstest.MapFS, session string, edit func(*tables.Obse
 		for i := range rs {
 			if rs[i].Inputs.DraftSessionID != nil && *rs[i].Inputs.DraftSessionID == session {
 				rs[i].Inputs.PacketSHA256 = sum(data)
+			}
+		}
+		return rs
+	})
+	restampReviews(t, f, session)
+}
+
+// restampReviews makes the reviews of investigation session declare the
+// rendering of their edited inputs, so that an edit of the observation
+// log breaks only the rule under test. The rendering rule itself is tested
+// against a hand rendering in render_test.go.
+func restampReviews(t *testing.T, f fstest.MapFS, session string) {
+	t.Helper()
+	c, found := load.Campaign(f, "example")
+	if c == nil {
+		t.Fatal(found)
+	}
+	v := newRunner(c, load.Answers(c))
+	renderings := map[string]tables.Rendering{}
+	for i := range c.Receipts {
+		r := &c.Receipts[i].Record
+		if r.Role == tables.RoleReview && deref(r.Inputs.DraftSessionID) == session && r.Status != tables.StatusNotDispatched {
+			rend, err := v.render(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			renderings[r.SessionID] = rend
+		}
+	}
+	sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
+		for i := range rs {
+			if rend, ok := renderings[rs[i].SessionID]; ok {
+				rs[i].Inputs.RenderedSHA256, rs[i].Inputs.RenderedBytes = rend.SHA256, rend.Bytes
+				rs[i].Inputs.DataBlocks = nil
+				for _, p := range rend.Parts {
+					if p.Kind == tables.PartKindData {
+						rs[i].Inputs.DataBlocks = append(rs[i].Inputs.DataBlocks, tables.BlockDigest{Label: p.ID, SHA256: p.SHA256, Bytes: p.Bytes})
+					}
+				}
 			}
 		}
 		return rs

@@ -16,7 +16,7 @@ const validRequest = `{"format":"evalgate.request/v1","request_id":"req-next","s
 // reservation's bound.
 const replayRequest = `{"format":"evalgate.request/v1","request_id":"req_6081b5d3f6fc6552","session_id":"T2-r1-D",` +
 	`"rate_card":"codex-work-2026-09-05","meter_shape":"openai.responses","reservation_id":"res-T2-r1-D",` +
-	`"max_input_tokens":4000,"max_output_tokens":8000}`
+	`"max_input_tokens":5000,"max_output_tokens":8000}`
 
 // TestAdmitExitCodes pins admit's exit codes: 0 admitted or replayed,
 // 1 refused or a rejected request file, 2 usage.

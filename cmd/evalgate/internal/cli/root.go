@@ -56,6 +56,7 @@ a change), 2 usage error, 3 the tool could not finish (I/O).`,
 		newControlsCmd(stdout),
 		newImportCmd(stdout, stderr),
 		newInitCmd(stdout),
+		newPromptsCmd(stdout),
 	)
 	return root
 }
