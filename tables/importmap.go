@@ -56,6 +56,12 @@ type ImportSession struct {
 	DraftSessionID *string      `json:"draft_session_id"`
 	PromptIDs      []string     `json:"prompt_ids"`
 	Reservation    *Reservation `json:"reservation"`
+	// RenderedSHA256 and RenderedBytes are the exact input the runner
+	// rendered (docs/prompts.md). Optional: no source records them, so
+	// absent leaves the receipt without a rendered input, which validate
+	// refuses (rendered_input_mismatch).
+	RenderedSHA256 string `json:"rendered_sha256,omitzero"`
+	RenderedBytes  int64  `json:"rendered_bytes,omitzero"`
 }
 
 // ImportMatch names one source record by the source's own identifiers.

@@ -151,6 +151,7 @@ func cmdMksources(ts *testscript.TestScript, neg bool, args []string) {
 			DraftSessionID: r.Inputs.DraftSessionID, PromptIDs: []string{}}
 		maps[src][0].Sessions = append(maps[src][0].Sessions, entry)
 		entry.PromptIDs, entry.Reservation = r.Inputs.PromptIDs, r.Reservation
+		entry.RenderedSHA256, entry.RenderedBytes = r.Inputs.RenderedSHA256, r.Inputs.RenderedBytes
 		maps[src][1].Sessions = append(maps[src][1].Sessions, entry)
 	}
 	writeJSON(ts, filepath.Join(dir, "inspect", "drafts.json"), map[string]any{
@@ -253,6 +254,7 @@ func cmdFill(ts *testscript.TestScript, neg bool, args []string) {
 	ex := readExample[tables.Manifest](ts, exampleFS(ts), "manifest.json")
 	m.Identities, m.RateCards, m.Ceilings, m.Seed, m.Synthetic, m.FrozenAt, m.Intervals =
 		ex.Identities, ex.RateCards, ex.Ceilings, ex.Seed, ex.Synthetic, ex.FrozenAt, ex.Intervals
+	m.Prompts = ex.Prompts // the user's prompt files, their kinds and paths (docs/prompts.md)
 	hash := func(p string) string {
 		b, err := os.ReadFile(filepath.Join(camp, filepath.FromSlash(path.Clean(p))))
 		ts.Check(err)

@@ -169,10 +169,12 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 // inputs are what the mapped session received according to the frozen
 // design: the task's task and packet hashes, the response schema, the
 // mapped prompts with their manifest hashes and the draft it revised.
-// The rendered prompt is not recorded by any source and stays absent.
+// The rendered prompt is not recorded by any source: it is the mapping's,
+// absent unless the mapping names it.
 func (b *importBuilder) inputs(e *tables.ImportSession) tables.DeliveredInputs {
 	in := tables.DeliveredInputs{PromptIDs: slices.Clone(e.PromptIDs), PromptSHA256s: []string{},
-		ResponseSchemaSHA256: b.man.ResponseSchemaSHA256, DraftSessionID: e.DraftSessionID}
+		ResponseSchemaSHA256: b.man.ResponseSchemaSHA256, DraftSessionID: e.DraftSessionID,
+		RenderedSHA256: e.RenderedSHA256, RenderedBytes: e.RenderedBytes}
 	if in.PromptIDs == nil {
 		in.PromptIDs = []string{}
 	}

@@ -169,6 +169,9 @@ func fills(earlier []byte, now tables.Receipt) bool {
 	if len(old.Inputs.PromptIDs) == 0 && len(old.Inputs.PromptSHA256s) == 0 {
 		now.Inputs.PromptIDs, now.Inputs.PromptSHA256s = old.Inputs.PromptIDs, old.Inputs.PromptSHA256s
 	}
+	if old.Inputs.RenderedSHA256 == "" && old.Inputs.RenderedBytes == 0 {
+		now.Inputs.RenderedSHA256, now.Inputs.RenderedBytes = "", 0
+	}
 	if old.Identity.CLISHA256 == "" {
 		now.Identity.CLISHA256 = ""
 	}
