@@ -9,7 +9,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// AdmitResult is the outcome of an admission decision (SPEC A7).
+// AdmitResult is the outcome of an admission decision (rule A7).
 type AdmitResult struct {
 	Campaign *tables.Campaign
 	Tables   *tables.Set // the account stage's tables: tokens, ledger

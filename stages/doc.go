@@ -5,7 +5,7 @@
 // outputs are wired together and assembled into the [tables.Set]:
 //
 //  1. load: decode every input file strictly into a [tables.Campaign]
-//     (SPEC L1–L3). A campaign whose manifest cannot be decoded stops here.
+//     (rules L1–L3). A campaign whose manifest cannot be decoded stops here.
 //  2. validate: identities, completeness, citations against the physical
 //     source, link closure, reconciliation, run classification (V1–V8);
 //     fills sessions, citations and dispositions.

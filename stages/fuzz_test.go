@@ -23,7 +23,7 @@ import (
 // campaign and runs the whole pipeline on it. Whatever the bytes, the
 // pipeline must not panic, every finding must be typed and positioned, the
 // findings sorted, every planned run must keep its row, and two runs must
-// give equal tables (SPEC L2, X1).
+// give equal tables (rules L2, X1).
 
 // exampleFiles returns the files of the embedded paired-review example by
 // path, read once. Callers must not modify the byte slices.

@@ -21,7 +21,7 @@ import (
 
 // Hand-made hostile campaigns: each is the embedded example with one file
 // made hostile. Each must finish quickly with a typed finding, never panic,
-// and allocate a bounded amount of memory (SPEC L2, X1).
+// and allocate a bounded amount of memory (rules L2, X1).
 
 const mib = 1 << 20
 

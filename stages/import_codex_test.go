@@ -15,7 +15,7 @@ import (
 
 const codexRollouts = "load/testdata/codex"
 
-// codexRate is the Codex rate card of contract #741: $4 per million
+// codexRate is the Codex rate card of the paired-review example: $4 per million
 // uncached input tokens, $0.40 cached, $20 output.
 var codexRate = tables.RateCard{ID: "codex", Model: "gpt-5.6-sol", DateChecked: "2026-09-05", Source: "Codex rate card",
 	Currency: "USD", Prices: tables.RatePrices{UncachedInput: "4", CachedInput: ptr("0.40"), Output: "20"}}

@@ -9,7 +9,7 @@ import (
 )
 
 // PromptsResult is the rendered input of one or every session of a
-// campaign (SPEC C3), each beside what its receipt declares.
+// campaign (rule C3), each beside what its receipt declares.
 type PromptsResult struct {
 	Campaign *tables.Campaign
 	// Findings are the loader's; when they reject, nothing is rendered.

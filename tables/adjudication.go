@@ -2,7 +2,7 @@ package tables
 
 import "time"
 
-// Obligation outcomes a rater records (SPEC I7).
+// Obligation outcomes a rater records (rule I7).
 const (
 	OutcomeAddressed       = "addressed"
 	OutcomeMissed          = "missed"

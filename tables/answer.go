@@ -1,6 +1,6 @@
 package tables
 
-// Answer is the response contract of seed 000 ("Exact response contract"):
+// Answer is the response contract (rules L1, V5):
 // the JSON document every draft, review and reconciliation session returns.
 // Every key is required, nullable keys included; no other key is allowed.
 // Decoding and the structural rules live in stages/load and stages/validate;

@@ -2,7 +2,7 @@ package tables
 
 import "time"
 
-// Formats of the blinded adjudication protocol (SPEC Q1, seed 000 §5):
+// Formats of the blinded adjudication protocol (rule Q1):
 // `evalgate blind export` writes anonymized items and a sealed key,
 // graders return blind ratings keyed by label, `evalgate blind import`
 // turns them into adjudications, and the optional unblinding.json of a

@@ -1,6 +1,6 @@
 package tables
 
-// Codes emitted by stages/account (SPEC A1–A7). Severity conventions:
+// Codes emitted by stages/account (rules A1–A7). Severity conventions:
 //
 //   - Reject: the recorded inputs cannot be accounted truthfully — an
 //     impossible or undecodable meter, an unknown rate card or meter shape,

@@ -1,6 +1,6 @@
 package tables
 
-// Codes emitted by stages/intervals (SPEC B1). Both are Warn: intervals are
+// Codes emitted by stages/intervals (rule B1). Both are Warn: intervals are
 // exploratory, so a bad plan or an unusable value only removes intervals
 // (or the value from them) and never changes admissibility or a gate.
 const (

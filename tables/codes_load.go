@@ -1,6 +1,6 @@
 package tables
 
-// Codes emitted by stages/load (SPEC L1–L3 and the input rules of I1–I7).
+// Codes emitted by stages/load (rules L1–L3 and the input rules of I1–I7).
 // Syntax codes come from the JSON tokenizer; schema codes from walking a
 // document against its published JSON Schema (tables/schemas); campaign
 // codes from reading the campaign directory and cross-checking its files.

@@ -1,7 +1,7 @@
 package tables
 
-// Codes emitted by stages/score (adjudications, SPEC Q1–Q3) and
-// stages/aggregate (gate policy, SPEC G2–G4).
+// Codes emitted by stages/score (adjudications, rules Q1–Q3) and
+// stages/aggregate (gate policy, rules G2–G4).
 const (
 	CodeRatingUnknownSession    Code = "rating_unknown_session"
 	CodeRatingNotBlinded        Code = "rating_not_blinded"
@@ -55,7 +55,7 @@ var scoreCodes = []CodeDoc{
 	{CodeGateNoneEvaluated, "aggregate", "G5", "The gate policy evaluated no gate for the candidate system, so nothing can judge it and the campaign gets no verdict."},
 }
 
-// Codes of the blinded adjudication protocol (SPEC Q1): `evalgate blind
+// Codes of the blinded adjudication protocol (rule Q1): `evalgate blind
 // import` and the unblinding check of stages/score.
 const (
 	CodeRatingAfterUnblinding Code = "rating_after_unblinding"

@@ -1,6 +1,6 @@
 package tables
 
-// Codes of the system-comparison campaign kind (SPEC G5, seed 000 §6 and
+// Codes of the system-comparison campaign kind (rule G5 and
 // "Conditional system comparison: frozen investigation and packet
 // procedure"), emitted by stages/load, stages/validate and
 // stages/aggregate.

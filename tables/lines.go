@@ -2,7 +2,7 @@ package tables
 
 import "bytes"
 
-// Physical lines (SPEC I3, seed 000 control C09): a file is split after
+// Physical lines (rule I3, control C09): a file is split after
 // each "\n"; a final newline does not start an extra line and the last line
 // may lack its "\n". An empty file has no lines. Packet items, citations
 // and every line number in the format count lines this way.

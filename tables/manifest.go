@@ -13,14 +13,14 @@ const (
 	FormatAdjudication = "evalgate.adjudication/v1"
 )
 
-// Campaign kinds (SPEC §1).
+// Campaign kinds (rule K1).
 const (
 	KindPairedReview      = "paired-review"
 	KindSystemComparison  = "system-comparison"
 	KindReviewerBenchmark = "reviewer-benchmark"
 )
 
-// Manifest is a campaign's frozen identity (SPEC I1). Its sha256 is the
+// Manifest is a campaign's frozen identity (rule I1). Its sha256 is the
 // campaign identity written into every output file.
 type Manifest struct {
 	Format               string       `json:"format"` // FormatManifest
@@ -131,8 +131,8 @@ type Design struct {
 	Arms          []Arm      `json:"arms"`
 	Tasks         []TaskSpec `json:"tasks"`
 	Schedule      []Slot     `json:"schedule"`
-	PacketItemMin int64      `json:"packet_item_min"` // 6 in seed 000
-	PacketItemMax int64      `json:"packet_item_max"` // 12 in seed 000
+	PacketItemMin int64      `json:"packet_item_min"` // 6 for a paired review (rule I2)
+	PacketItemMax int64      `json:"packet_item_max"` // 12 for a paired review (rule I2)
 }
 
 // Arm is one treatment. The first arm listed is the baseline.
@@ -141,13 +141,13 @@ type Arm struct {
 	Label          string   `json:"label"`
 	Prompts        []string `json:"prompts"`        // prompt IDs, in render order
 	Reconciliation bool     `json:"reconciliation"` // the arm must return a reconciliation record
-	// ComparatorRole names the arm's part in a system comparison (SPEC G5):
+	// ComparatorRole names the arm's part in a system comparison (rule G5):
 	// baseline, candidate or comparator. Optional; only kind
 	// system-comparison uses it (see tables/syscomp.go).
 	ComparatorRole string `json:"comparator_role,omitzero"`
 }
 
-// Task categories of seed 000 §3.
+// Task categories of a paired review (rule I4).
 const (
 	CategoryBehaviorExplanation = "behavior_explanation"
 	CategoryChangeImpact        = "change_impact"
@@ -160,7 +160,7 @@ type TaskSpec struct {
 	ID           string `json:"id"`
 	Repository   string `json:"repository"`
 	Family       string `json:"family"`
-	Split        string `json:"split"` // development, evaluation (0033: dev, selection, final)
+	Split        string `json:"split"` // development, evaluation (reviewer benchmark: dev, selection, final)
 	Category     string `json:"category"`
 	TaskPath     string `json:"task_path"`
 	TaskSHA256   string `json:"task_sha256"`
@@ -190,7 +190,7 @@ type Threshold struct {
 	Value string `json:"value"`
 }
 
-// IntervalPlan configures the exploratory bootstrap (SPEC B1).
+// IntervalPlan configures the exploratory bootstrap (rule B1).
 type IntervalPlan struct {
 	Cluster   string `json:"cluster"` // family (default) or repository
 	Resamples int64  `json:"resamples"`

@@ -18,7 +18,7 @@ const (
 )
 
 // SetupOverheadTool is the one tool result declared in advance as setup
-// overhead rather than evidence (seed 000 "frozen investigation and packet
+// overhead rather than evidence (rule G5: "frozen investigation and packet
 // procedure": Serena's initial_instructions manual). Its response is
 // recorded in ObservationLog.Setup and charged with the session, never
 // numbered as an observation; no other tool may be an exception.

@@ -2,7 +2,7 @@ package tables
 
 import "time"
 
-// Packet is one task's immutable evidence packet (SPEC I2).
+// Packet is one task's immutable evidence packet (rule I2).
 type Packet struct {
 	Format              string       `json:"format"` // FormatPacket
 	TaskID              string       `json:"task_id"`
@@ -12,7 +12,7 @@ type Packet struct {
 	Items               []PacketItem `json:"items"`
 	// RawObservations marks a raw-observation packet of a system
 	// comparison: the observations one investigation session actually
-	// received, E1..EN in completion order, unfiltered (seed 000 "frozen
+	// received, E1..EN in completion order, unfiltered (rule G5: "frozen
 	// investigation and packet procedure"). Optional; false for the
 	// authenticated excerpt packets of tasks.
 	RawObservations bool `json:"raw_observations,omitzero"`
@@ -31,7 +31,7 @@ type PacketItem struct {
 	Text       string `json:"text"`
 }
 
-// Truth is the frozen oracle of one task (SPEC I4).
+// Truth is the frozen oracle of one task (rule I4).
 type Truth struct {
 	Format      string            `json:"format"` // FormatTruth
 	TaskID      string            `json:"task_id"`

@@ -10,7 +10,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Input documents of the reviewer-benchmark kind (RFC 0033): a reviewer
+// Input documents of the reviewer-benchmark kind (rules I8, G6): a reviewer
 // profile is measured against audited task families, each an audited
 // clean case and one-defect variants. The benchmark's labels (cases.json)
 // are private to the scorer; what a reviewer may see is the frozen task
@@ -62,7 +62,7 @@ const (
 	LabelProvisional = "provisional"
 )
 
-// Review criteria (RFC 0033 "Finding and evidence contracts"), in report
+// Review criteria (rule I8: findings and evidence), in report
 // order.
 const (
 	CriterionRequirementAlignment = "requirement_alignment"

@@ -1,6 +1,6 @@
 package tables
 
-// Row types of the reviewer-benchmark tables (RFC 0033). Field comments
+// Row types of the reviewer-benchmark tables (rule G6). Field comments
 // are the data dictionary; see rows.go for the conventions. For other
 // campaign kinds these tables are empty.
 

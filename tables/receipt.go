@@ -44,7 +44,7 @@ const (
 	ErrorUpstreamDraftFailed   = "upstream_draft_failed" // not_dispatched reviews after a failed draft
 )
 
-// Receipt is one line of receipts.jsonl: one session attempt (SPEC I5).
+// Receipt is one line of receipts.jsonl: one session attempt (rule I5).
 type Receipt struct {
 	Format           string          `json:"format"` // FormatReceipt
 	SessionID        string          `json:"session_id"`

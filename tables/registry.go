@@ -14,7 +14,7 @@ type Table struct {
 	Name    string          // file stem: the table is written as <Name>.parquet
 	Doc     string          // one sentence: what one row is
 	RowType reflect.Type    // the Go row type, e.g. Run
-	Schema  *parquet.Schema // the Parquet schema derived from RowType's tags
+	Schema  *parquet.Schema // the Parquet schema derived from RowType's tags; DuckDB reads its logical types (rule T3)
 	Rows    func(*Set) any  // the table's rows in s, as a slice of RowType
 	Len     func(*Set) int  // number of rows in s
 
@@ -63,7 +63,7 @@ func Registry() []Table {
 			func(s *Set) []LedgerEntry { return s.Ledger }),
 		table("ceilings", "Every campaign ceiling with its limit, use and whether it held (A6).",
 			func(s *Set) []Ceiling { return s.Ceilings }),
-		table("cases", "Reviewer benchmark: every case with its private label (RFC 0033).",
+		table("cases", "Reviewer benchmark: every case with its private label (rule I8).",
 			func(s *Set) []CaseRow { return s.Cases }),
 		table("reviews", "Reviewer benchmark: every scheduled review attempt (case × profile × run); nothing leaves a denominator.",
 			func(s *Set) []ReviewRow { return s.Reviews }),

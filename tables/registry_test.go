@@ -268,7 +268,7 @@ const dictionaryHeader = `# Output tables: data dictionary
 tables.Registry() and the field comments of the row types. Do not edit. -->
 
 evalgate writes every table below as ` + "`<name>.parquet`" + ` into the output directory
-(SPEC T1), in this order. Conventions:
+(rule T1), in this order. Conventions:
 
 - One Parquet file per table, Zstd-compressed, at most 65,536 rows per row group,
   ` + "`created_by`" + ` = ` + "`evalgate <tool version>`" + `. Same inputs → byte-identical files (T2).

@@ -1,7 +1,7 @@
 package tables
 
 // FormatRequest is the format of an admission request, the REQ.json of
-// `evalgate admit --request` (SPEC A7; schema "request").
+// `evalgate admit --request` (rule A7; schema "request").
 const FormatRequest = "evalgate.request/v1"
 
 // AdmitRequest is one admission request as decoded from REQ.json: a

@@ -51,7 +51,7 @@ type Run struct {
 	WorkflowNS               int64          `parquet:"workflow_ns"` // draft start→terminal + own review + own validation
 	ReviewNS                 int64          `parquet:"review_ns"`
 	TimeComplete             bool           `parquet:"time_complete"` // false when a session of the run has no duration: WorkflowNS then counts only the known parts and the time gates cannot pass
-	// Columns of kind system-comparison (SPEC G5); zero, empty or null for
+	// Columns of kind system-comparison (rule G5); zero, empty or null for
 	// other kinds. DraftSessionID is then the workflow's investigation.
 	Cold               bool     `parquet:"cold"`                               // the run carries its system's cold setup in this repository
 	SetupSessionID     string   `parquet:"setup_session_id"`                   // the preparation session charged to this run, "" when warm

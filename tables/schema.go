@@ -12,7 +12,7 @@ import (
 // campaign files, the blind-rating file of `evalgate blind import` and the
 // admission request of `evalgate admit` ("request"). They are embedded byte
 // for byte: SchemaSHA256("answer") is the response-schema digest a manifest
-// freezes (SPEC L3), so these files must never be reformatted without a new
+// freezes (rule L3), so these files must never be reformatted without a new
 // format version.
 //
 //go:embed schemas/*.schema.json

@@ -1,10 +1,10 @@
 package tables
 
-// Comparator roles of the arms (systems) of a system comparison (SPEC G5,
-// seed 000 §6): Arm.ComparatorRole.
+// Comparator roles of the arms (systems) of a system comparison (rule G5,
+// rule G5): Arm.ComparatorRole.
 const (
 	// ComparatorBaseline is the system the candidate must beat by the
-	// improvement margin (Native in seed 000); it is the first arm.
+	// improvement margin (Native in the contract's example); it is the first arm.
 	ComparatorBaseline = "baseline"
 	// ComparatorCandidate is the system the gates judge (Madar).
 	ComparatorCandidate = "candidate"

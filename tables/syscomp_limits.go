@@ -1,6 +1,6 @@
 package tables
 
-// Absolute limits of a system-comparison workflow (seed 000 §6 and
+// Absolute limits of a system-comparison workflow (rule G5 and
 // "frozen investigation and packet procedure"). They are part of the
 // campaign kind, not of the manifest: every bound is inclusive.
 const (

@@ -1,7 +1,7 @@
 package main
 
-// Gates and the decision of the independent recomputation, from seed 000
-// §4 and the G7 readings alone (see recompute_test.go).
+// Gates and the decision of the independent recomputation, from rules
+// G2, A8 and G7 alone (see recompute_test.go).
 
 import (
 	"math/big"
@@ -40,7 +40,7 @@ type rcResult struct {
 	costRatio, nsRatio *big.Rat
 }
 
-// rcThresholds are the bounds of seed 000 §4 in gate order.
+// rcThresholds are the bounds of rule G2 (and A8) in gate order, written out here.
 var rcThresholds = []struct{ name, value string }{
 	{"g1_critical_source", "0"}, {"g2_task_floor", "0.80"}, {"g2_macro_floor", "0.90"},
 	{"g2_uncertainty", "0"}, {"g3_macro_gain", "0.10"}, {"g3_improved_tasks", "4"},
@@ -50,7 +50,7 @@ var rcThresholds = []struct{ name, value string }{
 }
 
 // recompute scores the campaign in dir and judges its second arm against
-// its first with seed 000's thresholds (overridden by the manifest's
+// its first with rule G2's thresholds (overridden by the manifest's
 // gate_policy.thresholds), over the tasks of the evaluation split.
 func recompute(t *testing.T, dir string) rcResult {
 	t.Helper()
@@ -143,7 +143,7 @@ func (j *rcJudge) ratioOfSums(value func(rcRun) *big.Rat) *big.Rat {
 
 func rcCount(n int) *big.Rat { return big.NewRat(int64(n), 1) }
 
-// gates evaluates every gate of seed 000 §4 in order. A bound gate passes
+// gates evaluates every gate of rule G2 in order. A bound gate passes
 // when its observation meets the threshold and no item fails it.
 func (j *rcJudge) gates(c *rcCampaign) []rcGate {
 	atMost := func(name string, x *big.Rat) bool { return x.Cmp(j.thr[name]) <= 0 }
@@ -266,7 +266,7 @@ func rcMax(a, b *big.Rat) *big.Rat {
 	return a
 }
 
-// rcDecide is seed 000's decision: no_verdict when a judged run is
+// rcDecide is rule G3's decision: no_verdict when a judged run is
 // unscored; stop_no_gain when the gain gate fails; advance when every gate
 // passes; otherwise do_not_advance.
 func rcDecide(runs []rcRun, tasks []string, gates []rcGate) (string, []string) {

@@ -3,7 +3,7 @@ package main
 // An independent recomputation of a paired-review campaign from its raw
 // files. It reads manifest.json, the packets and truth files, receipts.jsonl,
 // the answers and adjudications.jsonl with encoding/json into small local
-// structs and recomputes, from the rules of seed 000 §4–5 alone, every
+// structs and recomputes, from rules A6, A8, G2 and G7 alone, every
 // run's R and U, task medians, macro-averages, gains, reference costs, the
 // cost and time ratios, every gate and the decision. It calls nothing in
 // stages/ and reads none of the pipeline's intermediate tables: the point

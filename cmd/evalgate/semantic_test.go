@@ -1,7 +1,7 @@
 package main
 
 // Semantic controls (fixtures/controls/semantic*.go) run through the
-// public entry point, cli.Main: each must give seed 000's required result
+// public entry point, cli.Main: each must give its rule's required result
 // in runs.parquet, gates.parquet and scorecard.json, and the pipeline must
 // agree with the independent recomputation (recompute_test.go) on every
 // run, gate and the decision of the edited campaign.

@@ -1,5 +1,5 @@
 // Package account is the third stage: tokens, exact money, time, ceilings
-// and admission (SPEC A1–A8; seed 000 §4 "Complete cost and time", §5).
+// and admission (rules A1–A8).
 //
 // Invariants:
 //   - Every meter is decoded strictly per its shape into disjoint buckets:

@@ -133,7 +133,7 @@ func chargesBudget(k string) bool {
 func admissionBound(card Tariff, req Request) (tables.Money, tables.Code, string) {
 	in, out := card.worstInputPrice(), card.Output
 	// Every accepted meter shape can report cached input, so an unpriced
-	// cached bucket leaves the worst case unbounded (seed 000 §5 prices
+	// cached bucket leaves the worst case unbounded (rule A2 prices
 	// uncached, cached and output).
 	if in == nil || out == nil || card.CachedInput == nil {
 		return 0, tables.CodeAdmissionMissingTariff, "Rate card " + card.ID + " has no valid uncached-input, cached-input or output price."

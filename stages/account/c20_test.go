@@ -1,6 +1,6 @@
 package account_test
 
-// C20 (SPEC A4): comparative allocations include the shared draft D in
+// C20 (rule A4): comparative allocations include the shared draft D in
 // every arm's complete workflow; physical campaign billing counts D once.
 // So, over the runs and tokens tables the pipeline writes:
 //

@@ -105,7 +105,7 @@ func moneyText(m *tables.Money) string {
 // PlannedSessions is the number of model sessions the manifest plans. For
 // every scheduled (task, repetition) a paired review plans one shared draft
 // plus one review per arm; a system comparison plans one investigation and
-// one review per system (seed 000 §6: 72 planned model sessions for 6
+// one review per system (rule G5: 72 planned model sessions for 6
 // tasks × 2 repetitions × 3 systems); cold-setup preparation sessions are
 // not planned model sessions, though they count against total sessions.
 // Without a schedule every task runs every repetition.

@@ -96,7 +96,7 @@ func TestPlannedSessions(t *testing.T) {
 	if got := PlannedSessions(&m); got != 12 { // 4 slots × 3
 		t.Errorf("PlannedSessions with schedule = %d, want 12", got)
 	}
-	// Seed 000 §6: 6 tasks × 2 repetitions × 3 systems × (investigation +
+	// Rule G5: 6 tasks × 2 repetitions × 3 systems × (investigation +
 	// review) = 72 planned model sessions; setup is not a planned session.
 	sc := tables.Manifest{Kind: tables.KindSystemComparison, Design: tables.Design{Repetitions: 2,
 		Arms: []tables.Arm{{ID: "native"}, {ID: "madar"}, {ID: "serena"}}}}

@@ -6,7 +6,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// TestCommitmentReproducesRFC0033 runs RFC 0033's final pilot accounting
+// TestCommitmentReproducesRFC0033 runs the reviewer benchmark's final pilot accounting (rule A7)
 // through the account stage: accounted $70.868357 plus held $27.10 is
 // $97.968357 committed against the unchanged $150 cap, leaving $52.031643.
 // The accounted charges are the RFC's own parts (comparisons $20.136099,

@@ -1,6 +1,6 @@
 package account_test
 
-// Mutation tests of seed 000's cost mutations (SPEC C2): "zero an MCP
+// Mutation tests of rule C2's cost mutations: "zero an MCP
 // cost", "double-count shared D billing" and "omit one global
 // reservation". Each test runs its owning control on the real pipeline
 // (the control passes) and on the mutated behaviour (the control fails,
@@ -54,8 +54,8 @@ func receiptOf(t *testing.T, c *tables.Campaign, session string) *tables.Receipt
 const mcpSession = "T2-r1-B"
 
 // unattributableMCPViolations is the control "an MCP call whose charge
-// cannot be attributed leaves the cost unknown, never zero" (A3, SPEC
-// "Unknown is never zero"): the session's tool_charges and its run's
+// cannot be attributed leaves the cost unknown, never zero" (rule A3:
+// unknown is never zero): the session's tool_charges and its run's
 // workflow cost are null, the campaign cost is reported unknown, and the
 // paired cost gate cannot pass.
 func unattributableMCPViolations(s *tables.Set) []string {

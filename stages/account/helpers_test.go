@@ -13,21 +13,21 @@ import (
 
 func strp(s string) *string { return &s }
 
-// codexCard is seed 000's frozen Codex card: 4 / 0.40 / 20 USD per million,
+// codexCard is the paired-review example's frozen Codex card: 4 / 0.40 / 20 USD per million,
 // no cache-write prices.
 func codexCard() tables.RateCard {
-	return tables.RateCard{ID: "codex-2026-09-05", Model: "gpt-5.6-sol", DateChecked: "2026-09-05", Source: "seed 000", Currency: "USD",
+	return tables.RateCard{ID: "codex-2026-09-05", Model: "gpt-5.6-sol", DateChecked: "2026-09-05", Source: "paired-review contract", Currency: "USD",
 		Prices: tables.RatePrices{UncachedInput: "4", CachedInput: strp("0.40"), Output: "20"}}
 }
 
 // sonnetCard is Sonnet 4.6 with its published cache rates.
 func sonnetCard() tables.RateCard {
-	return tables.RateCard{ID: "sonnet-4.6", Model: "claude-sonnet-4-6", DateChecked: "2026-10-16", Source: "seed 002", Currency: "USD",
+	return tables.RateCard{ID: "sonnet-4.6", Model: "claude-sonnet-4-6", DateChecked: "2026-10-16", Source: "reviewer-benchmark pilot", Currency: "USD",
 		Prices: tables.RatePrices{UncachedInput: "3", CachedInput: strp("0.30"), CacheWrite5m: strp("3.75"), CacheWrite1h: strp("6"), Output: "15"}}
 }
 
 // testCampaign is a one-task, two-arm, one-repetition campaign (3 planned
-// sessions) with seed 000's ceilings.
+// sessions) with the example's ceilings (rule A2 prices them at exactly US$24.00).
 func testCampaign(receipts ...tables.Receipt) *tables.Campaign {
 	c := &tables.Campaign{Name: "test", Manifest: tables.Manifest{
 		RateCards: []tables.RateCard{codexCard(), sonnetCard()},

@@ -14,7 +14,7 @@ import (
 // (10^15), and low enough that sums of a handful of counts never overflow.
 const maxTokens = 1_000_000_000_000_000
 
-// Buckets are a meter normalised into disjoint token buckets (SPEC A1,
+// Buckets are a meter normalised into disjoint token buckets (rule A1,
 // notes/receipts.md §1). Input = UncachedInput + CachedInput +
 // CacheWrite5m + CacheWrite1h. Output is billed output with reasoning
 // included; Reasoning is an informational subset of Output, never billed

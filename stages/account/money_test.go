@@ -7,7 +7,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// The two figures SPEC A2 fixes exactly.
+// The two figures rule A2 fixes exactly.
 func TestReferenceCostExact(t *testing.T) {
 	cases := []struct {
 		name string
@@ -16,7 +16,7 @@ func TestReferenceCostExact(t *testing.T) {
 		want string
 	}{
 		// (4 × 3,000,000 + 20 × 600,000) / 10^6 = 12 + 12 = 24.
-		{"seed 000 ceilings", codexCard(), Buckets{UncachedInput: 3_000_000, Output: 600_000}, "24.00"},
+		{"example ceilings", codexCard(), Buckets{UncachedInput: 3_000_000, Output: 600_000}, "24.00"},
 		// (3 × 20,000 + 15 × 2,000) / 10^6 = 0.06 + 0.03 = 0.09.
 		{"sonnet 4.6 call", sonnetCard(), Buckets{UncachedInput: 20_000, Output: 2_000}, "0.09"},
 		// 0.40 × 14,000 / 10^6 = 0.0056; 4 × 1,500 / 10^6 = 0.006; 20 × 400 / 10^6 = 0.008.

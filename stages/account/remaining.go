@@ -6,7 +6,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Headroom is one campaign ceiling against the ledger's use (RFC 0033's
+// Headroom is one campaign ceiling against the ledger's use (rule A7's
 // "remaining allowance"): what the ceiling allows, what accounted + held +
 // reserved charges use, and what is left. Values are exact decimal text:
 // token and session counts as integers, money as tables.Money text.

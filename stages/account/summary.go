@@ -12,7 +12,7 @@ type Allowance struct {
 	ActualCost    *tables.Money // attributable actual charges plus tool charges; held and reserved at their worst case
 }
 
-// Summary is the ledger view of RFC 0033: what is accounted, what is held
+// Summary is the ledger view of rule A7: what is accounted, what is held
 // for uncertain charges, what admitted requests have reserved, and their
 // sum, which admission and the campaign ceilings are checked against.
 type Summary struct {

@@ -59,7 +59,7 @@ type Price struct {
 	Overflow bool
 }
 
-// PriceOf computes the exact reference cost of b under t (SPEC A2):
+// PriceOf computes the exact reference cost of b under t (rule A2):
 // uncached×in + cached×read + write5m×w5m + write1h×w1h + output×out.
 // Reasoning is inside output and never added again.
 func PriceOf(b Buckets, t Tariff) Price {
@@ -102,7 +102,7 @@ func PriceOf(b Buckets, t Tariff) Price {
 // worstInputPrice is the highest priced input bucket: the per-token bound
 // an admission reserves for every input token, since the request may be
 // served from any bucket the card prices. Unpriced cache buckets do not
-// raise it (seed 000: no cache-write modifiers in Codex accounting).
+// raise it (rule A2: no cache-write modifiers in Codex accounting).
 func (t Tariff) worstInputPrice() *int64 {
 	var worst *int64
 	for _, p := range []*int64{t.UncachedInput, t.CachedInput, t.CacheWrite5m, t.CacheWrite1h} {

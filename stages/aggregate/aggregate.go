@@ -1,5 +1,5 @@
 // Package aggregate is the fifth stage: task medians, macro-averages,
-// repository summaries, conjunctive gates, the decision (SPEC G1–G7) and
+// repository summaries, conjunctive gates, the decision (rules G1–G7) and
 // every figure the reports show (figures.go), from the same medians.
 //
 // Invariants:

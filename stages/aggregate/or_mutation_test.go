@@ -1,7 +1,7 @@
 package aggregate
 
-// Mutation test of seed 000's "make a cost/time cap an OR condition"
-// (SPEC C2, A8, C21): cost and time are separate conjunctive gates, so a
+// Mutation test of rule C2's "make a cost/time cap an OR condition"
+// (rules C2, A8, C21): cost and time are separate conjunctive gates, so a
 // campaign that fails only on time must not advance. The owning control
 // passes with the real gates and fails, for exactly that reason, when
 // the cost and time caps are combined with OR.

@@ -1,5 +1,5 @@
 // Package intervals is the sixth stage: exploratory family-clustered
-// bootstrap intervals (SPEC B1). They never change a gate or the decision:
+// bootstrap intervals (rule B1). They never change a gate or the decision:
 // the aggregate stage never reads this package's output, and every row is
 // labelled EXPLORATORY with gate_effect "none".
 //

@@ -9,7 +9,7 @@ import (
 // MaxAnswerBytes caps one raw answer (the campaign format's cap).
 const MaxAnswerBytes = 4 << 20
 
-// Answer strictly decodes one answer (the response contract of seed 000).
+// Answer strictly decodes one answer (the response contract, rule L1).
 // file is used in findings. It returns nil when the answer breaks any rule
 // of the contract that load enforces; findings then say every reason. The
 // link, citation and per-status rules are stages/validate's.

@@ -10,7 +10,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Answers returns the reader of c's raw answers: the one way later stages
+// Answers returns the reader of c's raw answers (rule I6): the one way later stages
 // read an answer file. It reads through c.FS.
 func Answers(c *tables.Campaign) tables.Answers { return answerFiles{fsys: c.FS} }
 

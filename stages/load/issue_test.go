@@ -95,7 +95,7 @@ func TestIssueOverlongArrayFindings(t *testing.T) {
 	if tooMany != 1 {
 		t.Errorf("%d too_many_items findings at /final/claims, want 1", tooMany)
 	}
-	// The claims cap is 32 (seed 000 "Exact response contract").
+	// The claims cap is 32 (rule L1).
 	if claimFindings != 32 {
 		t.Errorf("%d findings inside /final/claims, want one per element up to the cap of 32", claimFindings)
 	}

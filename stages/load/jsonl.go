@@ -10,7 +10,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// readJSONL streams a JSONL file of the campaign: one object per line, "\n"
+// readJSONL streams a JSONL file of the campaign (rule X1): one object per line, "\n"
 // separated, a final newline allowed, blank lines refused. Each line is
 // decoded against the named schema; memory is bounded by the line cap and
 // the decoded records. session names a record's session for its findings.

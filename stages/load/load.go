@@ -1,5 +1,5 @@
 // Package load is the first stage: it decodes every input file of a
-// campaign strictly (SPEC L1–L3) into a [tables.Campaign], reporting every
+// campaign strictly (rules L1–L3) into a [tables.Campaign], reporting every
 // problem as a positioned [tables.Finding].
 //
 // Invariants:

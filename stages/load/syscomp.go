@@ -8,7 +8,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// System-comparison checks (SPEC G5; seed 000 §6 and "Conditional system
+// System-comparison checks (rule G5 and "Conditional system
 // comparison: frozen investigation and packet procedure"). The design's
 // arms are systems with comparator roles; every schedule slot runs one
 // investigation and one review per system, in an order balanced over the

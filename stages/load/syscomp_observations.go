@@ -9,7 +9,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// The neutral packetizer's rules (seed 000 "frozen investigation and
+// The neutral packetizer's rules (rule G5: "frozen investigation and
 // packet procedure"), checked from the recorded observation log of one
 // investigation:
 //

@@ -9,7 +9,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Documents of the blinded adjudication protocol (SPEC Q1).
+// Documents of the blinded adjudication protocol (rule Q1).
 const (
 	unblindingFile = "unblinding.json"
 	maxUnblinding  = 64 << 10

@@ -16,7 +16,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// TestDuckDBInterop proves SPEC T3: DuckDB (npm @duckdb/node-api, pinned in
+// TestDuckDBInterop proves rule T3: DuckDB (npm @duckdb/node-api, pinned in
 // interop/package.json) reads every table Write produces with the intended
 // logical types, nullability, values and key-value metadata.
 //

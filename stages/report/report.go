@@ -1,10 +1,10 @@
 // Package report is the last stage: it writes every registered table as
 // <name>.parquet, scorecard.json, report.md and report.html into an output
-// directory (SPEC T1, T2, R1). Each output has its package:
+// directory (rules T1, T2, R1). Each output has its package:
 // stages/report/scorecard (scorecard.json, and the plain-text forms of its
 // values), stages/report/markdown (report.md), stages/report/html
 // (report.html); stages/report/compare reads two output directories back
-// (SPEC R2). This package only writes them.
+// (rule R2). This package only writes them.
 //
 // Invariants:
 //   - Every file is written to a temporary file in the output directory and

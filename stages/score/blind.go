@@ -1,6 +1,6 @@
 package score
 
-// The blinded adjudication protocol (SPEC Q1, seed 000 §5): quality graders
+// The blinded adjudication protocol (rule Q1): quality graders
 // see anonymized final answers and the frozen truth, never arm, cost,
 // timing, model or reconciliation fields, and their ratings are frozen
 // before arm and cost are revealed.

@@ -8,7 +8,7 @@ import (
 )
 
 // checkUnblinding refuses a rating frozen at or after the campaign's
-// unblinding time (unblinding.json): seed 000 §5 freezes both source-based
+// unblinding time (unblinding.json): rule Q1 freezes both source-based
 // ratings before arm and cost are revealed. Equal instants are refused, as
 // their order cannot be known. Without unblinding.json nothing is checked.
 func (rc *ratingChecker) checkUnblinding(a *tables.Adjudication, line int64) {
@@ -22,7 +22,7 @@ func (rc *ratingChecker) checkUnblinding(a *tables.Adjudication, line int64) {
 }
 
 // requireUnblinding refuses ratings without an unblinding record: the
-// blinded protocol is proven, not assumed (seed 000 §5), so a campaign
+// blinded protocol is proven, not assumed (rule Q1), so a campaign
 // with adjudications but no unblinding.json has nothing showing its
 // ratings were frozen before arm and cost were revealed.
 func requireUnblinding(c *tables.Campaign) tables.Findings {

@@ -5,8 +5,8 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Cost and time of a run (A4, A5). A run's complete workflow is the shared
-// draft plus its own review: reference cost and tool charges of both
+// Cost and time of a run (rules A4, A5; control C20). A run's complete
+// workflow is the shared draft plus its own review: reference cost and tool charges of both
 // sessions, and both sessions' durations and validation times. Waiting for
 // the sibling arm is not part of either session, so it is never counted.
 // After a shared-draft failure the workflow is the draft alone: no review

@@ -1,5 +1,5 @@
 // Package score is the fourth stage: blinded adjudications become per-run
-// scores R and U (SPEC Q1–Q3).
+// scores R and U (rules Q1–Q3).
 //
 // A run is one planned (task, repetition, arm): the repetition's shared
 // draft session plus the arm's review session. Invariants:

@@ -5,7 +5,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// System comparison (SPEC G5; seed 000 §6). A run is one workflow of one
+// System comparison (rule G5). A run is one workflow of one
 // system: its own investigation session (in the draft_session_id column)
 // plus its review; there is no shared draft, so the workflow's cost and
 // time are the two sessions' (fillCostTime), and after a failed

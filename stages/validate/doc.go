@@ -1,5 +1,5 @@
 // Package validate is the second stage: structure, provenance and links
-// (SPEC V1–V8).
+// (rules V1–V8).
 //
 // It has two entry points. [AnswerRules] checks one decoded answer against
 // the response contract's rules beyond its JSON shape: link closure (V4),
@@ -25,7 +25,7 @@
 //     the load stage implements, never by opening campaign files; rows are
 //     sorted by their keys and nothing iterates a map into output.
 //
-// Documented readings of the contract (seed 000 "Additional constraints"):
+// Documented readings of the contract (rules V5, V6):
 //   - A source-based record is "supported by a citation" when some citation
 //     lists the record's ID in supports and cites one of the record's own
 //     evidence IDs.

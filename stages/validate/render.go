@@ -8,7 +8,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Prompt custody (SPEC C3; seed 000 PROMPTS): the exact bytes each session
+// Prompt custody (rule C3; seed 000 PROMPTS): the exact bytes each session
 // received are the rendering (tables.Render, docs/prompts.md) of
 //
 //   - its role's prompt files, in the order the design lists them: the

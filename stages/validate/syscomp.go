@@ -11,7 +11,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// System comparison (SPEC G5; seed 000 §6). A workflow is one (task,
+// System comparison (rule G5). A workflow is one (task,
 // repetition, system): an investigation session that returns a plain-text
 // draft and a raw-observation packet (receipt.observations), then a review
 // session that receives exactly that packet and draft and answers with the

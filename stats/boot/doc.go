@@ -1,5 +1,5 @@
-// Package boot is evalgate's exploratory family-clustered bootstrap (SPEC
-// B1; the algorithm of the statistics notes §3). It lives apart from
+// Package boot is evalgate's exploratory family-clustered bootstrap (rule
+// B1; the "counts" algorithm: family draws counted, per-family sums reused). It lives apart from
 // package stats so that the gate and decision code, which imports stats
 // for exact medians and ratios, cannot reach it: a test forbids
 // stages/score and stages/aggregate from importing this package.

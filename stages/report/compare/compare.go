@@ -1,4 +1,4 @@
-// Package compare (SPEC R2) reads two output directories written by `evalgate run`
+// Package compare (rule R2) reads two output directories written by `evalgate run`
 // and lists what differs: the decision, every gate's result, observed
 // value, threshold and failing list, each arm's macro-average task-median
 // R and U, the cost and time ratios, and each task's median R per arm.

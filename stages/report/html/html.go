@@ -16,7 +16,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// File is the self-contained HTML report's file name (SPEC R1).
+// File is the self-contained HTML report's file name (rule R1).
 const File = "report.html"
 
 // report.html invariants:

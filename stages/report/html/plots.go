@@ -9,7 +9,7 @@ import (
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 )
 
-// The three plots of report.html (SPEC R1): paired task R with the task
+// The three plots of report.html (rule R1): paired task R with the task
 // floor, cost/time ratios against their thresholds, and the forest of
 // exploratory intervals.
 

@@ -17,7 +17,7 @@ import (
 // then HTML-escaped and shortened); every number is printed with fixed
 // decimals, so the bytes are deterministic.
 
-// defaultTaskFloor is seed 000 §4's task-median R floor, used when the
+// defaultTaskFloor is the evaluation preset's task-median R floor (rule G2), used when the
 // gates table has no parsable g2_task_floor threshold.
 const defaultTaskFloor = "0.80"
 

@@ -7,8 +7,8 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// CostAndTime is the third scorecard: complete cost and time (seed 000 §4,
-// SPEC A4, A5, A8). Money is an exact decimal string in the rate cards'
+// CostAndTime is the third scorecard: complete cost and time (rule A8,
+// rules A4, A5, A8). Money is an exact decimal string in the rate cards'
 // currency (reference basis); time is nanoseconds. A null amount means some
 // contributing value is unavailable: it is never treated as zero.
 type CostAndTime struct {

@@ -8,7 +8,7 @@ import (
 )
 
 // SourceAndProtocol is the first scorecard: source and protocol
-// correctness, per arm (seed 000 §4).
+// correctness, per arm (rule G2).
 type SourceAndProtocol struct {
 	IdentityMismatches int64               `json:"identity_mismatches"` // sessions failing V1
 	CitationFailures   int64               `json:"citation_failures"`   // citations failing V3, all sessions

@@ -28,7 +28,7 @@ func newBlindCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "blind",
 		Short: "Export anonymized finals for blinded graders and import their ratings",
-		Long: `blind runs the blinded adjudication protocol (SPEC Q1). "blind export" writes
+		Long: `blind runs the blinded adjudication protocol (rule Q1). "blind export" writes
 one anonymized item per scoreable review session (task, frozen truth and the
 final answer only: no session, arm, cost, timing, model or reconciliation)
 plus key.sealed.json, the label → session mapping that must be withheld from

@@ -19,7 +19,7 @@ func newControlsCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "controls [--all] [--run] [--json]",
 		Short: "Print the mutation → owning control table of the evaluator control suite",
-		Long: `controls prints SPEC C2's mutation table: each mutation of the accepted
+		Long: `controls prints rule C2's mutation table: each mutation of the accepted
 example campaign, the control that owns it and the code or result the
 control must show. With --all it also prints the expected-result table of
 every control (structural and semantic outcomes apart).

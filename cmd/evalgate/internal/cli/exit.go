@@ -7,8 +7,8 @@ import (
 	"fmt"
 )
 
-// Exit codes. They are part of the interface (docs/cli.md) and pinned by a
-// test. Completion is distinct from the decision: `run` exits 0 when it
+// Exit codes (rule R3). They are part of the interface (docs/cli.md) and
+// pinned by a test. Completion is distinct from the decision: `run` exits 0 when it
 // wrote its outputs, whatever the decision says.
 const (
 	ExitOK       = 0 // the command did what was asked

@@ -11,7 +11,7 @@ import (
 
 // TestSystemComparisonExampleEndToEnd runs the system-comparison example
 // through the public entry point twice and requires byte-identical output
-// directories and the planted decision (SPEC G5, issue 5).
+// directories and the planted decision (rule G5, issue 5).
 func TestSystemComparisonExampleEndToEnd(t *testing.T) {
 	var dirs [2]string
 	for i := range dirs {
