@@ -18,7 +18,7 @@ import (
 // is stated. These tests keep every citation pointing at it:
 //
 //   - no Go file, README or doc cites the documents the rules came from
-//     (users do not have them): no "rule X1", "seed 000", "RFC 0033";
+//     (users do not have them): no "SPEC X1", "seed 000", "RFC 0033";
 //   - every "rule X", "rules X, Y", "rules X–Y" and control ID (C01–C23)
 //     in code, tests, help text and docs names a registered rule;
 //   - every rule is enforced somewhere: a finding code, a gate or preset, a
@@ -88,6 +88,9 @@ func citations(line string, comment bool) []string {
 
 func TestNoOutsideCitations(t *testing.T) {
 	for _, f := range trackedFiles(t) {
+		if f == "rules_test.go" { // this file names the patterns it refuses
+			continue
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -186,7 +189,7 @@ func TestCitationParsing(t *testing.T) {
 	if ids := expand("C01–C03"); !slices.Equal(ids, []tables.RuleID{"C01", "C02", "C03"}) {
 		t.Errorf("expand = %v", ids)
 	}
-	for _, bad := range []string{"rule A6", "seed 000 §5", "RFC 0033"} {
+	for _, bad := range []string{"SPEC A6", "seed 000 §5", "RFC 0033"} {
 		if !outsideCitation.MatchString(bad) {
 			t.Errorf("%q not recognised as an outside citation", bad)
 		}

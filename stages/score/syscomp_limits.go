@@ -7,7 +7,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Workflow limits of a system comparison (seed 000 §6; the bounds are
+// Workflow limits of a system comparison (rule G5; the bounds are
 // tables.WorkflowLimitMS and its siblings, all inclusive). The score stage
 // writes them as facts on the run row — investigation_ns, operations,
 // review_tool_calls, packet_tokens, limits_exceeded — and one warning per
