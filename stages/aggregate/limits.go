@@ -28,7 +28,7 @@ func sessionsOverLimits(tokens []tables.Token) []string {
 }
 
 // costBlockers lists, per dispatched session, why its cost cannot be shown
-// within a hard spend bound (seed 000 §5; A2, A7): no reservation before
+// within a hard spend bound (rules A2, A6, A7): no reservation before
 // dispatch, a reservation its use exceeds, an incomplete meter, or a
 // reference cost that is not priced (missing tariff, unknown rate card).
 // Any blocker makes every cost gate fail, so the decision cannot be

@@ -125,7 +125,7 @@ func smallest(xs []*big.Rat) *big.Rat {
 }
 
 // blockCost fails a cost gate whose costs cannot be shown within a hard
-// spend bound (seed 000 §5: a missing tariff, a missing or insufficient
+// spend bound (rules A2, A7: a missing tariff, a missing or insufficient
 // reservation or an incomplete meter means the cost gate cannot pass),
 // naming every blocking session and why. Other gates are unchanged.
 func (j *judge) blockCost(g tables.Gate) tables.Gate {
