@@ -2,7 +2,7 @@ package tables
 
 import "math/big"
 
-// SystemFigures are a system comparison's figures (seed 000 §6), computed
+// SystemFigures are a system comparison's figures (rule G5), computed
 // exactly by stages/aggregate from the runs table and only formatted by
 // the reports. Money is in pico-units of the campaign currency, times in
 // nanoseconds; a nil amount is unknown (a run's cost is null), never zero.

@@ -38,8 +38,8 @@ type scReceipt struct {
 	} `json:"tool_calls"`
 }
 
-// scCost is the reference cost of one receipt in currency units: seed 000
-// §5's formula at the example's frozen card (4 / 0.40 / 20 USD per
+// scCost is the reference cost of one receipt in currency units: rule A2's
+// formula at the example's frozen card (4 / 0.40 / 20 USD per
 // million), plus its tool charges.
 func scCost(t *testing.T, r scReceipt) *big.Rat {
 	total := new(big.Rat)
