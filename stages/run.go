@@ -111,7 +111,7 @@ func assemble(loaded tables.Findings, v validate.Out, a account.Out, s score.Out
 	}
 }
 
-// judgeBenchmark is the pipeline of a reviewer benchmark (RFC 0033):
+// judgeBenchmark is the pipeline of a reviewer benchmark (rules I8, G6):
 //
 //	validate  campaign, review files            → attempts, findings, raw criteria, adjudications
 //	account   campaign                          → tokens, ledger

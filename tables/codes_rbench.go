@@ -1,6 +1,6 @@
 package tables
 
-// Codes of the reviewer-benchmark campaign kind (RFC 0033), emitted by
+// Codes of the reviewer-benchmark campaign kind (rules I8, G6), emitted by
 // stages/load, stages/validate and stages/score. Record defects reject
 // the campaign; a reviewer's own faults (a fabricated quotation, an
 // unsupported failure, a probe claim without a receipt) are warnings whose

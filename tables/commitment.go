@@ -1,6 +1,6 @@
 package tables
 
-// Commitment is the ledger as RFC 0033 keeps it, against one money cap:
+// Commitment is the ledger as rule A7 keeps it, against one money cap:
 // what is accounted (terminal, metered charges), what is held (uncertain
 // provider charges and interrupted or unmetered requests, at their
 // reservation's worst case: they are not assumed free), what admitted

@@ -10,7 +10,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Reviewer-benchmark metrics, promotion gates and decision (RFC 0033
+// Reviewer-benchmark metrics, promotion gates and decision (rules I8, G6;
 // "Metrics and promotion"). Every scheduled attempt is in every
 // denominator of its stratum: a missing, failed, malformed, abstained or
 // undecided review counts as neither detected nor decidable. The candidate
@@ -351,7 +351,7 @@ func (j *benchJudge) budget(t threshold) tables.Gate {
 	}
 	text := fmt.Sprintf("cap %s − (accounted %s + held %s + reserved %s = committed %s) = remaining %s",
 		show(cm.Cap), show(cm.Accounted), show(cm.Held), show(cm.Reserved), show(cm.Committed), show(cm.Remaining))
-	return j.gate(t, observed, text, true, nil, "the ledger as RFC 0033 keeps it: held charges are never assumed free")
+	return j.gate(t, observed, text, true, nil, "the ledger as rule A7 keeps it: held charges are never assumed free")
 }
 
 // decide is the one decision row.

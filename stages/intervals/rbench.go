@@ -9,7 +9,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Reviewer-benchmark rates (RFC 0033 "Compute uncertainty by resampling
+// Reviewer-benchmark rates (rule G6: "Compute uncertainty by resampling
 // task families while retaining variants and repeated runs together"):
 // per family one vector of counts per profile — audited variant attempts,
 // detected, audited clean attempts, blocked, scheduled, decidable — so a

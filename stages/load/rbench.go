@@ -8,7 +8,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Reviewer-benchmark inputs (RFC 0033): the private case labels, the
+// Reviewer-benchmark inputs (rules I8, G6): the private case labels, the
 // frozen task files of every case and the finding adjudications. The
 // manifest's benchmark member freezes cases.json and inventory.json by
 // sha256; task files are content-addressed under sources/ like the

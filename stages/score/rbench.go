@@ -8,7 +8,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Reviewer-benchmark scoring (RFC 0033): effective ratings derived in
+// Reviewer-benchmark scoring (rules I8, G6): effective ratings derived in
 // code, the decision of every review, detection of the planted defect and
 // blocking on clean cases, and the settled adjudication of every finding.
 //

@@ -9,7 +9,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Reviewer-benchmark validation (RFC 0033). The schedule is every case ×
+// Reviewer-benchmark validation (rules I8, G6). The schedule is every case ×
 // profile × run; each receipt fills one attempt. Record defects — an
 // unplanned or duplicate attempt, a missing one, evidence crossing cases,
 // an unrecorded input or one holding a label, a response-cache hit, two
