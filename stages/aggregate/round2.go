@@ -8,7 +8,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// The development round-2 preset (seed 000 §5) is the only development
+// The development round-2 preset (rule G4) is the only development
 // admission check: round 1 runs one triplet on each of the four
 // development tasks, round 2 a new triplet on each same task, and only
 // round 2 is judged. The preset therefore judges repetition 2 of exactly
