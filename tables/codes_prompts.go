@@ -1,6 +1,6 @@
 package tables
 
-// Codes of prompt custody (rules C3, V1/C17; seed 000 PROMPTS), emitted by
+// Codes of prompt custody (rules C3, V1/C17), emitted by
 // stages/validate (render.go, prompt_parts.go). All reject: a session that
 // did not receive its frozen input is an invalid execution, and a design
 // that gives a role another role's instruction or schema cannot measure the

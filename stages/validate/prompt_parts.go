@@ -8,7 +8,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Which prompt parts each role receives (seed 000 PROMPTS; docs/prompts.md):
+// Which prompt parts each role receives (rule C3; docs/prompts.md):
 //
 //   - the draft D and an ordinary review arm: the common instruction, their
 //     own role instruction and the common final-answer schema, in that

@@ -8,7 +8,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Prompt custody (rule C3; seed 000 PROMPTS): the exact bytes each session
+// Prompt custody (rule C3): the exact bytes each session
 // received are the rendering (tables.Render, docs/prompts.md) of
 //
 //   - its role's prompt files, in the order the design lists them: the
@@ -253,7 +253,7 @@ func renderingDiffers(r *tables.Receipt, rend tables.Rendering) string {
 
 // pairBlocks requires the reviews of one repetition (same task, repetition
 // and draft) to declare identical data blocks: both arms receive the same
-// task, packet and draft bytes (seed 000 PROMPTS).
+// task, packet and draft bytes (rule C3).
 func (v *runner) pairBlocks(idx []int) {
 	first := &v.c.Receipts[idx[0]].Record
 	for _, i := range idx[1:] {
