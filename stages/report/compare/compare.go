@@ -13,6 +13,9 @@
 //   - A rejecting finding that appears or disappears, and a campaign
 //     ceiling whose outcome (held, use, limit) changes, is a change; two
 //     outputs of different campaign kinds are not comparable.
+//   - Every difference has a [Direction]: a gate's observation reads by
+//     the gate's comparison in the gate registry (tables.FindGate), never
+//     by a rule of its own here.
 //   - Differences are listed in a fixed order (decision, rejecting
 //     findings, ceilings, gates, arms, ratios, tasks; within each, OLD's order then NEW-only items), so the
 //     output is deterministic.
@@ -77,6 +80,11 @@ type Difference struct {
 	New    *string `json:"new"`
 	Delta  *string `json:"delta"`            // exact new − old when both are numbers
 	Beyond bool    `json:"beyond_tolerance"` // true when this difference makes the comparison changed
+	// Direction is better, worse or changed (see [Direction]).
+	Direction Direction `json:"direction"`
+	// boolean marks a field whose values are "true" and "false" (pass,
+	// held, present): --json writes them as JSON booleans.
+	boolean bool
 }
 
 // Compare reads the outputs in oldDir and newDir and lists their
@@ -140,20 +148,29 @@ type differ struct {
 }
 
 // exact records a difference between two values that have no tolerance.
-func (d *differ) exact(kind, key, field string, old, nw *string) {
+func (d *differ) exact(kind, key, field string, old, nw *string, dir Direction) {
 	if eqPtr(old, nw) {
 		return
 	}
-	d.out = append(d.out, Difference{Kind: kind, Key: key, Field: field, Old: old, New: nw, Beyond: true})
+	d.out = append(d.out, Difference{Kind: kind, Key: key, Field: field, Old: old, New: nw, Beyond: true, Direction: dir})
+}
+
+// flag records a difference of a boolean field (values "true", "false").
+func (d *differ) flag(kind, key, field string, old, nw *string, dir Direction) {
+	n := len(d.out)
+	d.exact(kind, key, field, old, nw, dir)
+	if len(d.out) > n {
+		d.out[n].boolean = true
+	}
 }
 
 // metric records a difference between two numeric texts: exact within the
 // tolerance when both parse as numbers, else any change is beyond it.
-func (d *differ) metric(kind, key, field string, old, nw *string) {
+func (d *differ) metric(kind, key, field string, old, nw *string, good sense) {
 	if eqPtr(old, nw) {
 		return
 	}
-	x := Difference{Kind: kind, Key: key, Field: field, Old: old, New: nw, Beyond: true}
+	x := Difference{Kind: kind, Key: key, Field: field, Old: old, New: nw, Beyond: true, Direction: Changed}
 	if a, ok := leadingRat(old); ok {
 		if b, ok := leadingRat(nw); ok {
 			delta := new(big.Rat).Sub(b, a)
@@ -163,6 +180,7 @@ func (d *differ) metric(kind, key, field string, old, nw *string) {
 			s := scorecard.ExactDecimal(delta, 0)
 			x.Delta = &s
 			x.Beyond = new(big.Rat).Abs(delta).Cmp(d.tol) > 0
+			x.Direction = moved(delta, good)
 		}
 	}
 	d.out = append(d.out, x)
@@ -170,10 +188,10 @@ func (d *differ) metric(kind, key, field string, old, nw *string) {
 
 func (d *differ) decision(old, nw scorecard.DecisionResult) {
 	od, nd := string(old.Decision), string(nw.Decision)
-	d.exact(DiffDecision, "decision", "decision", &od, &nd)
-	d.exact(DiffDecision, "decision", "arm", &old.Arm, &nw.Arm)
+	d.exact(DiffDecision, "", "decision", &od, &nd, decisionMove(old.Decision, nw.Decision))
+	d.exact(DiffDecision, "", "arm", &old.Arm, &nw.Arm, Changed)
 	of, nf := strings.Join(old.FailingGates, ","), strings.Join(nw.FailingGates, ",")
-	d.exact(DiffDecision, "decision", "failing_gates", &of, &nf)
+	d.exact(DiffDecision, "", "failing_gates", &of, &nf, Changed)
 }
 
 // rejections lists every rejecting finding present on one side only, keyed
@@ -196,7 +214,8 @@ func (d *differ) rejections(old, nw []tables.Finding) {
 	om, nm := indexBy(old, key), indexBy(nw, key)
 	for _, k := range unionKeys(old, nw, key) {
 		if (om[k] == nil) != (nm[k] == nil) {
-			d.exact(DiffRejecting, k, "present", presence(om[k] != nil), presence(nm[k] != nil))
+			// a defect that appears is worse, one fixed is better
+			d.flag(DiffRejecting, k, "present", presence(om[k] != nil), presence(nm[k] != nil), flipped(presence(nm[k] != nil), presence(om[k] != nil)))
 		}
 	}
 }
@@ -209,12 +228,12 @@ func (d *differ) ceilings(old, nw []tables.Ceiling) {
 	for _, k := range unionKeys(old, nw, key) {
 		o, n := om[k], nm[k]
 		if o == nil || n == nil {
-			d.exact(DiffCeiling, k, "present", presence(o != nil), presence(n != nil))
+			d.flag(DiffCeiling, k, "present", presence(o != nil), presence(n != nil), Changed)
 			continue
 		}
-		d.exact(DiffCeiling, k, "held", heldText(o.Held), heldText(n.Held))
-		d.exact(DiffCeiling, k, "use", ceilingUse(o), ceilingUse(n))
-		d.exact(DiffCeiling, k, "limit", ceilingLimit(o), ceilingLimit(n))
+		d.flag(DiffCeiling, k, "held", heldText(o.Held), heldText(n.Held), flipped(heldText(o.Held), heldText(n.Held)))
+		d.exact(DiffCeiling, k, "use", ceilingUse(o), ceilingUse(n), Changed)
+		d.exact(DiffCeiling, k, "limit", ceilingLimit(o), ceilingLimit(n), Changed)
 	}
 }
 
@@ -247,12 +266,17 @@ func (d *differ) gates(old, nw []tables.Gate) {
 	for _, k := range unionKeys(old, nw, key) {
 		o, n := om[k], nm[k]
 		if o == nil || n == nil {
-			d.exact(DiffGate, k, "present", presence(o != nil), presence(n != nil))
+			// a gate that no longer runs is worse; a new one has no direction
+			dir := Changed
+			if n == nil {
+				dir = Worse
+			}
+			d.flag(DiffGate, k, "present", presence(o != nil), presence(n != nil), dir)
 			continue
 		}
-		d.exact(DiffGate, k, "pass", boolText(o.Pass), boolText(n.Pass))
-		d.metric(DiffGate, k, "observed", &o.Observed, &n.Observed)
-		d.exact(DiffGate, k, "threshold", &o.Threshold, &n.Threshold)
-		d.exact(DiffGate, k, "failing", &o.Failing, &n.Failing)
+		d.flag(DiffGate, k, "pass", boolText(o.Pass), boolText(n.Pass), flipped(boolText(o.Pass), boolText(n.Pass)))
+		d.metric(DiffGate, k, "observed", &o.Observed, &n.Observed, gateSense(o.Gate))
+		d.exact(DiffGate, k, "threshold", &o.Threshold, &n.Threshold, Changed)
+		d.exact(DiffGate, k, "failing", &o.Failing, &n.Failing, Changed)
 	}
 }

@@ -88,18 +88,21 @@ func TestCompareGateAndDecision(t *testing.T) {
 		s.Decision[0] = tables.Decision{Decision: "advance", Arm: "B"}
 	})
 	c := compare(t, old, nw, "1") // a tolerance never excuses a gate or the decision
-	for _, w := range []struct{ kind, key, field, old, new string }{
-		{DiffDecision, "decision", "decision", "do_not_advance", "advance"},
-		{DiffDecision, "decision", "failing_gates", "g2_quality", ""},
-		{DiffGate, "g2_quality B", "pass", "false", "true"},
-		{DiffGate, "g2_quality B", "threshold", ">= 0.90", ">= 0.80"},
-		{DiffGate, "g2_quality B", "failing", "T1, T2", ""},
-		{DiffGate, "g9_new B", "present", "<nil>", "present"},
+	for _, w := range []struct {
+		kind, key, field, old, new string
+		dir                        Direction
+	}{
+		{DiffDecision, "", "decision", "do_not_advance", "advance", Better},
+		{DiffDecision, "", "failing_gates", "g2_quality", "", Changed},
+		{DiffGate, "g2_quality B", "pass", "false", "true", Better},
+		{DiffGate, "g2_quality B", "threshold", ">= 0.90", ">= 0.80", Changed},
+		{DiffGate, "g2_quality B", "failing", "T1, T2", "", Changed},
+		{DiffGate, "g9_new B", "present", "false", "true", Changed},
 	} {
-		t.Run(w.key+"/"+w.field, func(t *testing.T) {
+		t.Run(w.kind+"/"+w.key+"/"+w.field, func(t *testing.T) {
 			d := find(c, w.kind, w.key, w.field)
-			if d == nil || str(d.Old) != w.old || str(d.New) != w.new || !d.Beyond {
-				t.Errorf("got %+v, want %s → %s beyond tolerance", d, w.old, w.new)
+			if d == nil || str(d.Old) != w.old || str(d.New) != w.new || !d.Beyond || d.Direction != w.dir {
+				t.Errorf("got %+v, want %s → %s beyond tolerance, %s", d, w.old, w.new, w.dir)
 			}
 		})
 	}
@@ -280,10 +283,10 @@ func TestCompareRejectingFindingsAndCeilings(t *testing.T) {
 	if !c.Changed {
 		t.Fatal("not changed")
 	}
-	if d := find(c, DiffRejecting, "ceiling_campaign_input manifest.json#/ceilings/campaign/input_tokens", "present"); d == nil || d.Old != nil || str(d.New) != "present" || !d.Beyond {
+	if d := find(c, DiffRejecting, "ceiling_campaign_input manifest.json#/ceilings/campaign/input_tokens", "present"); d == nil || str(d.Old) != "false" || str(d.New) != "true" || !d.Beyond || d.Direction != Worse {
 		t.Errorf("rejecting finding difference %+v in %+v", d, c.Differences)
 	}
-	if d := find(c, DiffCeiling, "input_tokens", "held"); d == nil || str(d.Old) != "true" || str(d.New) != "false" {
+	if d := find(c, DiffCeiling, "input_tokens", "held"); d == nil || str(d.Old) != "true" || str(d.New) != "false" || d.Direction != Worse {
 		t.Errorf("ceiling held difference %+v", d)
 	}
 	if d := find(c, DiffCeiling, "input_tokens", "use"); d == nil || str(d.Old) != "2000000" || str(d.New) != "3000001" {
@@ -303,5 +306,41 @@ func TestCompareKindChange(t *testing.T) {
 	nw := writeOutput(t, func(c *tables.Campaign, s *tables.Set) { c.Manifest.Kind = tables.KindSystemComparison })
 	if _, err := Dirs(old, nw, Options{}); !errors.Is(err, ErrKindMismatch) {
 		t.Fatalf("err %v, want ErrKindMismatch", err)
+	}
+}
+
+// TestCompareDirection: an observation's direction follows its gate's
+// comparison in the gate registry (">=": up is better; "<=": down is
+// better); R up is better, a cost ratio up is worse; a gate that
+// disappears is worse.
+func TestCompareDirection(t *testing.T) {
+	old := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
+		s.Gates = append(s.Gates,
+			tables.Gate{Gate: tables.GateMacroFloor, Arm: "B", Observed: "0.80", Threshold: ">= 0.75", Pass: true},
+			tables.Gate{Gate: tables.GateCostAggregate, Arm: "B", Observed: "1.10", Threshold: "<= 1.25", Pass: true},
+			tables.Gate{Gate: tables.GateProtocol, Arm: "B", Observed: "0", Threshold: "<= 0", Pass: true})
+	})
+	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
+		s.Gates = append(s.Gates,
+			tables.Gate{Gate: tables.GateMacroFloor, Arm: "B", Observed: "0.85", Threshold: ">= 0.75", Pass: true},    // up, ">=": better
+			tables.Gate{Gate: tables.GateCostAggregate, Arm: "B", Observed: "1.20", Threshold: "<= 1.25", Pass: true}) // up, "<=": worse
+		s.Tasks[0].MedianRExact = "3/4" // 5/8 → 3/4: better
+	})
+	c := compare(t, old, nw, "0")
+	for _, w := range []struct {
+		kind, key, field string
+		dir              Direction
+	}{
+		{DiffGate, "g2_macro_floor B", "observed", Better},
+		{DiffGate, "g5_cost_aggregate B", "observed", Worse},
+		{DiffGate, "g4_protocol B", "present", Worse},
+		{DiffTaskMedianR, "T1 A", "median_r", Better},
+	} {
+		if d := find(c, w.kind, w.key, w.field); d == nil || d.Direction != w.dir {
+			t.Errorf("%s %s %s: got %+v, want %s", w.kind, w.key, w.field, d, w.dir)
+		}
+	}
+	if r := c.Regressions(); len(r) != 2 {
+		t.Errorf("regressions %+v, want the cost observation and the vanished gate", r)
 	}
 }

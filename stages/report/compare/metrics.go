@@ -16,9 +16,9 @@ func (d *differ) macros(old, nw []scorecard.EvidencePlanArm) {
 	for _, k := range unionKeys(old, nw, key) {
 		o, n := om[k], nm[k]
 		d.metric(DiffMacro, k, "macro_median_r", ratioField(o, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianR }),
-			ratioField(n, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianR }))
+			ratioField(n, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianR }), higherIsBetter)
 		d.metric(DiffMacro, k, "macro_median_u", ratioField(o, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianU }),
-			ratioField(n, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianU }))
+			ratioField(n, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianU }), higherIsBetter)
 	}
 }
 
@@ -36,7 +36,7 @@ func (d *differ) ratios(old, nw []scorecard.CostTimeRatio) {
 	}
 	for _, k := range unionKeys(old, nw, key) {
 		for _, f := range fields {
-			d.metric(DiffRatio, k, f.name, changeField(om[k], f.get), changeField(nm[k], f.get))
+			d.metric(DiffRatio, k, f.name, changeField(om[k], f.get), changeField(nm[k], f.get), lowerIsBetter)
 		}
 	}
 }
@@ -45,7 +45,7 @@ func (d *differ) tasks(old, nw []tables.Task) {
 	key := func(t tables.Task) string { return t.TaskID + " " + t.Arm }
 	om, nm := indexBy(old, key), indexBy(nw, key)
 	for _, k := range unionKeys(old, nw, key) {
-		d.metric(DiffTaskMedianR, k, "median_r", taskMedianR(om[k]), taskMedianR(nm[k]))
+		d.metric(DiffTaskMedianR, k, "median_r", taskMedianR(om[k]), taskMedianR(nm[k]), higherIsBetter)
 	}
 }
 
@@ -138,10 +138,5 @@ func boolText(b bool) *string {
 	return &s
 }
 
-func presence(present bool) *string {
-	if !present {
-		return nil
-	}
-	s := "present"
-	return &s
-}
+// presence is "true" or "false": whether the item is on that side.
+func presence(present bool) *string { return boolText(present) }

@@ -15,28 +15,43 @@ import (
 type compareOptions struct {
 	tolerance string
 	json      bool
+	format    string
+	failOn    string
 }
 
-// errChanged says compare found a change beyond the tolerance; it exits 1
-// like a rejection, and the differences are already printed.
-var errChanged = fmt.Errorf("outputs differ: %w", errRejected)
+// What makes compare exit 1 (--fail-on).
+const (
+	failOnRegression = "regression" // a difference beyond the tolerance that is worse
+	failOnChange     = "change"     // any difference beyond the tolerance
+	failOnDecision   = "decision"   // the decision differs
+)
 
-func newCompareCmd(stdout io.Writer) *cobra.Command {
+// errCompareFails says the comparison met --fail-on; it exits 1 like a
+// rejection, and what failed is already printed.
+var errCompareFails = fmt.Errorf("comparison fails: %w", errRejected)
+
+func newCompareCmd(stdout, stderr io.Writer) *cobra.Command {
 	var opts compareOptions
 	cmd := &cobra.Command{
-		Use:   "compare OLD NEW [--tolerance T] [--json]",
+		Use:   "compare OLD NEW [--tolerance T] [--format text|md] [--fail-on regression|change|decision] [--json]",
 		Short: "Compare the gates, decision and metrics of two run outputs",
 		Long: `compare reads two output directories written by 'evalgate run' and prints
 what differs: the decision, each gate's result, observed value, threshold and
 failing list, each arm's macro-average task-median R and U, the cost and time
-ratios, and each task's median R per arm.
+ratios, and each task's median R per arm. Each line says whether NEW is
+better, worse or changed: a gate's observation moves by the gate's
+comparison (">=": up is better, "<=": down is better), R and U up are
+better, cost and time ratios down are better, a passing gate, a holding
+ceiling and a fixed rejecting finding are better.
 
 Metrics are compared exactly; one moves when |NEW - OLD| > --tolerance
 (absolute, a decimal or fraction, default 0). The decision and gates have no
-tolerance. Exit 0 when nothing changed beyond the tolerance, 1 when a gate or
-the decision changed or a metric moved beyond it, 2 when a directory is
-missing or not an evalgate output or the scorecard versions differ, 3 on an
-I/O error.`,
+tolerance. --format md prints a Markdown table (for a CI job summary).
+Exit 0 unless --fail-on is met: regression (default) when a difference
+beyond the tolerance is worse, change when any difference is beyond it,
+decision when the decision differs; then exit 1, naming what failed on
+stderr. Exit 2 when a directory is missing or not an evalgate output, or
+the campaign kinds or scorecard versions differ; 3 on an I/O error.`,
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usagef("compare needs exactly two output directories, OLD and NEW; got %d", len(args))
@@ -45,11 +60,21 @@ I/O error.`,
 			if err != nil {
 				return err
 			}
-			return runCompare(stdout, args[0], args[1], tol, opts.json)
+			if opts.format != "text" && opts.format != "md" {
+				return usagef("--format %q: want text or md", opts.format)
+			}
+			switch opts.failOn {
+			case failOnRegression, failOnChange, failOnDecision:
+			default:
+				return usagef("--fail-on %q: want regression, change or decision", opts.failOn)
+			}
+			return runCompare(stdout, stderr, args[0], args[1], tol, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.tolerance, "tolerance", "0", "largest absolute move of a metric that is not a change (decimal or p/q)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the comparison as JSON")
+	cmd.Flags().StringVar(&opts.format, "format", "text", "text, or md for a Markdown table")
+	cmd.Flags().StringVar(&opts.failOn, "fail-on", failOnRegression, "exit 1 on a regression, any change, or a decision change")
 	return cmd
 }
 
@@ -63,7 +88,7 @@ func parseTolerance(s string) (*big.Rat, error) {
 	return r, nil
 }
 
-func runCompare(stdout io.Writer, oldDir, newDir string, tol *big.Rat, asJSON bool) error {
+func runCompare(stdout, stderr io.Writer, oldDir, newDir string, tol *big.Rat, opts compareOptions) error {
 	c, err := compare.Dirs(oldDir, newDir, compare.Options{Tolerance: tol})
 	if errors.Is(err, compare.ErrNotOutput) || errors.Is(err, compare.ErrVersionMismatch) || errors.Is(err, compare.ErrKindMismatch) {
 		return usagef("%v", err)
@@ -71,18 +96,68 @@ func runCompare(stdout io.Writer, oldDir, newDir string, tol *big.Rat, asJSON bo
 	if err != nil {
 		return err
 	}
-	if asJSON {
+	switch {
+	case opts.json:
 		err = writeJSON(stdout, c)
-	} else {
+	case opts.format == "md":
+		err = printComparisonMarkdown(stdout, c)
+	default:
 		err = printComparison(stdout, c)
 	}
 	if err != nil {
 		return err
 	}
-	if c.Changed {
-		return errChanged
+	if why := failure(c, opts.failOn); why != "" {
+		fmt.Fprintf(stderr, "evalgate: compare fails on %s: %s\n", opts.failOn, why)
+		return errCompareFails
 	}
 	return nil
+}
+
+// failure names what meets --fail-on, or is empty.
+func failure(c *compare.Comparison, failOn string) string {
+	var hit []compare.Difference
+	switch failOn {
+	case failOnRegression:
+		hit = c.Regressions()
+	case failOnChange:
+		for _, d := range c.Differences {
+			if d.Beyond {
+				hit = append(hit, d)
+			}
+		}
+	case failOnDecision:
+		if c.DecisionChanged() {
+			return fmt.Sprintf("decision %s -> %s", c.Old.Decision, c.New.Decision)
+		}
+	}
+	names := make([]string, len(hit))
+	for i, d := range hit {
+		names[i] = what(d)
+	}
+	return strings.Join(names, "; ")
+}
+
+// what names a difference: its kind, key and field, without repeating a
+// word ("decision failing_gates", "gate g2_task_floor B pass").
+func what(d compare.Difference) string {
+	parts := []string{d.Kind}
+	if d.Key != "" {
+		parts = append(parts, d.Key)
+	}
+	if d.Field != d.Kind {
+		parts = append(parts, d.Field)
+	}
+	return strings.Join(parts, " ")
+}
+
+// mark is a line's leading word: the direction, with "(within tolerance)"
+// when the move does not count.
+func mark(d compare.Difference) string {
+	if !d.Beyond {
+		return string(d.Direction) + " (within tolerance)"
+	}
+	return string(d.Direction)
 }
 
 func printComparison(w io.Writer, c *compare.Comparison) error {
@@ -90,26 +165,62 @@ func printComparison(w io.Writer, c *compare.Comparison) error {
 	fmt.Fprintf(&b, "old: %s (campaign %q, manifest %s)\n", c.Old.Dir, c.Old.CampaignID, c.Old.ManifestSHA256)
 	fmt.Fprintf(&b, "new: %s (campaign %q, manifest %s)\n", c.New.Dir, c.New.CampaignID, c.New.ManifestSHA256)
 	fmt.Fprintf(&b, "decision: %s -> %s\n", c.Old.Decision, c.New.Decision)
-	beyond := 0
 	for _, d := range c.Differences {
-		mark := "within"
-		if d.Beyond {
-			mark = "CHANGED"
-			beyond++
-		}
-		fmt.Fprintf(&b, "%s %s %s %s: %s -> %s", mark, d.Kind, d.Key, d.Field, orNull(d.Old), orNull(d.New))
+		fmt.Fprintf(&b, "%s %s: %s -> %s", mark(d), what(d), orNull(d.Old), orNull(d.New))
 		if d.Delta != nil {
 			fmt.Fprintf(&b, " (delta %s)", *d.Delta)
 		}
 		b.WriteByte('\n')
 	}
-	if c.Changed {
-		fmt.Fprintf(&b, "result: changed (%d of %d differences beyond tolerance %s)\n", beyond, len(c.Differences), c.Tolerance)
-	} else {
-		fmt.Fprintf(&b, "result: unchanged (%d differences, none beyond tolerance %s)\n", len(c.Differences), c.Tolerance)
-	}
+	b.WriteString(summary(c) + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// summary is the last line: changed or unchanged, with the count of each
+// direction beyond the tolerance.
+func summary(c *compare.Comparison) string {
+	n := map[compare.Direction]int{}
+	beyond := 0
+	for _, d := range c.Differences {
+		if d.Beyond {
+			n[d.Direction]++
+			beyond++
+		}
+	}
+	if !c.Changed {
+		return fmt.Sprintf("result: unchanged (%d differences, none beyond tolerance %s)", len(c.Differences), c.Tolerance)
+	}
+	return fmt.Sprintf("result: changed (%d of %d differences beyond tolerance %s: %d worse, %d better, %d changed)",
+		beyond, len(c.Differences), c.Tolerance, n[compare.Worse], n[compare.Better], n[compare.Changed])
+}
+
+// printComparisonMarkdown prints the comparison as a Markdown table, one
+// row per difference, for a CI job summary.
+func printComparisonMarkdown(w io.Writer, c *compare.Comparison) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### evalgate compare: decision %s → %s\n\n", mdCell(string(c.Old.Decision)), mdCell(string(c.New.Decision)))
+	fmt.Fprintf(&b, "Old `%s`, new `%s` (campaign %s).\n\n", mdCell(c.Old.Dir), mdCell(c.New.Dir), mdCell(c.New.CampaignID))
+	if len(c.Differences) > 0 {
+		b.WriteString("| | what | old | new | delta |\n|---|---|---|---|---|\n")
+		for _, d := range c.Differences {
+			delta := ""
+			if d.Delta != nil {
+				delta = *d.Delta
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mark(d), mdCell(what(d)), mdCell(orNull(d.Old)), mdCell(orNull(d.New)), mdCell(delta))
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString(summary(c) + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdCell keeps a value inside its table cell: a pipe is escaped, a line
+// break becomes a space.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "`", "'").Replace(s)
 }
 
 func orNull(s *string) string {

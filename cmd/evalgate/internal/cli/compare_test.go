@@ -63,12 +63,17 @@ func runInto(t *testing.T, out string, args ...string) {
 // TestCompareExitCodes runs compare on real run outputs: the example
 // against itself (0), against a copy whose task floor was lowered from
 // 0.80 to 0.75 so that g2_task_floor (observed 0.75 in the example) now
-// passes (1, the gate named), and against broken directories (2, 3).
+// passes (an improvement: 0, or 1 with --fail-on change), against one
+// whose macro floor was raised from 0.90 to 0.95 so that g2_macro_floor
+// (observed 0.94375) now fails (a regression: 1, the gate named), and
+// against broken directories (2, 3).
 func TestCompareExitCodes(t *testing.T) {
 	base := t.TempDir()
 	old, changed := filepath.Join(base, "old"), filepath.Join(base, "changed")
 	runInto(t, old)
 	runInto(t, changed, exampleWithThreshold(t, "g2_task_floor", "0.75"))
+	regressed := filepath.Join(base, "regressed")
+	runInto(t, regressed, exampleWithThreshold(t, "g2_macro_floor", "0.95"))
 	otherKind := filepath.Join(base, "system-comparison")
 	runInto(t, otherKind, "--example", "system-comparison")
 	corrupt := filepath.Join(base, "corrupt")
@@ -87,14 +92,22 @@ func TestCompareExitCodes(t *testing.T) {
 		noStdout bool
 	}{
 		{"self", []string{old, old}, ExitOK, []string{"result: unchanged"}, "", false},
-		{"threshold_changed", []string{old, changed}, ExitRejected, []string{
-			`CHANGED gate g2_task_floor B pass: "false" -> "true"`,
-			`CHANGED gate g2_task_floor B threshold: ">= 0.80" -> ">= 0.75"`,
-			"CHANGED decision decision failing_gates",
+		{"improvement", []string{old, changed}, ExitOK, []string{
+			`better gate g2_task_floor B pass: "false" -> "true"`,
+			`changed gate g2_task_floor B threshold: ">= 0.80" -> ">= 0.75"`,
+			"changed decision failing_gates",
 			"result: changed",
 		}, "", false},
-		{"threshold_changed_json", []string{old, changed, "--json", "--tolerance", "1"}, ExitRejected,
-			[]string{`"changed": true`, `"key": "g2_task_floor B"`}, "", false},
+		{"improvement_fail_on_change", []string{old, changed, "--fail-on", "change"}, ExitRejected,
+			[]string{"result: changed"}, "compare fails on change: decision failing_gates; gate g2_task_floor B pass", false},
+		{"improvement_fail_on_decision", []string{old, changed, "--fail-on", "decision"}, ExitOK, nil, "", false},
+		{"regression", []string{old, regressed}, ExitRejected, []string{
+			`worse gate g2_macro_floor B pass: "true" -> "false"`,
+		}, "compare fails on regression: gate g2_macro_floor B pass\n", false},
+		{"threshold_changed_json", []string{old, changed, "--json", "--tolerance", "1", "--fail-on", "change"}, ExitRejected,
+			[]string{`"changed": true`, `"key": "g2_task_floor B"`, `"old": false`, `"direction": "better"`}, "compare fails on change", false},
+		{"bad_fail_on", []string{old, old, "--fail-on", "x"}, ExitUsage, nil, "--fail-on", true},
+		{"bad_format", []string{old, old, "--format", "html"}, ExitUsage, nil, "--format", true},
 		{"missing_dir", []string{old, filepath.Join(base, "nope")}, ExitUsage, nil, "not an evalgate output directory", true},
 		{"one_arg", []string{old}, ExitUsage, nil, "exactly two", true},
 		{"kind_changed", []string{old, otherKind}, ExitUsage, nil, "different campaign kinds", true},

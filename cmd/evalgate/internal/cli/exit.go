@@ -12,7 +12,7 @@ import (
 // wrote its outputs, whatever the decision says.
 const (
 	ExitOK       = 0 // the command did what was asked
-	ExitRejected = 1 // input rejected: findings printed, or admission refused, or compare found a change
+	ExitRejected = 1 // input rejected: findings printed, or admission refused, or compare met --fail-on
 	ExitUsage    = 2 // bad flags or arguments
 	ExitFailure  = 3 // the tool could not finish: an I/O error, an unwritable output
 )

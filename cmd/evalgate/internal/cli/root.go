@@ -37,7 +37,7 @@ typed, positioned reasons or turns it into Parquet tables, three scorecards,
 conjunctive gate verdicts, a decision and exploratory intervals.
 
 Exit codes: 0 ok, 1 input rejected (or admission refused, or compare found
-a change), 2 usage error, 3 the tool could not finish (I/O).`,
+a regression), 2 usage error, 3 the tool could not finish (I/O).`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       Version,
@@ -52,7 +52,7 @@ a change), 2 usage error, 3 the tool could not finish (I/O).`,
 		newExamplesCmd(stdout),
 		newBlindCmd(stdout, stderr),
 		newAdmitCmd(stdout, stderr),
-		newCompareCmd(stdout),
+		newCompareCmd(stdout, stderr),
 		newControlsCmd(stdout),
 		newImportCmd(stdout, stderr),
 		newInitCmd(stdout),
