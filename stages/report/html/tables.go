@@ -47,7 +47,7 @@ func evidenceArmsTable(ep scorecard.EvidenceAndPlan) htmlTable {
 		Header:  []string{"arm", "split", "tasks", "macro-average task-median R", "uncertainty tasks", "macro-average task-median U"},
 	}
 	for _, a := range ep.Arms {
-		t.Rows = append(t.Rows, cells(a.Arm, a.Split, scorecard.Int(a.Tasks), scorecard.RatioText(a.MacroMedianR), scorecard.Int(a.UncertaintyTasks), scorecard.RatioText(a.MacroMedianU)))
+		t.Rows = append(t.Rows, cells(a.Arm, a.Split, scorecard.Int(a.Tasks), scorecard.Shown(a.MacroMedianR), scorecard.Int(a.UncertaintyTasks), scorecard.Shown(a.MacroMedianU)))
 	}
 	return t
 }
@@ -58,7 +58,7 @@ func evidenceTaskTable(ep scorecard.EvidenceAndPlan) htmlTable {
 		Header:  []string{"task", "arm", "runs", "scored", "median R", "median U"},
 	}
 	for _, k := range ep.Tasks {
-		t.Rows = append(t.Rows, cells(k.Task, k.Arm, scorecard.Int(k.Runs), scorecard.Int(k.ScoredRuns), scorecard.RatioText(k.MedianR), scorecard.RatioText(k.MedianU)))
+		t.Rows = append(t.Rows, cells(k.Task, k.Arm, scorecard.Int(k.Runs), scorecard.Int(k.ScoredRuns), scorecard.Shown(k.MedianR), scorecard.Shown(k.MedianU)))
 	}
 	return t
 }
@@ -67,12 +67,12 @@ func costArmsTable(ct scorecard.CostAndTime) htmlTable {
 	t := htmlTable{
 		Caption: "Allocated complete workflow per arm (reference basis)",
 		Header: []string{"arm", "runs", "total workflow cost", "median workflow cost", "median review cost",
-			"median workflow ns", "median review ns", "Σ task-median cost", "Σ task-median ns"},
+			"median workflow time", "median review time", "Σ task-median cost", "Σ task-median time"},
 	}
 	for _, a := range ct.Arms {
-		t.Rows = append(t.Rows, cells(a.Arm, scorecard.Int(a.Runs), scorecard.OrUnavailable(a.TotalWorkflowCost), scorecard.OrUnavailable(a.MedianWorkflowCost),
-			scorecard.OrUnavailable(a.MedianReviewCost), scorecard.OrUnavailable(a.MedianWorkflowNS), scorecard.OrUnavailable(a.MedianReviewNS),
-			scorecard.OrUnavailable(a.SumTaskMedianCost), scorecard.OrUnavailable(a.SumTaskMedianNSExact)))
+		t.Rows = append(t.Rows, cells(a.Arm, scorecard.Int(a.Runs), scorecard.Amount(ct.Currency, a.TotalWorkflowCost), scorecard.Amount(ct.Currency, a.MedianWorkflowCost),
+			scorecard.Amount(ct.Currency, a.MedianReviewCost), scorecard.Duration(a.MedianWorkflowNS), scorecard.Duration(a.MedianReviewNS),
+			scorecard.Amount(ct.Currency, a.SumTaskMedianCost), scorecard.Duration(a.SumTaskMedianNSExact)))
 	}
 	return t
 }
@@ -83,22 +83,22 @@ func costRatiosTable(ct scorecard.CostAndTime) htmlTable {
 		Header:  []string{"arm", "cost", "review-only cost", "time", "review-only time"},
 	}
 	for _, r := range ct.Ratios {
-		t.Rows = append(t.Rows, cells(r.Arm, scorecard.ChangeText(r.Cost), scorecard.ChangeText(r.ReviewCost), scorecard.ChangeText(r.Time), scorecard.ChangeText(r.ReviewTime)))
+		t.Rows = append(t.Rows, cells(r.Arm, scorecard.TimesChange(r.Cost), scorecard.TimesChange(r.ReviewCost), scorecard.TimesChange(r.Time), scorecard.TimesChange(r.ReviewTime)))
 	}
 	return t
 }
 
-func runsTable(runs []tables.Run) htmlTable {
+func runsTable(runs []tables.Run, currency string) htmlTable {
 	t := htmlTable{
 		Caption: "Every planned run; none leaves its denominator",
 		Header: []string{"task", "rep", "arm", "classification", "scored", "R", "U", "critical failures",
-			"source gate", "protocol gate", "workflow cost", "workflow ns"},
+			"source gate", "protocol gate", "workflow cost", "workflow time"},
 	}
 	for _, r := range runs {
 		t.Rows = append(t.Rows, cells(r.TaskID, scorecard.Int(r.Repetition), r.Arm, string(r.Classification),
 			scorecard.YesNo(r.Scored), scorecard.Fraction(r.R != nil, r.RNum, r.RDen), scorecard.Fraction(r.U != nil, r.UNum, r.UDen),
 			scorecard.Int(r.CriticalFailures), scorecard.YesNo(r.SourceGate), scorecard.YesNo(r.ProtocolGate),
-			scorecard.MoneyText(r.WorkflowCost), scorecard.Int(r.WorkflowNS)))
+			scorecard.MoneyAmount(currency, r.WorkflowCost), scorecard.DurationNS(r.WorkflowNS)))
 	}
 	return t
 }
@@ -113,7 +113,7 @@ func intervalTable(rows []scorecard.IntervalResult) htmlTable {
 	}
 	for _, r := range rows {
 		t.Rows = append(t.Rows, cells(r.Statistic, cmp.Or(r.Contrast, r.Arm), r.Method, r.Status,
-			scorecard.FloatText(r.Estimate), scorecard.FloatText(r.Lo), scorecard.FloatText(r.Hi), scorecard.FloatText(r.Level),
+			scorecard.Bound(r.Estimate), scorecard.Bound(r.Lo), scorecard.Bound(r.Hi), scorecard.Bound(r.Level),
 			scorecard.Int(r.NFamilies), r.SmallGFlag, scorecard.Int(r.Resamples), r.Seed))
 	}
 	return t

@@ -36,8 +36,8 @@ func Render(sc scorecard.Scorecard, s *tables.Set) []byte {
 	writeSourceProtocol(&b, sc.SourceAndProtocol)
 	writeEvidencePlan(&b, sc.EvidenceAndPlan)
 	writeCostTime(&b, sc.CostAndTime)
-	writeSystemComparison(&b, sc.SystemComparison, s.Tokens)
-	writeRuns(&b, s.Runs)
+	writeSystemComparison(&b, sc.SystemComparison, s.Tokens, sc.CostAndTime.Currency)
+	writeRuns(&b, s.Runs, sc.CostAndTime.Currency)
 	writeFindings(&b, s.Rejections)
 	writeIntervals(&b, sc.Intervals)
 	return b.Bytes()
@@ -96,12 +96,12 @@ func writeEvidencePlan(b *bytes.Buffer, ep scorecard.EvidenceAndPlan) {
 	b.WriteString("### Final evidence and plan correctness\n\n")
 	table(b, []string{"arm", "split", "tasks", "macro-average task-median R", "uncertainty tasks", "macro-average task-median U"})
 	for _, a := range ep.Arms {
-		row(b, escapeMarkdown(a.Arm), escapeMarkdown(a.Split), scorecard.Int(a.Tasks), scorecard.RatioText(a.MacroMedianR), scorecard.Int(a.UncertaintyTasks), scorecard.RatioText(a.MacroMedianU))
+		row(b, escapeMarkdown(a.Arm), escapeMarkdown(a.Split), scorecard.Int(a.Tasks), scorecard.Shown(a.MacroMedianR), scorecard.Int(a.UncertaintyTasks), scorecard.Shown(a.MacroMedianU))
 	}
 	b.WriteString("\n")
 	table(b, []string{"task", "arm", "runs", "scored", "median R", "median U"})
 	for _, t := range ep.Tasks {
-		row(b, escapeMarkdown(t.Task), escapeMarkdown(t.Arm), scorecard.Int(t.Runs), scorecard.Int(t.ScoredRuns), scorecard.RatioText(t.MedianR), scorecard.RatioText(t.MedianU))
+		row(b, escapeMarkdown(t.Task), escapeMarkdown(t.Arm), scorecard.Int(t.Runs), scorecard.Int(t.ScoredRuns), scorecard.Shown(t.MedianR), scorecard.Shown(t.MedianU))
 	}
 	b.WriteString("\n")
 }
@@ -109,13 +109,13 @@ func writeEvidencePlan(b *bytes.Buffer, ep scorecard.EvidenceAndPlan) {
 func writeCostTime(b *bytes.Buffer, ct scorecard.CostAndTime) {
 	b.WriteString("### Complete cost and time\n\n")
 	fmt.Fprintf(b, "Physical campaign billing (every session once): reference %s, actual %s.\n\n",
-		scorecard.OrUnavailable(ct.SessionReferenceCost), scorecard.OrUnavailable(ct.SessionActualCharge))
+		scorecard.Amount(ct.Currency, ct.SessionReferenceCost), scorecard.Amount(ct.Currency, ct.SessionActualCharge))
 	table(b, []string{"arm", "runs", "total workflow cost", "median workflow cost", "median review cost",
-		"median workflow ns", "median review ns", "Σ task-median cost", "Σ task-median ns"})
+		"median workflow time", "median review time", "Σ task-median cost", "Σ task-median time"})
 	for _, a := range ct.Arms {
-		row(b, escapeMarkdown(a.Arm), scorecard.Int(a.Runs), scorecard.OrUnavailable(a.TotalWorkflowCost), scorecard.OrUnavailable(a.MedianWorkflowCost),
-			scorecard.OrUnavailable(a.MedianReviewCost), scorecard.OrUnavailable(a.MedianWorkflowNS), scorecard.OrUnavailable(a.MedianReviewNS),
-			scorecard.OrUnavailable(a.SumTaskMedianCost), scorecard.OrUnavailable(a.SumTaskMedianNSExact))
+		row(b, escapeMarkdown(a.Arm), scorecard.Int(a.Runs), scorecard.Amount(ct.Currency, a.TotalWorkflowCost), scorecard.Amount(ct.Currency, a.MedianWorkflowCost),
+			scorecard.Amount(ct.Currency, a.MedianReviewCost), scorecard.Duration(a.MedianWorkflowNS), scorecard.Duration(a.MedianReviewNS),
+			scorecard.Amount(ct.Currency, a.SumTaskMedianCost), scorecard.Duration(a.SumTaskMedianNSExact))
 	}
 	b.WriteString("\n")
 	if len(ct.Ratios) == 0 {
@@ -124,24 +124,24 @@ func writeCostTime(b *bytes.Buffer, ct scorecard.CostAndTime) {
 	fmt.Fprintf(b, "Ratios Σ task-median(arm) / Σ task-median(%s):\n\n", escapeMarkdown(ct.Baseline))
 	table(b, []string{"arm", "cost", "review-only cost", "time", "review-only time"})
 	for _, r := range ct.Ratios {
-		row(b, escapeMarkdown(r.Arm), scorecard.ChangeText(r.Cost), scorecard.ChangeText(r.ReviewCost), scorecard.ChangeText(r.Time), scorecard.ChangeText(r.ReviewTime))
+		row(b, escapeMarkdown(r.Arm), scorecard.TimesChange(r.Cost), scorecard.TimesChange(r.ReviewCost), scorecard.TimesChange(r.Time), scorecard.TimesChange(r.ReviewTime))
 	}
 	b.WriteString("\n")
 }
 
-func writeRuns(b *bytes.Buffer, runs []tables.Run) {
+func writeRuns(b *bytes.Buffer, runs []tables.Run, currency string) {
 	b.WriteString("## Runs per task\n\n")
 	if len(runs) == 0 {
 		b.WriteString("No run was planned or recorded.\n\n")
 		return
 	}
 	table(b, []string{"task", "rep", "arm", "classification", "scored", "R", "U", "critical failures",
-		"source gate", "protocol gate", "workflow cost", "workflow ns"})
+		"source gate", "protocol gate", "workflow cost", "workflow time"})
 	for _, r := range runs {
 		row(b, escapeMarkdown(r.TaskID), scorecard.Int(r.Repetition), escapeMarkdown(r.Arm), escapeMarkdown(string(r.Classification)),
 			scorecard.YesNo(r.Scored), scorecard.Fraction(r.R != nil, r.RNum, r.RDen), scorecard.Fraction(r.U != nil, r.UNum, r.UDen),
 			scorecard.Int(r.CriticalFailures), scorecard.YesNo(r.SourceGate), scorecard.YesNo(r.ProtocolGate),
-			scorecard.MoneyText(r.WorkflowCost), scorecard.Int(r.WorkflowNS))
+			scorecard.MoneyAmount(currency, r.WorkflowCost), scorecard.DurationNS(r.WorkflowNS))
 	}
 	b.WriteString("\n")
 }
@@ -175,7 +175,7 @@ func writeIntervals(b *bytes.Buffer, iv scorecard.Intervals) {
 		"families", "small-G flag", "resamples", "seed"})
 	for _, r := range iv.Rows {
 		row(b, escapeMarkdown(r.Statistic), escapeMarkdown(cmp.Or(r.Contrast, r.Arm)), escapeMarkdown(r.Method),
-			escapeMarkdown(r.Status), scorecard.FloatText(r.Estimate), scorecard.FloatText(r.Lo), scorecard.FloatText(r.Hi), scorecard.FloatText(r.Level),
+			escapeMarkdown(r.Status), scorecard.Bound(r.Estimate), scorecard.Bound(r.Lo), scorecard.Bound(r.Hi), scorecard.Bound(r.Level),
 			scorecard.Int(r.NFamilies), escapeMarkdown(r.SmallGFlag), scorecard.Int(r.Resamples), r.Seed)
 	}
 }

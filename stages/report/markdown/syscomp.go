@@ -3,7 +3,6 @@ package markdown
 import (
 	"bytes"
 	"fmt"
-	"math/big"
 
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
@@ -15,7 +14,7 @@ import (
 // coverage; per (system, repository) the cold first task; per task each
 // system's cost and time. Every figure is the scorecard's, formatted. The
 // gates above carry each §6 gate's observed value and failing items.
-func writeSystemComparison(b *bytes.Buffer, sc *scorecard.SystemComparison, tokens []tables.Token) {
+func writeSystemComparison(b *bytes.Buffer, sc *scorecard.SystemComparison, tokens []tables.Token, cur string) {
 	if sc == nil {
 		return
 	}
@@ -23,6 +22,9 @@ func writeSystemComparison(b *bytes.Buffer, sc *scorecard.SystemComparison, toke
 	currency := "the campaign currency"
 	if len(tokens) > 0 && tokens[0].Currency != "" {
 		currency = tokens[0].Currency
+	}
+	if cur == "" && len(tokens) > 0 {
+		cur = tokens[0].Currency
 	}
 	fmt.Fprintf(b, "Money in %s (reference basis). Cold setup is charged in full to each system's first workflow in a repository and never amortized; "+
 		"the whole suite is every workflow, setups included; warm is the suite without its setups. "+
@@ -38,36 +40,23 @@ func writeSystemComparison(b *bytes.Buffer, sc *scorecard.SystemComparison, toke
 		if s.UnscoredRuns > 0 {
 			rsys += fmt.Sprintf(" (%d runs unscored)", s.UnscoredRuns)
 		}
-		row(b, escapeMarkdown(s.System), escapeMarkdown(s.Role), scorecard.Int(s.Runs), scorecard.OrUnavailable(s.WholeSuiteCost), secondsText(s.WholeSuiteNS),
-			scorecard.OrUnavailable(s.SetupCost), secondsText(s.SetupNS), scorecard.OrUnavailable(s.WarmCost), secondsText(s.WarmNS), scorecard.OrUnavailable(s.MedianWarmCost),
-			rsys, scorecard.RatioText(s.MacroRSys), fmt.Sprintf("%d/%d", s.UNum, s.UDen), ps, scorecard.Int(s.WorkflowsOverLimits))
+		row(b, escapeMarkdown(s.System), escapeMarkdown(s.Role), scorecard.Int(s.Runs), scorecard.Amount(cur, s.WholeSuiteCost), scorecard.Duration(s.WholeSuiteNS),
+			scorecard.Amount(cur, s.SetupCost), scorecard.Duration(s.SetupNS), scorecard.Amount(cur, s.WarmCost), scorecard.Duration(s.WarmNS), scorecard.Amount(cur, s.MedianWarmCost),
+			rsys, scorecard.Shown(s.MacroRSys), fmt.Sprintf("%d/%d", s.UNum, s.UDen), ps, scorecard.Int(s.WorkflowsOverLimits))
 	}
 	b.WriteString("\nCold first task per system and repository:\n\n")
 	table(b, []string{"system", "repository", "first task", "setup session", "setup cost", "setup time",
 		"cold first-task cost", "cold first-task time", "same task warm cost", "same task warm time"})
 	for _, s := range sc.Setups {
 		row(b, escapeMarkdown(s.System), escapeMarkdown(s.Repository), fmt.Sprintf("%s/r%d", escapeMarkdown(s.ColdTask), s.ColdRepetition),
-			escapeMarkdown(s.SetupSessionID), scorecard.OrUnavailable(s.SetupCost), secondsText(s.SetupNS), scorecard.OrUnavailable(s.ColdFirstTaskCost), secondsText(s.ColdFirstTaskNS),
-			scorecard.OrUnavailable(s.WarmFirstTaskCost), secondsText(s.WarmFirstTaskNS))
+			escapeMarkdown(s.SetupSessionID), scorecard.Amount(cur, s.SetupCost), scorecard.Duration(s.SetupNS), scorecard.Amount(cur, s.ColdFirstTaskCost), scorecard.Duration(s.ColdFirstTaskNS),
+			scorecard.Amount(cur, s.WarmFirstTaskCost), scorecard.Duration(s.WarmFirstTaskNS))
 	}
 	b.WriteString("\nEach task (cold runs carry their setup):\n\n")
 	table(b, []string{"task", "repository", "system", "runs", "cold runs", "total cost", "total time", "median cost", "median time", "answerable obligations"})
 	for _, t := range sc.Tasks {
 		row(b, escapeMarkdown(t.Task), escapeMarkdown(t.Repository), escapeMarkdown(t.System), scorecard.Int(t.Runs), scorecard.Int(t.ColdRuns),
-			scorecard.OrUnavailable(t.TotalCost), secondsText(t.TotalNS), scorecard.OrUnavailable(t.MedianCost), secondsText(t.MedianNS), scorecard.Int(t.Answerable))
+			scorecard.Amount(cur, t.TotalCost), scorecard.Duration(t.TotalNS), scorecard.Amount(cur, t.MedianCost), scorecard.Duration(t.MedianNS), scorecard.Int(t.Answerable))
 	}
 	b.WriteString("\n")
-}
-
-// secondsText is an exact nanosecond string as seconds with millisecond
-// precision for reading (the exact value stays in scorecard.json).
-func secondsText(ns *string) string {
-	if ns == nil {
-		return "unknown"
-	}
-	r, ok := new(big.Rat).SetString(*ns)
-	if !ok {
-		return *ns
-	}
-	return new(big.Rat).Quo(r, big.NewRat(1_000_000_000, 1)).FloatString(3) + " s"
 }

@@ -19,6 +19,9 @@ type CostAndTime struct {
 	SessionActualCharge  *string         `json:"session_actual_charge"`  // Σ actual_charge; null = unavailable
 	Arms                 []CostTimeArm   `json:"arms"`
 	Ratios               []CostTimeRatio `json:"ratios"` // one per non-baseline arm
+	// Currency is the rate cards' currency (ISO 4217; one per campaign),
+	// for the reports' display only: not part of scorecard.json.
+	Currency string `json:"-"`
 }
 
 // CostTimeArm is one arm's allocated complete-workflow and review-only

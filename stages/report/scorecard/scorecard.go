@@ -155,6 +155,9 @@ func Build(c *tables.Campaign, s *tables.Set, f tables.Figures, toolVersion stri
 	sc.SourceAndProtocol = buildSourceAndProtocol(s, arms)
 	sc.EvidenceAndPlan = buildEvidenceAndPlan(f)
 	sc.CostAndTime = buildCostAndTime(f)
+	if c != nil && len(c.Manifest.RateCards) > 0 {
+		sc.CostAndTime.Currency = c.Manifest.RateCards[0].Currency
+	}
 	sc.SystemComparison = buildSystemComparison(f.Systems)
 	sc.ReviewerBenchmark = buildReviewerBenchmark(c, s)
 	return sc

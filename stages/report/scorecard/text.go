@@ -3,14 +3,11 @@ package scorecard
 import (
 	"fmt"
 	"strconv"
-	"strings"
-
-	"github.com/evalgate/evalgate/tables"
 )
 
 // Plain-text forms of scorecard values, shared by the Markdown and HTML
-// renderers so both print a number the same way. Callers escape the result
-// for their format.
+// renderers so both print a number the same way (units and rounding:
+// human.go). Callers escape the result for their format.
 
 // MaxListedFindings bounds the findings listed one by one in report.md
 // and report.html; all of them are in rejections.parquet.
@@ -35,40 +32,12 @@ func Claims(c ClaimCount) string {
 	return fmt.Sprintf("%d (+%d runs unscorable)", c.Total, c.UnscorableRuns)
 }
 
-// RatioText prints an exact ratio: its decimal with the exact value when they
-// differ; n/a for none.
-func RatioText(r *Ratio) string {
-	if r == nil {
-		return "n/a"
-	}
-	if r.Exact == strings.TrimRight(strings.TrimRight(r.Decimal, "0"), ".") {
-		return r.Exact
-	}
-	return fmt.Sprintf("%s (%s)", r.Decimal, r.Exact)
-}
-
-// ChangeText prints a ratio with its direction and size.
-func ChangeText(c *Change) string {
-	if c == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%s, %s %s%%", RatioText(&c.Ratio), c.Direction, c.Percent)
-}
-
 // Fraction prints num/den, n/a when not ok.
 func Fraction(ok bool, num, den int64) string {
 	if !ok {
 		return "n/a"
 	}
 	return fmt.Sprintf("%d/%d", num, den)
-}
-
-// MoneyText prints an amount; unavailable for none.
-func MoneyText(m *tables.Money) string {
-	if m == nil {
-		return "unavailable"
-	}
-	return m.String()
 }
 
 // OrUnavailable prints s, or unavailable for none.

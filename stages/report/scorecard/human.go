@@ -1,0 +1,180 @@
+package scorecard
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// The one formatting layer of report.md and report.html: units and
+// rounding for a reader live here and nowhere else. Every value is
+// rounded from its exact text (never through a float), halves away from
+// zero; the exact values stay in scorecard.json and the tables.
+//
+//   - A duration prints in seconds below a minute ("45.2 s"), else in
+//     minutes and seconds ("2 min 15.4 s"), one decimal of a second.
+//   - Money prints with its currency and MoneyDecimals decimals
+//     ("USD 0.1472"); without a known currency, the amount alone.
+//   - A ratio of cost or time prints as "×1.165 (+16.5%)".
+//   - A proportion or median prints with at most ShownDecimals decimals,
+//     with its exact fraction beside it when that rounding is not exact
+//     ("0.7688 (123/160)").
+
+// MoneyDecimals is how many decimals an amount of money shows.
+const MoneyDecimals = 4
+
+// ShownDecimals is how many decimals a proportion, a median or an
+// interval bound shows.
+const ShownDecimals = 4
+
+// rounded prints r with exactly digits decimals, halves away from zero.
+func rounded(r *big.Rat, digits int) string {
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
+	x := new(big.Rat).Mul(new(big.Rat).Abs(r), new(big.Rat).SetInt(scale))
+	x.Add(x, big.NewRat(1, 2))
+	q := new(big.Int).Quo(x.Num(), x.Denom()) // floor(|r|·10^d + 1/2)
+	s := q.String()
+	if digits > 0 {
+		if len(s) <= digits {
+			s = strings.Repeat("0", digits-len(s)+1) + s
+		}
+		s = s[:len(s)-digits] + "." + s[len(s)-digits:]
+	}
+	if r.Sign() < 0 && strings.Trim(s, "0.") != "" {
+		s = "-" + s
+	}
+	return s
+}
+
+// trimmed is rounded with trailing zeros (and a bare point) removed.
+func trimmed(r *big.Rat, digits int) string {
+	s := rounded(r, digits)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// Duration prints an exact number of nanoseconds ("135411000000",
+// "12.5") in seconds or minutes; "unavailable" for none or a text that is
+// not a number.
+func Duration(ns *string) string {
+	if ns == nil {
+		return "unavailable"
+	}
+	r, ok := ParseExact(*ns)
+	if !ok {
+		return *ns
+	}
+	return DurationRat(r)
+}
+
+// DurationNS prints a whole number of nanoseconds.
+func DurationNS(ns int64) string { return DurationRat(new(big.Rat).SetInt64(ns)) }
+
+// DurationRat prints an exact number of nanoseconds, rounded to a tenth
+// of a second first, so 59.99 s prints as 1 min.
+func DurationRat(ns *big.Rat) string {
+	tenths := new(big.Rat).Quo(new(big.Rat).Abs(ns), big.NewRat(100_000_000, 1))
+	tenths.Add(tenths, big.NewRat(1, 2))
+	t := new(big.Int).Quo(tenths.Num(), tenths.Denom()).Int64()
+	sign := ""
+	if ns.Sign() < 0 && t > 0 {
+		sign = "-"
+	}
+	min, rest := t/600, t%600
+	switch {
+	case min == 0:
+		return sign + trimmedOne(big.NewRat(rest, 10)) + " s"
+	case rest == 0:
+		return fmt.Sprintf("%s%d min", sign, min)
+	}
+	return fmt.Sprintf("%s%d min %s s", sign, min, trimmedOne(big.NewRat(rest, 10)))
+}
+
+func trimmedOne(r *big.Rat) string { return trimmed(r, 1) }
+
+// Amount prints an exact decimal amount with currency and MoneyDecimals
+// decimals; "unavailable" for none.
+func Amount(currency string, amount *string) string {
+	if amount == nil {
+		return "unavailable"
+	}
+	r, ok := ParseExact(*amount)
+	if !ok {
+		return *amount
+	}
+	s := rounded(r, MoneyDecimals)
+	if currency == "" {
+		return s
+	}
+	return currency + " " + s
+}
+
+// MoneyAmount is [Amount] of a Money value.
+func MoneyAmount(currency string, m *tables.Money) string {
+	if m == nil {
+		return "unavailable"
+	}
+	s := m.String()
+	return Amount(currency, &s)
+}
+
+// Times prints a ratio as "×1.165 (+16.5%)": the ratio to three decimals
+// and its change in percent to one; "n/a" for none.
+func Times(r *Ratio) string {
+	if r == nil {
+		return "n/a"
+	}
+	x, ok := ParseExact(r.Exact)
+	if !ok {
+		return r.Exact
+	}
+	pct := new(big.Rat).Mul(new(big.Rat).Sub(x, big.NewRat(1, 1)), big.NewRat(100, 1))
+	p := rounded(pct, 1)
+	if !strings.HasPrefix(p, "-") {
+		p = "+" + p
+	}
+	return fmt.Sprintf("×%s (%s%%)", rounded(x, 3), p)
+}
+
+// TimesChange is [Times] of a change; "n/a" for none.
+func TimesChange(c *Change) string {
+	if c == nil {
+		return "n/a"
+	}
+	return Times(&c.Ratio)
+}
+
+// Shown prints a proportion or median with at most ShownDecimals
+// decimals, its exact fraction beside it when the rounding is not exact;
+// "n/a" for none.
+func Shown(r *Ratio) string {
+	if r == nil {
+		return "n/a"
+	}
+	x, ok := ParseExact(r.Exact)
+	if !ok {
+		return r.Exact
+	}
+	s := trimmed(x, ShownDecimals)
+	if y, _ := ParseExact(s); y != nil && y.Cmp(x) == 0 {
+		return s
+	}
+	return fmt.Sprintf("%s (%s)", s, r.Exact)
+}
+
+// Bound prints a display float (an interval's estimate or bound) with
+// ShownDecimals decimals; "n/a" for none.
+func Bound(f *float64) string {
+	if f == nil {
+		return "n/a"
+	}
+	r, ok := new(big.Rat).SetString(fmt.Sprintf("%.17g", *f))
+	if !ok {
+		return FloatText(f)
+	}
+	return trimmed(r, ShownDecimals)
+}
