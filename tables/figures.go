@@ -15,7 +15,15 @@ type Figures struct {
 	// Σ reference cost + tool charges, and Σ actual charges.
 	SessionReferenceCost, SessionActualCharge *big.Rat
 	CostArms                                  []ArmCostTime  // manifest arm order, then other arms sorted
-	CostRatios                                []ArmCostRatio // one per non-baseline arm
+	CostRatios                                []ArmCostRatio // one per non-baseline arm, over every task of every split
+	// JudgedSplit is the split the gate policy judges; empty when no
+	// policy judges the campaign.
+	JudgedSplit string
+	// SplitRatios are the cost and time ratios per split and non-baseline
+	// arm, split order then arm order. The judged split's rows cover
+	// exactly the runs the gates judge (for development round 2 only
+	// repetition 2), so they equal the aggregate gates' observed values.
+	SplitRatios []SplitCostRatio
 	EvidenceArms                              []SplitArmMacro
 	EvidenceTasks                             []TaskArmMedians // manifest task order, then arm order
 	Systems                                   *SystemFigures   // kind system-comparison only; nil otherwise
@@ -43,6 +51,14 @@ type ArmCostTime struct {
 type ArmCostRatio struct {
 	Arm                                string
 	Cost, ReviewCost, Time, ReviewTime *big.Rat
+}
+
+// SplitCostRatio is one split's [ArmCostRatio]; Judged marks the split
+// the gates judge (its ratios are over the judged runs only).
+type SplitCostRatio struct {
+	Split  string
+	Judged bool
+	ArmCostRatio
 }
 
 // SplitArmMacro is one arm's macro-averages of task medians over the tasks

@@ -84,6 +84,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	}
 	findings.Sort()
 	out.Findings = append(out.Findings, findings...)
+	out.Figures.JudgedSplit, out.Figures.SplitRatios = splitRatios(pol, c, in, runs, judged)
 
 	v := validity(in, judged)
 	if judgeSystems(c, in, &out, pol, judged, v) {

@@ -18,7 +18,14 @@ type CostAndTime struct {
 	SessionReferenceCost *string         `json:"session_reference_cost"` // Σ reference_cost + tool_charges
 	SessionActualCharge  *string         `json:"session_actual_charge"`  // Σ actual_charge; null = unavailable
 	Arms                 []CostTimeArm   `json:"arms"`
-	Ratios               []CostTimeRatio `json:"ratios"` // one per non-baseline arm
+	Ratios               []CostTimeRatio `json:"ratios"` // one per non-baseline arm, over every task of every split
+	// JudgedSplit is the split the gates judge ("" when none is judged).
+	// RatiosBySplit holds each split's ratios, one per non-baseline arm;
+	// the judged split's are over exactly the runs the gates judge (for
+	// development round 2 only repetition 2): the aggregate cost and time
+	// gates' observed values.
+	JudgedSplit   string                     `json:"judged_split"`
+	RatiosBySplit map[string][]CostTimeRatio `json:"ratios_by_split"`
 	// Currency is the rate cards' currency (ISO 4217; one per campaign),
 	// for the reports' display only: not part of scorecard.json.
 	Currency string `json:"-"`
@@ -85,7 +92,8 @@ func newChange(r *big.Rat) *Change {
 
 // buildCostAndTime formats the aggregate stage's cost and time figures.
 func buildCostAndTime(f tables.Figures) CostAndTime {
-	out := CostAndTime{Baseline: f.Baseline, Arms: []CostTimeArm{}, Ratios: []CostTimeRatio{}}
+	out := CostAndTime{Baseline: f.Baseline, Arms: []CostTimeArm{}, Ratios: []CostTimeRatio{},
+		JudgedSplit: f.JudgedSplit, RatiosBySplit: map[string][]CostTimeRatio{}}
 	out.SessionReferenceCost, out.SessionActualCharge = moneyFigure(f.SessionReferenceCost), moneyFigure(f.SessionActualCharge)
 	for _, a := range f.CostArms {
 		out.Arms = append(out.Arms, CostTimeArm{
@@ -100,10 +108,18 @@ func buildCostAndTime(f tables.Figures) CostAndTime {
 		})
 	}
 	for _, r := range f.CostRatios {
-		out.Ratios = append(out.Ratios, CostTimeRatio{Arm: r.Arm,
-			Cost: newChange(r.Cost), ReviewCost: newChange(r.ReviewCost), Time: newChange(r.Time), ReviewTime: newChange(r.ReviewTime)})
+		out.Ratios = append(out.Ratios, costTimeRatio(r))
+	}
+	for _, r := range f.SplitRatios {
+		out.RatiosBySplit[r.Split] = append(out.RatiosBySplit[r.Split], costTimeRatio(r.ArmCostRatio))
 	}
 	return out
+}
+
+// costTimeRatio formats one arm's exact ratios.
+func costTimeRatio(r tables.ArmCostRatio) CostTimeRatio {
+	return CostTimeRatio{Arm: r.Arm,
+		Cost: newChange(r.Cost), ReviewCost: newChange(r.ReviewCost), Time: newChange(r.Time), ReviewTime: newChange(r.ReviewTime)}
 }
 
 // roundedNS is an exact number of nanoseconds rounded half to even, 0 when
