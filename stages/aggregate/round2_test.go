@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"math/big"
 	"testing"
 
 	"github.com/evalgate/evalgate/tables"
@@ -53,4 +54,28 @@ func TestRound2JudgesRoundTwoOnly(t *testing.T) {
 	}
 	f.wantGate(tables.GateTaskFloor, "0.95", true)
 	f.wantDecision(tables.DecisionAdvance, "")
+}
+
+// TestRound2SplitRatiosJudgeRoundTwoOnly: the judged split's figure
+// ratios cover only the round-2 runs, as the gates do. T1's round-1 B run
+// costs 3.05, so by hand: over both rounds T1's B median is
+// (3.05+1.05)/2 = 2.05 and the all-runs ratio (2.05+3×1.05)/(4×1.00) =
+// 13/10; over round 2 alone every B run costs 1.05: 4.20/4.00 = 21/20.
+func TestRound2SplitRatiosJudgeRoundTwoOnly(t *testing.T) {
+	f := round2Fixture(t, 4, 2)
+	f.setCost("T1", "B", 1, "3.05")
+	out := Run(f.c, tables.Validated{}, tables.Accounted{}, tables.Scored{Runs: f.s.Runs})
+	fig := out.Figures
+	if len(fig.CostRatios) != 1 || fig.CostRatios[0].Cost.Cmp(big.NewRat(13, 10)) != 0 {
+		t.Fatalf("all-runs cost ratios %+v, want 13/10", fig.CostRatios)
+	}
+	if fig.JudgedSplit != "development" || len(fig.SplitRatios) != 1 || !fig.SplitRatios[0].Judged ||
+		fig.SplitRatios[0].Cost.Cmp(big.NewRat(21, 20)) != 0 {
+		t.Fatalf("judged split %q ratios %+v, want development cost 21/20", fig.JudgedSplit, fig.SplitRatios)
+	}
+	for _, g := range out.Gates {
+		if g.Gate == tables.GateCostAggregate && g.Observed != "1.05" {
+			t.Errorf("cost aggregate gate observed %q, want 1.05 (= 21/20)", g.Observed)
+		}
+	}
 }
