@@ -23,10 +23,10 @@ type Figures struct {
 	// arm, split order then arm order. The judged split's rows cover
 	// exactly the runs the gates judge (for development round 2 only
 	// repetition 2), so they equal the aggregate gates' observed values.
-	SplitRatios []SplitCostRatio
-	EvidenceArms                              []SplitArmMacro
-	EvidenceTasks                             []TaskArmMedians // manifest task order, then arm order
-	Systems                                   *SystemFigures   // kind system-comparison only; nil otherwise
+	SplitRatios   []SplitCostRatio
+	EvidenceArms  []SplitArmMacro
+	EvidenceTasks []TaskArmMedians // manifest task order, then arm order
+	Systems       *SystemFigures   // kind system-comparison only; nil otherwise
 }
 
 // ArmCostTime is one arm's complete-workflow and review-only cost and time
