@@ -1,0 +1,61 @@
+package validate
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/golden"
+)
+
+// TestData renders the stage's session rows for the passing fixture of
+// run_test.go and a few breaks of it as text (testdata/sessions.txt;
+// refresh with go test -update). Commands:
+//
+//	fixture                     the passing one-task campaign (draft D,
+//	                            reviews A and B)
+//	wrong-model session=S       the receipt returns another model
+//	no-end session=S            the receipt has no terminal time
+//	fail-draft                  the draft times out; the reviews are not
+//	                            dispatched (upstream_draft_failed)
+//	replacement                 A fails on a platform outage and the whole
+//	                            repetition is run again as attempt 2
+//	validate                    one line per session row, then findings
+func TestData(t *testing.T) {
+	var f *fixture
+	golden.RunData(t, "testdata/sessions.txt", func(t *testing.T, c *golden.Case) string {
+		switch c.Cmd {
+		case "fixture":
+			f = newFixture(t)
+		case "wrong-model":
+			f.find(c.Arg("session", "")).Identity.ReturnedModel = "model-2"
+		case "no-end":
+			f.find(c.Arg("session", "")).EndedAt = nil
+		case "fail-draft":
+			failDraft(f)
+		case "replacement":
+			replacement(f)
+		case "validate":
+			return renderSessions(f.run())
+		default:
+			t.Fatalf("%s: unknown command %s", c.Pos, c.Cmd)
+		}
+		return ""
+	})
+}
+
+func renderSessions(out Out) string {
+	var b strings.Builder
+	b.WriteString("sessions (session attempt: status, classification, answer valid, identity matches, findings):\n")
+	for _, s := range out.Sessions {
+		valid := "null"
+		if s.AnswerValid != nil {
+			valid = fmt.Sprint(*s.AnswerValid)
+		}
+		fmt.Fprintf(&b, "  %s %d: %s, %s, %s, %t, %d\n", s.SessionID, s.Attempt, s.Status, s.Classification, valid, s.IdentityMatches, s.Findings)
+	}
+	for _, f := range out.Findings {
+		fmt.Fprintf(&b, "finding: %s %s %s\n", f.Severity, f.Code, f.Session)
+	}
+	return b.String()
+}
