@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,7 +18,14 @@ type compareOptions struct {
 	json      bool
 	format    string
 	failOn    string
+	// stepSummary appends the Markdown table to the file named by
+	// $GITHUB_STEP_SUMMARY, whatever stdout prints.
+	stepSummary bool
 }
+
+// stepSummaryEnv names the file a GitHub Actions step appends its job
+// summary to.
+const stepSummaryEnv = "GITHUB_STEP_SUMMARY"
 
 // What makes compare exit 1 (--fail-on).
 const (
@@ -33,7 +41,7 @@ var errCompareFails = fmt.Errorf("comparison fails: %w", errRejected)
 func newCompareCmd(stdout, stderr io.Writer) *cobra.Command {
 	var opts compareOptions
 	cmd := &cobra.Command{
-		Use:   "compare OLD NEW [--tolerance T] [--format text|md] [--fail-on regression|change|decision] [--json]",
+		Use:   "compare OLD NEW [--tolerance T] [--format text|md] [--step-summary] [--fail-on regression|change|decision] [--json]",
 		Short: "Compare the gates, decision and metrics of two run outputs",
 		Long: `compare reads two output directories written by 'evalgate run' and prints
 what differs: the decision, each gate's result, observed value, threshold and
@@ -46,7 +54,11 @@ ceiling and a fixed rejecting finding are better.
 
 Metrics are compared exactly; one moves when |NEW - OLD| > --tolerance
 (absolute, a decimal or fraction, default 0). The decision and gates have no
-tolerance. --format md prints a Markdown table (for a CI job summary).
+tolerance. --format md prints a Markdown table; without --format, compare
+prints Markdown when stdout is the file $GITHUB_STEP_SUMMARY names (as in
+'evalgate compare old new >> "$GITHUB_STEP_SUMMARY"') and text otherwise.
+--step-summary appends the Markdown table to $GITHUB_STEP_SUMMARY while
+stdout keeps its format (text in the job log, the table in the summary).
 Exit 0 unless --fail-on is met: regression (default) when a difference
 beyond the tolerance is worse, change when any difference is beyond it,
 decision when the decision differs; then exit 1, naming what failed on
@@ -60,8 +72,11 @@ the campaign kinds or scorecard versions differ; 3 on an I/O error.`,
 			if err != nil {
 				return err
 			}
-			if opts.format != "text" && opts.format != "md" {
+			if opts.format != "" && opts.format != "text" && opts.format != "md" {
 				return usagef("--format %q: want text or md", opts.format)
+			}
+			if opts.stepSummary && os.Getenv(stepSummaryEnv) == "" {
+				return usagef("--step-summary: $%s is not set (GitHub Actions sets it in every step)", stepSummaryEnv)
 			}
 			switch opts.failOn {
 			case failOnRegression, failOnChange, failOnDecision:
@@ -73,7 +88,8 @@ the campaign kinds or scorecard versions differ; 3 on an I/O error.`,
 	}
 	cmd.Flags().StringVar(&opts.tolerance, "tolerance", "0", "largest absolute move of a metric that is not a change (decimal or p/q)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the comparison as JSON")
-	cmd.Flags().StringVar(&opts.format, "format", "text", "text, or md for a Markdown table")
+	cmd.Flags().StringVar(&opts.format, "format", "", "text, or md for a Markdown table (default: md when stdout is $GITHUB_STEP_SUMMARY, else text)")
+	cmd.Flags().BoolVar(&opts.stepSummary, "step-summary", false, "also append the Markdown table to the file $GITHUB_STEP_SUMMARY names")
 	cmd.Flags().StringVar(&opts.failOn, "fail-on", failOnRegression, "exit 1 on a regression, any change, or a decision change")
 	return cmd
 }
@@ -96,18 +112,24 @@ func runCompare(stdout, stderr io.Writer, oldDir, newDir string, tol *big.Rat, o
 	if err != nil {
 		return err
 	}
+	why := failure(c, opts.failOn)
 	switch {
 	case opts.json:
 		err = writeJSON(stdout, c)
-	case opts.format == "md":
-		err = printComparisonMarkdown(stdout, c)
+	case opts.format == "md" || opts.format == "" && isStepSummary(stdout):
+		err = printComparisonMarkdown(stdout, c, opts.failOn, why)
 	default:
 		err = printComparison(stdout, c)
 	}
 	if err != nil {
 		return err
 	}
-	if why := failure(c, opts.failOn); why != "" {
+	if opts.stepSummary {
+		if err := appendStepSummary(c, opts.failOn, why); err != nil {
+			return err
+		}
+	}
+	if why != "" {
 		fmt.Fprintf(stderr, "evalgate: compare fails on %s: %s\n", opts.failOn, why)
 		return errCompareFails
 	}
@@ -196,19 +218,23 @@ func summary(c *compare.Comparison) string {
 }
 
 // printComparisonMarkdown prints the comparison as a Markdown table, one
-// row per difference, for a CI job summary.
-func printComparisonMarkdown(w io.Writer, c *compare.Comparison) error {
+// row per difference, for a CI job summary; why (from [failure]) names
+// what meets --fail-on, if anything.
+func printComparisonMarkdown(w io.Writer, c *compare.Comparison, failOn, why string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### evalgate compare: decision %s → %s\n\n", mdCell(string(c.Old.Decision)), mdCell(string(c.New.Decision)))
-	fmt.Fprintf(&b, "Old `%s`, new `%s` (campaign %s).\n\n", mdCell(c.Old.Dir), mdCell(c.New.Dir), mdCell(c.New.CampaignID))
+	fmt.Fprintf(&b, "Old %s, new %s (campaign %s).\n\n", mdCode(c.Old.Dir), mdCode(c.New.Dir), mdCell(c.New.CampaignID))
+	if why != "" {
+		fmt.Fprintf(&b, "**Fails on %s:** %s\n\n", failOn, mdCell(why))
+	}
 	if len(c.Differences) > 0 {
 		b.WriteString("| | what | old | new | delta |\n|---|---|---|---|---|\n")
 		for _, d := range c.Differences {
 			delta := ""
 			if d.Delta != nil {
-				delta = *d.Delta
+				delta = mdCode(*d.Delta)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mark(d), mdCell(what(d)), mdCell(orNull(d.Old)), mdCell(orNull(d.New)), mdCell(delta))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mark(d), mdCell(what(d)), mdValue(d.Old), mdValue(d.New), delta)
 		}
 		b.WriteByte('\n')
 	}
@@ -217,15 +243,79 @@ func printComparisonMarkdown(w io.Writer, c *compare.Comparison) error {
 	return err
 }
 
+// mdValue renders a compared value in a table cell: *null* when absent,
+// *empty* for "", otherwise the text as code.
+func mdValue(s *string) string {
+	switch {
+	case s == nil:
+		return "*null*"
+	case *s == "":
+		return "*empty*"
+	}
+	return mdCode(*s)
+}
+
+// mdCode is s as a code span inside a table cell.
+func mdCode(s string) string {
+	return "`" + mdCell(s) + "`"
+}
+
 // mdCell keeps a value inside its table cell: a pipe is escaped, a line
 // break becomes a space.
 func mdCell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "`", "'").Replace(s)
 }
 
+// isStepSummary reports whether w is the file $GITHUB_STEP_SUMMARY names.
+func isStepSummary(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	path := os.Getenv(stepSummaryEnv)
+	if !ok || path == "" {
+		return false
+	}
+	out, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	summary, err := os.Stat(path)
+	return err == nil && os.SameFile(out, summary)
+}
+
+// appendStepSummary appends the Markdown table to $GITHUB_STEP_SUMMARY,
+// creating the file when missing, as GitHub Actions expects.
+func appendStepSummary(c *compare.Comparison, failOn, why string) error {
+	f, err := os.OpenFile(os.Getenv(stepSummaryEnv), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("--step-summary: %w", err)
+	}
+	if err := printComparisonMarkdown(f, c, failOn, why); err != nil {
+		f.Close()
+		return fmt.Errorf("--step-summary: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--step-summary: %w", err)
+	}
+	return nil
+}
+
+// orNull renders a compared value: null when absent, a boolean or number
+// bare, any other text quoted (so that "" and spaces stay visible).
 func orNull(s *string) string {
-	if s == nil {
+	switch {
+	case s == nil:
 		return "null"
+	case *s == "true" || *s == "false" || isNumber(*s):
+		return *s
 	}
 	return fmt.Sprintf("%q", *s)
+}
+
+// isNumber reports whether s is a plain decimal or fraction ("0.75",
+// "-3", "7/8").
+func isNumber(s string) bool {
+	if s == "" || len(s) > 64 || strings.ContainsAny(s, "eEpPxX_ +") {
+		return false
+	}
+	_, ok := new(big.Rat).SetString(s)
+	return ok
 }

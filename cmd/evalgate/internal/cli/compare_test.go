@@ -93,7 +93,7 @@ func TestCompareExitCodes(t *testing.T) {
 	}{
 		{"self", []string{old, old}, ExitOK, []string{"result: unchanged"}, "", false},
 		{"improvement", []string{old, changed}, ExitOK, []string{
-			`better gate g2_task_floor B pass: "false" -> "true"`,
+			`better gate g2_task_floor B pass: false -> true`,
 			`changed gate g2_task_floor B threshold: ">= 0.80" -> ">= 0.75"`,
 			"changed decision failing_gates",
 			"result: changed",
@@ -102,7 +102,7 @@ func TestCompareExitCodes(t *testing.T) {
 			[]string{"result: changed"}, "compare fails on change: decision failing_gates; gate g2_task_floor B pass", false},
 		{"improvement_fail_on_decision", []string{old, changed, "--fail-on", "decision"}, ExitOK, nil, "", false},
 		{"regression", []string{old, regressed}, ExitRejected, []string{
-			`worse gate g2_macro_floor B pass: "true" -> "false"`,
+			`worse gate g2_macro_floor B pass: true -> false`,
 		}, "compare fails on regression: gate g2_macro_floor B pass\n", false},
 		{"threshold_changed_json", []string{old, changed, "--json", "--tolerance", "1", "--fail-on", "change"}, ExitRejected,
 			[]string{`"changed": true`, `"key": "g2_task_floor B"`, `"old": false`, `"direction": "better"`}, "compare fails on change", false},
@@ -153,5 +153,55 @@ func TestParseTolerance(t *testing.T) {
 				t.Errorf("parseTolerance(%q) = %q, want %q", c.in, got, c.want)
 			}
 		})
+	}
+}
+
+// TestCompareToStepSummaryFile: when stdout is the file
+// $GITHUB_STEP_SUMMARY names (`compare old new >> "$GITHUB_STEP_SUMMARY"`),
+// compare prints Markdown without --format; to any other file, text; and
+// --format text wins over the detection.
+func TestCompareToStepSummaryFile(t *testing.T) {
+	old := filepath.Join(t.TempDir(), "old")
+	runInto(t, old)
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	other := filepath.Join(t.TempDir(), "other.txt")
+	t.Setenv(stepSummaryEnv, summary)
+	compareTo := func(path string, args ...string) string {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errOut bytes.Buffer
+		if code := Main(append([]string{"compare", old, old}, args...), f, &errOut); code != ExitOK {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		f.Close()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	if got := compareTo(summary); !strings.HasPrefix(got, "### evalgate compare: ") {
+		t.Errorf("stdout is $%s but compare printed text:\n%s", stepSummaryEnv, got)
+	}
+	if got := compareTo(summary, "--format", "text"); !strings.HasPrefix(got, "old: ") {
+		t.Errorf("--format text printed:\n%s", got)
+	}
+	if got := compareTo(other); !strings.HasPrefix(got, "old: ") {
+		t.Errorf("stdout is another file but compare printed:\n%s", got)
+	}
+}
+
+// TestOneHint: a usage error that already says where to look gets no
+// second "(see 'evalgate --help')".
+func TestOneHint(t *testing.T) {
+	code, _, stderr := mainCmd("run", "--example", "nope", "--out", t.TempDir())
+	if code != ExitUsage || strings.Count(stderr, "(see '") != 1 || !strings.Contains(stderr, "'evalgate examples'") {
+		t.Errorf("exit %d, stderr %q: want one hint, to 'evalgate examples'", code, stderr)
+	}
+	code, _, stderr = mainCmd("run")
+	if code != ExitUsage || strings.Count(stderr, "(see '") != 1 {
+		t.Errorf("exit %d, stderr %q: want one hint", code, stderr)
 	}
 }

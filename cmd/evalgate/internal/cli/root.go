@@ -20,12 +20,18 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	code := exitCode(err)
 	if err != nil && code != ExitRejected {
 		msg := err.Error()
-		if code == ExitUsage && !strings.Contains(msg, "--help") {
+		if code == ExitUsage && !hasHint(msg) {
 			msg += " (see 'evalgate --help')"
 		}
 		io.WriteString(stderr, "evalgate: "+msg+"\n")
 	}
 	return code
+}
+
+// hasHint reports whether a usage message already says where to look, so
+// that Main does not add a second hint.
+func hasHint(msg string) bool {
+	return strings.Contains(msg, "--help") || strings.Contains(msg, "(see '")
 }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
