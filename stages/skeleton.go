@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -25,6 +26,11 @@ var skeletonPresets = map[string]string{
 	tables.KindPairedReview:      "paired-review-evaluation-v1",
 	tables.KindSystemComparison:  "system-comparison-v1",
 	tables.KindReviewerBenchmark: "reviewer-benchmark-v1",
+}
+
+// SkeletonKinds are the campaign kinds `evalgate init` lays out, sorted.
+func SkeletonKinds() []string {
+	return slices.Sorted(maps.Keys(skeletonPresets))
 }
 
 // Skeleton lays out a campaign of kind from design: a manifest whose

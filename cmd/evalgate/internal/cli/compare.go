@@ -91,6 +91,8 @@ the campaign kinds or scorecard versions differ; 3 on an I/O error.`,
 	cmd.Flags().StringVar(&opts.format, "format", "", "text, or md for a Markdown table (default: md when stdout is $GITHUB_STEP_SUMMARY, else text)")
 	cmd.Flags().BoolVar(&opts.stepSummary, "step-summary", false, "also append the Markdown table to the file $GITHUB_STEP_SUMMARY names")
 	cmd.Flags().StringVar(&opts.failOn, "fail-on", failOnRegression, "exit 1 on a regression, any change, or a decision change")
+	cmd.ValidArgsFunction = completeDirs
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "md"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

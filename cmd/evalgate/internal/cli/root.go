@@ -64,6 +64,7 @@ a regression), 2 usage error, 3 the tool could not finish (I/O).`,
 		newInitCmd(stdout),
 		newPromptsCmd(stdout),
 	)
+	registerCompletions(root)
 	return root
 }
 

@@ -15,7 +15,8 @@ func newSchemaCmd(stdout io.Writer) *cobra.Command {
 		Long: `schema NAME prints the published JSON Schema of one input file exactly as
 embedded; "answer" is the response contract whose sha256 a manifest freezes
 in response_schema_sha256. Without NAME it lists every schema and its sha256.`,
-		Args: maxArgs(1),
+		Args:              maxArgs(1),
+		ValidArgsFunction: completeSchemaName,
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				for _, name := range tables.SchemaNames() {
