@@ -73,7 +73,7 @@ func decide(pol *policy, gates []tables.Gate, arm string, v validityReport) tabl
 		d.Decision, d.Reason = tables.DecisionAdvance, fmt.Sprintf("every gate of %s passes", pol.name)
 	default:
 		d.Decision = tables.DecisionDoNotAdvance
-		d.Reason = "quality gain observed but gates failed: " + failingDetail(gates)
+		d.Reason = "quality gain observed but " + failedCount(failing, gates)
 	}
 	return d
 }
@@ -85,17 +85,9 @@ func stopReason(gain *tables.Gate) string {
 	return fmt.Sprintf("macro gain %s is not %s (%s): no demonstrated need for the mechanism", gain.Observed, gain.Threshold, gain.Detail)
 }
 
-func failingDetail(gates []tables.Gate) string {
-	var parts []string
-	for _, g := range gates {
-		if g.Pass {
-			continue
-		}
-		p := fmt.Sprintf("%s observed %s, needs %s", g.Gate, g.Observed, g.Threshold)
-		if g.Failing != "" {
-			p += " (failing: " + g.Failing + ")"
-		}
-		parts = append(parts, p)
-	}
-	return strings.Join(parts, "; ")
+// failedCount says how many gates failed, "3 of 15 gates failed": each
+// failing gate's observed value and threshold is its own row of the gates
+// table (and its own line in the reports), not part of one sentence.
+func failedCount(failing []string, gates []tables.Gate) string {
+	return fmt.Sprintf("%d of %d gates failed", len(failing), len(gates))
 }

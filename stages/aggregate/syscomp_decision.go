@@ -107,7 +107,7 @@ func systemDecision(pol *policy, gates []tables.Gate, cand string, v validityRep
 		d.Decision, d.Reason = tables.DecisionAdvance, fmt.Sprintf("every gate of %s passes: evidence for the candidate system on this sample only", pol.name)
 	default:
 		d.Decision = tables.DecisionDoNotAdvance
-		d.Reason = "the candidate improves on the baseline but gates failed: " + failingDetail(gates)
+		d.Reason = "the candidate improves on the baseline but " + failedCount(failing, gates)
 	}
 	return d
 }

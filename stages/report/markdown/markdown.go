@@ -29,9 +29,9 @@ func Render(sc scorecard.Scorecard, s *tables.Set) []byte {
 	}
 	fmt.Fprintf(&b, "- Kind: %s\n- Manifest sha256: %s\n- Tool version: %s\n- Scorecard: %s\n\n",
 		escapeMarkdown(sc.Kind), escapeMarkdown(sc.ManifestSHA256), escapeMarkdown(sc.ToolVersion), sc.ScorecardVersion)
-	writeDecision(&b, sc.Decision)
+	writeDecision(&b, sc.Decision, sc.CostAndTime.Currency)
 	writeCompletion(&b, sc.Completion)
-	writeGates(&b, sc.Gates)
+	writeGates(&b, sc.Gates, sc.CostAndTime.Currency)
 	writeReviewerBenchmark(&b, sc.ReviewerBenchmark)
 	writeSourceProtocol(&b, sc.SourceAndProtocol)
 	writeEvidencePlan(&b, sc.EvidenceAndPlan)
@@ -43,13 +43,31 @@ func Render(sc scorecard.Scorecard, s *tables.Set) []byte {
 	return b.Bytes()
 }
 
-func writeDecision(b *bytes.Buffer, d scorecard.DecisionResult) {
+// writeDecision writes the decision, its reason, then each failing gate
+// on its own line: observed against threshold and what failed it.
+func writeDecision(b *bytes.Buffer, d scorecard.DecisionResult, currency string) {
 	fmt.Fprintf(b, "## Decision\n\n**%s**", escapeMarkdown(string(d.Decision)))
 	if d.Arm != "" {
 		fmt.Fprintf(b, " for arm %s", escapeMarkdown(d.Arm))
 	}
 	b.WriteString(".\n\n")
-	fmt.Fprintf(b, "- Failing gates: %s\n- Reason: %s\n\n", escList(d.FailingGates), escapeMarkdown(d.Reason))
+	fmt.Fprintf(b, "Reason: %s.\n\n", escapeMarkdown(strings.TrimSuffix(d.Reason, ".")))
+	if len(d.FailingGates) == 0 {
+		b.WriteString("Failing gates: none.\n\n")
+		return
+	}
+	fmt.Fprintf(b, "Failing gates (%d):\n\n", len(d.FailingGates))
+	listed := map[string]bool{}
+	for _, g := range d.FailingGateDetails {
+		listed[g.Gate] = true
+		fmt.Fprintf(b, "- %s\n", escapeMarkdown(scorecard.FailingGateLine(g, currency)))
+	}
+	for _, name := range d.FailingGates {
+		if !listed[name] {
+			fmt.Fprintf(b, "- %s: no row in the gates table\n", escapeMarkdown(name))
+		}
+	}
+	b.WriteString("\n")
 }
 
 func writeCompletion(b *bytes.Buffer, c scorecard.Completion) {
@@ -59,7 +77,7 @@ func writeCompletion(b *bytes.Buffer, c scorecard.Completion) {
 	fmt.Fprintf(b, "- Findings: %d (%s)\n\n", c.Findings, counts(c.FindingsBySeverity))
 }
 
-func writeGates(b *bytes.Buffer, gates []scorecard.GateResult) {
+func writeGates(b *bytes.Buffer, gates []scorecard.GateResult, currency string) {
 	b.WriteString("## Gates\n\n")
 	if len(gates) == 0 {
 		b.WriteString("No gate was evaluated.\n\n")
@@ -71,7 +89,7 @@ func writeGates(b *bytes.Buffer, gates []scorecard.GateResult) {
 		if g.Pass {
 			result = "pass"
 		}
-		row(b, escapeMarkdown(g.Gate), escapeMarkdown(g.Arm), escapeMarkdown(g.Observed),
+		row(b, escapeMarkdown(g.Gate), escapeMarkdown(g.Arm), escapeMarkdown(scorecard.GateObservedWithExact(g, currency)),
 			escapeMarkdown(g.Threshold), result, escList(g.Failing), escapeMarkdown(g.Detail))
 	}
 	b.WriteString("\n")

@@ -13,14 +13,22 @@ import (
 // rounded from its exact text (never through a float), halves away from
 // zero; the exact values stay in scorecard.json and the tables.
 //
-//   - A duration prints in seconds below a minute ("45.2 s"), else in
-//     minutes and seconds ("2 min 15.4 s"), one decimal of a second.
-//   - Money prints with its currency and MoneyDecimals decimals
-//     ("USD 0.1472"); without a known currency, the amount alone.
-//   - A ratio of cost or time prints as "×1.165 (+16.5%)".
+//   - A duration prints in seconds below a minute ("45.2 s"), in minutes
+//     and seconds below an hour ("2 min 15.4 s"), else in hours, minutes
+//     and seconds ("8 h", "1 h 0 min 51.9 s"); one decimal of a second.
+//     Never a count of nanoseconds.
+//   - Money prints with its currency code first and MoneyDecimals fixed
+//     decimals ("USD 0.1472"); without a known currency, the amount
+//     alone. An unknown amount prints "unavailable", never 0.
+//   - A ratio of cost or time prints as "×1.165 (+16.5%)": three
+//     decimals and the change in percent to one. [TimesExact] adds the
+//     exact fraction in a parenthesis (report.md); report.html puts
+//     [ExactRatio] in a hover title instead.
 //   - A proportion or median prints with at most ShownDecimals decimals,
-//     with its exact fraction beside it when that rounding is not exact
-//     ("0.7688 (123/160)").
+//     with its exact value beside it when that rounding is not exact
+//     ("0.7688 (123/160)"). Medians follow [MedianRule].
+//   - An interval bound or estimate prints with at most ShownDecimals
+//     decimals.
 
 // MoneyDecimals is how many decimals an amount of money shows.
 const MoneyDecimals = 4
@@ -28,6 +36,10 @@ const MoneyDecimals = 4
 // ShownDecimals is how many decimals a proportion, a median or an
 // interval bound shows.
 const ShownDecimals = 4
+
+// MedianRule is the rule every median in the reports follows, stated
+// beside them.
+const MedianRule = "A median is the middle value of an odd count and the mean of the two middle values of an even count, computed exactly."
 
 // rounded prints r with exactly digits decimals, halves away from zero.
 func rounded(r *big.Rat, digits int) string {
@@ -79,19 +91,27 @@ func DurationNS(ns int64) string { return DurationRat(new(big.Rat).SetInt64(ns))
 func DurationRat(ns *big.Rat) string {
 	tenths := new(big.Rat).Quo(new(big.Rat).Abs(ns), big.NewRat(100_000_000, 1))
 	tenths.Add(tenths, big.NewRat(1, 2))
-	t := new(big.Int).Quo(tenths.Num(), tenths.Denom()).Int64()
+	t := new(big.Int).Quo(tenths.Num(), tenths.Denom())
 	sign := ""
-	if ns.Sign() < 0 && t > 0 {
+	if ns.Sign() < 0 && t.Sign() > 0 {
 		sign = "-"
 	}
-	min, rest := t/600, t%600
+	hours, rest := new(big.Int).QuoRem(t, big.NewInt(36000), new(big.Int))
+	min, tenth := rest.Int64()/600, rest.Int64()%600
+	secs := trimmedOne(big.NewRat(tenth, 10)) + " s"
 	switch {
+	case hours.Sign() > 0 && rest.Sign() == 0:
+		return fmt.Sprintf("%s%s h", sign, hours)
+	case hours.Sign() > 0 && tenth == 0:
+		return fmt.Sprintf("%s%s h %d min", sign, hours, min)
+	case hours.Sign() > 0:
+		return fmt.Sprintf("%s%s h %d min %s", sign, hours, min, secs)
 	case min == 0:
-		return sign + trimmedOne(big.NewRat(rest, 10)) + " s"
-	case rest == 0:
+		return sign + secs
+	case tenth == 0:
 		return fmt.Sprintf("%s%d min", sign, min)
 	}
-	return fmt.Sprintf("%s%d min %s s", sign, min, trimmedOne(big.NewRat(rest, 10)))
+	return fmt.Sprintf("%s%d min %s", sign, min, secs)
 }
 
 func trimmedOne(r *big.Rat) string { return trimmed(r, 1) }
@@ -146,6 +166,41 @@ func TimesChange(c *Change) string {
 		return "n/a"
 	}
 	return Times(&c.Ratio)
+}
+
+// TimesExact is [Times] with the exact fraction in the parenthesis when
+// the three decimals are not exact: "×1.171 (+17.1%; exactly
+// 753517/643266)". report.md uses it where no hover can carry the fraction.
+func TimesExact(r *Ratio) string {
+	s := Times(r)
+	if r == nil {
+		return s
+	}
+	x, ok := ParseExact(r.Exact)
+	if !ok {
+		return s
+	}
+	if y, _ := ParseExact(rounded(x, 3)); y != nil && y.Cmp(x) == 0 {
+		return s
+	}
+	return strings.TrimSuffix(s, ")") + "; exactly " + x.RatString() + ")"
+}
+
+// TimesChangeExact is [TimesExact] of a change; "n/a" for none.
+func TimesChangeExact(c *Change) string {
+	if c == nil {
+		return "n/a"
+	}
+	return TimesExact(&c.Ratio)
+}
+
+// ExactRatio is the exact fraction of a change ("753517/643266"), for a
+// hover title beside [TimesChange]; "" for none.
+func ExactRatio(c *Change) string {
+	if c == nil {
+		return ""
+	}
+	return c.Ratio.Exact
 }
 
 // Shown prints a proportion or median with at most ShownDecimals

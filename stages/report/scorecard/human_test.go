@@ -13,6 +13,10 @@ func TestHumanUnits(t *testing.T) {
 		{Duration(s("12.5")), "0 s"},
 		{Duration(nil), "unavailable"},
 		{DurationNS(164724000000), "2 min 44.7 s"},
+		{DurationNS(28_800_000_000_000), "8 h"},             // the 8-hour campaign ceiling
+		{DurationNS(3_651_900_000_000), "1 h 0 min 51.9 s"}, // 3651.9 s
+		{DurationNS(5_400_000_000_000), "1 h 30 min"},       // 5400 s
+		{Duration(s("-1500000000")), "-1.5 s"},
 		{Amount("USD", s("0.1472032")), "USD 0.1472"},
 		{Amount("EUR", s("2.00005")), "EUR 2.0001"},
 		{Amount("", s("3")), "3.0000"},
@@ -20,12 +24,41 @@ func TestHumanUnits(t *testing.T) {
 		{Times(&Ratio{Exact: "711959/610945"}), "×1.165 (+16.5%)"}, // 1.1653410...
 		{Times(&Ratio{Exact: "9/10"}), "×0.900 (-10.0%)"},
 		{Times(&Ratio{Exact: "1"}), "×1.000 (+0.0%)"},
+		{TimesExact(&Ratio{Exact: "753517/643266"}), "×1.171 (+17.1%; exactly 753517/643266)"}, // 1.17139...
+		{TimesExact(&Ratio{Exact: "23/20"}), "×1.150 (+15.0%)"},                                // exact at three decimals
+		{TimesChangeExact(nil), "n/a"},
+		{ExactRatio(&Change{Ratio: Ratio{Exact: "9/10"}}), "9/10"},
 		{Shown(&Ratio{Exact: "123/160"}), "0.7688 (123/160)"}, // 0.76875
 		{Shown(&Ratio{Exact: "4/5"}), "0.8"},
 		{Shown(&Ratio{Exact: "2/3"}), "0.6667 (2/3)"},
 		{Shown(nil), "n/a"},
 		{Bound(f(1.1793349765149048)), "1.1793"},
 		{Bound(f(0.95)), "0.95"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+func TestGateObserved(t *testing.T) {
+	g := func(name, observed, threshold string, failing ...string) GateResult {
+		return GateResult{Gate: name, Arm: "B", Observed: observed, Threshold: threshold, Failing: failing}
+	}
+	for _, c := range []struct{ got, want string }{
+		{GateObserved(g("g5_cost_aggregate", "753517/643266 (≈1.171393)", "<= 1.10"), "USD"), "×1.171 (+17.1%)"},
+		{GateObservedWithExact(g("g5_cost_aggregate", "753517/643266 (≈1.171393)", "<= 1.10"), "USD"), "×1.171 (+17.1%; exactly 753517/643266)"},
+		{GateObservedExact(g("g5_cost_aggregate", "753517/643266 (≈1.171393)", "<= 1.10")), "753517/643266"},
+		{GateObserved(g("g2_macro_floor", "0.94375", ">= 0.90"), ""), "0.9438 (0.94375)"}, // half away from zero
+		{GateObserved(g("g2_macro_floor", "23/24 (≈0.958333)", ">= 0.90"), ""), "0.9583 (23/24)"},
+		{GateObserved(g("g2_task_floor", "0.75", ">= 0.80"), ""), "0.75"},
+		{GateObserved(g("g1_critical_source", "2", "<= 0"), ""), "2"},
+		{GateObserved(g("rb_budget", "128.649117", ">= 0"), "USD"), "USD 128.6491"},
+		{GateObserved(g("rb_budget", "cap 150.00 − (accounted 1 + held 0) = remaining 149", ">= 0"), "USD"), "cap 150.00 − (accounted 1 + held 0) = remaining 149"},
+		{GateObserved(g("g5_cost_task", "null", "<= 1.15"), "USD"), "null"},
+		{FailingGateLine(g("g5_cost_task", "172397/129310 (≈1.333207)", "<= 1.15", "T2", "T4"), "USD"),
+			"g5_cost_task: observed ×1.333 (+33.3%; exactly 172397/129310), needs <= 1.15; failing: T2, T4"},
+		{FailingGateLine(g("g1_critical_source", "2", "<= 0"), ""), "g1_critical_source: observed 2, needs <= 0"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

@@ -92,6 +92,10 @@ type DecisionResult struct {
 	Arm          string         `json:"arm"`
 	FailingGates []string       `json:"failing_gates"`
 	Reason       string         `json:"reason"`
+	// FailingGateDetails is each failing gate's row of gates, in the gates'
+	// order: observed against threshold and what failed it, one entry per
+	// gate named in failing_gates.
+	FailingGateDetails []GateResult `json:"failing_gate_details"`
 }
 
 // Intervals are the exploratory bootstrap intervals, reported after the
@@ -142,6 +146,7 @@ func Build(c *tables.Campaign, s *tables.Set, f tables.Figures, toolVersion stri
 		Decision:         BuildDecision(s.Decision),
 		Intervals:        buildIntervals(s.Intervals),
 	}
+	sc.Decision.FailingGateDetails = failingGates(sc.Decision, sc.Gates)
 	if c != nil {
 		sc.CampaignID = c.Manifest.CampaignID
 		sc.ManifestSHA256 = c.ManifestSHA256
@@ -226,13 +231,15 @@ func buildGates(rows []tables.Gate) []GateResult {
 func BuildDecision(rows []tables.Decision) DecisionResult {
 	if len(rows) != 1 {
 		return DecisionResult{
-			Decision:     tables.DecisionNoVerdict,
-			FailingGates: []string{},
-			Reason:       "expected exactly one decision row, got " + strconv.Itoa(len(rows)),
+			Decision:           tables.DecisionNoVerdict,
+			FailingGates:       []string{},
+			Reason:             "expected exactly one decision row, got " + strconv.Itoa(len(rows)),
+			FailingGateDetails: []GateResult{},
 		}
 	}
 	d := rows[0]
-	return DecisionResult{Decision: d.Decision, Arm: d.Arm, FailingGates: splitList(d.FailingGates), Reason: d.Reason}
+	return DecisionResult{Decision: d.Decision, Arm: d.Arm, FailingGates: splitList(d.FailingGates), Reason: d.Reason,
+		FailingGateDetails: []GateResult{}}
 }
 
 func buildIntervals(rows []tables.Interval) Intervals {

@@ -1,0 +1,88 @@
+package scorecard
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Readable forms of a gate's observation (units and rounding: human.go).
+// A gate's observed text is exact: an integer, a decimal, or a fraction
+// followed by its approximation ("753517/643266 (≈1.171393)"). It prints
+// in its gate's unit (tables.GateName.Unit); a text that is not a number
+// (an unknown value, the budget gate's ledger sum) prints as it is.
+
+// observedExact is the exact part of an observed text: the fraction
+// before its approximation, or the whole text.
+func observedExact(observed string) string {
+	exact, _, _ := strings.Cut(observed, " (≈")
+	return strings.TrimSpace(exact)
+}
+
+// GateObserved prints a gate's observed value in its unit, rounded:
+// "×1.171 (+17.1%)" for a ratio, "0.9438 (151/160)" for R, "2" for a
+// count, "USD 128.6491" for money. report.html shows it with
+// [GateObservedExact] in a hover title.
+func GateObserved(g GateResult, currency string) string {
+	return gateObserved(g, currency, false)
+}
+
+// GateObservedWithExact is [GateObserved] with a ratio's exact fraction in
+// the parenthesis, for report.md and the terminal, where no hover can
+// carry it.
+func GateObservedWithExact(g GateResult, currency string) string {
+	return gateObserved(g, currency, true)
+}
+
+// GateObservedExact is the exact observed value ("753517/643266").
+func GateObservedExact(g GateResult) string { return observedExact(g.Observed) }
+
+func gateObserved(g GateResult, currency string, exact bool) string {
+	text := observedExact(g.Observed)
+	x, ok := ParseExact(text)
+	if !ok {
+		return g.Observed
+	}
+	switch tables.GateName(g.Gate).Unit() {
+	case tables.GateUnitRatio:
+		r := &Ratio{Exact: x.RatString()}
+		if exact {
+			return TimesExact(r)
+		}
+		return Times(r)
+	case tables.GateUnitR:
+		return Shown(&Ratio{Exact: text})
+	case tables.GateUnitMoney:
+		return Amount(currency, &text)
+	}
+	if x.IsInt() {
+		return x.Num().String()
+	}
+	return Shown(&Ratio{Exact: text})
+}
+
+// FailingGateLine is one failing gate on one line, as the decision block
+// of report.md, report.html and the terminal list it: "g5_cost_task:
+// observed ×1.333 (+33.3%; exactly 172397/129310), needs <= 1.15;
+// failing: T2, T4".
+func FailingGateLine(g GateResult, currency string) string {
+	s := fmt.Sprintf("%s: observed %s, needs %s", g.Gate, GateObservedWithExact(g, currency), g.Threshold)
+	if len(g.Failing) > 0 {
+		s += "; failing: " + strings.Join(g.Failing, ", ")
+	}
+	return s
+}
+
+// failingGates are the gates the decision names as failing, in the
+// gates' order, for the decision's failing_gate_details.
+func failingGates(d DecisionResult, gates []GateResult) []GateResult {
+	out := []GateResult{}
+	for _, g := range gates {
+		if !g.Pass && (d.Arm == "" || g.Arm == d.Arm) && slices.Contains(d.FailingGates, g.Gate) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
