@@ -49,7 +49,7 @@ func forestPlot(unit string, rows []scorecard.IntervalResult) template.HTML {
 	const labelW, plotW = 330.0, 340.0
 	bottom := plotTop + rowHeight*float64(len(rows))
 	label := "Exploratory intervals, unit " + unit
-	p := newSVG(int(labelW+plotW+230), int(bottom+30), label)
+	p := newSVG("forest-"+unit, int(labelW+plotW+230), int(bottom+30), label)
 	p.text(4, 14, "start", svgText(label, 60))
 	x := func(v float64) float64 { return labelW + (v-lo)/(hi-lo)*plotW }
 	for i := 0; i <= 4; i++ {

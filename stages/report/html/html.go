@@ -21,7 +21,14 @@ const File = "report.html"
 
 // report.html invariants:
 //   - Self-contained: inline CSS and inline SVG only; no script, no
-//     external reference of any kind.
+//     external reference of any kind. A Content-Security-Policy meta tag
+//     allows nothing but the one <style> element, by its hash.
+//   - Every plot is an <svg data-figure="NAME">, and the decision carries
+//     data-decision, so a browser test finds both by name.
+//   - Every table and plot sits in a horizontal scroll wrapper: the page
+//     itself never scrolls sideways.
+//   - Each task's runs are a <details> drill-down: classification, R, U,
+//     cost, time and the findings of the run's sessions.
 //   - Every string from the inputs reaches the page through html/template
 //     (text and attributes) or, inside the SVG plots, through escapeHTML;
 //     control and format characters are blanked first (plainText).
@@ -62,7 +69,7 @@ type htmlPage struct {
 	CostSummary  string
 	CostArms     htmlTable
 	CostRatios   htmlTable
-	Runs         htmlTable
+	Tasks        []taskDetail
 	Findings     []string
 	MoreFindings int
 	Intervals    scorecard.Intervals
@@ -103,7 +110,7 @@ func Render(sc scorecard.Scorecard, s *tables.Set) ([]byte, error) {
 			scorecard.Amount(sc.CostAndTime.Currency, sc.CostAndTime.SessionReferenceCost), scorecard.Amount(sc.CostAndTime.Currency, sc.CostAndTime.SessionActualCharge)),
 		CostArms:     costArmsTable(sc.CostAndTime),
 		CostRatios:   costRatiosTable(sc.CostAndTime),
-		Runs:         runsTable(s.Runs, sc.CostAndTime.Currency),
+		Tasks:        taskDetails(s.Runs, s.Rejections, sc.CostAndTime.Currency),
 		Intervals:    sc.Intervals,
 		ForestPlots:  forestPlots(sc.Intervals.Rows),
 		IntervalRows: intervalTable(sc.Intervals.Rows),

@@ -46,7 +46,7 @@ func taskRPlot(sc scorecard.Scorecard) template.HTML {
 	floorText, floor := taskFloor(sc.Gates)
 	slot := math.Max(40, math.Min(90, 640/float64(len(tasks))))
 	width := plotLeft + slot*float64(len(tasks)) + 90
-	p := newSVG(int(width), int(plotTop+plotHeight+70), "Task-median R per task and arm with the floor "+floorText)
+	p := newSVG("task-r", int(width), int(plotTop+plotHeight+70), "Task-median R per task and arm with the floor "+floorText)
 	y := func(v float64) float64 { return plotTop + (1-v)*plotHeight }
 	for _, g := range []float64{0, 0.2, 0.4, 0.6, 0.8, 1} {
 		p.line(plotLeft, y(g), width-90, y(g), "grid")
@@ -136,7 +136,7 @@ func ratioPlot(gates []scorecard.GateResult) template.HTML {
 	xmax = niceMax(xmax*1.05, 0.25)
 	const labelW, plotW = 200.0, 360.0
 	height := plotTop + rowHeight*float64(len(rows)) + 30
-	p := newSVG(int(labelW+plotW+260), int(height), "Cost and time ratio gates: observed value against threshold")
+	p := newSVG("ratios", int(labelW+plotW+260), int(height), "Cost and time ratio gates: observed value against threshold")
 	x := func(v float64) float64 { return labelW + v/xmax*plotW }
 	bottom := plotTop + rowHeight*float64(len(rows))
 	for i := 0; i <= 4; i++ {

@@ -29,10 +29,12 @@ type svg struct {
 	b strings.Builder
 }
 
-func newSVG(width, height int, label string) *svg {
+// newSVG starts the plot of figure (a fixed name, never input text: the
+// browser test finds plots by it).
+func newSVG(figure string, width, height int, label string) *svg {
 	s := &svg{}
-	fmt.Fprintf(&s.b, `<svg width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
-		width, height, width, height, svgText(label, 200))
+	fmt.Fprintf(&s.b, `<svg data-figure="%s" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
+		svgText(figure, 60), width, height, width, height, svgText(label, 200))
 	s.b.WriteByte('\n')
 	return s
 }

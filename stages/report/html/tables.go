@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/evalgate/evalgate/stages/report/scorecard"
-	"github.com/evalgate/evalgate/tables"
 )
 
 // The tables of report.html. They carry the same columns as report.md;
@@ -84,21 +83,6 @@ func costRatiosTable(ct scorecard.CostAndTime) htmlTable {
 	}
 	for _, r := range ct.Ratios {
 		t.Rows = append(t.Rows, cells(r.Arm, scorecard.TimesChange(r.Cost), scorecard.TimesChange(r.ReviewCost), scorecard.TimesChange(r.Time), scorecard.TimesChange(r.ReviewTime)))
-	}
-	return t
-}
-
-func runsTable(runs []tables.Run, currency string) htmlTable {
-	t := htmlTable{
-		Caption: "Every planned run; none leaves its denominator",
-		Header: []string{"task", "rep", "arm", "classification", "scored", "R", "U", "critical failures",
-			"source gate", "protocol gate", "workflow cost", "workflow time"},
-	}
-	for _, r := range runs {
-		t.Rows = append(t.Rows, cells(r.TaskID, scorecard.Int(r.Repetition), r.Arm, string(r.Classification),
-			scorecard.YesNo(r.Scored), scorecard.Fraction(r.R != nil, r.RNum, r.RDen), scorecard.Fraction(r.U != nil, r.UNum, r.UDen),
-			scorecard.Int(r.CriticalFailures), scorecard.YesNo(r.SourceGate), scorecard.YesNo(r.ProtocolGate),
-			scorecard.MoneyAmount(currency, r.WorkflowCost), scorecard.DurationNS(r.WorkflowNS)))
 	}
 	return t
 }

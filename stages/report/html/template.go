@@ -1,19 +1,21 @@
 package html
 
-import "html/template"
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"html/template"
+)
 
-// pageTemplate is report.html. It is well-formed XML as well as HTML
-// (void elements are self-closed) so a test can check its structure with
-// encoding/xml. The CSS never contains '<'.
-var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8"/>
-<title>evalgate report: {{.Title}}</title>
-<style>
-body { font-family: sans-serif; margin: 2em auto; max-width: 72em; color: #1a1a1a; line-height: 1.4; }
+// pageCSS is report.html's one <style> element. It never contains '<'.
+const pageCSS = `body { font-family: sans-serif; margin: 2em auto; max-width: 72em; color: #1a1a1a; line-height: 1.4; }
 h1 { font-size: 1.5em; }
 h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
+.scroll { overflow-x: auto; max-width: 100%; margin: 1em 0; }
+.scroll table, .scroll svg { margin: 0; }
+details { margin: 0.4em 0; border: 1px solid #ddd; padding: 0.3em 0.6em; }
+summary { cursor: pointer; }
+summary strong { margin-right: 0.5em; }
+.note { font-size: 0.9em; color: #444; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.85em; }
 caption { text-align: left; font-style: italic; padding-bottom: 0.3em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
@@ -38,7 +40,30 @@ svg .obs-pass { fill: #1b5e20; }
 svg .obs-fail { fill: #b71c1c; }
 svg .ci { stroke: #333; stroke-width: 2; }
 svg .est { fill: #333; }
-</style>
+`
+
+// contentSecurityPolicy allows the page nothing but pageCSS, by its hash:
+// no script, image, font, frame, form or connection of any kind, so even
+// markup that escaped escaping could not run or fetch anything.
+var contentSecurityPolicy = "default-src 'none'; style-src '" + styleHash(pageCSS) + "'; base-uri 'none'; form-action 'none'"
+
+// styleHash is the CSP source expression of an inline style's text.
+func styleHash(css string) string {
+	sum := sha256.Sum256([]byte(css))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// pageTemplate is report.html. It is well-formed XML as well as HTML
+// (void elements are self-closed) so a test can check its structure with
+// encoding/xml.
+var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8"/>
+<meta http-equiv="Content-Security-Policy" content="` + contentSecurityPolicy + `"/>
+<meta name="viewport" content="width=device-width, initial-scale=1"/>
+<title>evalgate report: {{.Title}}</title>
+<style>` + pageCSS + `</style>
 </head>
 <body>
 <h1>evalgate report: {{.Title}}</h1>
@@ -47,7 +72,7 @@ svg .est { fill: #333; }
 {{range .Identity}}<li>{{.Text}}</li>
 {{end}}</ul>
 <h2 id="decision">Decision</h2>
-<p class="decision {{if .DecisionPass}}advance{{else}}hold{{end}}"><strong>{{.Decision}}</strong>{{if .DecisionArm}} for arm {{.DecisionArm}}{{end}}.</p>
+<p class="decision {{if .DecisionPass}}advance{{else}}hold{{end}}" data-decision="{{.Decision}}"><strong>{{.Decision}}</strong>{{if .DecisionArm}} for arm {{.DecisionArm}}{{end}}.</p>
 {{if .FailingGates}}<p>Failing gates:</p>
 <ul>
 {{range .FailingGates}}<li><strong>{{.}}</strong></li>
@@ -62,16 +87,20 @@ svg .est { fill: #333; }
 <h2 id="gates">Gates</h2>
 {{if .Gates.Rows}}{{template "table" .Gates}}{{else}}<p>No gate was evaluated.</p>
 {{end}}<h3>Paired task R</h3>
-{{.TaskRPlot}}
+<div class="scroll">{{.TaskRPlot}}</div>
 <h3>Cost and time ratios against their thresholds</h3>
-{{.RatioPlot}}
+<div class="scroll">{{.RatioPlot}}</div>
 <h2 id="scorecards">Scorecards</h2>
 <h3>Source and protocol correctness</h3>
 {{template "table" .Source}}<h3>Final evidence and plan correctness</h3>
 {{template "table" .EvidenceArms}}{{template "table" .EvidenceTask}}<h3>Complete cost and time</h3>
 <p>{{.CostSummary}}</p>
 {{template "table" .CostArms}}{{if .CostRatios.Rows}}{{template "table" .CostRatios}}{{end}}<h2 id="runs">Runs per task</h2>
-{{if .Runs.Rows}}{{template "table" .Runs}}{{else}}<p>No run was planned or recorded.</p>
+{{if .Tasks}}<p class="note">Every planned run, none left out of its denominator; open a task for its runs.</p>
+{{range .Tasks}}<details>
+<summary><strong>{{.Task}}</strong>{{.Summary}}</summary>
+{{template "table" .Runs}}</details>
+{{end}}{{else}}<p>No run was planned or recorded.</p>
 {{end}}<h2 id="findings">Findings</h2>
 {{if .Findings}}<ul>
 {{range .Findings}}<li>{{.}}</li>
@@ -81,16 +110,16 @@ svg .est { fill: #333; }
 {{end}}<h2 id="intervals">Exploratory intervals (do not gate)</h2>
 <div class="exploratory">
 <p>Label: {{.Intervals.Label}}. Gate effect: {{.Intervals.GateEffect}}. These intervals never change a gate or the decision.</p>
-{{if .Intervals.Rows}}{{range .ForestPlots}}{{.}}
+{{if .Intervals.Rows}}{{range .ForestPlots}}<div class="scroll">{{.}}</div>
 {{end}}{{template "table" .IntervalRows}}{{else}}<p>No interval was computed.</p>
 {{end}}</div>
 </body>
 </html>
-{{define "table"}}<table>
-<caption>{{.Caption}}</caption>
+{{define "table"}}<div class="scroll"><table>
+{{if .Caption}}<caption>{{.Caption}}</caption>{{end}}
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{range .Rows}}<tr>{{range .}}<td{{if .Class}} class="{{.Class}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</tbody>
-</table>
+</table></div>
 {{end}}`))

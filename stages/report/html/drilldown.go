@@ -1,0 +1,90 @@
+package html
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/evalgate/evalgate/stages/report/scorecard"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// The per-task drill-down of report.html: one <details> element per task
+// (no script, no server), in the order of the runs table, listing each of
+// the task's runs with its classification, R, U, cost, time and the
+// findings of its sessions.
+
+// taskDetail is one task's <details> element.
+type taskDetail struct {
+	Task    string
+	Summary string
+	Runs    htmlTable
+}
+
+// taskDetails groups runs by task, in order of first appearance, and
+// attaches to each run the findings of its draft, review and setup
+// sessions.
+func taskDetails(runs []tables.Run, findings []tables.Finding, currency string) []taskDetail {
+	bySession := map[string][]string{}
+	sorted := append(tables.Findings(nil), findings...)
+	sorted.Sort()
+	for _, f := range sorted {
+		if f.Session != "" {
+			bySession[f.Session] = append(bySession[f.Session], plainText(string(f.Severity))+": "+plainText(f.Error()))
+		}
+	}
+	var out []taskDetail
+	index := map[string]int{}
+	for _, r := range runs {
+		i, ok := index[r.TaskID]
+		if !ok {
+			i = len(out)
+			index[r.TaskID] = i
+			out = append(out, taskDetail{Task: plainText(r.TaskID), Runs: htmlTable{
+				Header: []string{"rep", "arm", "classification", "scored", "R", "U", "critical failures",
+					"source gate", "protocol gate", "workflow cost", "workflow time", "findings of its sessions"},
+			}})
+		}
+		var notes []string
+		for _, s := range []string{r.DraftSessionID, r.ReviewSessionID, r.SetupSessionID} {
+			if s != "" {
+				notes = append(notes, bySession[s]...)
+			}
+		}
+		row := cells(scorecard.Int(r.Repetition), r.Arm, string(r.Classification), scorecard.YesNo(r.Scored),
+			scorecard.Fraction(r.R != nil, r.RNum, r.RDen), scorecard.Fraction(r.U != nil, r.UNum, r.UDen),
+			scorecard.Int(r.CriticalFailures), scorecard.YesNo(r.SourceGate), scorecard.YesNo(r.ProtocolGate),
+			scorecard.MoneyAmount(currency, r.WorkflowCost), scorecard.DurationNS(r.WorkflowNS))
+		row = append(row, htmlCell{Text: joinLines(notes)})
+		out[i].Runs.Rows = append(out[i].Runs.Rows, row)
+	}
+	for i := range out {
+		out[i].Summary = detailSummary(out[i].Runs)
+	}
+	return out
+}
+
+// detailSummary counts a task's runs by classification (column 2).
+func detailSummary(t htmlTable) string {
+	var classes []string
+	counts := map[string]int{}
+	for _, row := range t.Rows {
+		c := row[2].Text
+		if counts[c] == 0 {
+			classes = append(classes, c)
+		}
+		counts[c]++
+	}
+	parts := make([]string, len(classes))
+	for i, c := range classes {
+		parts[i] = fmt.Sprintf("%s %d", c, counts[c])
+	}
+	return fmt.Sprintf("%d runs: %s", len(t.Rows), strings.Join(parts, ", "))
+}
+
+// joinLines joins findings with "; ", or "none".
+func joinLines(lines []string) string {
+	if len(lines) == 0 {
+		return "none"
+	}
+	return strings.Join(lines, "; ")
+}
