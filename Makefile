@@ -10,7 +10,7 @@ FUZZTIME ?= 10s
 FUZZMINIMIZETIME ?= 5s
 GOFILES  := $(shell git ls-files '*.go' 2>/dev/null)
 
-.PHONY: build test controls update example fuzz bench generate interop
+.PHONY: build test controls update example fuzz bench generate interop chromium
 
 build:
 	$(GO) build -o evalgate ./cmd/evalgate
@@ -22,7 +22,17 @@ interop/node_modules/.package-lock.json: interop/package.json interop/package-lo
 
 interop: interop/node_modules/.package-lock.json
 
-test: interop
+# chromium is the headless browser the browser/ tests load report.html in:
+# Debian's package, installed here when absent so that a clean CI machine
+# gets it (as root, else through sudo).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the browser test"; \
+	  sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	  $$sudo apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium >/dev/null; }
+
+test: interop chromium
 	@unformatted="$$(gofmt -l $(GOFILES))"; if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
