@@ -63,6 +63,7 @@ a regression), 2 usage error, 3 the tool could not finish (I/O).`,
 		newImportCmd(stdout, stderr),
 		newInitCmd(stdout),
 		newPromptsCmd(stdout),
+		newSynthCmd(stdout),
 	)
 	registerCompletions(root)
 	return root

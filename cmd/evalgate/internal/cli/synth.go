@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/evalgate/evalgate/fixtures"
+)
+
+func newSynthCmd(stdout io.Writer) *cobra.Command {
+	var kind, out string
+	var sessions int64
+	var faults float64
+	var seed uint64
+	cmd := &cobra.Command{
+		Use:   "synth --kind " + strings.Join(fixtures.SynthKinds, "|") + " --sessions N [--faults F] [--seed S] --out DIR",
+		Short: "Write a synthetic campaign of any size, for tests and benchmarks",
+		Long: `synth writes a valid synthetic campaign of at least N sessions into DIR
+(which must not exist or be empty), from the generator of the embedded
+example of that kind, streaming file by file so memory stays bounded at
+any size. A fraction F (0 to 0.5) of the sessions carries a model fault —
+a refusal, a draft timeout, a malformed answer, a citation the raters judge
+unsupported — spread evenly over the campaign: each is scored as a failure
+and none rejects the campaign, so validate accepts it whatever F is. The
+same flags give a byte-identical directory. Everything it writes is
+labelled synthetic.
+
+Exit 0 written, 2 usage, 3 I/O.`,
+		Args: maxArgs(0),
+		RunE: func(*cobra.Command, []string) error {
+			if !slices.Contains(fixtures.SynthKinds, kind) {
+				return usagef("--kind must be one of %s", strings.Join(fixtures.SynthKinds, ", "))
+			}
+			if sessions < 1 {
+				return usagef("--sessions must be at least 1")
+			}
+			if math.IsNaN(faults) || faults < 0 || faults > 0.5 {
+				return usagef("--faults must be within 0 and 0.5")
+			}
+			if out == "" {
+				return usagef("give --out DIR")
+			}
+			if err := emptyDir(out); err != nil {
+				return err
+			}
+			sum, err := fixtures.Synth(kind, out, fixtures.SynthOptions{
+				Sessions: sessions, FaultPPM: int64(math.Round(faults * 1e6)), Seed: seed,
+			})
+			if err != nil {
+				return err
+			}
+			f := sum.Faults
+			_, err = fmt.Fprintf(stdout, "wrote %s campaign %s: %d sessions (%d tasks × %d repetitions × 3), %d model faults (%d refused, %d timed out, %d malformed, %d wrong citations)\n",
+				kind, out, sum.Sessions, sum.Tasks, sum.Repetitions, f.Total(), f.Refused, f.Timeout, f.Malformed, f.WrongCitation)
+			return err
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&kind, "kind", "", "campaign kind: "+strings.Join(fixtures.SynthKinds, ", "))
+	fl.Int64Var(&sessions, "sessions", 0, "at least this many sessions (rounded up to whole task slots)")
+	fl.Float64Var(&faults, "faults", 0, "fraction of sessions with a model fault, 0 to 0.5")
+	fl.Uint64Var(&seed, "seed", 741, "seed of every random choice")
+	fl.StringVar(&out, "out", "", "campaign directory to write (must not exist or be empty)")
+	return cmd
+}
+
+// emptyDir creates dir, or accepts it when it exists and is empty.
+func emptyDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case err == nil && len(entries) > 0:
+		return usagef("%s is not empty; synth writes only a new campaign", dir)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return usagef("campaign directory: %v", err)
+	}
+	return os.MkdirAll(dir, 0o755)
+}
