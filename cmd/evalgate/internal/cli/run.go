@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/report"
@@ -101,16 +100,15 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(stdout, "campaign %s (manifest %s)\n", sum.Campaign, sum.ManifestSHA256)
-		fmt.Fprintf(stdout, "decision: %s\n", sum.Decision)
-		if sum.FailingGates != "" {
-			fmt.Fprintf(stdout, "failing gates: %s\n", sum.FailingGates)
+		// The same summary as `evalgate show OUT`, read back from the
+		// files just written.
+		s, err := readShow(opts.out)
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(stdout, "findings: %d rejecting, %d warnings\n", sum.Rejecting, sum.Warnings)
-		if sum.Rejecting > 0 {
-			fmt.Fprintf(stdout, "rejected: %s; the campaign cannot be judged (evalgate validate lists every finding)\n", strings.Join(sum.RejectingCodes, ", "))
+		if _, err := io.WriteString(stdout, s.text()); err != nil {
+			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", opts.out)
 	}
 	if sum.Rejecting > 0 {
 		return errRejected

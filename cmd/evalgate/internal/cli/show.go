@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/parquet-go/parquet-go"
+	"github.com/spf13/cobra"
+
+	"github.com/evalgate/evalgate/stages/report"
+	"github.com/evalgate/evalgate/stages/report/scorecard"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// shownFindings is how many rejecting findings the text form lists.
+const shownFindings = 10
+
+// maxScorecard caps the scorecard.json show reads.
+const maxScorecard = 64 << 20
+
+func newShowCmd(stdout io.Writer) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show OUT [--json]",
+		Short: "Print the decision, failing gates, counts and files of a run's output directory",
+		Long: `show reads OUT/scorecard.json, written by 'evalgate run --out OUT', and prints
+a compact summary: the decision and its arm, each failing gate on its own
+line with what was observed against its threshold and the failing tasks,
+the counts of sessions, runs and findings by classification and severity,
+and where the report and tables are. run prints the same summary when it
+has written its outputs.
+
+--json prints the same as one object whose members have the scorecard's
+shapes: campaign_id, kind, manifest_sha256, scorecard_version, decision
+(the scorecard's decision), failing_gates (the scorecard's gate rows that
+fail), completion (the scorecard's counts) and files. Exit 0, 2 when OUT
+is not an evalgate output directory, 3 when it cannot be read.`,
+		ValidArgsFunction: completeDirs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("show needs exactly one output directory; got %d", len(args))
+			}
+			s, err := readShow(args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(stdout, s)
+			}
+			_, err = io.WriteString(stdout, s.text())
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	return cmd
+}
+
+// showSummary is what show prints: a projection of scorecard.json, each
+// member in the scorecard's own shape.
+type showSummary struct {
+	Out              string                   `json:"out"`
+	CampaignID       string                   `json:"campaign_id"`
+	Kind             string                   `json:"kind"`
+	ManifestSHA256   string                   `json:"manifest_sha256"`
+	ScorecardVersion string                   `json:"scorecard_version"`
+	Synthetic        bool                     `json:"synthetic"`
+	Decision         scorecard.DecisionResult `json:"decision"`
+	Gates            int                      `json:"gates"`         // gate rows, passing or not
+	FailingGates     []scorecard.GateResult   `json:"failing_gates"` // in the scorecard's order
+	// RejectingFindings are the defects of the record that make the
+	// decision no_verdict, from rejections.parquet, in its order.
+	RejectingFindings []tables.Finding     `json:"rejecting_findings"`
+	Completion        scorecard.Completion `json:"completion"`
+	Files             showFiles            `json:"files"`
+}
+
+// showFiles says where the outputs are, as paths under OUT.
+type showFiles struct {
+	Report    string   `json:"report"`
+	HTML      string   `json:"html"`
+	Scorecard string   `json:"scorecard"`
+	Tables    []string `json:"tables"` // in docs/tables.md order, only those present
+}
+
+// readShow reads the summary of output directory dir.
+func readShow(dir string) (*showSummary, error) {
+	shown := tables.EscapeName(dir)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, usagef("%s is not a directory; give the --out directory of 'evalgate run'", shown)
+	}
+	path := filepath.Join(dir, report.ScorecardFile)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, usagef("%s has no %s, so it is not an output directory of 'evalgate run'", shown, report.ScorecardFile)
+	}
+	data, err := readCappedFile(path, maxScorecard)
+	if err != nil {
+		return nil, err
+	}
+	var sc scorecard.Scorecard
+	if err := json.Unmarshal(data, &sc); err != nil || !strings.HasPrefix(sc.ScorecardVersion, "evalgate.scorecard/") {
+		return nil, usagef("%s is not an evalgate scorecard", tables.EscapeName(path))
+	}
+	s := &showSummary{
+		Out: shown, CampaignID: sc.CampaignID, Kind: sc.Kind, ManifestSHA256: sc.ManifestSHA256,
+		ScorecardVersion: sc.ScorecardVersion, Synthetic: sc.Synthetic,
+		Decision: sc.Decision, Gates: len(sc.Gates), FailingGates: []scorecard.GateResult{}, Completion: sc.Completion,
+		Files: showFiles{Report: join(shown, report.ReportFile), HTML: join(shown, report.HTMLFile),
+			Scorecard: join(shown, report.ScorecardFile), Tables: []string{}},
+	}
+	for _, g := range sc.Gates {
+		if !g.Pass {
+			s.FailingGates = append(s.FailingGates, g)
+		}
+	}
+	if s.RejectingFindings, err = readRejecting(filepath.Join(dir, "rejections.parquet")); err != nil {
+		return nil, err
+	}
+	for _, t := range tables.Registry() {
+		if info, err := os.Lstat(filepath.Join(dir, t.Name+".parquet")); err == nil && info.Mode().IsRegular() {
+			s.Files.Tables = append(s.Files.Tables, join(shown, t.Name+".parquet"))
+		}
+	}
+	return s, nil
+}
+
+// maxRejections caps the rejections.parquet show reads.
+const maxRejections = 256 << 20
+
+// readRejecting reads the rejecting findings of a rejections table; a
+// missing table means the directory is not an output set.
+func readRejecting(path string) (rej []tables.Finding, err error) {
+	info, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, usagef("%s is missing, so its directory is not an output directory of 'evalgate run'", tables.EscapeName(path))
+	case err != nil:
+		return nil, err
+	case !info.Mode().IsRegular():
+		return nil, usagef("%s is not a regular file", tables.EscapeName(path))
+	case info.Size() > maxRejections:
+		return nil, usagef("%s has more than %d bytes", tables.EscapeName(path), maxRejections)
+	}
+	defer func() {
+		if r := recover(); r != nil { // a corrupt file must not crash the tool
+			rej, err = nil, fmt.Errorf("read %s: %v", tables.EscapeName(path), r)
+		}
+	}()
+	all, err := parquet.ReadFile[tables.Finding](path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", tables.EscapeName(path), err)
+	}
+	rej = []tables.Finding{}
+	for _, f := range all {
+		if f.Severity == tables.Reject {
+			rej = append(rej, f)
+		}
+	}
+	return rej, nil
+}
+
+func join(dir, name string) string { return filepath.Join(dir, name) }
+
+// text is the terminal form: the decision first, one line per failing
+// gate, then the counts and the files.
+func (s *showSummary) text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "campaign %s (%s", s.CampaignID, s.Kind)
+	if s.Synthetic {
+		b.WriteString(", synthetic")
+	}
+	fmt.Fprintf(&b, "), manifest %s\n", s.ManifestSHA256)
+	fmt.Fprintf(&b, "decision: %s", s.Decision.Decision)
+	if s.Decision.Arm != "" {
+		fmt.Fprintf(&b, " for arm %s", s.Decision.Arm)
+	}
+	b.WriteByte('\n')
+	if n := len(s.RejectingFindings); n > 0 {
+		fmt.Fprintf(&b, "rejected: %d rejecting finding(s), so the campaign cannot be judged:\n", n)
+		for _, f := range s.RejectingFindings[:min(n, shownFindings)] {
+			fmt.Fprintf(&b, "  %s\n", f.Error())
+		}
+		if n > shownFindings {
+			fmt.Fprintf(&b, "  … and %d more (evalgate validate lists every one)\n", n-shownFindings)
+		}
+	}
+	switch {
+	case len(s.FailingGates) > 0:
+		fmt.Fprintf(&b, "failing gates (%d):\n", len(s.FailingGates))
+		width := 0
+		for _, g := range s.FailingGates {
+			width = max(width, len(g.Gate)+1+len(g.Arm))
+		}
+		for _, g := range s.FailingGates {
+			fmt.Fprintf(&b, "  %-*s  observed %s, needs %s", width, strings.TrimSpace(g.Gate+" "+g.Arm), g.Observed, g.Threshold)
+			if len(g.Failing) > 0 {
+				fmt.Fprintf(&b, " (failing: %s)", strings.Join(g.Failing, ", "))
+			}
+			b.WriteByte('\n')
+		}
+	case s.Gates > 0:
+		fmt.Fprintf(&b, "gates: all %d pass\n", s.Gates)
+	}
+	if len(s.FailingGates) == 0 && len(s.RejectingFindings) == 0 && s.Decision.Decision != tables.DecisionAdvance {
+		// A decision no failing gate explains (stop_no_gain,
+		// inconclusive): its reason says why.
+		fmt.Fprintf(&b, "reason: %s\n", s.Decision.Reason)
+	}
+	c := s.Completion
+	fmt.Fprintf(&b, "sessions: %d (%s)\n", c.Sessions, counts(c.SessionsByClassification))
+	fmt.Fprintf(&b, "runs: %d planned, %d scored, %d unscored (%s)\n", c.Runs, c.RunsScored, c.RunsUnscored, counts(c.RunsByClassification))
+	fmt.Fprintf(&b, "findings: %d (%s)", c.Findings, counts(c.FindingsBySeverity))
+	if len(c.FindingsByCode) > 0 {
+		fmt.Fprintf(&b, ": %s", counts(c.FindingsByCode))
+	}
+	b.WriteByte('\n')
+	fmt.Fprintf(&b, "report: %s, %s\n", s.Files.Report, s.Files.HTML)
+	fmt.Fprintf(&b, "scorecard: %s\n", s.Files.Scorecard)
+	fmt.Fprintf(&b, "tables: %d in %s (*.parquet, docs/tables.md)\n", len(s.Files.Tables), s.Out)
+	return b.String()
+}
+
+// counts prints named counts as "a 3, b 1"; "none" when empty.
+func counts(cs []scorecard.Count) string {
+	if len(cs) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = fmt.Sprintf("%s %d", c.Name, c.Count)
+	}
+	return strings.Join(parts, ", ")
+}
