@@ -13,6 +13,7 @@ const (
 	CodeImportIDInvalid          Code = "import_id_invalid"
 	CodeImportUsageUnattributed  Code = "import_usage_unattributed"
 	CodeImportCampaignUnreadable Code = "import_campaign_unreadable"
+	CodeImportNoReturnedModel    Code = "import_no_returned_model"
 
 	CodeCodexRolloutMalformed Code = "codex_rollout_malformed"
 	CodeCodexRolloutResumed   Code = "codex_rollout_resumed"
@@ -35,6 +36,7 @@ var importCodes = []CodeDoc{
 	{CodeImportIDInvalid, "import", "I5", "A source's own ID cannot be a campaign request ID."},
 	{CodeImportUsageUnattributed, "import", "A1", "An Inspect log's totals hold usage its samples do not: tokens no session could be charged."},
 	{CodeImportCampaignUnreadable, "import", "I1", "The --into directory has no readable manifest.json, so imported sessions cannot be tied to its design."},
+	{CodeImportNoReturnedModel, "import", "V1", "Warning: a source record names no model the provider returned (Codex rollouts and Harbor trials record only the model requested); the receipt's returned_model is left empty, never filled with the requested model, so validate refuses the session's identity."},
 	{CodeCodexRolloutMalformed, "import", "I5", "A Codex rollout is not readable JSONL of session_meta, turn_context, response_item and event_msg lines."},
 	{CodeCodexRolloutResumed, "import", "A1", "A Codex rollout's first running total already counts turns before it (a resumed or forked conversation): the session's own usage is unknown."},
 	{CodeCodexTotalsDisagree, "import", "A1", "A Codex rollout's per-turn usage does not add up to its final running total."},

@@ -137,11 +137,12 @@ func cmdMksources(ts *testscript.TestScript, neg bool, args []string) {
 			src, record, sample, epoch, model = tables.SourceInspect, "drafts-run", r.SessionID, 1, "openai/"+r.Identity.ReturnedModel
 			samples = append(samples, inspectSample(r, b, model, answer))
 		case *r.Arm == "A":
-			src, record, model = tables.SourceCodex, r.RequestID, r.Identity.ReturnedModel
-			writeFile(ts, filepath.Join(dir, "codex", "rollout-"+r.SessionID+".jsonl"), codexRollout(r, b, answer))
+			// Codex and Harbor record the model requested, never the one returned.
+			src, record, model = tables.SourceCodex, r.RequestID, man.Identities.RequestedModel
+			writeFile(ts, filepath.Join(dir, "codex", "rollout-"+r.SessionID+".jsonl"), codexRollout(r, b, model, answer))
 		default:
-			src, record, model = tables.SourceHarbor, r.RequestID, r.Identity.ReturnedModel
-			writeJSON(ts, filepath.Join(dir, "harbor", r.SessionID, "result.json"), harborTrial(r, b))
+			src, record, model = tables.SourceHarbor, r.RequestID, man.Identities.RequestedModel
+			writeJSON(ts, filepath.Join(dir, "harbor", r.SessionID, "result.json"), harborTrial(r, b, model))
 			if answer != nil {
 				writeFile(ts, filepath.Join(dir, "harbor", r.SessionID, "agent", "answer.json"), answer)
 			}
@@ -191,8 +192,9 @@ func inspectSample(r tables.Receipt, b account.Buckets, model string, answer []b
 	return s
 }
 
-// codexRollout is a one-turn Codex CLI rollout of a review receipt.
-func codexRollout(r tables.Receipt, b account.Buckets, answer []byte) []byte {
+// codexRollout is a one-turn Codex CLI rollout of a review receipt that
+// requested model.
+func codexRollout(r tables.Receipt, b account.Buckets, model string, answer []byte) []byte {
 	in := b.UncachedInput + b.CachedInput
 	usage := map[string]any{"input_tokens": in, "cached_input_tokens": b.CachedInput, "output_tokens": b.Output,
 		"reasoning_output_tokens": b.Reasoning, "total_tokens": in + b.Output}
@@ -200,7 +202,7 @@ func codexRollout(r tables.Receipt, b account.Buckets, answer []byte) []byte {
 	lines := []map[string]any{
 		{"timestamp": rfc(r.StartedAt), "type": "session_meta", "payload": map[string]any{"id": r.RequestID, "timestamp": rfc(r.StartedAt),
 			"cwd": "/w/" + r.TaskID, "originator": "codex_exec", "cli_version": "0.149.0", "source": "exec", "model_provider": "openai"}},
-		{"timestamp": rfc(r.StartedAt), "type": "turn_context", "payload": map[string]any{"cwd": "/w/" + r.TaskID, "model": r.Identity.ReturnedModel}},
+		{"timestamp": rfc(r.StartedAt), "type": "turn_context", "payload": map[string]any{"cwd": "/w/" + r.TaskID, "model": model}},
 		{"timestamp": end, "type": "response_item", "payload": map[string]any{"type": "message", "role": "assistant",
 			"content": []any{map[string]any{"type": "output_text", "text": string(answer)}}, "phase": "final_answer"}},
 		{"timestamp": end, "type": "event_msg", "payload": map[string]any{"type": "token_count", "info": map[string]any{
@@ -215,11 +217,12 @@ func codexRollout(r tables.Receipt, b account.Buckets, answer []byte) []byte {
 	return out
 }
 
-// harborTrial is a Harbor TrialResult of a review receipt.
-func harborTrial(r tables.Receipt, b account.Buckets) map[string]any {
+// harborTrial is a Harbor TrialResult of a review receipt whose agent was
+// configured with model.
+func harborTrial(r tables.Receipt, b account.Buckets, model string) map[string]any {
 	return map[string]any{
 		"id": r.RequestID, "task_name": "evalgate/" + r.TaskID, "trial_name": r.SessionID,
-		"agent_info":      map[string]any{"name": "codex", "version": "0.149.0", "model_info": map[string]any{"name": r.Identity.ReturnedModel, "provider": "openai"}},
+		"agent_info":      map[string]any{"name": "codex", "version": "0.149.0", "model_info": map[string]any{"name": model, "provider": "openai"}},
 		"agent_result":    map[string]any{"n_input_tokens": b.UncachedInput + b.CachedInput, "n_cache_tokens": b.CachedInput, "n_output_tokens": b.Output, "cost_usd": nil},
 		"verifier_result": map[string]any{"rewards": map[string]any{"reward": 1}},
 		"exception_info":  nil,

@@ -142,6 +142,10 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 		class := tables.ErrorRecorderLoss
 		rc.Status, rc.ErrorClass = tables.StatusError, &class
 	}
+	if r.ReturnedModel == "" {
+		b.out = append(b.out, tables.Finding{Code: tables.CodeImportNoReturnedModel, Severity: tables.Warn, File: r.File, Line: r.Line, Pointer: r.Pointer,
+			Session: e.SessionID, Message: describeMatch(r.Source, r.Match) + " records no model the provider returned; returned_model is left empty (the requested model is not a returned one), so validate refuses the session's identity"})
+	}
 	if r.MeterShape != "" {
 		rc.Meter = &tables.Meter{Shape: r.MeterShape, RateCard: b.m.RateCard, Usage: r.Usage}
 	}

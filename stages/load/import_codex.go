@@ -77,7 +77,8 @@ func (a codexTokens) minus(b codexTokens) codexTokens {
 // codex_rollout_resumed), and every later running total must grow by
 // exactly its turn (otherwise codex_totals_disagree). The session's meter
 // is then the final total_token_usage, verbatim (shape
-// codex.total_token_usage). The model is turn_context's; the start is
+// codex.total_token_usage). The requested model is turn_context's (it
+// matches the mapping; no returned model is recorded); the start is
 // session_meta's timestamp; the end is the last task_complete, error or
 // turn_aborted event (none: no end, the session has no terminal record);
 // the final output is the last assistant message.
@@ -237,7 +238,11 @@ func (cr *codexReader) finish() {
 	case 0:
 		cr.malformed(0, "the rollout has no turn_context naming its model")
 	case 1:
-		cr.rec.Match.Model, cr.rec.ReturnedModel = cr.models[0], cr.models[0]
+		// turn_context names the model Codex was configured to request;
+		// a rollout records no model the provider returned, so the
+		// receipt's returned_model stays empty (validate refuses it)
+		// rather than claiming the request was honoured.
+		cr.rec.Match.Model = cr.models[0]
 	default:
 		cr.malformed(0, fmt.Sprintf("the rollout switches model (%q, then %q); one session has one model", clip(cr.models[0]), clip(cr.models[1])))
 	}

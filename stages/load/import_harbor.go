@@ -44,8 +44,8 @@ type harborTrialDoc struct {
 // record. output is the agent's final answer read from the trial
 // directory by the mapping's output_file (nil when none).
 //
-// The request ID is the trial id; the model is
-// agent_info.model_info.name; the times are started_at and finished_at
+// The request ID is the trial id; the requested model is
+// agent_info.model_info.name (no returned model is recorded); the times are started_at and finished_at
 // (timestamps without a UTC offset are refused, never assigned a zone).
 // An exception_info makes an error named by its exception_type. A trial
 // without an exception and without a verifier reward has no outcome: it
@@ -82,7 +82,10 @@ func ReadHarborTrial(name string, data, output []byte) (*SourceRecord, tables.Fi
 		rec.RequestID, rec.Match.Record = *d.ID, *d.ID
 	}
 	if a := d.AgentInfo; a != nil && a.ModelInfo != nil && a.ModelInfo.Name != nil {
-		rec.Match.Model, rec.ReturnedModel = *a.ModelInfo.Name, *a.ModelInfo.Name
+		// model_info is the agent's configured model, not one the
+		// provider returned: it matches the mapping, and the receipt's
+		// returned_model stays empty (validate refuses it).
+		rec.Match.Model = *a.ModelInfo.Name
 	}
 	rec.StartedAt = harborTime(d.StartedAt, "/started_at", bad)
 	rec.EndedAt = harborTime(d.FinishedAt, "/finished_at", bad)
