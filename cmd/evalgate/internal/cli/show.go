@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -38,8 +39,8 @@ has written its outputs.
 
 --json prints the same as one object whose members have the scorecard's
 shapes: campaign_id, kind, manifest_sha256, scorecard_version, decision
-(the scorecard's decision), failing_gates (the scorecard's gate rows that
-fail), completion (the scorecard's counts) and files. Exit 0, 2 when OUT
+(the scorecard's decision, with failing_gate_details: the gate rows that
+fail), rejecting_findings, completion (the scorecard's counts) and files. Exit 0, 2 when OUT
 is not an evalgate output directory, 3 when it cannot be read.`,
 		ValidArgsFunction: completeDirs,
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -71,13 +72,13 @@ type showSummary struct {
 	ScorecardVersion string                   `json:"scorecard_version"`
 	Synthetic        bool                     `json:"synthetic"`
 	Decision         scorecard.DecisionResult `json:"decision"`
-	Gates            int                      `json:"gates"`         // gate rows, passing or not
-	FailingGates     []scorecard.GateResult   `json:"failing_gates"` // in the scorecard's order
+	Gates            int                      `json:"gates"` // gate rows, passing or not
 	// RejectingFindings are the defects of the record that make the
 	// decision no_verdict, from rejections.parquet, in its order.
 	RejectingFindings []tables.Finding     `json:"rejecting_findings"`
 	Completion        scorecard.Completion `json:"completion"`
 	Files             showFiles            `json:"files"`
+	currency          string               // of the rate cards, from tokens.parquet; "" when unknown
 }
 
 // showFiles says where the outputs are, as paths under OUT.
@@ -109,15 +110,19 @@ func readShow(dir string) (*showSummary, error) {
 	s := &showSummary{
 		Out: shown, CampaignID: sc.CampaignID, Kind: sc.Kind, ManifestSHA256: sc.ManifestSHA256,
 		ScorecardVersion: sc.ScorecardVersion, Synthetic: sc.Synthetic,
-		Decision: sc.Decision, Gates: len(sc.Gates), FailingGates: []scorecard.GateResult{}, Completion: sc.Completion,
+		Decision: sc.Decision, Gates: len(sc.Gates), Completion: sc.Completion,
 		Files: showFiles{Report: join(shown, report.ReportFile), HTML: join(shown, report.HTMLFile),
 			Scorecard: join(shown, report.ScorecardFile), Tables: []string{}},
 	}
-	for _, g := range sc.Gates {
-		if !g.Pass {
-			s.FailingGates = append(s.FailingGates, g)
+	if s.Decision.FailingGateDetails == nil { // a scorecard written before the details
+		s.Decision.FailingGateDetails = []scorecard.GateResult{}
+		for _, g := range sc.Gates {
+			if !g.Pass && slices.Contains(s.Decision.FailingGates, g.Gate) && (g.Arm == s.Decision.Arm || s.Decision.Arm == "") {
+				s.Decision.FailingGateDetails = append(s.Decision.FailingGateDetails, g)
+			}
 		}
 	}
+	s.currency = readCurrency(filepath.Join(dir, "tokens.parquet"))
 	if s.RejectingFindings, err = readRejecting(filepath.Join(dir, "rejections.parquet")); err != nil {
 		return nil, err
 	}
@@ -164,6 +169,30 @@ func readRejecting(path string) (rej []tables.Finding, err error) {
 	return rej, nil
 }
 
+// readCurrency is the one currency of a tokens table, "" when the table
+// is missing, unreadable, empty or holds several.
+func readCurrency(path string) (currency string) {
+	defer func() {
+		if recover() != nil {
+			currency = ""
+		}
+	}()
+	if info, err := os.Lstat(path); err != nil || !info.Mode().IsRegular() || info.Size() > maxRejections {
+		return ""
+	}
+	rows, err := parquet.ReadFile[tables.Token](path)
+	if err != nil {
+		return ""
+	}
+	for _, r := range rows {
+		if currency != "" && r.Currency != currency {
+			return ""
+		}
+		currency = r.Currency
+	}
+	return currency
+}
+
 func join(dir, name string) string { return filepath.Join(dir, name) }
 
 // text is the terminal form: the decision first, one line per failing
@@ -189,24 +218,17 @@ func (s *showSummary) text() string {
 			fmt.Fprintf(&b, "  … and %d more (evalgate validate lists every one)\n", n-shownFindings)
 		}
 	}
+	failing := s.Decision.FailingGateDetails
 	switch {
-	case len(s.FailingGates) > 0:
-		fmt.Fprintf(&b, "failing gates (%d):\n", len(s.FailingGates))
-		width := 0
-		for _, g := range s.FailingGates {
-			width = max(width, len(g.Gate)+1+len(g.Arm))
-		}
-		for _, g := range s.FailingGates {
-			fmt.Fprintf(&b, "  %-*s  observed %s, needs %s", width, strings.TrimSpace(g.Gate+" "+g.Arm), g.Observed, g.Threshold)
-			if len(g.Failing) > 0 {
-				fmt.Fprintf(&b, " (failing: %s)", strings.Join(g.Failing, ", "))
-			}
-			b.WriteByte('\n')
+	case len(failing) > 0:
+		fmt.Fprintf(&b, "failing gates (%d):\n", len(failing))
+		for _, g := range failing {
+			fmt.Fprintf(&b, "  %s\n", scorecard.FailingGateLine(g, s.currency))
 		}
 	case s.Gates > 0:
 		fmt.Fprintf(&b, "gates: all %d pass\n", s.Gates)
 	}
-	if len(s.FailingGates) == 0 && len(s.RejectingFindings) == 0 && s.Decision.Decision != tables.DecisionAdvance {
+	if len(failing) == 0 && len(s.RejectingFindings) == 0 && s.Decision.Decision != tables.DecisionAdvance {
 		// A decision no failing gate explains (stop_no_gain,
 		// inconclusive): its reason says why.
 		fmt.Fprintf(&b, "reason: %s\n", s.Decision.Reason)
