@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestShowExitCodes: show prints a run's summary (0); a directory that is
+// not an output set is a usage error (2); a table that exists but does not
+// read is an I/O failure (3).
+func TestShowExitCodes(t *testing.T) {
+	base := t.TempDir()
+	out := filepath.Join(base, "out")
+	runInto(t, out)
+	noScorecard := filepath.Join(base, "empty")
+	if err := os.Mkdir(noScorecard, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	notScorecard := filepath.Join(base, "other")
+	if err := os.CopyFS(notScorecard, os.DirFS(out)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(notScorecard, "scorecard.json"), []byte(`{"campaign_id": "x"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := filepath.Join(base, "corrupt")
+	if err := os.CopyFS(corrupt, os.DirFS(out)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(corrupt, "rejections.parquet"), []byte("PAR1 not parquet PAR1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"summary", []string{out}, ExitOK, ""},
+		{"json", []string{out, "--json"}, ExitOK, ""},
+		{"no_argument", nil, ExitUsage, "exactly one output directory"},
+		{"two_arguments", []string{out, out}, ExitUsage, "exactly one output directory"},
+		{"missing", []string{filepath.Join(base, "nope")}, ExitUsage, "is not a directory"},
+		{"no_scorecard", []string{noScorecard}, ExitUsage, "has no scorecard.json"},
+		{"not_a_scorecard", []string{notScorecard}, ExitUsage, "is not an evalgate scorecard"},
+		{"corrupt_table", []string{corrupt}, ExitFailure, "rejections.parquet"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := mainCmd(append([]string{"show"}, c.args...)...)
+			if code != c.code || !strings.Contains(stderr, c.stderr) || (c.stderr == "" && stderr != "") {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, c.code, c.stderr)
+			}
+			if code != ExitOK && stdout != "" {
+				t.Errorf("stdout on error: %q", stdout)
+			}
+		})
+	}
+}
