@@ -19,9 +19,9 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
-	"github.com/parquet-go/parquet-go"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/internal/interop"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -44,7 +44,7 @@ type recipeCheck func(t *testing.T, dir string, got recipeResult)
 // statement of the examples' decisions. A recipe without a check, or a
 // check without a recipe, fails.
 func TestAnalysisRecipes(t *testing.T) {
-	script := requireDuckDB(t)
+	script := interop.Script(t, "query.mjs")
 	doc, err := os.ReadFile("../../docs/analysis.md")
 	if err != nil {
 		t.Fatal(err)
@@ -106,28 +106,6 @@ func extractRecipes(t *testing.T, doc string) [][2]string {
 	return out
 }
 
-// requireDuckDB returns interop/query.mjs, skipping without node or the
-// interop packages, unless CI is set, where it fails.
-func requireDuckDB(t *testing.T) string {
-	root, err := filepath.Abs(filepath.Join("..", "..", "interop"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	missing := ""
-	if _, err := exec.LookPath("node"); err != nil {
-		missing = "node is not on PATH"
-	} else if _, err := os.Stat(filepath.Join(root, "node_modules", "@duckdb", "node-api")); err != nil {
-		missing = "interop/node_modules is missing (run: npm ci --prefix interop)"
-	}
-	if missing != "" {
-		if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
-			t.Fatalf("the analysis recipes cannot run under CI: %s", missing)
-		}
-		t.Skip(missing)
-	}
-	return filepath.Join(root, "query.mjs")
-}
-
 func runQueries(t *testing.T, script, dir string, queries []map[string]string) []recipeResult {
 	t.Helper()
 	in, err := json.Marshal(queries)
@@ -157,15 +135,6 @@ func runQueries(t *testing.T, script, dir string, queries []map[string]string) [
 
 // --- independent computations from the Parquet rows ---
 
-func readRows[T any](t *testing.T, path string) []T {
-	t.Helper()
-	rows, err := parquet.ReadFile[T](path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
-}
-
 type taskArm struct{ task, arm string }
 
 // runGroups groups the runs of an output directory by (task, arm), in
@@ -173,7 +142,7 @@ type taskArm struct{ task, arm string }
 func runGroups(t *testing.T, out string) ([]taskArm, map[taskArm][]tables.Run) {
 	groups := map[taskArm][]tables.Run{}
 	var keys []taskArm
-	for _, r := range readRows[tables.Run](t, filepath.Join(out, "runs.parquet")) {
+	for _, r := range rcReadTable[tables.Run](t, out, "runs.parquet") {
 		k := taskArm{r.TaskID, r.Arm}
 		if _, ok := groups[k]; !ok {
 			keys = append(keys, k)
@@ -193,19 +162,6 @@ func exactR(r tables.Run) *big.Rat {
 		return nil
 	}
 	return big.NewRat(r.RNum, r.RDen)
-}
-
-// medianRat is the median of xs, the mean of the middle two for an even
-// count.
-func medianRat(xs []*big.Rat) *big.Rat {
-	s := slices.Clone(xs)
-	slices.SortFunc(s, func(a, b *big.Rat) int { return a.Cmp(b) })
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	m := new(big.Rat).Add(s[n/2-1], s[n/2])
-	return m.Quo(m, big.NewRat(2, 1))
 }
 
 func meanRat(xs []*big.Rat) *big.Rat {
@@ -237,7 +193,7 @@ func medianMoney(runs []tables.Run) *big.Rat {
 		}
 		xs = append(xs, big.NewRat(int64(*r.WorkflowCost), 1))
 	}
-	m := medianRat(xs)
+	m := rcMedian(xs)
 	return roundHalfEven(m)
 }
 
@@ -246,7 +202,7 @@ func medianNS(runs []tables.Run) *big.Rat {
 	for _, r := range runs {
 		xs = append(xs, big.NewRat(r.WorkflowNS, 1))
 	}
-	return roundHalfEven(medianRat(xs))
+	return roundHalfEven(rcMedian(xs))
 }
 
 // roundHalfEven rounds a non-negative rational to an integer, halves to even.
@@ -313,7 +269,7 @@ func checkRunsPerTask(t *testing.T, dir string, got recipeResult) {
 	out := filepath.Join(dir, "out")
 	keys, groups := runGroups(t, out)
 	category := map[string]string{}
-	for _, tk := range readRows[tables.Task](t, filepath.Join(out, "tasks.parquet")) {
+	for _, tk := range rcReadTable[tables.Task](t, out, "tasks.parquet") {
 		category[tk.TaskID] = tk.Category
 	}
 	wantRows(t, got, len(keys))
@@ -336,7 +292,7 @@ func checkRunsPerTask(t *testing.T, dir string, got recipeResult) {
 		// "2/3 (≈0.666667)".)
 		frac, _, _ := strings.Cut(deref(cell(t, got, i, "median_r_exact")), " ")
 		exact, ok := new(big.Rat).SetString(frac)
-		if want := medianRat(runRs(runs)); !ok || exact.Cmp(want) != 0 {
+		if want := rcMedian(runRs(runs)); !ok || exact.Cmp(want) != 0 {
 			t.Errorf("row %d median_r_exact %v, want %s", i, deref(cell(t, got, i, "median_r_exact")), want.RatString())
 		}
 	}
@@ -350,7 +306,7 @@ func checkRByArm(t *testing.T, dir string, got recipeResult) {
 		if !slices.Contains(arms, k.arm) {
 			arms = append(arms, k.arm)
 		}
-		medians[k.arm] = append(medians[k.arm], medianRat(runRs(groups[k])))
+		medians[k.arm] = append(medians[k.arm], rcMedian(runRs(groups[k])))
 	}
 	slices.Sort(arms)
 	wantRows(t, got, len(arms))
@@ -432,7 +388,7 @@ func checkCostRatioCampaign(t *testing.T, dir string, got recipeResult) {
 	ratio := new(big.Rat).Quo(sum["B"], sum["A"])
 	wantNear(t, got, 0, "cost_ratio", ratio)
 	// It is the g5_cost_aggregate gate's observation, exactly.
-	for _, g := range readRows[tables.Gate](t, filepath.Join(out, "gates.parquet")) {
+	for _, g := range rcReadTable[tables.Gate](t, out, "gates.parquet") {
 		if g.Gate == "g5_cost_aggregate" {
 			frac, _, _ := strings.Cut(g.Observed, " ")
 			if obs, ok := new(big.Rat).SetString(frac); !ok || obs.Cmp(ratio) != 0 {
@@ -458,7 +414,7 @@ func checkRByArmOfOutputs(t *testing.T, dir string, got recipeResult) {
 	row := 0
 	for _, output := range []string{"paired-review", "paired-review-green"} {
 		byArm := map[string][]tables.Run{}
-		for _, r := range readRows[tables.Run](t, filepath.Join(dir, "outputs", output, "runs.parquet")) {
+		for _, r := range rcReadTable[tables.Run](t, filepath.Join(dir, "outputs", output), "runs.parquet") {
 			byArm[r.Arm] = append(byArm[r.Arm], r)
 		}
 		arms := slices.Sorted(func(yield func(string) bool) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/interop"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -205,26 +205,8 @@ func fillRow(row reflect.Value, r int) {
 func fillInt(field, r int) int64 { return int64(1_000_000*(field+1) + r) }
 
 // requireInterop returns the path of interop/check.mjs, or skips (fails
-// under CI) when node or the installed package is missing.
-func requireInterop(t *testing.T) string {
-	root, err := filepath.Abs(filepath.Join("..", "..", "interop"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	missing := ""
-	if _, err := exec.LookPath("node"); err != nil {
-		missing = "node is not on PATH"
-	} else if _, err := os.Stat(filepath.Join(root, "node_modules", "@duckdb", "node-api")); err != nil {
-		missing = "interop/node_modules is missing (run: npm ci --prefix interop)"
-	}
-	if missing != "" {
-		if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
-			t.Fatalf("DuckDB interop test cannot run under CI: %s", missing)
-		}
-		t.Skip(missing)
-	}
-	return filepath.Join(root, "check.mjs")
-}
+// under CI) without node or the interop packages.
+func requireInterop(t *testing.T) string { return interop.Script(t, "check.mjs") }
 
 func runCheck(t *testing.T, script string, files []string) []duckFile {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
