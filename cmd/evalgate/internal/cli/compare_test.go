@@ -83,6 +83,18 @@ func TestCompareExitCodes(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(corrupt, "gates.parquet"), []byte("PAR1 not parquet PAR1"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	otherVersion := filepath.Join(base, "other-version")
+	if err := os.CopyFS(otherVersion, os.DirFS(old)); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := os.ReadFile(filepath.Join(otherVersion, "scorecard.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc = bytes.Replace(sc, []byte(`"evalgate.scorecard/v1"`), []byte(`"evalgate.scorecard/v0"`), 1)
+	if err := os.WriteFile(filepath.Join(otherVersion, "scorecard.json"), sc, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name     string
 		args     []string
@@ -111,6 +123,7 @@ func TestCompareExitCodes(t *testing.T) {
 		{"missing_dir", []string{old, filepath.Join(base, "nope")}, ExitUsage, nil, "not an evalgate output directory", true},
 		{"one_arg", []string{old}, ExitUsage, nil, "exactly two", true},
 		{"kind_changed", []string{old, otherKind}, ExitUsage, nil, "different campaign kinds", true},
+		{"version_changed", []string{old, otherVersion}, ExitUsage, nil, "different scorecard versions", true},
 		{"bad_tolerance", []string{old, old, "--tolerance", "x"}, ExitUsage, nil, "--tolerance", true},
 		{"corrupt_table", []string{old, corrupt}, ExitFailure, nil, "gates.parquet", true},
 	} {
