@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -87,7 +88,7 @@ func TestHTMLStructure(t *testing.T) {
 	})
 	t.Run("failing_gate_named_in_decision", func(t *testing.T) {
 		decision := page[strings.Index(page, `id="decision"`):strings.Index(page, `id="completion"`)]
-		if !strings.Contains(decision, "<li><strong>g2_quality</strong></li>") || !strings.Contains(decision, "do_not_advance") {
+		if !strings.Contains(decision, "<li><strong>g2_quality</strong>") || !strings.Contains(decision, "do_not_advance") {
 			t.Errorf("decision section does not name the failing gate:\n%s", decision)
 		}
 	})
@@ -124,7 +125,7 @@ func hostileSet(t *testing.T) (*tables.Campaign, *tables.Set) {
 	}
 	s.Gates = append(s.Gates,
 		tables.Gate{Gate: "g2_task_floor", Arm: hostile, Observed: "0.5", Threshold: `>= 0.80 "><script>`, Detail: hostile},
-		tables.Gate{Gate: "g5_cost_" + hostile, Arm: "B", Observed: "11/10 " + hostile, Threshold: "<= 1.10", Pass: true})
+		tables.Gate{Gate: "g5_cost_aggregate", Arm: hostile, Observed: "11/10 " + hostile, Threshold: "<= 1.10", Pass: true})
 	s.Decision[0].Reason = hostile
 	s.Decision[0].FailingGates = "g2_quality, " + hostile
 	s.Rejections[0].Message = hostile
@@ -180,17 +181,26 @@ func FuzzRenderHTML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		page := render(t, text)
 		wellFormed(t, page)
-		if got, want := strings.Count(page, "<"), strings.Count(render(t, ""), "<"); got != want {
+		// A long label wraps onto more <tspan> lines; every other element is fixed.
+		if got, want := markupCount(page), markupCount(render(t, "")); got != want {
 			t.Fatalf("input %q changed the page's markup: %d '<', want %d", text, got, want)
 		}
 	})
 }
 
+// tspanTag matches the line breaks of a wrapped plot label.
+var tspanTag = regexp.MustCompile(`</?tspan[^>]*>`)
+
+// markupCount counts the tags of page other than label lines.
+func markupCount(page string) int { return strings.Count(tspanTag.ReplaceAllString(page, ""), "<") }
+
 // TestPlotCoordinates checks plotted positions against hand computations.
 // Task R plot: y(v) = 24 + (1 − v) × 220. Ratio plot: x(v) = 200 + v / xmax
-// × 360 with xmax the observed/threshold maximum × 1.05 rounded up to 0.25.
-// Forest: x(v) = 330 + (v − lo′) / (hi′ − lo′) × 340 with lo′, hi′ the range
-// padded by 5 % of its span.
+// × 360 with xmax the observed/threshold maximum rounded up to a multiple
+// of a round step (1, 2 or 5 × 10^k giving about five ticks from 0).
+// Forest: x(v) = 300 + (v − lo′) / (hi′ − lo′) × 360 with lo′, hi′ the data
+// range (with 0 for a difference, 1 for a ratio, and any gate threshold)
+// widened to multiples of a round step.
 func TestPlotCoordinates(t *testing.T) {
 	s := fixtureSet(t)
 	page := renderFixtureHTML(t, fixtureCampaign(), s)
@@ -218,7 +228,7 @@ func TestPlotCoordinates(t *testing.T) {
 			tables.Gate{Gate: "g5_cost_aggregate", Arm: "B", Observed: "6/5 (≈1.2)", Threshold: "<= 1.10"},
 			tables.Gate{Gate: "g5_time_aggregate", Arm: "B", Observed: "0.9", Threshold: "<= 1.10", Pass: true})
 		page := renderFixtureHTML(t, fixtureCampaign(), s)
-		// xmax = ceil(1.2 × 1.05 / 0.25) × 0.25 = 1.50: observed 1.2 → 200 + 0.8 × 360 = 488.00;
+		// Range [0, 1.2] over five ticks: raw step 0.24 → 0.5, xmax = 1.5. Observed 1.2 → 200 + 0.8 × 360 = 488.00;
 		// threshold 1.10 → 200 + 264 = 464.00; observed 0.9 → 200 + 216 = 416.00.
 		for _, want := range []string{
 			`<line class="thr" x1="464.00"`,
@@ -237,12 +247,16 @@ func TestPlotCoordinates(t *testing.T) {
 		s.Intervals = append(s.Intervals, tables.Interval{Statistic: "skipped_stat", Status: "degenerate",
 			Estimate: ptr(0.5), Lo: ptr(0.5), Hi: ptr(0.5), Unit: "fraction"})
 		page := renderFixtureHTML(t, fixtureCampaign(), s)
-		// Range [0.25, 0.75] padded by 0.025: lo′ = 0.225, span 0.55. Estimate 0.5 →
-		// 330 + 0.275/0.55 × 340 = 500.00; lo 0.25 → 345.45; hi 0.75 → 654.55.
+		// Range [0.25, 0.75]: raw step 0.1, axis [0.2, 0.8]. Estimate 0.5 →
+		// 300 + 0.3/0.6 × 360 = 480.00; lo 0.25 → 330.00; hi 0.75 → 630.00.
+		// The label is two lines (statistic, method): row height 2 × 13 + 11
+		// = 37, centre 24 + 18.5 = 42.50.
 		for _, want := range []string{
-			`<line class="ci" x1="345.45" y1="36.00" x2="654.55"`,
-			`<circle class="est" cx="500.00" cy="36.00"`,
-			"0.5000 [0.2500, 0.7500]",
+			`<line class="ci" x1="330.00" y1="42.50" x2="630.00"`,
+			`<circle class="est" cx="480.00" cy="42.50"`,
+			"0.5 [0.25, 0.75]",
+			`<text x="300.00" y="77.00" text-anchor="middle">0.2</text>`, // bottom 24 + 37, labels 16 below
+			`<text x="660.00" y="77.00" text-anchor="middle">0.8</text>`,
 		} {
 			if !strings.Contains(page, want) {
 				t.Errorf("forest lacks %s", want)

@@ -36,10 +36,18 @@ const File = "report.html"
 //     coordinate is printed with a fixed number of decimals.
 //   - The exploratory intervals come last and carry no pass or fail mark.
 
-// htmlCell is one table cell; Class is a fixed CSS class (never input text).
+// htmlCell is one table cell; Class is a fixed CSS class (never input
+// text); Title, when set, is shown on hover (an exact value).
 type htmlCell struct {
 	Text  string
 	Class string
+	Title string
+}
+
+// failingGate is one line of the decision block: the gate's name, then
+// its observed value against its threshold and what failed it.
+type failingGate struct {
+	Name, Rest string
 }
 
 // htmlTable is a table of already formatted (not yet escaped) cells.
@@ -57,7 +65,7 @@ type htmlPage struct {
 	Decision     string
 	DecisionArm  string
 	DecisionPass bool
-	FailingGates []string
+	FailingGates []failingGate
 	Reason       string
 	Completion   []string
 	Gates        htmlTable
@@ -97,12 +105,12 @@ func Render(sc scorecard.Scorecard, s *tables.Set) ([]byte, error) {
 		Decision:     plainText(string(sc.Decision.Decision)),
 		DecisionArm:  plainText(sc.Decision.Arm),
 		DecisionPass: sc.Decision.Decision == tables.DecisionAdvance,
-		FailingGates: plainList(sc.Decision.FailingGates),
+		FailingGates: failingGateLines(sc.Decision, sc.CostAndTime.Currency),
 		Reason:       plainText(sc.Decision.Reason),
 		Completion:   completionLines(sc.Completion),
-		Gates:        gatesTable(sc.Gates),
+		Gates:        gatesTable(sc.Gates, sc.CostAndTime.Currency),
 		TaskRPlot:    taskRPlot(sc),
-		RatioPlot:    ratioPlot(sc.Gates),
+		RatioPlot:    ratioPlot(sc.Gates, sc.CostAndTime.Currency),
 		Source:       sourceTable(sc.SourceAndProtocol),
 		EvidenceArms: evidenceArmsTable(sc.EvidenceAndPlan),
 		EvidenceTask: evidenceTaskTable(sc.EvidenceAndPlan),
@@ -112,7 +120,7 @@ func Render(sc scorecard.Scorecard, s *tables.Set) ([]byte, error) {
 		CostRatios:   costRatiosTable(sc.CostAndTime),
 		Tasks:        taskDetails(s.Runs, s.Rejections, sc.CostAndTime.Currency),
 		Intervals:    sc.Intervals,
-		ForestPlots:  forestPlots(sc.Intervals.Rows),
+		ForestPlots:  forestPlots(sc.Intervals.Rows, sc.Gates),
 		IntervalRows: intervalTable(sc.Intervals.Rows),
 	}
 	p.Findings, p.MoreFindings = findingLines(s.Rejections)
@@ -168,6 +176,23 @@ func countsPlain(cs []scorecard.Count) string {
 		out[i] = fmt.Sprintf("%s %d", plainText(c.Name), c.Count)
 	}
 	return strings.Join(out, ", ")
+}
+
+// failingGateLines lists each failing gate on its own line, through the
+// formatting layer's FailingGateLine (as report.md and the terminal).
+func failingGateLines(d scorecard.DecisionResult, currency string) []failingGate {
+	var out []failingGate
+	listed := map[string]bool{}
+	for _, g := range d.FailingGateDetails {
+		listed[g.Gate] = true
+		out = append(out, failingGate{plainText(g.Gate), plainText(strings.TrimPrefix(scorecard.FailingGateLine(g, currency), g.Gate))})
+	}
+	for _, name := range d.FailingGates {
+		if !listed[name] {
+			out = append(out, failingGate{plainText(name), ": no row in the gates table"})
+		}
+	}
+	return out
 }
 
 func completionLines(c scorecard.Completion) []string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/stages/report/scorecard"
+	"github.com/evalgate/evalgate/tables"
 )
 
 // The three plots of report.html (rule R1): paired task R with the task
@@ -45,15 +46,20 @@ func taskRPlot(sc scorecard.Scorecard) template.HTML {
 	arms = baselineFirst(arms, ep.Arms)
 	floorText, floor := taskFloor(sc.Gates)
 	slot := math.Max(40, math.Min(90, 640/float64(len(tasks))))
+	labelRunes := int(slot / 6.5)
+	maxLines := 1
+	for _, task := range tasks {
+		maxLines = max(maxLines, len(wrapLabel(task, labelRunes)))
+	}
 	width := plotLeft + slot*float64(len(tasks)) + 90
-	p := newSVG("task-r", int(width), int(plotTop+plotHeight+70), "Task-median R per task and arm with the floor "+floorText)
+	p := newSVG("task-r", int(width), int(plotTop+plotHeight+44+lineHeight*float64(maxLines)+legendRow*float64(len(arms))), "Task-median R per task and arm with the floor "+floorText)
 	y := func(v float64) float64 { return plotTop + (1-v)*plotHeight }
 	for _, g := range []float64{0, 0.2, 0.4, 0.6, 0.8, 1} {
 		p.line(plotLeft, y(g), width-90, y(g), "grid")
 		p.text(plotLeft-6, y(g)+4, "end", strconv.FormatFloat(g, 'f', 1, 64))
 	}
 	p.line(plotLeft, y(floor), width-90, y(floor), "floor")
-	p.text(width-86, y(floor)+4, "start", "floor "+svgText(floorText, 12))
+	p.text(width-86, y(floor)+4, "start", "floor "+svgText(floorText, 40))
 	step := math.Min(16, slot/float64(len(arms)+1))
 	for i, task := range tasks {
 		cx := plotLeft + (float64(i)+0.5)*slot
@@ -62,9 +68,9 @@ func taskRPlot(sc scorecard.Scorecard) template.HTML {
 			xs[k] = cx + (float64(k)-float64(len(arms)-1)/2)*step
 		}
 		drawTaskArms(p, task, arms, xs, values, y)
-		p.text(cx, plotTop+plotHeight+16, "middle", svgText(task, 12))
+		p.textLines(cx, plotTop+plotHeight+16, "middle", wrapLabel(task, labelRunes))
 	}
-	drawArmLegend(p, arms, plotTop+plotHeight+44)
+	drawArmLegend(p, arms, plotTop+plotHeight+30+lineHeight*float64(maxLines))
 	return p.html()
 }
 
@@ -95,31 +101,35 @@ func drawTaskArms(p *svg, task string, arms []string, xs []float64, values map[t
 	}
 }
 
+// drawArmLegend writes one legend row per arm, the first at baseline y.
 func drawArmLegend(p *svg, arms []string, y float64) {
-	x := plotLeft
 	for k, arm := range arms {
 		class, label := "treat", arm
 		if k == 0 {
 			class, label = "base", arm+" (baseline)"
 		}
-		p.circle(x, y-4, 4.5, class, label)
-		p.text(x+8, y, "start", svgText(label, 24))
-		x += 140
+		p.circle(plotLeft, y-4, 4.5, class, label)
+		p.textLines(plotLeft+8, y, "start", wrapLabel(label, 80))
+		y += legendRow
 	}
 }
 
+// legendRow is the height of one arm's legend row, in px.
+const legendRow = 20.0
+
 // ratioPlot draws each cost or time ratio gate's observed value (a dot,
-// coloured by the gate's result) against its threshold (a red tick), with
-// parity 1.00 dashed.
-func ratioPlot(gates []scorecard.GateResult) template.HTML {
+// coloured by the gate's result) against its threshold (a red tick), on a
+// round axis from 0 with parity 1 (no change) dashed.
+func ratioPlot(gates []scorecard.GateResult, currency string) template.HTML {
 	type row struct {
 		g        scorecard.GateResult
 		obs, thr float64
+		label    []string
 	}
 	var rows []row
 	xmax := 1.0
 	for _, g := range gates {
-		if !strings.Contains(g.Gate, "cost") && !strings.Contains(g.Gate, "time") {
+		if tables.GateName(g.Gate).Unit() != tables.GateUnitRatio {
 			continue
 		}
 		_, obs, ok1 := gateNumber(g.Observed)
@@ -127,37 +137,48 @@ func ratioPlot(gates []scorecard.GateResult) template.HTML {
 		if !ok1 || !ok2 {
 			continue
 		}
-		rows = append(rows, row{g, obs, thr})
+		rows = append(rows, row{g, obs, thr, wrapLabel(g.Gate+" "+g.Arm, ratioLabelRunes)})
 		xmax = math.Max(xmax, math.Max(obs, thr))
 	}
 	if len(rows) == 0 {
 		return emptyPlot("No cost or time ratio gate was evaluated.")
 	}
-	xmax = niceMax(xmax*1.05, 0.25)
+	ax := niceAxis(0, xmax, 5)
 	const labelW, plotW = 200.0, 360.0
-	height := plotTop + rowHeight*float64(len(rows)) + 30
-	p := newSVG("ratios", int(labelW+plotW+260), int(height), "Cost and time ratio gates: observed value against threshold")
-	x := func(v float64) float64 { return labelW + v/xmax*plotW }
-	bottom := plotTop + rowHeight*float64(len(rows))
-	for i := 0; i <= 4; i++ {
-		v := xmax * float64(i) / 4
+	heights := make([]float64, len(rows))
+	bottom := plotTop
+	for i, r := range rows {
+		heights[i] = math.Max(rowHeight, lineHeight*float64(len(r.label))+11)
+		bottom += heights[i]
+	}
+	p := newSVG("ratios", int(labelW+plotW+300), int(bottom+52), "Cost and time ratio gates: observed value against threshold")
+	x := func(v float64) float64 { return ax.pos(v, labelW, labelW+plotW) }
+	for _, v := range ax.ticks() {
 		p.line(x(v), plotTop-6, x(v), bottom, "grid")
-		p.text(x(v), bottom+16, "middle", strconv.FormatFloat(v, 'f', 2, 64))
+		p.text(x(v), bottom+16, "middle", ax.label(v))
 	}
 	p.line(x(1), plotTop-6, x(1), bottom, "parity")
+	y := plotTop
 	for i, r := range rows {
-		cy := plotTop + rowHeight*(float64(i)+0.5)
-		p.text(labelW-8, cy+4, "end", svgText(r.g.Gate+" "+r.g.Arm, maxLabelRunes))
-		p.line(x(r.thr), cy-8, x(r.thr), cy+8, "thr")
+		cy := y + heights[i]/2
+		p.textLines(labelW-8, cy+4-lineHeight*float64(len(r.label)-1)/2, "end", r.label)
+		p.titledLine(x(r.thr), cy-8, x(r.thr), cy+8, "thr", r.g.Gate+" threshold "+r.g.Threshold)
 		class, result := "obs-fail", "FAIL"
 		if r.g.Pass {
 			class, result = "obs-pass", "pass"
 		}
-		p.circle(x(r.obs), cy, 5, class, r.g.Gate+" observed "+r.g.Observed+", needs "+r.g.Threshold)
-		p.text(labelW+plotW+12, cy+4, "start", svgText("≈"+f4(r.obs)+" vs "+r.g.Threshold+": "+result, 40))
+		observed := scorecard.GateObserved(r.g, currency)
+		p.circle(x(r.obs), cy, 5, class, r.g.Gate+" observed "+observed+" = "+scorecard.GateObservedExact(r.g)+", needs "+r.g.Threshold)
+		p.text(labelW+plotW+12, cy+4, "start", svgText(observed+" vs "+r.g.Threshold+": "+result, 80))
+		y += heights[i]
 	}
+	p.text(4, bottom+36, "start", "● observed (green pass, red FAIL), red tick: threshold, dashed: 1 (parity).")
 	return p.html()
 }
+
+// ratioLabelRunes is how many runes of a gate label fit one line of the
+// ratio plot's 200 px label column.
+const ratioLabelRunes = 30
 
 func taskFloor(gates []scorecard.GateResult) (string, float64) {
 	for _, g := range gates {

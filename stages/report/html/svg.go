@@ -21,9 +21,6 @@ import (
 // gates table has no parsable g2_task_floor threshold.
 const defaultTaskFloor = "0.80"
 
-// maxLabelRunes shortens labels in plots; tables show the full text.
-const maxLabelRunes = 28
-
 // svg accumulates one <svg> element.
 type svg struct {
 	b strings.Builder
@@ -48,6 +45,12 @@ func (s *svg) circle(x, y, r float64, class, title string) {
 		class, ff(x), ff(y), ff(r), svgText(title, 200))
 }
 
+// titledLine is a line with a hover title.
+func (s *svg) titledLine(x1, y1, x2, y2 float64, class, title string) {
+	fmt.Fprintf(&s.b, `<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s"><title>%s</title></line>`+"\n",
+		class, ff(x1), ff(y1), ff(x2), ff(y2), svgText(title, 200))
+}
+
 // text writes an already built label; anchor is start, middle or end.
 func (s *svg) text(x, y float64, anchor, label string) {
 	fmt.Fprintf(&s.b, `<text x="%s" y="%s" text-anchor="%s">%s</text>`+"\n", ff(x), ff(y), anchor, label)
@@ -70,7 +73,9 @@ func ff(x float64) string {
 func f4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 
 // svgText makes untrusted text safe inside SVG text or an attribute:
-// control characters blanked, shortened to max runes, HTML-escaped.
+// control characters blanked, shortened to max runes, HTML-escaped. Plot
+// labels do not shorten: they wrap (wrapLabel); max bounds hover titles
+// and fixed texts.
 func svgText(s string, max int) string {
 	s = plainText(s)
 	if utf8.RuneCountInString(s) > max {
@@ -103,9 +108,4 @@ func gateNumber(s string) (op string, value float64, ok bool) {
 	}
 	value, ok = ratFloat(fields[0])
 	return op, value, ok
-}
-
-// niceMax rounds v up to the next multiple of step (at least step).
-func niceMax(v, step float64) float64 {
-	return math.Max(step, math.Ceil(v/step)*step)
 }

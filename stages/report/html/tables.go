@@ -10,13 +10,17 @@ import (
 // The tables of report.html. They carry the same columns as report.md;
 // cells hold plain text that html/template escapes.
 
-func gatesTable(gates []scorecard.GateResult) htmlTable {
+// gatesTable shows each observation in its gate's unit, its exact value
+// on hover.
+func gatesTable(gates []scorecard.GateResult, currency string) htmlTable {
 	t := htmlTable{
 		Caption: "Conjunctive gates of the frozen policy",
 		Header:  []string{"gate", "arm", "observed", "threshold", "result", "failing", "detail"},
 	}
 	for _, g := range gates {
-		row := cells(g.Gate, g.Arm, g.Observed, g.Threshold)
+		row := cells(g.Gate, g.Arm)
+		row = append(row, htmlCell{Text: plainText(scorecard.GateObserved(g, currency)), Title: plainText(scorecard.GateObservedExact(g))})
+		row = append(row, cells(g.Threshold)...)
 		row = append(row, passCell(g.Pass))
 		row = append(row, cells(joinPlain(g.Failing), g.Detail)...)
 		t.Rows = append(t.Rows, row)

@@ -40,6 +40,8 @@ svg .obs-pass { fill: #1b5e20; }
 svg .obs-fail { fill: #b71c1c; }
 svg .ci { stroke: #333; stroke-width: 2; }
 svg .est { fill: #333; }
+svg .zero { stroke: #666; stroke-width: 1.5; }
+svg .gate-ref { stroke: #b71c1c; stroke-width: 2; stroke-dasharray: 3 2; }
 `
 
 // contentSecurityPolicy allows the page nothing but pageCSS, by its hash:
@@ -73,9 +75,9 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 {{end}}</ul>
 <h2 id="decision">Decision</h2>
 <p class="decision {{if .DecisionPass}}advance{{else}}hold{{end}}" data-decision="{{.Decision}}"><strong>{{.Decision}}</strong>{{if .DecisionArm}} for arm {{.DecisionArm}}{{end}}.</p>
-{{if .FailingGates}}<p>Failing gates:</p>
+{{if .FailingGates}}<p>Failing gates ({{len .FailingGates}}):</p>
 <ul>
-{{range .FailingGates}}<li><strong>{{.}}</strong></li>
+{{range .FailingGates}}<li><strong>{{.Name}}</strong>{{.Rest}}</li>
 {{end}}</ul>
 {{else}}<p>Failing gates: none.</p>
 {{end}}<p>Reason: {{.Reason}}</p>
@@ -119,7 +121,7 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 {{if .Caption}}<caption>{{.Caption}}</caption>{{end}}
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
-{{range .Rows}}<tr>{{range .}}<td{{if .Class}} class="{{.Class}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td{{if .Class}} class="{{.Class}}"{{end}}{{if .Title}} title="{{.Title}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table></div>
 {{end}}`))
