@@ -87,6 +87,8 @@ type Task struct {
 	MedianReviewNS   int64    `parquet:"median_review_ns"`
 	TimeComplete     bool     `parquet:"time_complete"` // every run of the task has a complete time
 	CriticalFailures int64    `parquet:"critical_failures"`
+
+	PacketConstructedComplete bool `parquet:"packet_constructed_complete"` // the task's packet.json says it was intentionally constructed to be complete, not retrieved: the task's results cannot support a retrieval-quality claim
 }
 
 // Repository is one row per (repository, arm).

@@ -52,7 +52,9 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	var out Out
 	all := summarize(c.Manifest.Design.Tasks, in.runs)
 	for _, ta := range all {
-		out.Tasks = append(out.Tasks, ta.row())
+		row := ta.row()
+		row.PacketConstructedComplete = constructedComplete(c, row.TaskID)
+		out.Tasks = append(out.Tasks, row)
 	}
 	out.Repositories = repositories(all)
 	out.Figures = figures(c, all, in.runs, in.tokens)
@@ -106,6 +108,15 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 		out.Decision = append(out.Decision, decide(pol, gates, arm.ID, v))
 	}
 	return out
+}
+
+// constructedComplete reports whether the task's packet says it was
+// intentionally constructed to be complete (packet.json constructed_complete): such
+// a task cannot support a retrieval-quality claim, which the tasks table
+// records for every report.
+func constructedComplete(c *tables.Campaign, task string) bool {
+	t := c.Task(task)
+	return t != nil && t.Packet.ConstructedComplete
 }
 
 // taskArm is one task under one arm: its runs and their exact medians.

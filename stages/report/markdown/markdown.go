@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/stages/report/scorecard"
@@ -36,6 +38,7 @@ func Render(sc scorecard.Scorecard, s *tables.Set) []byte {
 	writeSourceProtocol(&b, sc.SourceAndProtocol)
 	writeEvidencePlan(&b, sc.EvidenceAndPlan)
 	writeCostTime(&b, sc.CostAndTime)
+	writeCeilings(&b, sc.Ceilings, sc.CostAndTime.Currency)
 	writeSystemComparison(&b, sc.SystemComparison, s.Tokens, sc.CostAndTime.Currency)
 	writeRuns(&b, s.Runs, sc.CostAndTime.Currency)
 	writeFindings(&b, s.Rejections)
@@ -117,11 +120,16 @@ func writeEvidencePlan(b *bytes.Buffer, ep scorecard.EvidenceAndPlan) {
 		row(b, escapeMarkdown(a.Arm), escapeMarkdown(a.Split), scorecard.Int(a.Tasks), scorecard.Shown(a.MacroMedianR), scorecard.Int(a.UncertaintyTasks), scorecard.Shown(a.MacroMedianU))
 	}
 	b.WriteString("\n")
-	table(b, []string{"task", "arm", "runs", "scored", "median R", "median U"})
-	for _, t := range ep.Tasks {
-		row(b, escapeMarkdown(t.Task), escapeMarkdown(t.Arm), scorecard.Int(t.Runs), scorecard.Int(t.ScoredRuns), scorecard.Shown(t.MedianR), scorecard.Shown(t.MedianU))
+	if len(ep.ConstructedCompletePackets) > 0 {
+		fmt.Fprintf(b, "> **Packet constructed to be complete:** %s. Each of these packets was intentionally constructed to be complete, "+
+			"not retrieved, so these tasks' results cannot support a retrieval-quality claim.\n\n", escList(ep.ConstructedCompletePackets))
 	}
-	b.WriteString("\n")
+	table(b, []string{"task", "arm", "runs", "scored", "median R", "median U", "packet constructed complete"})
+	for _, t := range ep.Tasks {
+		row(b, escapeMarkdown(t.Task), escapeMarkdown(t.Arm), scorecard.Int(t.Runs), scorecard.Int(t.ScoredRuns), scorecard.Shown(t.MedianR), scorecard.Shown(t.MedianU),
+			scorecard.YesNo(t.PacketConstructedComplete))
+	}
+	b.WriteString("\n" + scorecard.MedianRule + "\n\n")
 }
 
 func writeCostTime(b *bytes.Buffer, ct scorecard.CostAndTime) {
@@ -139,10 +147,44 @@ func writeCostTime(b *bytes.Buffer, ct scorecard.CostAndTime) {
 	if len(ct.Ratios) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "Ratios Σ task-median(arm) / Σ task-median(%s):\n\n", escapeMarkdown(ct.Baseline))
-	table(b, []string{"arm", "cost", "review-only cost", "time", "review-only time"})
+	fmt.Fprintf(b, "Ratios Σ task-median(arm) / Σ task-median(%s), every split, then each split "+
+		"(the judged split over exactly the runs its gates judge):\n\n", escapeMarkdown(ct.Baseline))
+	table(b, []string{"arm", "split", "cost", "review-only cost", "time", "review-only time"})
+	ratioRow := func(r scorecard.CostTimeRatio, split string) {
+		row(b, escapeMarkdown(r.Arm), split, scorecard.TimesChangeExact(r.Cost), scorecard.TimesChangeExact(r.ReviewCost),
+			scorecard.TimesChangeExact(r.Time), scorecard.TimesChangeExact(r.ReviewTime))
+	}
 	for _, r := range ct.Ratios {
-		row(b, escapeMarkdown(r.Arm), scorecard.TimesChange(r.Cost), scorecard.TimesChange(r.ReviewCost), scorecard.TimesChange(r.Time), scorecard.TimesChange(r.ReviewTime))
+		ratioRow(r, "all splits")
+	}
+	for _, split := range slices.Sorted(maps.Keys(ct.RatiosBySplit)) {
+		label := escapeMarkdown(split)
+		if split == ct.JudgedSplit {
+			label += " (judged)"
+		}
+		for _, r := range ct.RatiosBySplit[split] {
+			ratioRow(r, label)
+		}
+	}
+	b.WriteString("\n")
+}
+
+// writeCeilings writes campaign wall time beside its ceiling, then every
+// campaign ceiling with its use and limit.
+func writeCeilings(b *bytes.Buffer, cs []scorecard.CeilingResult, currency string) {
+	if len(cs) == 0 {
+		return
+	}
+	b.WriteString("### Campaign ceilings\n\n")
+	for _, c := range cs {
+		if c.Ceiling == scorecard.CeilingWallTime {
+			fmt.Fprintf(b, "Campaign wall time (first session start to last session end, waiting and queues included): %s; ceiling %s; held: %s.\n\n",
+				escapeMarkdown(scorecard.CeilingUse(c, currency)), escapeMarkdown(scorecard.CeilingLimit(c, currency)), scorecard.CeilingHeld(c))
+		}
+	}
+	table(b, []string{"ceiling", "used", "limit", "held"})
+	for _, c := range cs {
+		row(b, escapeMarkdown(c.Ceiling), escapeMarkdown(scorecard.CeilingUse(c, currency)), escapeMarkdown(scorecard.CeilingLimit(c, currency)), scorecard.CeilingHeld(c))
 	}
 	b.WriteString("\n")
 }

@@ -26,9 +26,10 @@ type CostAndTime struct {
 	// gates' observed values.
 	JudgedSplit   string                     `json:"judged_split"`
 	RatiosBySplit map[string][]CostTimeRatio `json:"ratios_by_split"`
-	// Currency is the rate cards' currency (ISO 4217; one per campaign),
-	// for the reports' display only: not part of scorecard.json.
-	Currency string `json:"-"`
+	// Currency is the rate cards' currency (ISO 4217; one per campaign):
+	// every amount of money in the scorecard is in it. "" when no rate
+	// card names one.
+	Currency string `json:"currency"`
 }
 
 // CostTimeArm is one arm's allocated complete-workflow and review-only

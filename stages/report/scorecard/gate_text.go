@@ -86,3 +86,23 @@ func failingGates(d DecisionResult, gates []GateResult) []GateResult {
 	}
 	return out
 }
+
+// MetricValue prints a reviewer-benchmark sum metric in its unit: cost as
+// money with its currency, median latency as a duration (never a count of
+// nanoseconds), token sums as they are; "unavailable" for an unknown value.
+// Rate metrics print as numerator/denominator.
+func MetricValue(m MetricResult, currency string) string {
+	exact := m.Exact
+	if exact == "" || exact == "null" {
+		return "unavailable"
+	}
+	switch m.Metric {
+	case tables.MetricCost:
+		return Amount(currency, &exact)
+	case tables.MetricLatency:
+		return Duration(&exact)
+	case tables.MetricInputTokens, tables.MetricOutputTokens:
+		return exact
+	}
+	return fmt.Sprintf("%d/%d", m.Numerator, m.Denominator)
+}

@@ -55,6 +55,11 @@ func (c *ClaimCount) add(p *int64) {
 type EvidenceAndPlan struct {
 	Arms  []EvidencePlanArm  `json:"arms"`
 	Tasks []EvidencePlanTask `json:"tasks"` // manifest task order, then arm order
+	// ConstructedCompletePackets are the tasks whose packet was
+	// intentionally constructed to be complete (the tasks table's
+	// packet_constructed_complete), in its order: their results cannot
+	// support a retrieval-quality claim.
+	ConstructedCompletePackets []string `json:"constructed_complete_packets"`
 }
 
 // EvidencePlanArm is one arm's macro-averages of task medians over the
@@ -81,6 +86,10 @@ type EvidencePlanTask struct {
 	ScoredRuns int64  `json:"scored_runs"`
 	MedianR    *Ratio `json:"median_r"` // null when a run has no R
 	MedianU    *Ratio `json:"median_u"` // null when the task has no U or a run lacks it
+	// PacketConstructedComplete: the task's packet was intentionally
+	// constructed to be complete, so this row cannot support a
+	// retrieval-quality claim.
+	PacketConstructedComplete bool `json:"packet_constructed_complete"`
 }
 
 func buildSourceAndProtocol(s *tables.Set, arms []string) SourceAndProtocol {
@@ -126,16 +135,24 @@ func (a *SourceProtocolArm) addRun(r tables.Run) {
 }
 
 // buildEvidenceAndPlan formats the aggregate stage's task medians and
-// macro-averages.
-func buildEvidenceAndPlan(f tables.Figures) EvidenceAndPlan {
-	out := EvidenceAndPlan{Arms: []EvidencePlanArm{}, Tasks: []EvidencePlanTask{}}
+// macro-averages, each task marked with its packet's flag from the tasks
+// table.
+func buildEvidenceAndPlan(f tables.Figures, tasks []tables.Task) EvidenceAndPlan {
+	out := EvidenceAndPlan{Arms: []EvidencePlanArm{}, Tasks: []EvidencePlanTask{}, ConstructedCompletePackets: []string{}}
+	complete := map[string]bool{}
+	for _, t := range tasks {
+		if t.PacketConstructedComplete && !complete[t.TaskID] {
+			complete[t.TaskID] = true
+			out.ConstructedCompletePackets = append(out.ConstructedCompletePackets, t.TaskID)
+		}
+	}
 	for _, a := range f.EvidenceArms {
 		out.Arms = append(out.Arms, EvidencePlanArm{Arm: a.Arm, Split: a.Split, Tasks: a.Tasks,
 			MacroMedianR: newRatio(a.MacroMedianR), UncertaintyTasks: a.UncertaintyTasks, MacroMedianU: newRatio(a.MacroMedianU)})
 	}
 	for _, t := range f.EvidenceTasks {
 		out.Tasks = append(out.Tasks, EvidencePlanTask{Task: t.Task, Split: t.Split, Arm: t.Arm, Runs: t.Runs,
-			ScoredRuns: t.ScoredRuns, MedianR: newRatio(t.MedianR), MedianU: newRatio(t.MedianU)})
+			ScoredRuns: t.ScoredRuns, MedianR: newRatio(t.MedianR), MedianU: newRatio(t.MedianU), PacketConstructedComplete: complete[t.Task]})
 	}
 	return out
 }

@@ -44,10 +44,13 @@ type Scorecard struct {
 	SourceAndProtocol SourceAndProtocol `json:"source_and_protocol"`
 	EvidenceAndPlan   EvidenceAndPlan   `json:"evidence_and_plan"`
 	CostAndTime       CostAndTime       `json:"cost_and_time"`
-	Gates             []GateResult      `json:"gates"`
-	SystemComparison  *SystemComparison `json:"system_comparison,omitempty"` // kind system-comparison only
-	Decision          DecisionResult    `json:"decision"`
-	Intervals         Intervals         `json:"intervals"`
+	// Ceilings are the campaign ceilings, campaign wall time among them,
+	// each with its use and limit, in manifest order.
+	Ceilings         []CeilingResult   `json:"ceilings"`
+	Gates            []GateResult      `json:"gates"`
+	SystemComparison *SystemComparison `json:"system_comparison,omitempty"` // kind system-comparison only
+	Decision         DecisionResult    `json:"decision"`
+	Intervals        Intervals         `json:"intervals"`
 	// ReviewerBenchmark is present only for kind reviewer-benchmark.
 	ReviewerBenchmark *ReviewerBenchmark `json:"reviewer_benchmark,omitzero"`
 }
@@ -145,6 +148,7 @@ func Build(c *tables.Campaign, s *tables.Set, f tables.Figures, toolVersion stri
 		Gates:            buildGates(s.Gates),
 		Decision:         BuildDecision(s.Decision),
 		Intervals:        buildIntervals(s.Intervals),
+		Ceilings:         buildCeilings(s),
 	}
 	sc.Decision.FailingGateDetails = failingGates(sc.Decision, sc.Gates)
 	if c != nil {
@@ -158,7 +162,7 @@ func Build(c *tables.Campaign, s *tables.Set, f tables.Figures, toolVersion stri
 		arms = append(arms, a.Arm)
 	}
 	sc.SourceAndProtocol = buildSourceAndProtocol(s, arms)
-	sc.EvidenceAndPlan = buildEvidenceAndPlan(f)
+	sc.EvidenceAndPlan = buildEvidenceAndPlan(f, s.Tasks)
 	sc.CostAndTime = buildCostAndTime(f)
 	if c != nil && len(c.Manifest.RateCards) > 0 {
 		sc.CostAndTime.Currency = c.Manifest.RateCards[0].Currency
