@@ -79,15 +79,15 @@ const (
 // CriterionRow is one row per (completed review, criterion): the raw
 // proposed rating and the effective rating derived in code.
 type CriterionRow struct {
-	SessionID string `parquet:"session_id"`
-	CaseID    string `parquet:"case_id"`
-	Profile   string `parquet:"profile,dict"`
-	Run       int64  `parquet:"run"`
-	Criterion string `parquet:"criterion,dict"`
-	Raw       string `parquet:"raw_rating,dict"`       // pass, fail, unknown, absent
-	Effective string `parquet:"effective_rating,dict"` // pass, fail, unknown
-	Reason    string `parquet:"reason,dict"`           // proposed, grounded_blocking, unsupported_failure, not_rated
-	Owned     string `parquet:"finding_ids"`           // the finding IDs the reviewer attached, comma-separated
+	SessionID string   `parquet:"session_id"`
+	CaseID    string   `parquet:"case_id"`
+	Profile   string   `parquet:"profile,dict"`
+	Run       int64    `parquet:"run"`
+	Criterion string   `parquet:"criterion,dict"`
+	Raw       string   `parquet:"raw_rating,dict"`       // pass, fail, unknown, absent
+	Effective string   `parquet:"effective_rating,dict"` // pass, fail, unknown
+	Reason    string   `parquet:"reason,dict"`           // proposed, grounded_blocking, unsupported_failure, not_rated
+	Owned     []string `parquet:"finding_ids,list"`      // the finding IDs the reviewer attached, in submitted order
 }
 
 // Reasons a finding is not grounded.
@@ -168,6 +168,6 @@ type ReviewMetric struct {
 	Metric      string   `parquet:"metric,dict"`
 	Numerator   int64    `parquet:"numerator"`
 	Denominator int64    `parquet:"denominator"`    // 0 for sums
-	Exact       string   `parquet:"exact"`          // the exact value as a fraction, decimal or money text; "null" when undefined or unknown
+	Exact       *string  `parquet:"exact,optional"` // the exact value as a fraction, decimal or money text; null when undefined or unknown
 	Value       *float64 `parquet:"value,optional"` // numerator/denominator; null when the denominator is 0 or the value unknown
 }

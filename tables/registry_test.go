@@ -120,6 +120,9 @@ func expectedParquetType(f reflect.StructField) string {
 	if typ.Kind() == reflect.Pointer {
 		typ = typ.Elem()
 	}
+	if typ.Kind() == reflect.Slice && typ.Elem().Kind() == reflect.String {
+		return "LIST<STRING>"
+	}
 	switch {
 	case typ == reflect.TypeFor[tables.Money]():
 		return "DECIMAL(18,12)"
@@ -156,6 +159,13 @@ func lookupColumn(s *parquet.Schema, name string) parquet.Field {
 }
 
 func parquetType(n parquet.Node) string {
+	if !n.Leaf() {
+		// A LIST group: list.element holds the items.
+		if len(n.Fields()) == 1 && len(n.Fields()[0].Fields()) == 1 {
+			return "LIST<" + parquetType(n.Fields()[0].Fields()[0]) + ">"
+		}
+		return "GROUP"
+	}
 	if lt := n.Type().LogicalType(); lt != nil {
 		return lt.String()
 	}
@@ -228,6 +238,7 @@ func collectStructs(decl ast.Decl, out map[string]typeComments) {
 // stages/report/interop_test.go).
 var duckDBType = map[string]string{
 	"STRING":         "VARCHAR",
+	"LIST<STRING>":   "VARCHAR[]",
 	"INT(64,true)":   "BIGINT",
 	"INT(64,false)":  "UBIGINT",
 	"BOOLEAN":        "BOOLEAN",

@@ -64,7 +64,7 @@ type Run struct {
 	Operations         int64    `parquet:"operations"`                         // ordinary and MCP tool calls of the investigation and the review
 	ReviewToolCalls    int64    `parquet:"review_tool_calls"`                  // tool calls recorded by the review, which has no tools: any is a protocol violation
 	PacketTokens       *int64   `parquet:"packet_tokens,optional"`             // the returned packet's tokens under the frozen tokenizer; null when unknown or for other kinds
-	LimitsExceeded     string   `parquet:"limits_exceeded"`                    // comma-separated workflow limits beyond their bound: workflow_time, investigation_time, review_time, operations; "" when within
+	LimitsExceeded     []string `parquet:"limits_exceeded,list"`               // workflow limits beyond their bound, in this order: workflow_time, investigation_time, review_time, operations; empty when within
 }
 
 // Task is one row per (task, arm): medians over repetitions.
@@ -78,9 +78,9 @@ type Task struct {
 	Runs             int64    `parquet:"runs"`
 	ScoredRuns       int64    `parquet:"scored_runs"`
 	MedianR          *float64 `parquet:"median_r,optional"`
-	MedianRExact     string   `parquet:"median_r_exact"` // exact median R as decimal or fraction text, "null" when unknown
+	MedianRExact     *string  `parquet:"median_r_exact,optional"` // exact median R as decimal or fraction text; null when unknown
 	MedianU          *float64 `parquet:"median_u,optional"`
-	MedianUExact     string   `parquet:"median_u_exact"`                      // exact median U, "null" when unknown or the task has no unanswerable obligation
+	MedianUExact     *string  `parquet:"median_u_exact,optional"`             // exact median U; null when unknown or the task has no unanswerable obligation
 	MedianCost       *Money   `parquet:"median_cost,optional,decimal(12:18)"` // null when a run's cost is null; half pico-units rounded half to even, gates use the exact value
 	MedianReviewCost *Money   `parquet:"median_review_cost,optional,decimal(12:18)"`
 	MedianNS         int64    `parquet:"median_ns"` // a half nanosecond of an even-count median is rounded half to even; gates use the exact value
@@ -102,23 +102,33 @@ type Repository struct {
 	TotalCost        *Money   `parquet:"total_cost,optional,decimal(12:18)"`
 }
 
-// Gate is one row per gate of the frozen policy.
+// Gate is one row per gate of the frozen policy. observed and threshold are
+// display text; observed_num/observed_den and threshold_num/threshold_den
+// state the same values exactly as reduced int64 fractions, and
+// observed_value and threshold_value are the nearest float64 for plotting.
 type Gate struct {
-	Gate      GateName `parquet:"gate,dict"` // stable name from the gate registry, e.g. g1_critical_source
-	Arm       string   `parquet:"arm,dict"`  // the arm judged against the baseline
-	Observed  string   `parquet:"observed"`  // exact observed value as text
-	Threshold string   `parquet:"threshold"` // comparison and threshold, e.g. ">= 0.90"
-	Pass      bool     `parquet:"pass"`
-	Failing   string   `parquet:"failing"` // comma-separated tasks or runs that failed it
-	Detail    string   `parquet:"detail"`
+	Gate           GateName `parquet:"gate,dict"` // stable name from the gate registry, e.g. g1_critical_source
+	Arm            string   `parquet:"arm,dict"`  // the arm judged against the baseline
+	Observed       string   `parquet:"observed"`  // exact observed value as display text: a decimal, or a fraction with its 6-decimal approximation; "null" when unknown
+	Threshold      string   `parquet:"threshold"` // comparison and threshold as display text, e.g. ">= 0.90"
+	Pass           bool     `parquet:"pass"`
+	Failing        []string `parquet:"failing,list"` // tasks, runs or sessions that failed it, in gate order
+	Detail         string   `parquet:"detail"`
+	ObservedNum    *int64   `parquet:"observed_num,optional"`   // numerator of the exact observed value as a reduced fraction; null when unknown or beyond int64
+	ObservedDen    *int64   `parquet:"observed_den,optional"`   // denominator (> 0) of the same fraction; null exactly when observed_num is
+	ObservedValue  *float64 `parquet:"observed_value,optional"` // the float64 nearest the exact observed value; null when unknown. Compare with observed_num/observed_den for exactness
+	Comparison     string   `parquet:"comparison,dict"`         // how observed meets the threshold, inclusive: >= or <=
+	ThresholdNum   *int64   `parquet:"threshold_num,optional"`  // numerator of the threshold's exact decimal as a reduced fraction; null when beyond int64
+	ThresholdDen   *int64   `parquet:"threshold_den,optional"`  // denominator (> 0) of the same fraction; null exactly when threshold_num is
+	ThresholdValue float64  `parquet:"threshold_value"`         // the float64 nearest the threshold; the gate compares the exact fraction
 }
 
 // Decision is the single-row decision table.
 type Decision struct {
-	Decision     Verdict `parquet:"decision,dict"` // advance, do_not_advance, stop_no_gain, no_verdict
-	Arm          string  `parquet:"arm,dict"`
-	FailingGates string  `parquet:"failing_gates"` // comma-separated gate names
-	Reason       string  `parquet:"reason"`
+	Decision     Verdict  `parquet:"decision,dict"` // advance, do_not_advance, stop_no_gain, no_verdict
+	Arm          string   `parquet:"arm,dict"`
+	FailingGates []string `parquet:"failing_gates,list"` // names of the failing gates, in policy order
+	Reason       string   `parquet:"reason"`
 	// RejectingFindings counts the rejecting findings of every stage; any
 	// makes the decision no_verdict (tables.ApplyRejections).
 	RejectingFindings int64 `parquet:"rejecting_findings"`

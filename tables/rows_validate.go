@@ -33,24 +33,24 @@ type Session struct {
 // DispositionRow is one row per evidence disposition of a reconciliation
 // answer, plus one row per packet E ID the answer failed to dispose of.
 type DispositionRow struct {
-	SessionID  string `parquet:"session_id"`
-	TaskID     string `parquet:"task_id,dict"`
-	EvidenceID string `parquet:"evidence_id,dict"`
-	Status     string `parquet:"status,dict"` // used, excluded, unresolved, missing
-	FinalIDs   string `parquet:"final_ids"`   // comma-separated, in submitted order
-	Valid      bool   `parquet:"valid"`
-	Code       string `parquet:"code,dict"` // first rejecting code, "" when valid
+	SessionID  string   `parquet:"session_id"`
+	TaskID     string   `parquet:"task_id,dict"`
+	EvidenceID string   `parquet:"evidence_id,dict"`
+	Status     string   `parquet:"status,dict"`    // used, excluded, unresolved, missing
+	FinalIDs   []string `parquet:"final_ids,list"` // final IDs linked to the evidence, in submitted order
+	Valid      bool     `parquet:"valid"`
+	Code       string   `parquet:"code,dict"` // first rejecting code, "" when valid
 }
 
 // CitationRow is one row per final citation of every answer.
 type CitationRow struct {
-	SessionID  string `parquet:"session_id"`
-	Index      int64  `parquet:"index"`
-	EvidenceID string `parquet:"evidence_id,dict"`
-	Path       string `parquet:"path"`
-	StartLine  int64  `parquet:"start_line"`
-	EndLine    int64  `parquet:"end_line"`
-	Supports   string `parquet:"supports"` // comma-separated final IDs
-	Valid      bool   `parquet:"valid"`
-	Code       string `parquet:"code,dict"` // first rejecting code, "" when valid
+	SessionID  string   `parquet:"session_id"`
+	Index      int64    `parquet:"index"`
+	EvidenceID string   `parquet:"evidence_id,dict"`
+	Path       string   `parquet:"path"`
+	StartLine  int64    `parquet:"start_line"`
+	EndLine    int64    `parquet:"end_line"`
+	Supports   []string `parquet:"supports,list"` // final IDs the citation supports, in submitted order
+	Valid      bool     `parquet:"valid"`
+	Code       string   `parquet:"code,dict"` // first rejecting code, "" when valid
 }

@@ -37,9 +37,15 @@ func sampleRows[T any]() []T {
 	return rows
 }
 
-// fill sets a scalar field to a value that depends on field index i and row r.
+// fill sets a scalar field to a value that depends on field index i and row
+// r; a list gets r items (row 0 an empty list, as a reader returns it).
 func fill(f reflect.Value, i, r int) {
 	switch f.Kind() {
+	case reflect.Slice:
+		f.Set(reflect.MakeSlice(f.Type(), r, r))
+		for k := range r {
+			fill(f.Index(k), i*10+k, r)
+		}
 	case reflect.String:
 		f.SetString(fmt.Sprintf("v%d-%d", i, r))
 	case reflect.Int64, reflect.Int32, reflect.Int:
@@ -117,7 +123,7 @@ func TestWriteParquetFileMetadata(t *testing.T) {
 	}
 	f := openParquet(t, path)
 	want := map[string]string{
-		"evalgate.schema_version":  "evalgate.tables/v1",
+		"evalgate.schema_version":  tables.SchemaVersion,
 		"evalgate.manifest_sha256": testMeta.ManifestSHA256,
 		"evalgate.tool_version":    "test",
 		"evalgate.synthetic":       "true",

@@ -318,8 +318,8 @@ func TestReviewerBenchmarkRecompute(t *testing.T) {
 		if m.Metric == tables.MetricDetection && m.Denominator > 0 {
 			// The float column is the exact fraction rounded once.
 			f, _ := new(big.Rat).SetFrac64(m.Numerator, m.Denominator).Float64()
-			if m.Exact != fmt.Sprintf("%d/%d", m.Numerator, m.Denominator) || m.Value == nil || *m.Value != f {
-				t.Errorf("%s %s detection: exact %q value %v", m.Split, m.Profile, m.Exact, m.Value)
+			if m.Exact == nil || *m.Exact != fmt.Sprintf("%d/%d", m.Numerator, m.Denominator) || m.Value == nil || *m.Value != f {
+				t.Errorf("%s %s detection: exact %v value %v", m.Split, m.Profile, m.Exact, m.Value)
 			}
 		}
 	}

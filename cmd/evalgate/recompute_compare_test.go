@@ -143,19 +143,23 @@ func rcCompare(t *testing.T, want rcResult, got rcOutput) {
 		for i, w := range want.gates {
 			g := got.gates[i]
 			failing := strings.Join(w.failing, ",")
-			if string(g.Gate) != w.name || g.Pass != w.pass || !rcEqual(rcObserved(g.Observed), w.observed) || g.Failing != failing {
+			if string(g.Gate) != w.name || g.Pass != w.pass || !rcEqual(rcObserved(g.Observed), w.observed) || strings.Join(g.Failing, ",") != failing {
 				t.Errorf("gate %s: pipeline pass=%t observed=%s failing=%q; recomputed %s pass=%t observed=%s failing=%q",
 					g.Gate, g.Pass, g.Observed, g.Failing, w.name, w.pass, w.observed.RatString(), failing)
+			}
+			// The numeric columns state the same recomputed value exactly.
+			if g.ObservedNum == nil || g.ObservedDen == nil || !rcEqual(big.NewRat(*g.ObservedNum, *g.ObservedDen), w.observed) {
+				t.Errorf("gate %s: observed_num/observed_den %v/%v, recomputed %s", g.Gate, g.ObservedNum, g.ObservedDen, w.observed.RatString())
 			}
 		}
 	})
 	t.Run("scorecard.json", func(t *testing.T) { rcCompareScorecard(t, want, got.scorecard) })
 	t.Run("decision", func(t *testing.T) {
 		failing := strings.Join(want.failingGates, ",")
-		if len(got.decision) != 1 || string(got.decision[0].Decision) != want.decision || got.decision[0].FailingGates != failing {
+		if len(got.decision) != 1 || string(got.decision[0].Decision) != want.decision || strings.Join(got.decision[0].FailingGates, ",") != failing {
 			t.Errorf("decision.parquet = %+v, recomputed %s failing %q", got.decision, want.decision, failing)
 		}
-		if got.summary != nil && (got.summary["decision"] != want.decision || got.summary["failing_gates"] != failing) {
+		if got.summary != nil && (got.summary["decision"] != want.decision || fmt.Sprint(got.summary["failing_gates"]) != fmt.Sprint(anyList(want.failingGates))) {
 			t.Errorf("run --json summary = %v, recomputed %s failing %q", got.summary, want.decision, failing)
 		}
 	})
@@ -284,4 +288,13 @@ func TestRecomputeExample(t *testing.T) {
 			}
 		}
 	})
+}
+
+// anyList is xs as JSON decodes an array into any: never nil.
+func anyList(xs []string) []any {
+	out := []any{}
+	for _, x := range xs {
+		out = append(out, x)
+	}
+	return out
 }

@@ -33,7 +33,7 @@ type verdictOutcome struct {
 		Written        bool     `json:"written"`
 		Decision       string   `json:"decision"`
 		Reason         string   `json:"reason"`
-		FailingGates   string   `json:"failing_gates"`
+		FailingGates   []string `json:"failing_gates"`
 		RejectingCodes []string `json:"rejecting_codes"`
 	}
 }
@@ -98,7 +98,7 @@ func (o verdictOutcome) wantCostGatesFail(t *testing.T, code tables.Code) {
 	if o.validateExit != 0 || o.runExit != 0 {
 		t.Errorf("validate exited %d and run %d, want 0 and 0", o.validateExit, o.runExit)
 	}
-	if o.run.Decision != "do_not_advance" || o.run.FailingGates != "g5_cost_aggregate,g5_cost_task,g5_cost_pair" {
+	if o.run.Decision != "do_not_advance" || strings.Join(o.run.FailingGates, ",") != "g5_cost_aggregate,g5_cost_task,g5_cost_pair" {
 		t.Errorf("run: decision %q failing %q, want do_not_advance failing the three cost gates (reason %q)", o.run.Decision, o.run.FailingGates, o.run.Reason)
 	}
 	if !slices.Contains(o.codes, code) {

@@ -209,9 +209,9 @@ func (ta *taskArm) row() tables.Task {
 		Runs:             ta.nRuns,
 		ScoredRuns:       ta.scored,
 		MedianR:          stats.Float(ta.medianR),
-		MedianRExact:     stats.FormatRat(ta.medianR),
+		MedianRExact:     exactText(ta.medianR),
 		MedianU:          stats.Float(ta.medianU),
-		MedianUExact:     stats.FormatRat(ta.medianU),
+		MedianUExact:     exactText(ta.medianU),
 		MedianCost:       roundMoney(ta.medianCost),
 		MedianReviewCost: roundMoney(ta.medianReviewCost),
 		MedianNS:         roundInt(ta.medianNS),
@@ -268,3 +268,14 @@ func repositories(tas []*taskArm) []tables.Repository {
 	}
 	return out
 }
+
+// exactText is the exact text of r (stats.FormatRat), or nil when r is
+// unknown: a nullable column holds a real null, never the text "null".
+func exactText(r *big.Rat) *string {
+	if r == nil {
+		return nil
+	}
+	return textPtr(stats.FormatRat(r))
+}
+
+func textPtr(s string) *string { return &s }

@@ -50,18 +50,18 @@ func renderAggregate(s *tables.Set) string {
 	var b strings.Builder
 	b.WriteString("tasks (task arm: median R, cost, seconds):\n")
 	for _, r := range s.Tasks {
-		fmt.Fprintf(&b, "  %s %s: %s, %s, %d\n", r.TaskID, r.Arm, r.MedianRExact, moneyText(r.MedianCost), r.MedianNS/1e9)
+		fmt.Fprintf(&b, "  %s %s: %s, %s, %d\n", r.TaskID, r.Arm, textOrNull(r.MedianRExact), moneyText(r.MedianCost), r.MedianNS/1e9)
 	}
 	b.WriteString("gates (gate arm: observed threshold):\n")
 	for _, g := range s.Gates {
 		verdict := "pass"
 		if !g.Pass {
-			verdict = "FAIL " + g.Failing
+			verdict = "FAIL " + strings.Join(g.Failing, ",")
 		}
 		fmt.Fprintf(&b, "  %s %s: %s %s %s\n", g.Gate, g.Arm, g.Observed, g.Threshold, strings.TrimSpace(verdict))
 	}
 	for _, d := range s.Decision {
-		fmt.Fprintf(&b, "decision: %s arm %s failing [%s]\n", d.Decision, d.Arm, d.FailingGates)
+		fmt.Fprintf(&b, "decision: %s arm %s failing [%s]\n", d.Decision, d.Arm, strings.Join(d.FailingGates, ","))
 	}
 	return b.String()
 }
@@ -71,4 +71,12 @@ func moneyText(m *tables.Money) string {
 		return "null"
 	}
 	return m.String()
+}
+
+// textOrNull renders a nullable text column, null as "null".
+func textOrNull(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
 }

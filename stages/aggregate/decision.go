@@ -58,7 +58,7 @@ func decide(pol *policy, gates []tables.Gate, arm string, v validityReport) tabl
 			gain = &gates[i]
 		}
 	}
-	d := tables.Decision{Arm: arm, FailingGates: strings.Join(failing, ",")}
+	d := tables.Decision{Arm: arm, FailingGates: failing}
 	switch {
 	case pol == nil:
 		d.Decision, d.Reason = tables.DecisionNoVerdict, "the gate policy preset is unknown, so no frozen policy can judge the campaign"

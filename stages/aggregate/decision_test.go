@@ -1,6 +1,8 @@
 package aggregate
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/tables"
@@ -180,7 +182,7 @@ func TestQualityGates(t *testing.T) {
 		f.edit("T6", "B", 2, func(r *tables.Run) { r.UNum, r.UDen = 0, 1 })
 		f.aggregate()
 		f.wantGate(tables.GateUncertainty, "1", false)
-		if g := f.gate(tables.GateUncertainty); g.Failing != "T6/r2" {
+		if g := f.gate(tables.GateUncertainty); strings.Join(g.Failing, ",") != "T6/r2" {
 			t.Fatalf("failing %q", g.Failing)
 		}
 		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateUncertainty))
@@ -227,7 +229,7 @@ func TestSessionLimits(t *testing.T) {
 		f.s.Tokens = append(f.s.Tokens, tok, soundToken("T1-r1-A"))
 		f.aggregate()
 		f.wantGate(tables.GateSessionLimits, "1", false)
-		if g := f.gate(tables.GateSessionLimits); g.Failing != "T1-r1-B" {
+		if g := f.gate(tables.GateSessionLimits); strings.Join(g.Failing, ",") != "T1-r1-B" {
 			t.Fatalf("failing %q", g.Failing)
 		}
 		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateSessionLimits))
@@ -265,7 +267,7 @@ func TestCostStopConditions(t *testing.T) {
 			f.aggregate()
 			for _, g := range []tables.GateName{tables.GateCostAggregate, tables.GateCostTask, tables.GateCostPair} {
 				gate := f.gate(g)
-				if gate.Pass || !contains(gate.Failing, "T2-r1-A") || !contains(gate.Detail, "T2-r1-A ("+tc.why+")") {
+				if gate.Pass || !slices.Contains(gate.Failing, "T2-r1-A") || !contains(gate.Detail, "T2-r1-A ("+tc.why+")") {
 					t.Errorf("%s: pass %v failing %q detail %q", g, gate.Pass, gate.Failing, gate.Detail)
 				}
 			}

@@ -77,7 +77,7 @@ func systemTotals(arm tables.Arm, runs []tables.Run, all []*taskArm) tables.Syst
 			t.PacketSupportedNum += r.PacketSupportedNum
 			t.PacketSupportedDen += r.PacketSupportedDen
 		}
-		if r.LimitsExceeded != "" {
+		if len(r.LimitsExceeded) > 0 {
 			t.WorkflowsOverLimits++
 		}
 	}

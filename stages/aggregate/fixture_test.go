@@ -136,7 +136,7 @@ func (f *fixture) decision() tables.Decision {
 func (f *fixture) wantDecision(decision tables.Verdict, failing string) {
 	f.t.Helper()
 	d := f.decision()
-	if d.Decision != decision || d.FailingGates != failing {
+	if d.Decision != decision || strings.Join(d.FailingGates, ",") != failing {
 		f.t.Fatalf("decision %s failing %q (%s), want %s failing %q", d.Decision, d.FailingGates, d.Reason, decision, failing)
 	}
 }

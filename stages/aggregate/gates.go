@@ -106,21 +106,23 @@ func newJudge(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, 
 // gate fills a row. A gate passes when its observation meets the
 // threshold and nothing is listed as failing.
 func (j *judge) gate(t threshold, observed *big.Rat, failing []string, detail string) tables.Gate {
-	return tables.Gate{
+	g := tables.Gate{
 		Gate:      t.name,
 		Arm:       j.arm,
 		Observed:  stats.FormatRat(observed),
 		Threshold: t.String(),
 		Pass:      t.pass(observed) && len(failing) == 0,
-		Failing:   strings.Join(failing, ","),
+		Failing:   failing,
 		Detail:    detail,
 	}
+	g.SetNumbers(observed, tables.Comparison(t.op), t.value)
+	return g
 }
 
 // countGate bounds the number of failing items.
 func (j *judge) countGate(t threshold, failing []string, detail string) tables.Gate {
 	g := j.gate(t, big.NewRat(int64(len(failing)), 1), nil, detail)
-	g.Failing = strings.Join(failing, ",")
+	g.Failing = failing
 	return g
 }
 
@@ -221,7 +223,7 @@ func (j *judge) improvedTasks(t threshold) tables.Gate {
 		}
 	}
 	g := j.gate(t, big.NewRat(improved, 1), nil, fmt.Sprintf("%d of %d tasks improved (strictly greater task-median R)", improved, len(j.tasks)))
-	g.Failing = strings.Join(notImproved, ",")
+	g.Failing = notImproved
 	return g
 }
 

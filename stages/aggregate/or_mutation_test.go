@@ -69,8 +69,8 @@ func timeOnlyFailureControl(t *testing.T, combine func([]tables.Gate) []tables.G
 	if d.Decision == tables.DecisionAdvance {
 		return "a time-only failure advanced: " + d.Reason
 	}
-	if d.Decision != tables.DecisionDoNotAdvance || d.FailingGates != failingList(tables.GateTimeAggregate, tables.GateTimeTask) {
-		return "decision " + string(d.Decision) + " failing " + d.FailingGates + ", want do_not_advance failing the time caps"
+	if d.Decision != tables.DecisionDoNotAdvance || strings.Join(d.FailingGates, ",") != failingList(tables.GateTimeAggregate, tables.GateTimeTask) {
+		return "decision " + string(d.Decision) + " failing " + strings.Join(d.FailingGates, ",") + ", want do_not_advance failing the time caps"
 	}
 	return ""
 }

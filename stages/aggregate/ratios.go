@@ -133,13 +133,13 @@ func (j *judge) blockCost(g tables.Gate) tables.Gate {
 		return g
 	}
 	g.Pass = false
-	failing := slices.DeleteFunc(strings.Split(g.Failing, ","), func(s string) bool { return s == "" })
+	failing := slices.Clone(g.Failing)
 	reasons := make([]string, 0, len(j.costBlockers))
 	for _, b := range j.costBlockers {
 		failing = append(failing, b.session)
 		reasons = append(reasons, b.session+" ("+b.why+")")
 	}
-	g.Failing = strings.Join(failing, ",")
+	g.Failing = failing
 	g.Detail = fmt.Sprintf("cost cannot be shown within a hard spend bound for %d sessions: %s; %s", len(reasons), strings.Join(reasons, "; "), g.Detail)
 	return g
 }

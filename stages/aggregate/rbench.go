@@ -185,31 +185,29 @@ func metrics(split, profile, model string, rows []tables.ReviewRow, findingsBy m
 	rate := func(metric string, num, den int64) tables.ReviewMetric {
 		m := base
 		m.Metric, m.Numerator, m.Denominator = metric, num, den
-		m.Exact = fmt.Sprintf("%d/%d", num, den)
 		if den > 0 {
+			m.Exact = textPtr(fmt.Sprintf("%d/%d", num, den))
 			m.Value = stats.Float(big.NewRat(num, den))
-		} else {
-			m.Exact = "null"
 		}
 		return m
 	}
 	sum := func(metric string, v int64) tables.ReviewMetric {
 		m := base
-		m.Metric, m.Numerator, m.Exact = metric, v, fmt.Sprint(v)
+		m.Metric, m.Numerator, m.Exact = metric, v, textPtr(fmt.Sprint(v))
 		f := float64(v)
 		m.Value = &f
 		return m
 	}
 	cost := base
-	cost.Metric, cost.Exact = tables.MetricCost, "null"
+	cost.Metric = tables.MetricCost
 	if k.cost != nil {
-		cost.Exact = k.cost.String()
+		cost.Exact = textPtr(k.cost.String())
 		cost.Value = stats.Float(new(big.Rat).SetFrac64(int64(*k.cost), 1_000_000_000_000))
 	}
 	latency := base
-	latency.Metric, latency.Exact, latency.Denominator = tables.MetricLatency, "null", int64(len(k.durations))
+	latency.Metric, latency.Denominator = tables.MetricLatency, int64(len(k.durations))
 	if med := stats.MedianInt64(k.durations); med != nil && !k.durationUnknown {
-		latency.Exact, latency.Value = stats.FormatRat(med), stats.Float(med)
+		latency.Exact, latency.Value = exactText(med), stats.Float(med)
 	}
 	return []tables.ReviewMetric{
 		sum(tables.MetricScheduled, k.scheduled),
@@ -268,7 +266,8 @@ func (j *benchJudge) gates(pol *policy) []tables.Gate {
 // worse than the baseline (rather than not shown better).
 func (j *benchJudge) gate(t threshold, observed *big.Rat, text string, worse bool, failing []string, detail string) tables.Gate {
 	g := tables.Gate{Gate: t.name, Arm: j.cand, Observed: text, Threshold: t.String(), Pass: t.pass(observed),
-		Failing: strings.Join(failing, ","), Detail: detail}
+		Failing: failing, Detail: detail}
+	g.SetNumbers(observed, tables.Comparison(t.op), t.value)
 	if !g.Pass && worse {
 		j.worse = append(j.worse, string(t.name))
 	}
@@ -363,14 +362,14 @@ func (j *benchJudge) decide(gates []tables.Gate) tables.Decision {
 			failing = append(failing, string(g.Gate))
 		}
 	}
-	d.FailingGates = strings.Join(failing, ",")
+	d.FailingGates = failing
 	switch {
 	case len(failing) == 0:
 		d.Decision, d.Reason = tables.DecisionAdvance, "the candidate passes its contract and regression cases, blocks fewer clean cases with no detection regression on selection and final, within budget"
 	case len(j.worse) > 0:
 		d.Decision, d.Reason = tables.DecisionDoNotAdvance, "the candidate is observed worse on "+strings.Join(j.worse, ",")+"; the default reviewer stays"
 	default:
-		d.Decision, d.Reason = tables.DecisionInconclusive, "no regression, but no demonstrated improvement on "+d.FailingGates+"; the candidate stays opt-in and the default reviewer stays"
+		d.Decision, d.Reason = tables.DecisionInconclusive, "no regression, but no demonstrated improvement on "+strings.Join(failing, ",")+"; the candidate stays opt-in and the default reviewer stays"
 	}
 	return d
 }

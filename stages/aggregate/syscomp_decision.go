@@ -92,7 +92,7 @@ func systemDecision(pol *policy, gates []tables.Gate, cand string, v validityRep
 			noGain = append(noGain, fmt.Sprintf("%s observed %s, needs %s", g.Gate, g.Observed, g.Threshold))
 		}
 	}
-	d := tables.Decision{Arm: cand, FailingGates: strings.Join(failing, ",")}
+	d := tables.Decision{Arm: cand, FailingGates: failing}
 	switch {
 	case pol == nil:
 		d.Decision, d.Reason = tables.DecisionNoVerdict, "the gate policy preset is unknown, so no frozen policy can judge the campaign"

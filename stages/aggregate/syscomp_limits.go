@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -21,8 +22,8 @@ import (
 func workflowLimits(j *judge, t threshold, judged []tables.Run) tables.Gate {
 	var failing []string
 	for _, r := range judged {
-		if r.LimitsExceeded != "" {
-			failing = append(failing, fmt.Sprintf("%s:%s:%s", r.Arm, runName(r), r.LimitsExceeded))
+		if len(r.LimitsExceeded) > 0 {
+			failing = append(failing, fmt.Sprintf("%s:%s:%s", r.Arm, runName(r), strings.Join(r.LimitsExceeded, ",")))
 		}
 	}
 	return j.countGate(t, failing, fmt.Sprintf("%d of %d workflows of any system beyond a workflow limit (12 min workflow incl. cold setup, 8 min investigation, 4 min review, %d operations)",

@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,7 +98,7 @@ func (f *sysFixture) judge() (map[tables.GateName]tables.Gate, tables.Decision) 
 func TestSystemComparisonGates(t *testing.T) {
 	t.Run("hand-computed base case advances at every exact bound", func(t *testing.T) {
 		gates, d := newSysFixture(t).judge()
-		if d.Decision != tables.DecisionAdvance || d.Arm != "madar" || d.FailingGates != "" {
+		if d.Decision != tables.DecisionAdvance || d.Arm != "madar" || strings.Join(d.FailingGates, ",") != "" {
 			t.Fatalf("decision %+v", d)
 		}
 		if len(gates) != len(sysPreset(t).Gates) {
@@ -123,7 +124,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		if g := gates[tables.GateBaselineCostAggregate]; g.Pass || g.Observed != "0.8501" {
 			t.Fatalf("gate %+v", g)
 		}
-		if d.Decision != tables.DecisionStopNoGain || d.FailingGates != string(tables.GateBaselineCostAggregate) {
+		if d.Decision != tables.DecisionStopNoGain || strings.Join(d.FailingGates, ",") != string(tables.GateBaselineCostAggregate) {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -135,7 +136,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		if g := gates[tables.GateComparatorMacroLoss]; g.Pass || g.Observed != "0.05025" {
 			t.Fatalf("gate %+v", g)
 		}
-		if d.Decision != tables.DecisionDoNotAdvance || d.FailingGates != string(tables.GateComparatorMacroLoss) {
+		if d.Decision != tables.DecisionDoNotAdvance || strings.Join(d.FailingGates, ",") != string(tables.GateComparatorMacroLoss) {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -160,7 +161,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		}
 		f.run("T1", "serena").WorkflowCost = usd(t, "1.5999")
 		gates, d = f.judge()
-		if g := gates[tables.GateComparatorCostAggregate]; g.Pass || d.FailingGates != string(tables.GateComparatorCostAggregate) {
+		if g := gates[tables.GateComparatorCostAggregate]; g.Pass || strings.Join(d.FailingGates, ",") != string(tables.GateComparatorCostAggregate) {
 			t.Fatalf("gate %+v decision %+v", g, d)
 		}
 	})
@@ -170,7 +171,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.run("T2", "madar").WorkflowNS = 1063
 		gates, d := f.judge()
-		if gates[tables.GateComparatorTimePair].Pass || gates[tables.GateComparatorTimePair].Failing != "T2/r1" {
+		if gates[tables.GateComparatorTimePair].Pass || strings.Join(gates[tables.GateComparatorTimePair].Failing, ",") != "T2/r1" {
 			t.Fatalf("pair gate %+v", gates[tables.GateComparatorTimePair])
 		}
 		if d.Decision == tables.DecisionAdvance {
@@ -181,10 +182,10 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.run("T1", "madar").CriticalFailures = 1
 		gates, d := f.judge()
-		if g := gates[tables.GateBaselineCriticalLoss]; g.Pass || g.Failing != "T1" {
+		if g := gates[tables.GateBaselineCriticalLoss]; g.Pass || strings.Join(g.Failing, ",") != "T1" {
 			t.Fatalf("gate %+v", g)
 		}
-		if !strings.Contains(d.FailingGates, string(tables.GateCriticalSource)) {
+		if !slices.Contains(d.FailingGates, string(tables.GateCriticalSource)) {
 			t.Fatalf("decision %+v", d)
 		}
 	})

@@ -127,7 +127,7 @@ func hostileSet(t *testing.T) (*tables.Campaign, *tables.Set) {
 		tables.Gate{Gate: "g2_task_floor", Arm: hostile, Observed: "0.5", Threshold: `>= 0.80 "><script>`, Detail: hostile},
 		tables.Gate{Gate: "g5_cost_aggregate", Arm: hostile, Observed: "11/10 " + hostile, Threshold: "<= 1.10", Pass: true})
 	s.Decision[0].Reason = hostile
-	s.Decision[0].FailingGates = "g2_quality, " + hostile
+	s.Decision[0].FailingGates = []string{"g2_quality", hostile}
 	s.Rejections[0].Message = hostile
 	s.Rejections[0].Session = hostile
 	s.Intervals[0].Hi = ptr(0.7)

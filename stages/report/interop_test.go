@@ -106,7 +106,8 @@ func checkTable(t *testing.T, tb tables.Table, f duckFile, c *tables.Campaign) {
 }
 
 // checkNullability checks REQUIRED/OPTIONAL, that row 0 of a pointer
-// column is null and row 1 is not, and that money survives exactly.
+// column is null and row 1 is not, that a list column reads as a list of
+// the items written, and that money survives exactly.
 func checkNullability(t *testing.T, fld reflect.StructField, name string, f duckFile) {
 	isPtr := fld.Type.Kind() == reflect.Pointer
 	for _, sc := range f.Schema {
@@ -119,6 +120,13 @@ func checkNullability(t *testing.T, fld reflect.StructField, name string, f duck
 	v0, v1 := f.Sample[0][name], f.Sample[1][name]
 	if isPtr && (v0 != nil || v1 == nil) || !isPtr && (v0 == nil || v1 == nil) {
 		t.Errorf("values %v, %v: want null only in row 0 of a nullable column", scorecard.OrUnavailable(v0), scorecard.OrUnavailable(v1))
+	}
+	if fld.Type.Kind() == reflect.Slice {
+		// Row 0 holds an empty list, row 1 two items (fillRow).
+		w0, w1 := "[]", fmt.Sprintf("[%s, %s]", fillListItem(fld.Index[0], 1, 0), fillListItem(fld.Index[0], 1, 1))
+		if v0 == nil || *v0 != w0 || v1 == nil || *v1 != w1 {
+			t.Errorf("list values %v, %v; want %s, %s", scorecard.OrUnavailable(v0), scorecard.OrUnavailable(v1), w0, w1)
+		}
 	}
 	if v1 != nil && baseType(fld.Type) == reflect.TypeFor[tables.Money]() {
 		m, err := tables.ParseMoney(*v1)
@@ -139,6 +147,8 @@ func expectedDuckType(f reflect.StructField) string {
 		return "TIMESTAMP"
 	}
 	switch typ.Kind() {
+	case reflect.Slice:
+		return "VARCHAR[]" // the only list columns hold strings
 	case reflect.String:
 		return "VARCHAR"
 	case reflect.Int64:
@@ -186,6 +196,11 @@ func fillRow(row reflect.Value, r int) {
 			f = f.Elem()
 		}
 		switch f.Kind() {
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 2*r, 2*r))
+			for k := range 2 * r {
+				f.Index(k).SetString(fillListItem(i, r, k))
+			}
 		case reflect.String:
 			f.SetString(fmt.Sprintf("v%d-%d", i, r))
 		case reflect.Int64:
@@ -203,6 +218,8 @@ func fillRow(row reflect.Value, r int) {
 }
 
 func fillInt(field, r int) int64 { return int64(1_000_000*(field+1) + r) }
+
+func fillListItem(field, r, k int) string { return fmt.Sprintf("l%d-%d-%d", field, r, k) }
 
 // requireInterop returns the path of interop/check.mjs, or skips (fails
 // under CI) without node or the interop packages.

@@ -106,7 +106,7 @@ func effective(raw []tables.CriterionRow, fs []*tables.FindingRow, file string) 
 	for i := range rows {
 		row := &rows[i]
 		grounded, blocking, reported := false, false, false
-		owned := strings.Split(row.Owned, ",")
+		owned := row.Owned
 		ownsBlocking := false
 		for _, f := range fs {
 			if f.Criterion != row.Criterion || f.Severity != tables.FindingBlocking {
@@ -127,7 +127,7 @@ func effective(raw []tables.CriterionRow, fs []*tables.FindingRow, file string) 
 		case tables.RatingPass:
 			switch {
 			case ownsBlocking:
-				warn(row, tables.CodeRbenchPassOwnsBlocking, "criterion %s is rated pass but owns blocking finding(s) %s", row.Criterion, row.Owned)
+				warn(row, tables.CodeRbenchPassOwnsBlocking, "criterion %s is rated pass but owns blocking finding(s) %s", row.Criterion, strings.Join(row.Owned, ","))
 				row.Effective, row.Reason = tables.RatingUnknown, tables.EffectiveUnsupportedFailure
 				if grounded {
 					row.Effective, row.Reason = tables.RatingFail, tables.EffectiveGroundedOverride

@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -69,7 +68,7 @@ func (sy *systems) limits(run *tables.Run, p *plannedRun) tables.Findings {
 		out = append(out, tables.Finding{Code: tables.CodeReviewToolCall, Severity: tables.Warn, File: receiptsFile, Session: run.ReviewSessionID,
 			Message: fmt.Sprintf("The review recorded %d tool calls although it has no tools or further acquisition: a protocol violation.", rev)})
 	}
-	run.LimitsExceeded = strings.Join(exceeded, ",")
+	run.LimitsExceeded = exceeded
 	return out
 }
 

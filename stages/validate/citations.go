@@ -3,7 +3,7 @@ package validate
 import (
 	"bytes"
 	"fmt"
-	"strings"
+	"slices"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -42,7 +42,7 @@ func (v *runner) citationRows(session, file string, a *tables.Answer, task *tabl
 			Path:       cit.Path,
 			StartLine:  cit.StartLine,
 			EndLine:    cit.EndLine,
-			Supports:   strings.Join(cit.Supports, ","),
+			Supports:   slices.Clone(cit.Supports),
 			Valid:      code == "",
 			Code:       string(code),
 		})
@@ -110,7 +110,7 @@ func (v *runner) dispositionRows(session string, task *tables.LoadedTask, a *tab
 			TaskID:     task.Spec.ID,
 			EvidenceID: d.EvidenceID,
 			Status:     d.Status,
-			FinalIDs:   strings.Join(d.FinalIDs, ","),
+			FinalIDs:   slices.Clone(d.FinalIDs),
 			Valid:      code == "",
 			Code:       string(code),
 		})

@@ -3,7 +3,6 @@ package validate
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -102,7 +101,7 @@ func (b *bench) review(a *tables.ReviewAttempt, rev *tables.Review, file string)
 		if i, ok := rated[c]; ok {
 			cr := rev.Criteria[i]
 			row.Raw = cr.Rating
-			row.Owned = strings.Join(slices.DeleteFunc(slices.Clone(cr.FindingIDs), func(id string) bool { return !ids[id] }), ",")
+			row.Owned = slices.DeleteFunc(slices.Clone(cr.FindingIDs), func(id string) bool { return !ids[id] })
 		}
 		b.out.Criteria = append(b.out.Criteria, row)
 	}

@@ -1,13 +1,14 @@
 package validate
 
 import (
-	"github.com/evalgate/evalgate/fixtures/rbdefects"
 	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evalgate/evalgate/fixtures/rbdefects"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -49,7 +50,7 @@ func TestRunRows(t *testing.T) {
 			t.Fatalf("%d citation rows, want 6", len(s.Citations))
 		}
 		c := s.Citations[0]
-		if c.SessionID != "T1-r1-A" || c.Index != 0 || c.Supports != "C1,A1,V1" || !c.Valid {
+		if c.SessionID != "T1-r1-A" || c.Index != 0 || !slices.Equal(c.Supports, []string{"C1", "A1", "V1"}) || !c.Valid {
 			t.Errorf("first citation row %+v", c)
 		}
 	})

@@ -277,6 +277,7 @@ func (d *differ) gates(old, nw []tables.Gate) {
 		d.flag(DiffGate, k, "pass", boolText(o.Pass), boolText(n.Pass), flipped(boolText(o.Pass), boolText(n.Pass)))
 		d.metric(DiffGate, k, "observed", &o.Observed, &n.Observed, gateSense(o.Gate))
 		d.exact(DiffGate, k, "threshold", &o.Threshold, &n.Threshold, Changed)
-		d.exact(DiffGate, k, "failing", &o.Failing, &n.Failing, Changed)
+		of, nf := strings.Join(o.Failing, ","), strings.Join(n.Failing, ",")
+		d.exact(DiffGate, k, "failing", &of, &nf, Changed)
 	}
 }

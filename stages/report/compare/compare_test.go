@@ -26,9 +26,9 @@ func writeOutput(t testing.TB, edit func(*tables.Campaign, *tables.Set)) string 
 	t.Helper()
 	c, s := fixture.Campaign(), fixture.Set(t)
 	for i := range s.Tasks {
-		s.Tasks[i].MedianRExact = "null"
+		s.Tasks[i].MedianRExact = nil
 	}
-	s.Tasks[0].MedianRExact = "5/8" // T1 A: median(3/4, 2/4)
+	s.Tasks[0].MedianRExact = fixture.Ptr("5/8") // T1 A: median(3/4, 2/4)
 	if edit != nil {
 		edit(c, s)
 	}
@@ -83,7 +83,7 @@ func TestCompareIdentical(t *testing.T) {
 func TestCompareGateAndDecision(t *testing.T) {
 	old := writeOutput(t, nil)
 	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
-		s.Gates[1].Threshold, s.Gates[1].Pass, s.Gates[1].Failing = ">= 0.80", true, ""
+		s.Gates[1].Threshold, s.Gates[1].Pass, s.Gates[1].Failing = ">= 0.80", true, nil
 		s.Gates = append(s.Gates, tables.Gate{Gate: "g9_new", Arm: "B", Pass: true})
 		s.Decision[0] = tables.Decision{Decision: "advance", Arm: "B"}
 	})
@@ -96,7 +96,7 @@ func TestCompareGateAndDecision(t *testing.T) {
 		{DiffDecision, "", "failing_gates", "g2_quality", "", Changed},
 		{DiffGate, "g2_quality B", "pass", "false", "true", Better},
 		{DiffGate, "g2_quality B", "threshold", ">= 0.90", ">= 0.80", Changed},
-		{DiffGate, "g2_quality B", "failing", "T1, T2", "", Changed},
+		{DiffGate, "g2_quality B", "failing", "T1,T2", "", Changed},
 		{DiffGate, "g9_new B", "present", "false", "true", Changed},
 	} {
 		t.Run(w.kind+"/"+w.key+"/"+w.field, func(t *testing.T) {
@@ -114,7 +114,7 @@ func TestCompareGateAndDecision(t *testing.T) {
 func TestCompareMetrics(t *testing.T) {
 	old := writeOutput(t, nil)
 	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
-		s.Tasks[0].MedianRExact = "0.63"                  // 5/8 = 0.625 → delta 0.005
+		s.Tasks[0].MedianRExact = fixture.Ptr("0.63")     // 5/8 = 0.625 → delta 0.005
 		s.Runs[6].RNum = 2                                // T2 r1 B: 3/3 → 2/3
 		s.Runs[2].WorkflowCost = fixture.Money(t, "1.20") // T1 B: median(1.10, 1.30) = 1.20 →
 		s.Runs[3].WorkflowCost = fixture.Money(t, "1.40") // median(1.20, 1.40) = 1.30
@@ -151,13 +151,13 @@ func TestCompareMetrics(t *testing.T) {
 		}
 	})
 	t.Run("same_number_other_spelling", func(t *testing.T) {
-		a := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) { s.Tasks[0].MedianRExact = "0.625" })
+		a := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) { s.Tasks[0].MedianRExact = fixture.Ptr("0.625") })
 		if d := find(compare(t, old, a, "0"), DiffTaskMedianR, "T1 A", "median_r"); d != nil {
 			t.Errorf("5/8 and 0.625 reported as different: %+v", d)
 		}
 	})
 	t.Run("null_vs_value_beyond_any_tolerance", func(t *testing.T) {
-		a := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) { s.Tasks[0].MedianRExact = "null" })
+		a := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) { s.Tasks[0].MedianRExact = nil })
 		d := find(compare(t, old, a, "100"), DiffTaskMedianR, "T1 A", "median_r")
 		if d == nil || d.New != nil || !d.Beyond {
 			t.Errorf("a median becoming unknown: %+v", d)
@@ -324,7 +324,7 @@ func TestCompareDirection(t *testing.T) {
 		s.Gates = append(s.Gates,
 			tables.Gate{Gate: tables.GateMacroFloor, Arm: "B", Observed: "0.85", Threshold: ">= 0.75", Pass: true},    // up, ">=": better
 			tables.Gate{Gate: tables.GateCostAggregate, Arm: "B", Observed: "1.20", Threshold: "<= 1.25", Pass: true}) // up, "<=": worse
-		s.Tasks[0].MedianRExact = "3/4" // 5/8 → 3/4: better
+		s.Tasks[0].MedianRExact = fixture.Ptr("3/4") // 5/8 → 3/4: better
 	})
 	c := compare(t, old, nw, "0")
 	for _, w := range []struct {

@@ -50,12 +50,12 @@ func (d *differ) tasks(old, nw []tables.Task) {
 }
 
 // taskMedianR is a task row's exact median R; nil when the row is absent
-// or the median unknown ("null").
+// or the median unknown (null).
 func taskMedianR(t *tables.Task) *string {
-	if t == nil || t.MedianRExact == "" || t.MedianRExact == "null" {
+	if t == nil || t.MedianRExact == nil {
 		return nil
 	}
-	s := t.MedianRExact
+	s := *t.MedianRExact
 	return &s
 }
 

@@ -46,7 +46,11 @@ func writeReviewerBenchmark(b *bytes.Buffer, rb *scorecard.ReviewerBenchmark) {
 			cells = append(cells, fmt.Sprintf("%d/%d", m.Numerator, m.Denominator))
 		}
 		for _, name := range []string{tables.MetricInputTokens, tables.MetricOutputTokens, tables.MetricCost, tables.MetricLatency} {
-			cells = append(cells, escapeMarkdown(byKey[k][name].Exact))
+			exact := "unknown"
+			if e := byKey[k][name].Exact; e != nil {
+				exact = *e
+			}
+			cells = append(cells, escapeMarkdown(exact))
 		}
 		row(b, cells...)
 	}

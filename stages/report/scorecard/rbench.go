@@ -20,7 +20,7 @@ type MetricResult struct {
 	Metric      string   `json:"metric"`
 	Numerator   int64    `json:"numerator"`
 	Denominator int64    `json:"denominator"`
-	Exact       string   `json:"exact"`
+	Exact       *string  `json:"exact"` // null when undefined or unknown
 	Value       *float64 `json:"value"`
 }
 

@@ -8,7 +8,6 @@ package scorecard
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -77,15 +76,22 @@ type Completion struct {
 	FindingsByCode           []Count `json:"findings_by_code"`
 }
 
-// GateResult is one row of the gates table.
+// GateResult is one row of the gates table. Observed and Threshold are
+// display text; the _num and _den fields state the same values exactly as
+// reduced fractions (null when unknown or beyond int64).
 type GateResult struct {
-	Gate      string   `json:"gate"`
-	Arm       string   `json:"arm"`
-	Observed  string   `json:"observed"`
-	Threshold string   `json:"threshold"`
-	Pass      bool     `json:"pass"`
-	Failing   []string `json:"failing"`
-	Detail    string   `json:"detail"`
+	Gate         string   `json:"gate"`
+	Arm          string   `json:"arm"`
+	Observed     string   `json:"observed"`
+	Threshold    string   `json:"threshold"`
+	Pass         bool     `json:"pass"`
+	Failing      []string `json:"failing"`
+	Detail       string   `json:"detail"`
+	ObservedNum  *int64   `json:"observed_num"`
+	ObservedDen  *int64   `json:"observed_den"`
+	Comparison   string   `json:"comparison"` // >= or <=, inclusive
+	ThresholdNum *int64   `json:"threshold_num"`
+	ThresholdDen *int64   `json:"threshold_den"`
 }
 
 // DecisionResult is the campaign's decision. With no decision row, or more
@@ -224,7 +230,9 @@ func buildGates(rows []tables.Gate) []GateResult {
 	for _, g := range rows {
 		out = append(out, GateResult{
 			Gate: string(g.Gate), Arm: g.Arm, Observed: g.Observed, Threshold: g.Threshold,
-			Pass: g.Pass, Failing: splitList(g.Failing), Detail: g.Detail,
+			Pass: g.Pass, Failing: list(g.Failing), Detail: g.Detail,
+			ObservedNum: g.ObservedNum, ObservedDen: g.ObservedDen, Comparison: g.Comparison,
+			ThresholdNum: g.ThresholdNum, ThresholdDen: g.ThresholdDen,
 		})
 	}
 	return out
@@ -242,7 +250,7 @@ func BuildDecision(rows []tables.Decision) DecisionResult {
 		}
 	}
 	d := rows[0]
-	return DecisionResult{Decision: d.Decision, Arm: d.Arm, FailingGates: splitList(d.FailingGates), Reason: d.Reason,
+	return DecisionResult{Decision: d.Decision, Arm: d.Arm, FailingGates: list(d.FailingGates), Reason: d.Reason,
 		FailingGateDetails: []GateResult{}}
 }
 
@@ -273,17 +281,8 @@ func finite(p *float64) *float64 {
 	return &v
 }
 
-// splitList splits a comma-separated table cell into trimmed, non-empty
-// items; it never returns nil.
-func splitList(s string) []string {
-	out := []string{}
-	for item := range strings.SplitSeq(s, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			out = append(out, item)
-		}
-	}
-	return out
-}
+// list is a copy of xs that is never nil: JSON writes [] for no items.
+func list(xs []string) []string { return append([]string{}, xs...) }
 
 // counter counts names; sorted returns the counts in name order.
 type counter struct{ m map[string]int64 }

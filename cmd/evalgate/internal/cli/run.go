@@ -66,7 +66,7 @@ type runSummary struct {
 	Written        bool           `json:"written"` // the tables and reports were written to out
 	Decision       tables.Verdict `json:"decision"`
 	Reason         string         `json:"reason"`
-	FailingGates   string         `json:"failing_gates"`
+	FailingGates   []string       `json:"failing_gates"` // in policy order; [] when none
 	Rejecting      int            `json:"rejecting_findings"`
 	RejectingCodes []string       `json:"rejecting_codes"` // sorted, unique
 	Warnings       int            `json:"warning_findings"`
@@ -158,6 +158,7 @@ func summarize(name, out string, res *stages.Result) runSummary {
 		Campaign:       name,
 		Out:            tables.EscapeName(out),
 		Admissible:     res.Admissible(),
+		FailingGates:   []string{},
 		RejectingCodes: []string{},
 	}
 	if res.Campaign != nil {
@@ -166,7 +167,7 @@ func summarize(name, out string, res *stages.Result) runSummary {
 	if d := res.Tables.Decision; len(d) > 0 {
 		sum.Decision = d[0].Decision
 		sum.Reason = d[0].Reason
-		sum.FailingGates = d[0].FailingGates
+		sum.FailingGates = append(sum.FailingGates, d[0].FailingGates...)
 	}
 	for _, f := range res.Tables.Rejections {
 		if f.Severity == tables.Reject {
