@@ -93,16 +93,16 @@ func failingGates(d DecisionResult, gates []GateResult) []GateResult {
 // Rate metrics print as numerator/denominator.
 func MetricValue(m MetricResult, currency string) string {
 	exact := m.Exact
-	if exact == "" || exact == "null" {
+	if exact == nil || *exact == "" {
 		return "unavailable"
 	}
 	switch m.Metric {
 	case tables.MetricCost:
-		return Amount(currency, &exact)
+		return Amount(currency, exact)
 	case tables.MetricLatency:
-		return Duration(&exact)
+		return Duration(exact)
 	case tables.MetricInputTokens, tables.MetricOutputTokens:
-		return exact
+		return *exact
 	}
 	return fmt.Sprintf("%d/%d", m.Numerator, m.Denominator)
 }

@@ -59,14 +59,16 @@ func TestGateObserved(t *testing.T) {
 		{FailingGateLine(g("g5_cost_task", "172397/129310 (≈1.333207)", "<= 1.15", "T2", "T4"), "USD"),
 			"g5_cost_task: observed ×1.333 (+33.3%; exactly 172397/129310), needs <= 1.15; failing: T2, T4"},
 		{FailingGateLine(g("g1_critical_source", "2", "<= 0"), ""), "g1_critical_source: observed 2, needs <= 0"},
-		{MetricValue(MetricResult{Metric: "median_latency_ns", Exact: "62379500000"}, "USD"), "1 min 2.4 s"}, // 62.3795 s
-		{MetricValue(MetricResult{Metric: "cost", Exact: "4.563495"}, "USD"), "USD 4.5635"},
-		{MetricValue(MetricResult{Metric: "cost", Exact: "null"}, "USD"), "unavailable"},
-		{MetricValue(MetricResult{Metric: "input_tokens", Exact: "1069225"}, "USD"), "1069225"},
-		{MetricValue(MetricResult{Metric: "detection", Numerator: 29, Denominator: 40, Exact: "29/40"}, "USD"), "29/40"},
+		{MetricValue(MetricResult{Metric: "median_latency_ns", Exact: strPtr("62379500000")}, "USD"), "1 min 2.4 s"}, // 62.3795 s
+		{MetricValue(MetricResult{Metric: "cost", Exact: strPtr("4.563495")}, "USD"), "USD 4.5635"},
+		{MetricValue(MetricResult{Metric: "cost", Exact: nil}, "USD"), "unavailable"},
+		{MetricValue(MetricResult{Metric: "input_tokens", Exact: strPtr("1069225")}, "USD"), "1069225"},
+		{MetricValue(MetricResult{Metric: "detection", Numerator: 29, Denominator: 40, Exact: strPtr("29/40")}, "USD"), "29/40"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
 		}
 	}
 }
+
+func strPtr(v string) *string { return &v }
