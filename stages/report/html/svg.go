@@ -69,9 +69,6 @@ func ff(x float64) string {
 	return strconv.FormatFloat(x, 'f', 2, 64)
 }
 
-// f4 prints a value with a fixed four decimals.
-func f4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
-
 // svgText makes untrusted text safe inside SVG text or an attribute:
 // control characters blanked, shortened to max runes, HTML-escaped. Plot
 // labels do not shorten: they wrap (wrapLabel); max bounds hover titles
