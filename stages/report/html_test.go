@@ -1,6 +1,8 @@
 package report
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/xml"
 	"errors"
 	"io"
@@ -273,4 +275,50 @@ func TestPlotCoordinates(t *testing.T) {
 			t.Error("missing the empty-forest note")
 		}
 	})
+}
+
+// TestHTMLContentSecurityPolicy recomputes the style's hash from the page
+// itself: the policy must allow exactly that style and nothing else.
+func TestHTMLContentSecurityPolicy(t *testing.T) {
+	page := renderFixtureHTML(t, fixtureCampaign(), fixtureSet(t))
+	style := page[strings.Index(page, "<style>")+len("<style>") : strings.Index(page, "</style>")]
+	sum := sha256.Sum256([]byte(style))
+	want := `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-` +
+		base64.StdEncoding.EncodeToString(sum[:]) + `'; base-uri 'none'; form-action 'none'"/>`
+	if !strings.Contains(page, want) {
+		t.Errorf("no policy allowing only the page's style; want %s", want)
+	}
+	if i, j := strings.Index(page, want), strings.Index(page, "<style>"); i < 0 || i > j {
+		t.Error("the policy must come before the style it allows")
+	}
+	if strings.Count(page, "<style>") != 1 || strings.Contains(page, " style=") {
+		t.Error("a style other than the one hashed")
+	}
+}
+
+// TestHTMLTaskDrillDown: one <details> per task of the runs, each listing
+// that task's runs and the findings of their sessions only.
+func TestHTMLTaskDrillDown(t *testing.T) {
+	s := fixtureSet(t)
+	s.Runs[0].ReviewSessionID = "S-drill"
+	s.Rejections = append(s.Rejections, tables.Finding{Code: "c_code", Severity: tables.Warn, File: "receipts.jsonl", Line: 3,
+		Session: "S-drill", Message: "drill-down marker"})
+	page := renderFixtureHTML(t, fixtureCampaign(), s)
+	tasks := map[string]int{}
+	for _, r := range s.Runs {
+		tasks[r.TaskID]++
+	}
+	if got := strings.Count(page, "<details>"); got != len(tasks) {
+		t.Errorf("%d <details>, want one per task: %d", got, len(tasks))
+	}
+	for _, d := range strings.Split(page, "<details>")[1:] {
+		d = d[:strings.Index(d, "</details>")]
+		task := d[strings.Index(d, "<strong>")+len("<strong>") : strings.Index(d, "</strong>")]
+		if got := strings.Count(d, "<tr><td>"); got != tasks[task] {
+			t.Errorf("task %s lists %d runs, want %d", task, got, tasks[task])
+		}
+		if has := strings.Contains(d, "drill-down marker"); has != (task == s.Runs[0].TaskID) {
+			t.Errorf("task %s: finding of session S-drill shown = %v", task, has)
+		}
+	}
 }
