@@ -27,13 +27,13 @@ type Code string
 // `rejections` table and the error value every stage reports. A stage
 // collects every finding it can rather than stopping at the first.
 type Finding struct {
-	Code     Code     `json:"code" parquet:"code,dict"`
-	Severity Severity `json:"severity" parquet:"severity,dict"`
-	File     string   `json:"file" parquet:"file,dict"`       // campaign-relative path, "" for the campaign as a whole
-	Pointer  string   `json:"pointer" parquet:"pointer"`      // RFC 6901 JSON pointer within File, "" for the whole file
-	Line     int64    `json:"line" parquet:"line"`            // 1-based line for JSONL and text files, 0 when not applicable
-	Session  string   `json:"session" parquet:"session,dict"` // session the finding concerns, "" when none
-	Message  string   `json:"message" parquet:"message"`      // one sentence
+	Code     Code     `json:"code" parquet:"code,dict"`         // the finding code (docs/errors.md)
+	Severity Severity `json:"severity" parquet:"severity,dict"` // reject (a defect of the record: no verdict) or warn
+	File     string   `json:"file" parquet:"file,dict"`         // campaign-relative path, "" for the campaign as a whole
+	Pointer  string   `json:"pointer" parquet:"pointer"`        // RFC 6901 JSON pointer within File, "" for the whole file
+	Line     int64    `json:"line" parquet:"line"`              // 1-based line for JSONL and text files, 0 when not applicable
+	Session  string   `json:"session" parquet:"session,dict"`   // session the finding concerns, "" when none
+	Message  string   `json:"message" parquet:"message"`        // one sentence
 }
 
 // Error formats f as file:line#pointer: code: message.

@@ -7,22 +7,22 @@ package tables
 // CaseRow is one row per benchmark case: its private label, as the scorer
 // uses it.
 type CaseRow struct {
-	CaseID          string  `parquet:"case_id"`
-	Family          string  `parquet:"family,dict"`
-	LineageGroup    string  `parquet:"lineage_group,dict"`
-	Split           string  `parquet:"split,dict"` // development, selection, final
-	Kind            string  `parquet:"kind,dict"`  // clean, variant
-	Label           string  `parquet:"label,dict"` // audited, provisional
-	Regression      bool    `parquet:"regression"`
+	CaseID          string  `parquet:"case_id"`                        // the benchmark case
+	Family          string  `parquet:"family,dict"`                    // the task's family: the cluster of the bootstrap
+	LineageGroup    string  `parquet:"lineage_group,dict"`             // cases of one lineage group are never split across splits (no leak)
+	Split           string  `parquet:"split,dict"`                     // development, selection, final
+	Kind            string  `parquet:"kind,dict"`                      // clean, variant
+	Label           string  `parquet:"label,dict"`                     // audited, provisional
+	Regression      bool    `parquet:"regression"`                     // the case is a known regression case
 	Retired         bool    `parquet:"retired"`                        // the case's split is a final split consumed by tuning
 	Variant         *string `parquet:"variant,optional"`               // null for a clean case
 	DefectCriterion *string `parquet:"defect_criterion,optional,dict"` // null for a clean case
-	DefectCategory  *string `parquet:"defect_category,optional,dict"`
-	DefectPath      *string `parquet:"defect_path,optional"`
-	DefectStartLine *int64  `parquet:"defect_start_line,optional"`
-	DefectEndLine   *int64  `parquet:"defect_end_line,optional"`
-	Files           int64   `parquet:"files"`         // task files in the inventory
-	TaskChecksum    string  `parquet:"task_checksum"` // sha256 of the sorted "F\0path\0sha256\n" entries: what a bound trial's task_checksum must equal
+	DefectCategory  *string `parquet:"defect_category,optional,dict"`  // the planted defect category; null for a clean case
+	DefectPath      *string `parquet:"defect_path,optional"`           // the planted defect's file; null for a clean case
+	DefectStartLine *int64  `parquet:"defect_start_line,optional"`     // the planted defect's first line; null for a clean case
+	DefectEndLine   *int64  `parquet:"defect_end_line,optional"`       // the planted defect's last line; null for a clean case
+	Files           int64   `parquet:"files"`                          // task files in the inventory
+	TaskChecksum    string  `parquet:"task_checksum"`                  // sha256 of the sorted "F\0path\0sha256\n" entries: what a bound trial's task_checksum must equal
 }
 
 // Review statuses of a scheduled review attempt, in order of precedence.
@@ -45,25 +45,25 @@ const (
 // run): the unit every reviewer-benchmark metric counts. Every scheduled
 // attempt has a row; nothing leaves a denominator.
 type ReviewRow struct {
-	SessionID    string  `parquet:"session_id"` // "" when missing
-	CaseID       string  `parquet:"case_id"`
-	Family       string  `parquet:"family,dict"`
-	Split        string  `parquet:"split,dict"`
-	CaseKind     string  `parquet:"case_kind,dict"` // clean, variant
-	Label        string  `parquet:"label,dict"`     // audited, provisional
-	Regression   bool    `parquet:"regression"`
-	Profile      string  `parquet:"profile,dict"` // the arm
-	Model        string  `parquet:"model,dict"`   // the model stratum: the receipt's returned model, the manifest's when missing
-	Run          int64   `parquet:"run"`
-	Status       string  `parquet:"status,dict"`            // completed, abstained, schema_violation, execution_error, missing
-	Decision     *string `parquet:"decision,optional,dict"` // block, pass, undecided; null unless completed
-	Decidable    bool    `parquet:"decidable"`              // completed with a block or pass decision
-	Detected     *bool   `parquet:"detected,optional"`      // variants: a grounded blocking finding at the planted category and location; null for clean cases
-	Blocked      *bool   `parquet:"blocked,optional"`       // clean cases: the decision is block; null for variants
-	Findings     int64   `parquet:"findings"`               // findings in the review
-	Grounded     int64   `parquet:"grounded_blocking"`      // grounded blocking findings
-	InputTokens  int64   `parquet:"input_tokens"`           // uncached + cached + cache writes
-	OutputTokens int64   `parquet:"output_tokens"`
+	SessionID    string  `parquet:"session_id"`                   // "" when missing
+	CaseID       string  `parquet:"case_id"`                      // the benchmark case
+	Family       string  `parquet:"family,dict"`                  // the task's family: the cluster of the bootstrap
+	Split        string  `parquet:"split,dict"`                   // development, selection or final
+	CaseKind     string  `parquet:"case_kind,dict"`               // clean, variant
+	Label        string  `parquet:"label,dict"`                   // audited, provisional
+	Regression   bool    `parquet:"regression"`                   // the case is a known regression case
+	Profile      string  `parquet:"profile,dict"`                 // the arm
+	Model        string  `parquet:"model,dict"`                   // the model stratum: the receipt's returned model, the manifest's when missing
+	Run          int64   `parquet:"run"`                          // 1-based run of the case under the profile
+	Status       string  `parquet:"status,dict"`                  // completed, abstained, schema_violation, execution_error, missing
+	Decision     *string `parquet:"decision,optional,dict"`       // block, pass, undecided; null unless completed
+	Decidable    bool    `parquet:"decidable"`                    // completed with a block or pass decision
+	Detected     *bool   `parquet:"detected,optional"`            // variants: a grounded blocking finding at the planted category and location; null for clean cases
+	Blocked      *bool   `parquet:"blocked,optional"`             // clean cases: the decision is block; null for variants
+	Findings     int64   `parquet:"findings"`                     // findings in the review
+	Grounded     int64   `parquet:"grounded_blocking"`            // grounded blocking findings
+	InputTokens  int64   `parquet:"input_tokens"`                 // uncached + cached + cache writes
+	OutputTokens int64   `parquet:"output_tokens"`                // billed output tokens, reasoning included
 	Cost         *Money  `parquet:"cost,optional,decimal(12:18)"` // reference cost plus tool charges; null when unknown
 	DurationNS   *int64  `parquet:"duration_ns,optional"`         // null without a terminal time
 }
@@ -79,11 +79,11 @@ const (
 // CriterionRow is one row per (completed review, criterion): the raw
 // proposed rating and the effective rating derived in code.
 type CriterionRow struct {
-	SessionID string   `parquet:"session_id"`
-	CaseID    string   `parquet:"case_id"`
-	Profile   string   `parquet:"profile,dict"`
-	Run       int64    `parquet:"run"`
-	Criterion string   `parquet:"criterion,dict"`
+	SessionID string   `parquet:"session_id"`            // the session, as receipts.jsonl and the schedule name it
+	CaseID    string   `parquet:"case_id"`               // the benchmark case
+	Profile   string   `parquet:"profile,dict"`          // the reviewer profile (the arm)
+	Run       int64    `parquet:"run"`                   // 1-based run of the case under the profile
+	Criterion string   `parquet:"criterion,dict"`        // the review criterion
 	Raw       string   `parquet:"raw_rating,dict"`       // pass, fail, unknown, absent
 	Effective string   `parquet:"effective_rating,dict"` // pass, fail, unknown
 	Reason    string   `parquet:"reason,dict"`           // proposed, grounded_blocking, unsupported_failure, not_rated
@@ -103,25 +103,25 @@ const (
 
 // FindingRow is one row per finding of every completed review.
 type FindingRow struct {
-	SessionID     string `parquet:"session_id"`
-	CaseID        string `parquet:"case_id"`
-	Profile       string `parquet:"profile,dict"`
-	Run           int64  `parquet:"run"`
-	FindingID     string `parquet:"finding_id"`
-	Criterion     string `parquet:"criterion,dict"`
-	Category      string `parquet:"category,dict"`
-	Path          string `parquet:"path"`
-	StartLine     int64  `parquet:"start_line"`
-	EndLine       int64  `parquet:"end_line"`
+	SessionID     string `parquet:"session_id"`                // the session, as receipts.jsonl and the schedule name it
+	CaseID        string `parquet:"case_id"`                   // the benchmark case
+	Profile       string `parquet:"profile,dict"`              // the reviewer profile (the arm)
+	Run           int64  `parquet:"run"`                       // 1-based run of the case under the profile
+	FindingID     string `parquet:"finding_id"`                // the finding's ID within its review
+	Criterion     string `parquet:"criterion,dict"`            // the review criterion
+	Category      string `parquet:"category,dict"`             // the finding's defect category
+	Path          string `parquet:"path"`                      // the cited file, relative to the repository root
+	StartLine     int64  `parquet:"start_line"`                // first cited line, 1-based
+	EndLine       int64  `parquet:"end_line"`                  // last cited line, inclusive
 	Severity      string `parquet:"severity,dict"`             // blocking, advisory
 	Conclusion    string `parquet:"conclusion,dict"`           // as proposed: supported, dismissed, unresolved
 	Effective     string `parquet:"effective_conclusion,dict"` // unresolved when instrumentation or an unbound probe is all it rests on
 	Grounded      bool   `parquet:"grounded"`                  // supported, with evidence, every excerpt exact and every trial bound and clean
 	Ungrounded    string `parquet:"ungrounded_reason,dict"`    // "" when grounded
-	Excerpts      int64  `parquet:"excerpts"`
-	Trials        int64  `parquet:"trials"`
-	MatchesDefect bool   `parquet:"matches_defect"`    // the planted category and an overlapping location of the case's defect
-	Adjudication  string `parquet:"adjudication,dict"` // upheld, rejected, disputed, unadjudicated
+	Excerpts      int64  `parquet:"excerpts"`                  // quoted excerpts supporting the finding
+	Trials        int64  `parquet:"trials"`                    // bound trial receipts supporting the finding
+	MatchesDefect bool   `parquet:"matches_defect"`            // the planted category and an overlapping location of the case's defect
+	Adjudication  string `parquet:"adjudication,dict"`         // upheld, rejected, disputed, unadjudicated
 }
 
 // Settled adjudication of a finding: one of the adjudication outcomes or
@@ -131,13 +131,13 @@ const AdjudicationDisputed = "disputed"
 // FindingAdjudicationRow is one row per line of
 // finding_adjudications.jsonl, kept whether or not it agrees with others.
 type FindingAdjudicationRow struct {
-	Line        int64  `parquet:"line"`
-	SessionID   string `parquet:"session_id"`
-	FindingID   string `parquet:"finding_id"`
-	Adjudicator string `parquet:"adjudicator,dict"`
-	Outcome     string `parquet:"outcome,dict"` // upheld, rejected, unadjudicated
-	DecidedAtNS int64  `parquet:"decided_at,timestamp(nanosecond)"`
-	Known       bool   `parquet:"known"` // the finding exists in a completed review
+	Line        int64  `parquet:"line"`                             // the line in finding_adjudications.jsonl
+	SessionID   string `parquet:"session_id"`                       // the session, as receipts.jsonl and the schedule name it
+	FindingID   string `parquet:"finding_id"`                       // the finding's ID within its review
+	Adjudicator string `parquet:"adjudicator,dict"`                 // who adjudicated
+	Outcome     string `parquet:"outcome,dict"`                     // upheld, rejected, unadjudicated
+	DecidedAtNS int64  `parquet:"decided_at,timestamp(nanosecond)"` // UTC time of the adjudication
+	Known       bool   `parquet:"known"`                            // the finding exists in a completed review
 }
 
 // Reviewer-benchmark metrics of a ReviewMetric row.
@@ -162,11 +162,11 @@ const (
 // ReviewMetric is one row per (split, profile, model stratum, metric).
 // Split "all" totals the three splits.
 type ReviewMetric struct {
-	Split       string   `parquet:"split,dict"`
-	Profile     string   `parquet:"profile,dict"`
-	Model       string   `parquet:"model,dict"`
-	Metric      string   `parquet:"metric,dict"`
-	Numerator   int64    `parquet:"numerator"`
+	Split       string   `parquet:"split,dict"`     // development, selection, final, or all
+	Profile     string   `parquet:"profile,dict"`   // the reviewer profile (the arm)
+	Model       string   `parquet:"model,dict"`     // the model stratum
+	Metric      string   `parquet:"metric,dict"`    // the metric (tables.Metric… constants): a rate, a sum, cost or median latency
+	Numerator   int64    `parquet:"numerator"`      // the count, or the sum for sum metrics
 	Denominator int64    `parquet:"denominator"`    // 0 for sums
 	Exact       *string  `parquet:"exact,optional"` // the exact value as a fraction, decimal or money text; null when undefined or unknown
 	Value       *float64 `parquet:"value,optional"` // numerator/denominator; null when the denominator is 0 or the value unknown

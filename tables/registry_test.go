@@ -179,6 +179,21 @@ func TestDataDictionary(t *testing.T) {
 	golden.Check(t, filepath.Join("..", "docs", "tables.md"), renderDictionary(comments))
 }
 
+// TestEveryColumnDescribed fails on any column of any table whose row
+// field has no comment: docs/tables.md would show an empty description.
+func TestEveryColumnDescribed(t *testing.T) {
+	comments := parseRowComments(t)
+	for _, tb := range tables.Registry() {
+		tc := comments[tb.RowType.Name()]
+		for i := range tb.RowType.NumField() {
+			f := tb.RowType.Field(i)
+			if strings.TrimSpace(tc.fields[f.Name]) == "" {
+				t.Errorf("%s.%s (tables.%s.%s) has no description: add a field comment", tb.Name, columnName(f), tb.RowType.Name(), f.Name)
+			}
+		}
+	}
+}
+
 // typeComments holds a row type's doc comment and its fields' comments.
 type typeComments struct {
 	doc    string

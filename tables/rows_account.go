@@ -27,25 +27,25 @@ const (
 // not_dispatched), sorted by session_id: the meter normalised into
 // disjoint buckets and its exact reference cost.
 type Token struct {
-	SessionID     string     `parquet:"session_id"`
-	Shape         UsageShape `parquet:"shape,dict"`
-	RateCard      string     `parquet:"rate_card,dict"`
-	UncachedInput int64      `parquet:"uncached_input"`
-	CachedInput   int64      `parquet:"cached_input"`
-	CacheWrite5m  int64      `parquet:"cache_write_5m"`
-	CacheWrite1h  int64      `parquet:"cache_write_1h"`
-	Output        int64      `parquet:"output"`    // billed output, reasoning included
-	Reasoning     int64      `parquet:"reasoning"` // informational subset of Output
-	ToolInput     int64      `parquet:"tool_input"`
-	ToolOutput    int64      `parquet:"tool_output"`
+	SessionID     string     `parquet:"session_id"`                             // the session, as receipts.jsonl and the schedule name it
+	Shape         UsageShape `parquet:"shape,dict"`                             // the provider usage shape the meter was decoded from
+	RateCard      string     `parquet:"rate_card,dict"`                         // the manifest rate card that prices the session
+	UncachedInput int64      `parquet:"uncached_input"`                         // input tokens neither read from nor written to a cache
+	CachedInput   int64      `parquet:"cached_input"`                           // input tokens read from a cache
+	CacheWrite5m  int64      `parquet:"cache_write_5m"`                         // input tokens written to a 5-minute cache
+	CacheWrite1h  int64      `parquet:"cache_write_1h"`                         // input tokens written to a 1-hour cache
+	Output        int64      `parquet:"output"`                                 // billed output, reasoning included
+	Reasoning     int64      `parquet:"reasoning"`                              // informational subset of Output
+	ToolInput     int64      `parquet:"tool_input"`                             // input tokens summed over the receipt's tool calls
+	ToolOutput    int64      `parquet:"tool_output"`                            // output tokens summed over the receipt's tool calls
 	ReferenceCost *Money     `parquet:"reference_cost,optional,decimal(12:18)"` // null unless cost_status is priced
 	ToolCharges   *Money     `parquet:"tool_charges,optional,decimal(12:18)"`   // null when any tool charge is unattributable; 0 with no calls
-	BillingBasis  string     `parquet:"billing_basis,dict"`
-	ActualCharge  *Money     `parquet:"actual_charge,optional,decimal(12:18)"` // null = unavailable (or reference basis), never zero
-	Currency      string     `parquet:"currency,dict"`
-	CostStatus    string     `parquet:"cost_status,dict"` // priced, missing_tariff, missing_meter, invalid_meter, unknown_rate_card, unsupported_modifier
+	BillingBasis  string     `parquet:"billing_basis,dict"`                     // the receipt's billing basis: reference, actual or unavailable
+	ActualCharge  *Money     `parquet:"actual_charge,optional,decimal(12:18)"`  // null = unavailable (or reference basis), never zero
+	Currency      string     `parquet:"currency,dict"`                          // the rate card's currency, e.g. USD
+	CostStatus    string     `parquet:"cost_status,dict"`                       // priced, missing_tariff, missing_meter, invalid_meter, unknown_rate_card, unsupported_modifier
 
-	RequestID      string `parquet:"request_id"`
+	RequestID      string `parquet:"request_id"`           // the dispatch request the receipt answers
 	Line           int64  `parquet:"line"`                 // the receipt's line in receipts.jsonl
 	InputTotal     int64  `parquet:"input_total"`          // uncached + cached + cache writes: the session's cumulative input (A6)
 	DurationNS     *int64 `parquet:"duration_ns,optional"` // monotonic end - start when both given, else UTC; null without an end
@@ -68,10 +68,10 @@ type Token struct {
 // over does not. Written by the account stage; an exceeded ceiling gives
 // the campaign no verdict, naming the ceiling.
 type Ceiling struct {
-	Ceiling   string `parquet:"ceiling,dict"` // planned_sessions, total_sessions, wall_time, input_tokens, output_tokens, reference_cost, actual_cost
-	Pointer   string `parquet:"pointer"`      // the ceiling's JSON pointer in manifest.json
-	Unit      string `parquet:"unit,dict"`    // sessions, ns, tokens or money (in the rate cards' currency)
-	Limit     *int64 `parquet:"limit,optional"`
+	Ceiling   string `parquet:"ceiling,dict"`                       // planned_sessions, total_sessions, wall_time, input_tokens, output_tokens, reference_cost, actual_cost
+	Pointer   string `parquet:"pointer"`                            // the ceiling's JSON pointer in manifest.json
+	Unit      string `parquet:"unit,dict"`                          // sessions, ns, tokens or money (in the rate cards' currency)
+	Limit     *int64 `parquet:"limit,optional"`                     // the ceiling's limit in its unit; null for money (see limit_cost) or when unset
 	Use       *int64 `parquet:"use,optional"`                       // null when unknown (or for money, see use_cost)
 	LimitCost *Money `parquet:"limit_cost,optional,decimal(12:18)"` // money ceilings only
 	UseCost   *Money `parquet:"use_cost,optional,decimal(12:18)"`   // money ceilings only; null when a charge is unknown
@@ -83,12 +83,12 @@ type Ceiling struct {
 // reserved against the campaign allowance. Run writes one per receipt in
 // receipt order; account.Admit appends reserved entries.
 type LedgerEntry struct {
-	Seq           int64  `parquet:"seq"`
-	SessionID     string `parquet:"session_id"`
-	RequestID     string `parquet:"request_id"`
-	Kind          string `parquet:"kind,dict"` // accounted, held, reserved, released, replayed
-	InputTokens   int64  `parquet:"input_tokens"`
-	OutputTokens  int64  `parquet:"output_tokens"`
+	Seq           int64  `parquet:"seq"`                                    // 1-based order of the event in the ledger
+	SessionID     string `parquet:"session_id"`                             // the session, as receipts.jsonl and the schedule name it
+	RequestID     string `parquet:"request_id"`                             // the dispatch request the receipt answers
+	Kind          string `parquet:"kind,dict"`                              // accounted, held, reserved, released, replayed
+	InputTokens   int64  `parquet:"input_tokens"`                           // cumulative input tokens charged
+	OutputTokens  int64  `parquet:"output_tokens"`                          // billed output tokens, reasoning included
 	ReferenceCost *Money `parquet:"reference_cost,optional,decimal(12:18)"` // null when the charge is unknown
 	ActualCost    *Money `parquet:"actual_cost,optional,decimal(12:18)"`    // attributable actual charge; null when unavailable or uncertain
 
