@@ -1,6 +1,10 @@
 package scorecard
 
-import "testing"
+import (
+	"os"
+	"strings"
+	"testing"
+)
 
 func TestHumanUnits(t *testing.T) {
 	s := func(v string) *string { return &v }
@@ -72,3 +76,21 @@ func TestGateObserved(t *testing.T) {
 }
 
 func strPtr(v string) *string { return &v }
+
+// docs/cli.md's table of number rules shows what the layer prints.
+func TestNumberRulesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := func(v string) *string { return &v }
+	f := 1.10690001
+	for _, want := range []string{
+		DurationNS(45_250_000_000), DurationNS(135_411_000_000), DurationNS(5_675_500_000_000), DurationNS(28_800_000_000_000),
+		Amount("USD", s("5.110872")), TimesExact(&Ratio{Exact: "753517/643266"}), Shown(&Ratio{Exact: "123/160"}), Bound(&f),
+	} {
+		if !strings.Contains(string(doc), "`"+want+"`") {
+			t.Errorf("docs/cli.md does not show %q", want)
+		}
+	}
+}
