@@ -139,7 +139,7 @@ type Decision struct {
 type Interval struct {
 	Statistic             string   `parquet:"statistic,dict"`           // the statistic, e.g. macro_median_r
 	Arm                   string   `parquet:"arm,dict"`                 // the arm the statistic is about
-	Method                string   `parquet:"method,dict"`              // the interval method (the documented switch rule picks it)
+	Method                string   `parquet:"method,dict"`              // family_bootstrap_expanded_percentile, cr1_t or family_bootstrap_percentile; the primary column marks the one the switch rule picks
 	Status                string   `parquet:"status,dict"`              // ok, or why no interval is given
 	Estimate              *float64 `parquet:"estimate,optional"`        // the point estimate; null when undefined
 	Lo                    *float64 `parquet:"lo,optional"`              // lower bound; null when not given
@@ -164,4 +164,6 @@ type Interval struct {
 	NTasksDroppedUnpaired int64    `parquet:"n_tasks_dropped_unpaired"` // tasks left out because one arm has no value
 	NUndefinedResamples   int64    `parquet:"n_undefined_resamples"`    // replicates where the statistic is undefined
 	SmallGFlag            string   `parquet:"small_g_flag,dict"`        // none, few_families (G<10), very_few_families (G≤4)
+	Primary               bool     `parquet:"primary"`                  // this row's method is the primary interval at its G: cluster t below 6 families, expanded percentile from 6 on
+	Clipped               bool     `parquet:"clipped"`                  // a bound fell outside the statistic's range (fraction [0,1], difference [−1,1], ratio ≥ 0) and was moved onto it
 }

@@ -18,7 +18,11 @@
 //  4. Write one row per statistic × method, sorted by (statistic, arm,
 //     contrast, method). Point estimates are the exact rationals rounded
 //     once to float64, the same numbers the gates use when every run is
-//     scored and every cost known.
+//     scored and every cost known. Each statistic has exactly one primary
+//     row (boot.PrimaryMethod: cluster t below boot.SwitchBelowFamilies
+//     families, expanded percentile from there), and every bound is
+//     clipped to the statistic's range (unitRange), the row's clipped
+//     column saying when one was moved.
 //
 // Invariants: no wall clock, no map order in output, results independent
 // of the worker count; a statistic without an interval carries an explicit

@@ -313,3 +313,42 @@ func TestSeedAndDefaults(t *testing.T) {
 		}
 	})
 }
+
+// TestPrimaryRowAndClipping: with 4 families the cluster t row is the
+// primary one (the switch rule) and, for arm B's task medians 1, 1, 1 and
+// 3/4, its upper bound 0.9375 + t_{0.975,3}·(1/16) ≈ 1.136 is clipped to 1
+// and flagged; exactly one row per (statistic, contrast) is primary.
+func TestPrimaryRowAndClipping(t *testing.T) {
+	var runs []tables.Run
+	for i, bNum := range []int64{4, 4, 4, 3} {
+		task, fam := fmt.Sprintf("T%d", i+1), fmt.Sprintf("F%d", i+1)
+		runs = append(runs, run(task, fam, "A", 1, int64(i), 4, 2, 100), run(task, fam, "B", 1, bNum, 4, 3, 100))
+	}
+	out := Run(campaign("A", "B"), runs)
+	primaries := map[string]int{}
+	for _, r := range out.Intervals {
+		if r.Primary {
+			primaries[r.Statistic+" "+r.Contrast]++
+			if r.Method != "cr1_t" {
+				t.Errorf("%s %s: primary method %s at G=4, want cr1_t", r.Statistic, r.Contrast, r.Method)
+			}
+		}
+		if r.Statistic != StatMacroR || r.Contrast != "B" || r.Method != "cr1_t" {
+			continue
+		}
+		if r.Hi == nil || *r.Hi != 1 || !r.Clipped {
+			t.Errorf("B macro cr1_t: hi %v clipped %v, want 1 true", r.Hi, r.Clipped)
+		}
+		if want := 0.9375 - 3.1824463052837095/16; r.Lo == nil || *r.Lo-want > 1e-12 || want-*r.Lo > 1e-12 {
+			t.Errorf("B macro cr1_t lo %v, want %v", r.Lo, want)
+		}
+	}
+	for k, n := range primaries {
+		if n != 1 {
+			t.Errorf("%s: %d primary rows", k, n)
+		}
+	}
+	if len(primaries) != 5 {
+		t.Errorf("%d statistics with a primary row, want 5: %v", len(primaries), primaries)
+	}
+}

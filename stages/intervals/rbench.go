@@ -109,7 +109,7 @@ func Benchmark(c *tables.Campaign, reviews []tables.ReviewRow, opt Options) Out 
 	}
 	bs := make([]boot.BootStatistic, len(specs))
 	for i, sp := range specs {
-		bs[i] = boot.BootStatistic{Name: sp.name, Num: sp.num, Den: sp.den, Rate: sp.unit == "fraction", Point: exactPoint(sp, totals)}
+		bs[i] = boot.BootStatistic{Name: sp.name, Num: sp.num, Den: sp.den, Rate: sp.unit == "fraction", Point: exactPoint(sp, totals), Range: unitRange(sp.unit)}
 	}
 	est, err := boot.FamilyBootstrap(matrix, bs, boot.BootOptions{Resamples: p.resamples, Seed: p.seed, Workers: p.workers})
 	if err != nil { // unreachable: counts are finite and columns in range
@@ -119,7 +119,7 @@ func Benchmark(c *tables.Campaign, reviews []tables.ReviewRow, opt Options) Out 
 	for i, sp := range specs {
 		a := &accum{nTasks: int64(len(fams)), nRuns: totals[sp.den]}
 		rows := renderRows(c.Manifest.CampaignID, p, statSpec{name: sp.name, unit: sp.unit, contrast: sp.contrast, arm: sp.arm}, a, est[i])
-		out = append(out, clipRange(rows, sp.unit)...)
+		out = append(out, rows...)
 	}
 	slices.SortStableFunc(out, func(a, b tables.Interval) int {
 		return cmp.Or(cmp.Compare(a.Statistic, b.Statistic), cmp.Compare(a.Arm, b.Arm),
@@ -163,25 +163,4 @@ func exactPoint(sp rateSpec, totals []int64) *float64 {
 		}
 	}
 	return stats.Float(stats.Fraction(num, totals[sp.den]))
-}
-
-// clipRange keeps every bound inside the statistic's range — [0, 1] for a
-// rate, [−1, 1] for a difference of rates — so the cluster t interval, which
-// is not range-preserving, never reports an impossible proportion.
-// Intersecting an interval with the parameter space cannot lower its
-// coverage.
-func clipRange(rows []tables.Interval, unit string) []tables.Interval {
-	lo := 0.0
-	if unit == "difference" {
-		lo = -1
-	}
-	for i := range rows {
-		for _, b := range []**float64{&rows[i].Lo, &rows[i].Hi} {
-			if *b != nil {
-				v := min(max(**b, lo), 1)
-				*b = &v
-			}
-		}
-	}
-	return rows
 }

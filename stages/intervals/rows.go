@@ -133,7 +133,7 @@ func (sp statSpec) point(a *accum) *float64 {
 }
 
 func (sp statSpec) bootStatistic(i int, a *accum) boot.BootStatistic {
-	st := boot.BootStatistic{Name: sp.name, Point: sp.point(a)}
+	st := boot.BootStatistic{Name: sp.name, Point: sp.point(a), Range: unitRange(sp.unit)}
 	c := 3 * i
 	switch sp.kind {
 	case perArm:
@@ -221,9 +221,10 @@ func renderRows(campaignID string, p plan, sp statSpec, a *accum, e boot.BootEst
 			PLower: finite(b.P), BootSE: finite(e.BootSE),
 			NTasks: a.nTasks, NRuns: a.nRuns, NTasksDroppedUnpaired: a.nDropped,
 			NUndefinedResamples: int64(e.Undefined), SmallGFlag: e.SmallG,
+			Primary: b.Method == e.Primary,
 		}
 		if e.Status == boot.StatusOK {
-			row.Lo, row.Hi = finite(b.Lo), finite(b.Hi)
+			row.Lo, row.Hi, row.Clipped = finite(b.Lo), finite(b.Hi), b.Clipped
 		}
 		if e.Status == boot.StatusNoData || e.Status == boot.StatusEmptyArm || e.Status == boot.StatusNoPairs {
 			row.Estimate = nil
@@ -231,6 +232,22 @@ func renderRows(campaignID string, p plan, sp statSpec, a *accum, e boot.BootEst
 		out = append(out, row)
 	}
 	return out
+}
+
+// unitRange is the parameter space of a statistic of the given unit: a
+// fraction lies in [0, 1], a difference of fractions in [−1, 1], a ratio of
+// non-negative sums in [0, +Inf]. Every interval is clipped to it (the
+// cluster t interval is not range-preserving) and the row says so.
+func unitRange(unit string) *[2]float64 {
+	switch unit {
+	case "fraction":
+		return &[2]float64{0, 1}
+	case "difference":
+		return &[2]float64{-1, 1}
+	case "ratio":
+		return &[2]float64{0, math.Inf(1)}
+	}
+	return nil
 }
 
 func finite(v float64) *float64 {

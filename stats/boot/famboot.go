@@ -43,6 +43,13 @@ type BootStatistic struct {
 	// example a correctly rounded rational), used instead of the float sum
 	// so the printed estimate is bit-identical to the gate input.
 	Point *float64
+	// Range, when not nil, is the statistic's parameter space [lo, hi]
+	// (for example [0, 1] for a proportion, [−1, 1] for a difference of
+	// proportions, [0, +Inf] for a ratio of non-negative sums). A bound
+	// outside it (the cluster t interval is not range-preserving) is moved
+	// onto it and the method's BootBounds.Clipped is set. The true value
+	// lies in the range, so clipping never lowers coverage.
+	Range *[2]float64
 }
 
 // BootOptions are the knobs of FamilyBootstrap; the zero value is valid.
@@ -92,7 +99,7 @@ func FamilyBootstrap(sums [][]float64, stats []BootStatistic, opt BootOptions) (
 func noDataEstimates(stats []BootStatistic, b int) []BootEstimate {
 	out := make([]BootEstimate, len(stats))
 	for i, st := range stats {
-		e := BootEstimate{Statistic: st.Name, Point: math.NaN(), Status: StatusNoData, Resamples: b, BootSE: math.NaN(), SmallG: smallGFlag(0)}
+		e := BootEstimate{Statistic: st.Name, Point: math.NaN(), Status: StatusNoData, Resamples: b, BootSE: math.NaN(), SmallG: smallGFlag(0), Primary: PrimaryMethod(0)}
 		e.Bounds = familySums{}.bounds(st, &e, nil)
 		out[i] = e
 	}

@@ -40,11 +40,32 @@ const (
 // BootMethods lists the methods in the order every BootEstimate holds them.
 var BootMethods = []BootMethod{MethodExpandedPercentile, MethodCR1T, MethodPercentile}
 
+// SwitchBelowFamilies is the primary interval's switch rule: below this
+// many contributing families the primary interval is the cluster t
+// interval (t on G−1 degrees of freedom), from this many on it is the
+// expanded percentile. With G ≤ 5 families the expanded percentile's lower
+// probability falls inside the atom of one family drawn G times
+// (1/G^(G−1)), so its interval is the range of the per-family values,
+// which covers the centre of a symmetric distribution with probability at
+// most 1 − 2/2^G; TestCoverageS1 measures 0.874 at G = 4 and 0.915 at
+// G = 5 for it against 0.947 for the cluster t interval, and 0.930 for the
+// expanded percentile from G = 6 on.
+const SwitchBelowFamilies = 6
+
+// PrimaryMethod is the method whose interval is the primary one for a
+// statistic carried by g families (the switch rule above).
+func PrimaryMethod(g int) BootMethod {
+	if g < SwitchBelowFamilies {
+		return MethodCR1T
+	}
+	return MethodExpandedPercentile
+}
+
 // Small-G flags (statistics notes §3).
 const (
 	SmallGNone    = "none"
 	SmallGFew     = "few_families"      // 5 ≤ G < 10
-	SmallGVeryFew = "very_few_families" // 2 ≤ G ≤ 4: the interval is the range of family values
+	SmallGVeryFew = "very_few_families" // 2 ≤ G ≤ 4: the expanded interval is the range of family values
 	QuantileRule  = "type7"             // written in the quantile_rule column
 )
 
@@ -54,6 +75,9 @@ type BootBounds struct {
 	Method BootMethod
 	P      float64 // lower probability used (expanded: the table value; others 0.025)
 	Lo, Hi float64
+	// Clipped reports that a bound fell outside the statistic's Range and
+	// was moved onto it.
+	Clipped bool
 }
 
 // BootEstimate is the result for one statistic.
@@ -66,6 +90,7 @@ type BootEstimate struct {
 	Undefined  int     // resamples whose denominator was 0
 	BootSE     float64 // standard deviation (n−1) of the replicates; NaN unless all are finite
 	SmallG     string
+	Primary    BootMethod   // PrimaryMethod(Families): the method to read first
 	Bounds     []BootBounds // one per BootMethods entry, in that order
 	familyVals []float64
 }
@@ -79,6 +104,7 @@ func (fs familySums) estimate(st BootStatistic, reps []float64, b int) BootEstim
 	}
 	e.Families, e.familyVals = fs.contributing(st)
 	e.SmallG = smallGFlag(e.Families)
+	e.Primary = PrimaryMethod(e.Families)
 	for _, r := range reps {
 		if math.IsNaN(r) {
 			e.Undefined++
@@ -182,7 +208,21 @@ func (fs familySums) bounds(st BootStatistic, e *BootEstimate, reps []float64) [
 	out[0].Lo, out[0].Hi = stats.Quantile7(sorted, pExp), stats.Quantile7(sorted, 1-pExp)
 	out[1].Lo, out[1].Hi = fs.cr1T(st, e.Point, e.Families)
 	out[2].Lo, out[2].Hi = stats.Quantile7(sorted, bootAlphaHalf), stats.Quantile7(sorted, 1-bootAlphaHalf)
+	if st.Range != nil {
+		for i := range out {
+			out[i].clip(st.Range[0], st.Range[1])
+		}
+	}
 	return out
+}
+
+// clip moves bounds outside [lo, hi] onto it.
+func (b *BootBounds) clip(lo, hi float64) {
+	for _, v := range []*float64{&b.Lo, &b.Hi} {
+		if c := min(max(*v, lo), hi); c != *v {
+			*v, b.Clipped = c, true
+		}
+	}
 }
 
 // cr1T returns θ̂ ∓ t_{0.975,G−1}·SE with the CR1 linearised standard error

@@ -280,3 +280,39 @@ func TestReplicatesFollowSpecInexact(t *testing.T) {
 		}
 	}
 }
+
+// TestPrimarySwitchAndClipping: at G = 4 the primary interval is the
+// cluster t interval; a rate of 15/16 over families (4/4, 4/4, 3/4, 4/4)
+// has CR1 SE sqrt(4/3 · (3·0.25² + 0.75²))/16 = 1/16, so t_{0.975,3}·SE
+// puts the upper bound at 0.9375 + 3.1824…/16 ≈ 1.136: with the range
+// [0, 1] it is clipped to 1 and flagged, the lower bound is untouched and
+// the range-preserving percentile methods are not flagged.
+func TestPrimarySwitchAndClipping(t *testing.T) {
+	for g, want := range map[int]BootMethod{0: MethodCR1T, 2: MethodCR1T, 4: MethodCR1T, 5: MethodCR1T,
+		SwitchBelowFamilies: MethodExpandedPercentile, 20: MethodExpandedPercentile} {
+		if got := PrimaryMethod(g); got != want {
+			t.Errorf("PrimaryMethod(%d) = %s, want %s", g, got, want)
+		}
+	}
+	sums := [][]float64{{4, 4}, {4, 4}, {3, 4}, {4, 4}}
+	rate := BootStatistic{Name: "rate", Num: []BootTerm{{Column: 0}}, Den: 1, Rate: true}
+	bounded := rate
+	bounded.Range = &[2]float64{0, 1}
+	est := mustBoot(t, sums, []BootStatistic{rate, bounded}, BootOptions{Resamples: 2000, Seed: 3})
+	raw, clipped := est[0], est[1]
+	if clipped.Primary != MethodCR1T || clipped.Status != StatusOK {
+		t.Fatalf("primary %s status %s, want cr1_t ok", clipped.Primary, clipped.Status)
+	}
+	lo, hi := 0.9375-3.1824463052837095/16, 0.9375+3.1824463052837095/16
+	if r := raw.Bounds[1]; math.Abs(r.Lo-lo) > 1e-12 || math.Abs(r.Hi-hi) > 1e-12 || r.Clipped {
+		t.Errorf("unclipped cr1_t = [%v, %v] clipped=%v, want [%v, %v] false", r.Lo, r.Hi, r.Clipped, lo, hi)
+	}
+	if c := clipped.Bounds[1]; math.Abs(c.Lo-lo) > 1e-12 || c.Hi != 1 || !c.Clipped {
+		t.Errorf("clipped cr1_t = [%v, %v] clipped=%v, want [%v, 1] true", c.Lo, c.Hi, c.Clipped, lo)
+	}
+	for _, i := range []int{0, 2} {
+		if b := clipped.Bounds[i]; b.Clipped || b.Lo < 0.75 || b.Hi > 1 {
+			t.Errorf("%s = [%v, %v] clipped=%v: a percentile interval stays inside the family values", b.Method, b.Lo, b.Hi, b.Clipped)
+		}
+	}
+}

@@ -231,11 +231,13 @@ func writeIntervals(b *bytes.Buffer, iv scorecard.Intervals) {
 		b.WriteString("No interval was computed.\n")
 		return
 	}
-	table(b, []string{"statistic", "contrast", "method", "status", "estimate", "lo", "hi", "level",
+	b.WriteString("The primary interval is the cluster t interval below 6 families and the expanded percentile from 6 on. " +
+		"Bounds are clipped to the statistic's range (a fraction to [0, 1], a difference to [−1, 1], a ratio to ≥ 0); the clipped column says where.\n\n")
+	table(b, []string{"statistic", "contrast", "method", "primary", "status", "estimate", "lo", "hi", "clipped", "level",
 		"families", "small-G flag", "resamples", "seed"})
 	for _, r := range iv.Rows {
-		row(b, escapeMarkdown(r.Statistic), escapeMarkdown(cmp.Or(r.Contrast, r.Arm)), escapeMarkdown(r.Method),
-			escapeMarkdown(r.Status), scorecard.Bound(r.Estimate), scorecard.Bound(r.Lo), scorecard.Bound(r.Hi), scorecard.Bound(r.Level),
+		row(b, escapeMarkdown(r.Statistic), escapeMarkdown(cmp.Or(r.Contrast, r.Arm)), escapeMarkdown(r.Method), scorecard.YesNo(r.Primary),
+			escapeMarkdown(r.Status), scorecard.Bound(r.Estimate), scorecard.Bound(r.Lo), scorecard.Bound(r.Hi), scorecard.YesNo(r.Clipped), scorecard.Bound(r.Level),
 			scorecard.Int(r.NFamilies), escapeMarkdown(r.SmallGFlag), scorecard.Int(r.Resamples), r.Seed)
 	}
 }

@@ -141,6 +141,8 @@ type IntervalResult struct {
 	NTasksDroppedUnpaired int64    `json:"n_tasks_dropped_unpaired"`
 	NUndefinedResamples   int64    `json:"n_undefined_resamples"`
 	SmallGFlag            string   `json:"small_g_flag"`
+	Primary               bool     `json:"primary"` // the primary interval at this G (cluster t below 6 families, expanded percentile from 6)
+	Clipped               bool     `json:"clipped"` // a bound was moved onto the statistic's range ([0,1] for a fraction)
 }
 
 // Build summarises the tables of s and formats the aggregate stage's
@@ -265,7 +267,7 @@ func buildIntervals(rows []tables.Interval) Intervals {
 			Contrast: r.Contrast, Unit: r.Unit, QuantileRule: r.QuantileRule,
 			PLower: finite(r.PLower), BootSE: finite(r.BootSE), NTasks: r.NTasks, NRuns: r.NRuns,
 			NTasksDroppedUnpaired: r.NTasksDroppedUnpaired, NUndefinedResamples: r.NUndefinedResamples,
-			SmallGFlag: r.SmallGFlag,
+			SmallGFlag: r.SmallGFlag, Primary: r.Primary, Clipped: r.Clipped,
 		})
 	}
 	return out
