@@ -7,32 +7,33 @@ package tables
 // consequence is scored: the finding is not grounded, the rating is
 // unknown, the planted defect is missed.
 const (
-	CodeRbenchPlanMissing        Code = "benchmark_plan_missing"
-	CodeRbenchPlanUnexpected     Code = "benchmark_plan_unexpected"
-	CodeRbenchDesignInvalid      Code = "benchmark_design_invalid"
-	CodeRbenchCaseInvalid        Code = "benchmark_case_invalid"
-	CodeRbenchLineageSplits      Code = "benchmark_lineage_crosses_splits"
-	CodeRbenchInventoryMismatch  Code = "benchmark_inventory_mismatch"
-	CodeRbenchDefectLocation     Code = "benchmark_defect_location_invalid"
-	CodeRbenchAttemptUnplanned   Code = "benchmark_attempt_unplanned"
-	CodeRbenchAttemptDuplicate   Code = "benchmark_attempt_duplicate"
-	CodeRbenchAttemptMissing     Code = "benchmark_attempt_missing"
-	CodeRbenchInputUnrecorded    Code = "benchmark_input_unrecorded"
-	CodeRbenchLabelInInput       Code = "benchmark_label_in_input"
-	CodeRbenchReceiptOtherCase   Code = "benchmark_receipt_other_case"
-	CodeRbenchProfileMismatch    Code = "benchmark_profile_mismatch"
-	CodeRbenchResponseCacheHit   Code = "benchmark_response_cache_hit"
-	CodeRbenchRunsIdentical      Code = "benchmark_runs_identical"
-	CodeRbenchReviewMalformed    Code = "benchmark_review_malformed"
-	CodeRbenchReviewInconsistent Code = "benchmark_review_inconsistent"
-	CodeRbenchQuoteFabricated    Code = "benchmark_quote_fabricated"
-	CodeRbenchProbeUnbound       Code = "benchmark_probe_unbound"
-	CodeRbenchInstrumentation    Code = "benchmark_instrumentation_unresolved"
-	CodeRbenchFailureUnsupported Code = "benchmark_failure_unsupported"
-	CodeRbenchPassOwnsBlocking   Code = "benchmark_pass_owns_blocking"
-	CodeRbenchPassOverridden     Code = "benchmark_pass_overridden"
-	CodeRbenchWrongLocation      Code = "benchmark_wrong_location"
-	CodeRbenchAdjudicationTarget Code = "benchmark_adjudication_unknown_finding"
+	CodeRbenchPlanMissing         Code = "benchmark_plan_missing"
+	CodeRbenchPlanUnexpected      Code = "benchmark_plan_unexpected"
+	CodeRbenchDesignInvalid       Code = "benchmark_design_invalid"
+	CodeRbenchCaseInvalid         Code = "benchmark_case_invalid"
+	CodeRbenchLineageSplits       Code = "benchmark_lineage_crosses_splits"
+	CodeRbenchInventoryMismatch   Code = "benchmark_inventory_mismatch"
+	CodeRbenchDefectLocation      Code = "benchmark_defect_location_invalid"
+	CodeRbenchAttemptUnplanned    Code = "benchmark_attempt_unplanned"
+	CodeRbenchAttemptDuplicate    Code = "benchmark_attempt_duplicate"
+	CodeRbenchAttemptMissing      Code = "benchmark_attempt_missing"
+	CodeRbenchInputUnrecorded     Code = "benchmark_input_unrecorded"
+	CodeRbenchLabelInInput        Code = "benchmark_label_in_input"
+	CodeRbenchReceiptOtherCase    Code = "benchmark_receipt_other_case"
+	CodeRbenchProfileMismatch     Code = "benchmark_profile_mismatch"
+	CodeRbenchResponseCacheHit    Code = "benchmark_response_cache_hit"
+	CodeRbenchRunsIdentical       Code = "benchmark_runs_identical"
+	CodeRbenchReviewMalformed     Code = "benchmark_review_malformed"
+	CodeRbenchReviewInconsistent  Code = "benchmark_review_inconsistent"
+	CodeRbenchQuoteFabricated     Code = "benchmark_quote_fabricated"
+	CodeRbenchProbeUnbound        Code = "benchmark_probe_unbound"
+	CodeRbenchInstrumentation     Code = "benchmark_instrumentation_unresolved"
+	CodeRbenchFailureUnsupported  Code = "benchmark_failure_unsupported"
+	CodeRbenchPassOwnsBlocking    Code = "benchmark_pass_owns_blocking"
+	CodeRbenchPassOverridden      Code = "benchmark_pass_overridden"
+	CodeRbenchWrongLocation       Code = "benchmark_wrong_location"
+	CodeRbenchAdjudicationTarget  Code = "benchmark_adjudication_unknown_finding"
+	CodeRbenchAdjudicatorReviewer Code = "benchmark_adjudicator_not_independent"
 )
 
 var rbenchCodes = []CodeDoc{
@@ -62,4 +63,5 @@ var rbenchCodes = []CodeDoc{
 	{CodeRbenchPassOverridden, "score", "G6", "A criterion rated pass is contradicted by a grounded blocking finding of that criterion later in the review: its effective rating is fail."},
 	{CodeRbenchWrongLocation, "score", "G6", "A grounded blocking finding has the planted defect's category but not its location: a miss, not a detection."},
 	{CodeRbenchAdjudicationTarget, "validate", "I8/G6", "A finding adjudication names a session or finding ID that no completed review has."},
+	{CodeRbenchAdjudicatorReviewer, "validate", "I8/G6", "A finding adjudication's adjudicator is the reviewer under review — a profile of the benchmark, the reviewed session, or the model that returned the review (compared ignoring case and surrounding spaces): precision needs independent adjudication."},
 }

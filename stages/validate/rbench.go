@@ -57,12 +57,14 @@ type bench struct {
 	outputs  map[string]attemptKey // case\x00profile\x00output sha256 → first attempt with it
 	bySum    map[string]string     // task checksum → case ID
 	findings map[string]bool       // session\x00finding of completed reviews
+	labels   *labelMatcher         // every label of the benchmark, compiled on first use
+	sessions map[string]int        // session ID → position in out.Attempts
 	out      BenchmarkOut
 }
 
 func newBench(c *tables.Campaign, files tables.ReviewFiles) *bench {
 	b := &bench{c: c, b: c.Benchmark, files: files, index: map[attemptKey]int{}, request: map[attemptKey]string{},
-		outputs: map[string]attemptKey{}, bySum: map[string]string{}, findings: map[string]bool{}}
+		outputs: map[string]attemptKey{}, bySum: map[string]string{}, findings: map[string]bool{}, sessions: map[string]int{}}
 	if b.b == nil {
 		b.b = &tables.Benchmark{}
 	}
@@ -113,6 +115,7 @@ func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 	a.Line = line.Line
 	a.Row.SessionID = r.SessionID
 	a.Row.Model = r.Identity.ReturnedModel
+	b.sessions[r.SessionID] = i
 	if bad := b.identity(r); len(bad) > 0 {
 		reject(tables.CodeIdentityMismatch, "", "The receipt's %s differ from the manifest; the execution is invalid", strings.Join(bad, ", "))
 	}
@@ -197,39 +200,12 @@ func (b *bench) checkInput(r *tables.Receipt, line int64) {
 		reject(tables.CodeRbenchInputUnrecorded, "/recorded_input", "%s exceeds the answer size cap, so it cannot be checked for labels", ref.Path)
 		return
 	}
-	for _, l := range b.labels(r.TaskID) {
-		if strings.Contains(string(data), l.text) {
-			reject(tables.CodeRbenchLabelInInput, "/recorded_input", "the reviewer's input %s contains the %s of case %s", ref.Path, l.what, l.caseID)
-		}
+	if b.labels == nil {
+		b.labels = newLabelMatcher(benchLabels(b.b.Cases))
 	}
-}
-
-// label is one benchmark label a reviewer must never see.
-type label struct{ caseID, what, text string }
-
-// labels are the labels of every case of the reviewed case's family (its
-// own and its siblings'): case ID, variant name, defect description and
-// the expected location written path:start-end.
-func (b *bench) labels(caseID string) []label {
-	own := b.b.Case(caseID)
-	if own == nil {
-		return nil
+	for _, l := range b.labels.found(data) {
+		reject(tables.CodeRbenchLabelInInput, "/recorded_input", "the reviewer's input %s contains the %s of case %s", ref.Path, l.what, l.caseID)
 	}
-	var out []label
-	for _, c := range b.b.Cases {
-		if c.Family != own.Family {
-			continue
-		}
-		out = append(out, label{c.ID, "case ID", c.ID})
-		if c.Variant != nil {
-			out = append(out, label{c.ID, "variant name", *c.Variant})
-		}
-		if d := c.Defect; d != nil {
-			out = append(out, label{c.ID, "defect description", d.Description},
-				label{c.ID, "expected location", fmt.Sprintf("%s:%d-%d", d.Location.Path, d.Location.StartLine, d.Location.EndLine)})
-		}
-	}
-	return out
 }
 
 // caseRows lists every case with its label and task checksum.

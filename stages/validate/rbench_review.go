@@ -222,7 +222,34 @@ func (b *bench) adjudications() {
 			b.add(tables.CodeRbenchAdjudicationTarget, tables.Reject, findingAdjudicationsFile, l.Line, "/finding_id", a.SessionID,
 				"no review of session %s has finding %s", a.SessionID, a.FindingID)
 		}
+		if who := b.reviewerIdentity(a); who != "" {
+			b.add(tables.CodeRbenchAdjudicatorReviewer, tables.Reject, findingAdjudicationsFile, l.Line, "/adjudicator", a.SessionID,
+				"adjudicator %q of finding %s is %s: the reviewer under review cannot adjudicate its own findings", a.Adjudicator, a.FindingID, who)
+		}
 		b.out.Adjudications = append(b.out.Adjudications, tables.FindingAdjudicationRow{Line: l.Line, SessionID: a.SessionID,
 			FindingID: a.FindingID, Adjudicator: a.Adjudicator, Outcome: a.Outcome, DecidedAtNS: a.DecidedAt.UnixNano(), Known: known})
 	}
+}
+
+// reviewerIdentity says which identity of the reviewer under review the
+// adjudicator is — a profile of the benchmark (ID or label), the reviewed
+// session itself, or the model that returned the reviewed session's
+// review — or "" when it is none of them. Names are compared ignoring
+// case and surrounding spaces.
+func (b *bench) reviewerIdentity(a *tables.FindingAdjudication) string {
+	same := func(x string) bool {
+		return x != "" && strings.EqualFold(strings.TrimSpace(a.Adjudicator), strings.TrimSpace(x))
+	}
+	for _, arm := range b.c.Manifest.Design.Arms {
+		if same(arm.ID) || same(arm.Label) {
+			return "reviewer profile " + arm.ID
+		}
+	}
+	if same(a.SessionID) {
+		return "the reviewed session"
+	}
+	if i, ok := b.sessions[a.SessionID]; ok && same(b.out.Attempts[i].Row.Model) {
+		return "the model that returned the reviewed session's review (" + b.out.Attempts[i].Row.Model + ")"
+	}
+	return ""
 }

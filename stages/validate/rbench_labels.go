@@ -1,0 +1,134 @@
+package validate
+
+import (
+	"fmt"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Label isolation (rule G6, "Anti-contamination"): no benchmark label —
+// any case's ID, variant name, defect description or expected location
+// written path:start-end — may occur in the bytes any reviewer received.
+// Every label of the whole benchmark is searched in every recorded input,
+// not only the reviewed case's family: a reviewer shown another family's
+// planted defect has seen part of the answer key. The labels are compiled
+// once into an Aho–Corasick automaton, so each input is scanned once in
+// time linear in its bytes plus the automaton's size, whatever the number
+// of cases or the shape of the labels (a hostile benchmark cannot make the
+// check quadratic).
+
+// label is one benchmark label a reviewer must never see.
+type label struct{ caseID, what, text string }
+
+// labelMatcher finds which labels occur in a text.
+type labelMatcher struct {
+	labels []label
+	edges  map[uint64]int32 // node<<8 | byte → child node
+	kids   [][]int32        // children of each node, in insertion order
+	last   []byte           // the byte on the edge into each node
+	fail   []int32          // longest proper suffix that is a node
+	dict   []int32          // nearest node on the fail chain that ends a label; -1 if none
+	ends   [][]int32        // labels ending exactly at each node
+}
+
+func newLabelMatcher(labels []label) *labelMatcher {
+	m := &labelMatcher{labels: labels, edges: map[uint64]int32{}, kids: [][]int32{nil}, last: []byte{0}, fail: []int32{0}, dict: []int32{-1}, ends: [][]int32{nil}}
+	for i, l := range labels {
+		n := int32(0)
+		for j := 0; j < len(l.text); j++ {
+			c := l.text[j]
+			nx, ok := m.step(n, c)
+			if !ok {
+				nx = int32(len(m.kids))
+				m.kids, m.last, m.fail, m.dict, m.ends = append(m.kids, nil), append(m.last, c), append(m.fail, 0), append(m.dict, -1), append(m.ends, nil)
+				m.edges[uint64(n)<<8|uint64(c)] = nx
+				m.kids[n] = append(m.kids[n], nx)
+			}
+			n = nx
+		}
+		if n != 0 { // an empty label matches nothing
+			m.ends[n] = append(m.ends[n], int32(i))
+		}
+	}
+	queue := append([]int32(nil), m.kids[0]...) // depth 1: fail = root
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, child := range m.kids[n] {
+			c := m.last[child]
+			f := m.fail[n]
+			for f != 0 {
+				if _, ok := m.step(f, c); ok {
+					break
+				}
+				f = m.fail[f]
+			}
+			if nx, ok := m.step(f, c); ok {
+				m.fail[child] = nx
+			}
+			if fc := m.fail[child]; len(m.ends[fc]) > 0 {
+				m.dict[child] = fc
+			} else {
+				m.dict[child] = m.dict[fc]
+			}
+			queue = append(queue, child)
+		}
+	}
+	return m
+}
+
+func (m *labelMatcher) step(n int32, c byte) (int32, bool) {
+	nx, ok := m.edges[uint64(n)<<8|uint64(c)]
+	return nx, ok
+}
+
+// found returns the labels occurring in data, in label order, each once.
+// A node whose labels were reported has had its whole dictionary chain
+// reported too, so no chain is walked twice.
+func (m *labelMatcher) found(data []byte) []label {
+	visited := make([]bool, len(m.kids))
+	seen := make([]bool, len(m.labels))
+	n := int32(0)
+	for _, c := range data {
+		for {
+			if nx, ok := m.step(n, c); ok {
+				n = nx
+				break
+			}
+			if n == 0 {
+				break
+			}
+			n = m.fail[n]
+		}
+		for x := n; x > 0 && !visited[x]; x = m.dict[x] {
+			visited[x] = true
+			for _, i := range m.ends[x] {
+				seen[i] = true
+			}
+		}
+	}
+	var out []label
+	for i, s := range seen {
+		if s {
+			out = append(out, m.labels[i])
+		}
+	}
+	return out
+}
+
+// benchLabels lists every label of every case of the benchmark, in case
+// order: case ID, variant name, defect description and expected location.
+func benchLabels(cases []tables.Case) []label {
+	var out []label
+	for _, c := range cases {
+		out = append(out, label{c.ID, "case ID", c.ID})
+		if c.Variant != nil {
+			out = append(out, label{c.ID, "variant name", *c.Variant})
+		}
+		if d := c.Defect; d != nil {
+			out = append(out, label{c.ID, "defect description", d.Description},
+				label{c.ID, "expected location", fmt.Sprintf("%s:%d-%d", d.Location.Path, d.Location.StartLine, d.Location.EndLine)})
+		}
+	}
+	return out
+}
