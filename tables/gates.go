@@ -125,10 +125,10 @@ var gateDocs = []GateDoc{
 	{GateWorkflowLimits, AtMost, "G5", "workflows of any system beyond a workflow limit (12 min incl. cold setup, 8 min investigation, 4 min review, 60 operations)"},
 	{GateRbContract, AtMost, "G6", "the candidate's reviews that are not valid review documents (schema violations)"},
 	{GateRbRegression, AtMost, "G6", "the candidate's attempts on known regression cases that miss the planted defect or do not pass the clean case"},
-	{GateRbBlockingSelection, AtLeast, "G6", "audited clean selection attempts the baseline blocks minus those the candidate blocks"},
-	{GateRbDetectionSelection, AtLeast, "G6", "planted selection defects the candidate detects minus those the baseline detects"},
-	{GateRbBlockingFinal, AtLeast, "G6", "audited clean final attempts the baseline blocks minus those the candidate blocks; a retired final split cannot pass"},
-	{GateRbDetectionFinal, AtLeast, "G6", "planted final defects the candidate detects minus those the baseline detects; a retired final split cannot pass"},
+	{GateRbBlockingSelection, AtLeast, "G6", "audited clean selection attempts the baseline blocks minus those the candidate blocks, the least over the model strata"},
+	{GateRbDetectionSelection, AtLeast, "G6", "planted selection defects the candidate detects minus those the baseline detects, the least over the model strata"},
+	{GateRbBlockingFinal, AtLeast, "G6", "audited clean final attempts the baseline blocks minus those the candidate blocks, the least over the model strata; a retired final split cannot pass"},
+	{GateRbDetectionFinal, AtLeast, "G6", "planted final defects the candidate detects minus those the baseline detects, the least over the model strata; a retired final split cannot pass"},
 	{GateRbBudget, AtLeast, "G6", "the ledger's remaining allowance: the reference-cost cap minus accounted, held and reserved charges"},
 }
 

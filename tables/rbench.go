@@ -37,6 +37,11 @@ type BenchmarkPlan struct {
 	// results are reported, but it is no longer a fresh holdout and the
 	// promotion decision cannot rest on it.
 	FinalRetired bool `json:"final_retired"`
+	// Models are further model strata besides identities.returned_model:
+	// a review receipt's returned model must be one of them or that one.
+	// Metrics are reported per stratum and every promotion comparison is
+	// made within each stratum, never on pooled strata.
+	Models []string `json:"models,omitzero"`
 }
 
 // Splits of a reviewer benchmark, frozen before tuning.

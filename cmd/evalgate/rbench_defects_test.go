@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -147,6 +148,42 @@ func TestReviewerBenchmarkEffectiveRatings(t *testing.T) {
 						t.Errorf("review row %+v, want detected %s decision %s", r, tc.detected, tc.decision)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestReviewerBenchmarkOutcomes runs every promotion-rule fixture through
+// the CLI: each adds no finding (every code keeps the example's count) and
+// turns the example's advance into its intended decision with exactly its
+// failing gates.
+func TestReviewerBenchmarkOutcomes(t *testing.T) {
+	base, err := rbdefects.Example()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, baseCodes := validateCodes(t, writeCampaign(t, base))
+	for _, o := range rbdefects.Outcomes() {
+		t.Run(o.Name, func(t *testing.T) {
+			t.Parallel()
+			files, err := rbdefects.Example()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := o.Apply(files); err != nil {
+				t.Fatal(err)
+			}
+			dir := writeCampaign(t, files)
+			if exit, got := validateCodes(t, dir); exit != 0 || !maps.Equal(got, baseCodes) {
+				t.Errorf("validate exit %d codes %v, want 0 and the example's %v", exit, got, baseCodes)
+			}
+			out := t.TempDir()
+			if code, stdout, stderr := evalgate(t, "run", dir, "--out", out); code != 0 {
+				t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			d := readTable[tables.Decision](t, out, "decision")
+			if len(d) != 1 || d[0].Decision != o.Decision || d[0].FailingGates != o.Failing {
+				t.Errorf("decision %+v, want %s failing %q", d, o.Decision, o.Failing)
 			}
 		})
 	}

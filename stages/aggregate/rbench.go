@@ -17,7 +17,8 @@ import (
 // advances only when it passes its contract and regression cases, blocks
 // strictly fewer audited clean attempts than the baseline with no
 // observed detection regression on the selection and on the final split,
-// and the ledger's commitment stays within the budget. Otherwise the
+// each compared within every model stratum (never on pooled strata), and
+// the ledger's commitment stays within the budget. Otherwise the
 // default stays: do_not_advance when the candidate is observed worse,
 // inconclusive when it is not observed better (ties, no eligible attempts,
 // a retired final split).
@@ -301,33 +302,94 @@ func (j *benchJudge) regression(t threshold) tables.Gate {
 
 const retiredDetail = "the final split was consumed by tuning: retired as a holdout, so it cannot support a promotion"
 
-// blocking compares blocked audited clean attempts: the baseline's minus
-// the candidate's. Blocking more is worse; blocking as many is not shown
-// better.
-func (j *benchJudge) blocking(t threshold, split string, retired bool) tables.Gate {
-	b, c := j.split(split, j.base), j.split(split, j.cand)
-	text := fmt.Sprintf("baseline %d/%d, candidate %d/%d audited clean attempts blocked", b.blocked, b.clean, c.blocked, c.clean)
-	var observed *big.Rat
-	if !retired && c.clean > 0 && b.clean == c.clean {
-		observed = big.NewRat(b.blocked-c.blocked, 1)
+// stratumCounts are the baseline's and the candidate's counts of one split
+// in one model stratum.
+type stratumCounts struct {
+	model      string
+	base, cand counts
+}
+
+// byStratum tallies a split per model stratum (the receipts' returned
+// model), in stratum order. The RFC reports model strata separately and a
+// candidate may not worsen either model's results, so every promotion
+// comparison is made within each stratum, never on pooled strata.
+func (j *benchJudge) byStratum(split string) []stratumCounts {
+	var out []stratumCounts
+	for _, m := range strata(j.rows) {
+		if m == SplitAll {
+			continue
+		}
+		out = append(out, stratumCounts{m, tally(selectReviews(j.rows, split, j.base, m), nil), tally(selectReviews(j.rows, split, j.cand, m), nil)})
 	}
-	detail := "blocking findings on audited clean cases; every eligible attempt stays in the denominator"
+	return out
+}
+
+// leastChange is the smallest per-stratum change over the strata where
+// either profile has eligible attempts: nil (unknown) when there is none
+// or when a stratum's two profiles have different eligible counts.
+func leastChange(ss []stratumCounts, eligible func(counts) int64, change func(b, c counts) int64) *big.Rat {
+	var least *big.Rat
+	for _, s := range ss {
+		nb, nc := eligible(s.base), eligible(s.cand)
+		if nb == 0 && nc == 0 {
+			continue
+		}
+		if nb != nc {
+			return nil
+		}
+		if v := big.NewRat(change(s.base, s.cand), 1); least == nil || v.Cmp(least) < 0 {
+			least = v
+		}
+	}
+	return least
+}
+
+// stratumText lists every stratum's counts, prefixed by its model when
+// there are several.
+func stratumText(ss []stratumCounts, one func(b, c counts) string) string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
+		parts[i] = one(s.base, s.cand)
+		if len(ss) > 1 {
+			parts[i] = "model " + s.model + ": " + parts[i]
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// blocking compares blocked audited clean attempts within each model
+// stratum: the baseline's minus the candidate's, the least over the
+// strata. Blocking more in any stratum is worse; blocking as many in one
+// is not shown better there.
+func (j *benchJudge) blocking(t threshold, split string, retired bool) tables.Gate {
+	ss := j.byStratum(split)
+	text := stratumText(ss, func(b, c counts) string {
+		return fmt.Sprintf("baseline %d/%d, candidate %d/%d audited clean attempts blocked", b.blocked, b.clean, c.blocked, c.clean)
+	})
+	var observed *big.Rat
+	if !retired {
+		observed = leastChange(ss, func(k counts) int64 { return k.clean }, func(b, c counts) int64 { return b.blocked - c.blocked })
+	}
+	detail := "blocking findings on audited clean cases, compared within each model stratum; every eligible attempt stays in the denominator"
 	if retired {
 		detail = retiredDetail
 	}
 	return j.gate(t, observed, text, observed != nil && observed.Sign() < 0, nil, detail)
 }
 
-// detection compares detected planted defects: the candidate's minus the
-// baseline's; fewer is a regression.
+// detection compares detected planted defects within each model stratum:
+// the candidate's minus the baseline's, the least over the strata; fewer
+// in any stratum is a regression.
 func (j *benchJudge) detection(t threshold, split string, retired bool) tables.Gate {
-	b, c := j.split(split, j.base), j.split(split, j.cand)
-	text := fmt.Sprintf("baseline %d/%d, candidate %d/%d planted defects detected", b.detected, b.variants, c.detected, c.variants)
+	ss := j.byStratum(split)
+	text := stratumText(ss, func(b, c counts) string {
+		return fmt.Sprintf("baseline %d/%d, candidate %d/%d planted defects detected", b.detected, b.variants, c.detected, c.variants)
+	})
 	var observed *big.Rat
-	if !retired && c.variants > 0 && b.variants == c.variants {
-		observed = big.NewRat(c.detected-b.detected, 1)
+	if !retired {
+		observed = leastChange(ss, func(k counts) int64 { return k.variants }, func(b, c counts) int64 { return c.detected - b.detected })
 	}
-	detail := "the planted category and location; a wrong location is a miss"
+	detail := "the planted category and location, compared within each model stratum; a wrong location is a miss"
 	if retired {
 		detail = retiredDetail
 	}
