@@ -1,7 +1,8 @@
 // Package compare (rule R2) reads two output directories written by `evalgate run`
 // and lists what differs: the decision, every gate's result, observed
 // value, threshold and failing list, each arm's macro-average task-median
-// R and U, the cost and time ratios, and each task's median R per arm.
+// R and U, the cost and time ratios, each task's median R per arm, and a
+// reviewer benchmark's review_metrics per split, profile and model stratum.
 //
 // Invariants:
 //   - Numbers are compared exactly (big.Rat from their exact text), never
@@ -17,10 +18,10 @@
 //     the gate's comparison in the gate registry (tables.FindGate), never
 //     by a rule of its own here.
 //   - Differences are listed in a fixed order (decision, rejecting
-//     findings, ceilings, gates, arms, ratios, tasks; within each, OLD's order then NEW-only items), so the
+//     findings, ceilings, gates, arms, ratios, tasks, review metrics; within each, OLD's order then NEW-only items), so the
 //     output is deterministic.
 //   - It reads only what stages/report wrote: scorecard.json and the
-//     gates, decision and tasks tables.
+//     gates, decision, tasks and review_metrics tables.
 package compare
 
 import (
@@ -73,7 +74,7 @@ type Side struct {
 
 // Difference is one value that is not the same in OLD and NEW.
 type Difference struct {
-	Kind   string  `json:"kind"`  // decision, rejecting_finding, ceiling, gate, macro, ratio, task_median_r
+	Kind   string  `json:"kind"`  // decision, rejecting_finding, ceiling, gate, macro, ratio, task_median_r, review_metric
 	Key    string  `json:"key"`   // what: the gate and arm ("g2_task_floor B"), the arm, or the task and arm
 	Field  string  `json:"field"` // which value: pass, observed, threshold, failing, present, macro_median_r, cost, …
 	Old    *string `json:"old"`   // null when absent or unavailable
@@ -123,6 +124,7 @@ func Dirs(oldDir, newDir string, opts Options) (*Comparison, error) {
 	d.macros(old.scorecard.EvidenceAndPlan.Arms, nw.scorecard.EvidenceAndPlan.Arms)
 	d.ratios(old.scorecard.CostAndTime.Ratios, nw.scorecard.CostAndTime.Ratios)
 	d.tasks(old.tasks, nw.tasks)
+	d.reviewMetrics(old.reviewMetrics, nw.reviewMetrics)
 	c := &Comparison{
 		Old:              side(old),
 		New:              side(nw),

@@ -39,6 +39,9 @@ type output struct {
 	tasks     []tables.Task
 	rejecting []tables.Finding // the rejecting findings of the rejections table
 	ceilings  []tables.Ceiling // empty for an output written before the ceilings table
+	// reviewMetrics are a reviewer benchmark's metric rows; empty for other
+	// kinds and for an output written before the table.
+	reviewMetrics []tables.ReviewMetric
 }
 
 // readOutput reads scorecard.json and the gates, decision and tasks tables
@@ -84,6 +87,12 @@ func readOutput(dir string) (*output, error) {
 	}
 	if o.ceilings, err = readTable[tables.Ceiling](dir, "ceilings"); errors.Is(err, ErrNotOutput) {
 		o.ceilings, err = nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if o.reviewMetrics, err = readTable[tables.ReviewMetric](dir, "review_metrics"); errors.Is(err, ErrNotOutput) {
+		o.reviewMetrics, err = nil, nil
 	}
 	if err != nil {
 		return nil, err

@@ -1,0 +1,80 @@
+package compare
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// rate is a review_metrics rate row num/den.
+func rate(split, profile, metric string, num, den int64) tables.ReviewMetric {
+	v := float64(num) / float64(den)
+	return tables.ReviewMetric{Split: split, Profile: profile, Model: "m", Metric: metric, Numerator: num, Denominator: den,
+		Exact: fmt.Sprintf("%d/%d", num, den), Value: &v}
+}
+
+// TestCompareReviewMetrics: two reviewer-benchmark outputs differ in
+// review_metrics rows keyed by split, profile and model stratum, each
+// move read by its metric's direction: more detections and a higher
+// coverage and precision are better, more blocked clean attempts worse; a
+// denominator that changes is a change without direction, even when the
+// value is the same number.
+func TestCompareReviewMetrics(t *testing.T) {
+	old := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
+		s.ReviewMetrics = []tables.ReviewMetric{
+			rate("selection", "candidate", tables.MetricDetection, 16, 20),
+			rate("selection", "candidate", tables.MetricBlockingOnClean, 1, 10),
+			rate("final", "baseline", tables.MetricDecisionCoverage, 18, 20),
+			rate("all", "candidate", tables.MetricPrecision, 5, 6),
+		}
+	})
+	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
+		s.ReviewMetrics = []tables.ReviewMetric{
+			rate("selection", "candidate", tables.MetricDetection, 18, 20),
+			rate("selection", "candidate", tables.MetricBlockingOnClean, 2, 10),
+			rate("final", "baseline", tables.MetricDecisionCoverage, 36, 40),
+			rate("all", "candidate", tables.MetricPrecision, 4, 6),
+		}
+	})
+	c := compare(t, old, nw, "0")
+	for _, w := range []struct {
+		key, field, old, new, delta string
+		dir                         Direction
+	}{
+		{"selection candidate m", "detection", "16/20", "18/20", "0.1", Better},
+		{"selection candidate m", "blocking_on_clean", "1/10", "2/10", "0.1", Worse},
+		{"all candidate m", "finding_precision", "5/6", "4/6", "-1/6", Worse},
+		{"final baseline m", "decision_coverage.denominator", "20", "40", "20", Changed},
+	} {
+		d := find(c, DiffReviewMetric, w.key, w.field)
+		if d == nil {
+			t.Errorf("no %s %s difference in %+v", w.key, w.field, c.Differences)
+			continue
+		}
+		if str(d.Old) != w.old || str(d.New) != w.new || str(d.Delta) != w.delta || d.Direction != w.dir || !d.Beyond {
+			t.Errorf("%s %s: %s → %s Δ %s %s, want %s → %s Δ %s %s", w.key, w.field, str(d.Old), str(d.New), str(d.Delta), d.Direction,
+				w.old, w.new, w.delta, w.dir)
+		}
+	}
+	if d := find(c, DiffReviewMetric, "final baseline m", "decision_coverage"); d != nil {
+		t.Errorf("18/20 and 36/40 are the same number, got %+v", d)
+	}
+	back := compare(t, nw, old, "0")
+	if d := find(back, DiffReviewMetric, "selection candidate m", "detection"); d == nil || d.Direction != Worse {
+		t.Errorf("detection 18/20 → 16/20: %+v, want worse", d)
+	}
+}
+
+// TestReviewMetricSenses: every review_metrics metric of tables has a
+// direction entry (noSense included).
+func TestReviewMetricSenses(t *testing.T) {
+	for _, m := range []string{tables.MetricScheduled, tables.MetricCompleted, tables.MetricDecisionCoverage, tables.MetricDetection,
+		tables.MetricBlockingOnClean, tables.MetricBlockingProvisional, tables.MetricPrecision, tables.MetricUnadjudicated,
+		tables.MetricAbstentions, tables.MetricExecutionErrors, tables.MetricSchemaViolations, tables.MetricInputTokens,
+		tables.MetricOutputTokens, tables.MetricCost, tables.MetricLatency} {
+		if _, ok := reviewMetricSense[m]; !ok {
+			t.Errorf("metric %s has no direction", m)
+		}
+	}
+}
