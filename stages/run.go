@@ -144,5 +144,6 @@ func judgeBenchmark(c *tables.Campaign, loaded tables.Findings, opts Options) *t
 		Decision:             tables.ApplyRejections(aggregated.Decision, findings), // the one rule: any rejecting finding gives no_verdict
 		Intervals:            iv.Intervals,
 		Rejections:           findings,
+		Commitment:           &commitment,
 	}
 }

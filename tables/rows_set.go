@@ -25,4 +25,7 @@ type Set struct {
 	Findings             []FindingRow
 	FindingAdjudications []FindingAdjudicationRow
 	ReviewMetrics        []ReviewMetric
+	// Commitment is a reviewer benchmark's ledger commitment on the
+	// reference basis (account.Commit); not a table. Nil for other kinds.
+	Commitment *Commitment
 }

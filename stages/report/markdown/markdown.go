@@ -34,7 +34,7 @@ func Render(sc scorecard.Scorecard, s *tables.Set) []byte {
 	writeDecision(&b, sc.Decision, sc.CostAndTime.Currency)
 	writeCompletion(&b, sc.Completion)
 	writeGates(&b, sc.Gates, sc.CostAndTime.Currency)
-	writeReviewerBenchmark(&b, sc.ReviewerBenchmark)
+	writeReviewerBenchmark(&b, &sc)
 	writeSourceProtocol(&b, sc.SourceAndProtocol)
 	writeEvidencePlan(&b, sc.EvidenceAndPlan)
 	writeCostTime(&b, sc.CostAndTime)
