@@ -86,10 +86,8 @@ func writePromotion(b *bytes.Buffer, sc *scorecard.Scorecard) {
 	if sc.ReviewerBenchmark.FinalRetired {
 		b.WriteString("The final split is retired (consumed by tuning): it is reported but cannot support a promotion.\n")
 	}
-	for _, g := range sc.Gates {
-		if !g.Pass {
-			fmt.Fprintf(b, "- %s fails: %s (threshold %s)\n", escapeMarkdown(g.Gate), escapeMarkdown(g.Observed), escapeMarkdown(g.Threshold))
-		}
+	for _, g := range d.FailingGateDetails {
+		fmt.Fprintf(b, "- %s\n", escapeMarkdown(scorecard.FailingGateLine(g, sc.CostAndTime.Currency)))
 	}
 	b.WriteString("\n")
 }
