@@ -83,6 +83,7 @@ type htmlPage struct {
 	Intervals    scorecard.Intervals
 	ForestPlots  []template.HTML
 	IntervalRows htmlTable
+	Benchmark    *benchmarkSection // reviewer benchmark only (rbench.go)
 }
 
 // Render renders report.html from the scorecard and the tables, in the
@@ -122,6 +123,7 @@ func Render(sc scorecard.Scorecard, s *tables.Set) ([]byte, error) {
 		Intervals:    sc.Intervals,
 		ForestPlots:  forestPlots(sc.Intervals.Rows, sc.Gates),
 		IntervalRows: intervalTable(sc.Intervals.Rows),
+		Benchmark:    reviewerBenchmark(sc),
 	}
 	p.Findings, p.MoreFindings = findingLines(s.Rejections)
 	var b bytes.Buffer

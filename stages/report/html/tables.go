@@ -96,12 +96,12 @@ func costRatiosTable(ct scorecard.CostAndTime) htmlTable {
 func intervalTable(rows []scorecard.IntervalResult) htmlTable {
 	t := htmlTable{
 		Caption: "Every interval row (status other than ok is shown but not plotted)",
-		Header: []string{"statistic", "contrast", "method", "status", "estimate", "lo", "hi", "level",
+		Header: []string{"statistic", "contrast", "method", "primary", "status", "estimate", "lo", "hi", "clipped", "level",
 			"families", "small-G flag", "resamples", "seed"},
 	}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, cells(r.Statistic, cmp.Or(r.Contrast, r.Arm), r.Method, r.Status,
-			scorecard.Bound(r.Estimate), scorecard.Bound(r.Lo), scorecard.Bound(r.Hi), scorecard.Bound(r.Level),
+		t.Rows = append(t.Rows, cells(r.Statistic, cmp.Or(r.Contrast, r.Arm), r.Method, scorecard.YesNo(r.Primary), r.Status,
+			scorecard.Bound(r.Estimate), scorecard.Bound(r.Lo), scorecard.Bound(r.Hi), scorecard.YesNo(r.Clipped), scorecard.Bound(r.Level),
 			scorecard.Int(r.NFamilies), r.SmallGFlag, scorecard.Int(r.Resamples), r.Seed))
 	}
 	return t

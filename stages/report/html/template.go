@@ -88,7 +88,7 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 {{end}}</ul>
 <h2 id="gates">Gates</h2>
 {{if .Gates.Rows}}{{template "table" .Gates}}{{else}}<p>No gate was evaluated.</p>
-{{end}}<h3>Paired task R</h3>
+{{end}}{{if .Benchmark}}{{template "benchmark" .Benchmark}}{{end}}<h3>Paired task R</h3>
 <div class="scroll">{{.TaskRPlot}}</div>
 <h3>Cost and time ratios against their thresholds</h3>
 <div class="scroll">{{.RatioPlot}}</div>

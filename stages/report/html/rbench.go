@@ -1,0 +1,56 @@
+package html
+
+import (
+	"html/template"
+
+	"github.com/evalgate/evalgate/stages/report/scorecard"
+)
+
+// The reviewer-benchmark section of report.html: the promotion outcome and
+// why (each failing gate on its line), the attempts by status, every
+// metric per split, profile and model stratum with numerator and
+// denominator, and the ledger's commitment. The text comes from the
+// scorecard's shared formatting (the same as report.md); html/template
+// escapes it.
+
+// benchmarkSection is the section's template data; nil for other kinds.
+type benchmarkSection struct {
+	Summary   string
+	Promotion []string
+	Failing   []string
+	Attempts  string
+	Metrics   htmlTable
+	Note      string
+	Ledger    string
+}
+
+func reviewerBenchmark(sc scorecard.Scorecard) *benchmarkSection {
+	rb := sc.ReviewerBenchmark
+	if rb == nil {
+		return nil
+	}
+	s := &benchmarkSection{Summary: plainText(rb.BenchmarkSummary()), Promotion: plainList(rb.BenchmarkPromotion(sc.Decision)),
+		Attempts: plainText(rb.BenchmarkAttempts()), Note: scorecard.BenchmarkMetricsNote, Ledger: plainText(rb.BenchmarkLedger())}
+	for _, g := range sc.Decision.FailingGateDetails {
+		s.Failing = append(s.Failing, plainText(scorecard.FailingGateLine(g, sc.CostAndTime.Currency)))
+	}
+	header, rows := rb.BenchmarkMetricTable()
+	s.Metrics = htmlTable{Caption: "Metrics per split, profile and model stratum (numerator/denominator)", Header: header}
+	for _, r := range rows {
+		s.Metrics.Rows = append(s.Metrics.Rows, cells(r...))
+	}
+	return s
+}
+
+// The section's template is, associated with pageTemplate so the
+// page can call it and it can call "table".
+var _ = template.Must(pageTemplate.New("benchmark").Parse(`<h2 id="reviewer-benchmark">Reviewer benchmark</h2>
+<p>{{.Summary}}</p>
+{{range .Promotion}}<p data-promotion="">{{.}}</p>
+{{end}}{{if .Failing}}<ul>
+{{range .Failing}}<li>{{.}}</li>
+{{end}}</ul>
+{{end}}<p>{{.Attempts}}</p>
+{{template "table" .Metrics}}<p class="note">{{.Note}}</p>
+{{if .Ledger}}<p data-ledger="">{{.Ledger}}</p>
+{{end}}`))
