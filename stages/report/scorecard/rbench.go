@@ -72,11 +72,3 @@ func buildReviewerBenchmark(c *tables.Campaign, s *tables.Set) *ReviewerBenchmar
 	}
 	return rb
 }
-
-func moneyText(m *tables.Money) *string {
-	if m == nil {
-		return nil
-	}
-	s := m.String()
-	return &s
-}
