@@ -76,7 +76,7 @@ func RunCampaign(c *tables.Campaign, opts Options) *tables.Set {
 // judge is the pipeline after load: loaded are load's findings.
 func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Set, tables.Figures) {
 	if c.Manifest.Kind == tables.KindReviewerBenchmark {
-		return judgeBenchmark(c, loaded, opts), tables.Figures{}
+		return judgeBenchmark(c, loaded, opts)
 	}
 	validated := validate.Run(c, load.Answers(c))
 	accounted := account.Run(c)
@@ -119,7 +119,8 @@ func assemble(loaded tables.Findings, v validate.Out, a account.Out, s score.Out
 //	score     campaign, validated, accounted    → reviews, effective criteria, settled findings
 //	aggregate campaign, scored, commitment      → metrics, gates, decision
 //	intervals campaign, reviews                 → exploratory family-bootstrap intervals of the rates
-func judgeBenchmark(c *tables.Campaign, loaded tables.Findings, opts Options) *tables.Set {
+//	                                            → the tables, and the commitment as the reports' figure
+func judgeBenchmark(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Set, tables.Figures) {
 	validated := validate.Benchmark(c, load.ReviewFiles(c))
 	accounted := account.Run(c)
 	commitment := account.Commit(&c.Manifest.Ceilings, accounted.Ledger, tables.BillingReference)
@@ -144,6 +145,5 @@ func judgeBenchmark(c *tables.Campaign, loaded tables.Findings, opts Options) *t
 		Decision:             tables.ApplyRejections(aggregated.Decision, findings), // the one rule: any rejecting finding gives no_verdict
 		Intervals:            iv.Intervals,
 		Rejections:           findings,
-		Commitment:           &commitment,
-	}
+	}, tables.Figures{Commitment: &commitment}
 }

@@ -27,6 +27,10 @@ type Figures struct {
 	EvidenceArms  []SplitArmMacro
 	EvidenceTasks []TaskArmMedians // manifest task order, then arm order
 	Systems       *SystemFigures   // kind system-comparison only; nil otherwise
+	// Commitment is a reviewer benchmark's ledger commitment on the
+	// reference basis (account.Commit), as its budget gate reads it; nil
+	// for other kinds.
+	Commitment *Commitment
 }
 
 // ArmCostTime is one arm's complete-workflow and review-only cost and time

@@ -25,7 +25,4 @@ type Set struct {
 	Findings             []FindingRow
 	FindingAdjudications []FindingAdjudicationRow
 	ReviewMetrics        []ReviewMetric
-	// Commitment is a reviewer benchmark's ledger commitment on the
-	// reference basis (account.Commit); not a table. Nil for other kinds.
-	Commitment *Commitment
 }

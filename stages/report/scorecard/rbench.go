@@ -43,7 +43,7 @@ type LedgerResult struct {
 	Remaining *string `json:"remaining"`
 }
 
-func buildReviewerBenchmark(c *tables.Campaign, s *tables.Set) *ReviewerBenchmark {
+func buildReviewerBenchmark(c *tables.Campaign, s *tables.Set, cm *tables.Commitment) *ReviewerBenchmark {
 	if c == nil || c.Manifest.Kind != tables.KindReviewerBenchmark {
 		return nil
 	}
@@ -63,7 +63,7 @@ func buildReviewerBenchmark(c *tables.Campaign, s *tables.Set) *ReviewerBenchmar
 		rb.Metrics = append(rb.Metrics, MetricResult{Split: m.Split, Profile: m.Profile, Model: m.Model, Metric: m.Metric,
 			Numerator: m.Numerator, Denominator: m.Denominator, Exact: m.Exact, Value: m.Value})
 	}
-	if cm := s.Commitment; cm != nil {
+	if cm != nil {
 		rb.Ledger = &LedgerResult{Basis: cm.Basis, Cap: moneyText(cm.Cap), Accounted: moneyText(cm.Accounted), Held: moneyText(cm.Held),
 			Reserved: moneyText(cm.Reserved), Committed: moneyText(cm.Committed), Remaining: moneyText(cm.Remaining)}
 		if len(c.Manifest.RateCards) > 0 {

@@ -176,7 +176,7 @@ func Build(c *tables.Campaign, s *tables.Set, f tables.Figures, toolVersion stri
 		sc.CostAndTime.Currency = c.Manifest.RateCards[0].Currency
 	}
 	sc.SystemComparison = buildSystemComparison(f.Systems)
-	sc.ReviewerBenchmark = buildReviewerBenchmark(c, s)
+	sc.ReviewerBenchmark = buildReviewerBenchmark(c, s, f.Commitment)
 	return sc
 }
 
