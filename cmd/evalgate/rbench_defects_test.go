@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures/rbdefects"
@@ -182,7 +183,7 @@ func TestReviewerBenchmarkOutcomes(t *testing.T) {
 				t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
 			}
 			d := readTable[tables.Decision](t, out, "decision")
-			if len(d) != 1 || d[0].Decision != o.Decision || d[0].FailingGates != o.Failing {
+			if len(d) != 1 || d[0].Decision != o.Decision || strings.Join(d[0].FailingGates, ",") != o.Failing {
 				t.Errorf("decision %+v, want %s failing %q", d, o.Decision, o.Failing)
 			}
 		})

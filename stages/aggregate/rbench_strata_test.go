@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/tables"
@@ -63,7 +64,7 @@ func TestPromotionWithinEachModelStratum(t *testing.T) {
 				t.Fatalf("problems: %v", out.Problems)
 			}
 			d := out.Decision[0]
-			if d.Decision != tc.decision || d.FailingGates != tc.failing {
+			if d.Decision != tc.decision || strings.Join(d.FailingGates, ",") != tc.failing {
 				t.Errorf("decision %s failing %q, want %s %q (%s)", d.Decision, d.FailingGates, tc.decision, tc.failing, d.Reason)
 			}
 			for _, g := range out.Gates {

@@ -53,12 +53,12 @@ func (d *differ) reviewMetrics(old, nw []tables.ReviewMetric) {
 }
 
 // metricExact is a row's exact value; nil when the row is absent or the
-// value undefined or unknown ("null").
+// value undefined or unknown.
 func metricExact(m *tables.ReviewMetric) *string {
-	if m == nil || m.Exact == "" || m.Exact == "null" {
+	if m == nil || m.Exact == nil {
 		return nil
 	}
-	s := m.Exact
+	s := *m.Exact
 	return &s
 }
 

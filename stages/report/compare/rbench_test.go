@@ -9,9 +9,9 @@ import (
 
 // rate is a review_metrics rate row num/den.
 func rate(split, profile, metric string, num, den int64) tables.ReviewMetric {
-	v := float64(num) / float64(den)
+	v, exact := float64(num)/float64(den), fmt.Sprintf("%d/%d", num, den)
 	return tables.ReviewMetric{Split: split, Profile: profile, Model: "m", Metric: metric, Numerator: num, Denominator: den,
-		Exact: fmt.Sprintf("%d/%d", num, den), Value: &v}
+		Exact: &exact, Value: &v}
 }
 
 // TestCompareReviewMetrics: two reviewer-benchmark outputs differ in

@@ -21,7 +21,7 @@ var benchmarkRates = []string{
 const BenchmarkMetricsNote = "Each cell is numerator/denominator; a rate with denominator 0 is undefined, not zero. " +
 	"Detection counts only a grounded blocking finding at the planted category and overlapping lines (a wrong location is a miss); " +
 	"blocking counts audited clean attempts, provisional clean labels apart; precision is upheld over adjudicated findings, " +
-	"the unadjudicated and disputed ones counted apart. Cost is the exact reference cost (null when any is unknown); " +
+	"the unadjudicated and disputed ones counted apart. Cost is the exact reference cost (unknown when any is); " +
 	"latency is the median session duration (of an even count, the mean of the two middle values)."
 
 // BenchmarkMetricTable is the metrics table: one row per split, profile
@@ -52,14 +52,15 @@ func (rb *ReviewerBenchmark) BenchmarkMetricTable() (header []string, rows [][]s
 			cells = append(cells, fmt.Sprintf("%d/%d", m.Numerator, m.Denominator))
 		}
 		for _, name := range []string{tables.MetricInputTokens, tables.MetricOutputTokens, tables.MetricCost, tables.MetricLatency} {
-			v := byKey[k][name].Exact
-			switch {
-			case v == "null" || v == "":
-				v = "null"
-			case name == tables.MetricCost && currency != "":
-				v = currency + " " + v
-			case name == tables.MetricLatency:
-				v = Duration(&v)
+			v := "unknown"
+			if e := byKey[k][name].Exact; e != nil {
+				v = *e
+				switch {
+				case name == tables.MetricCost && currency != "":
+					v = currency + " " + v
+				case name == tables.MetricLatency:
+					v = Duration(e)
+				}
 			}
 			cells = append(cells, v)
 		}
