@@ -58,6 +58,7 @@ const (
 	CodeNotDispatchedUnexpected Code = "not_dispatched_unexpected"
 	CodeReplacementUnjustified  Code = "replacement_unjustified"
 	CodeInvalidTripletsExceeded Code = "invalid_triplets_exceeded"
+	CodeReplacedAttemptNoted    Code = "replaced_attempt_finding_noted"
 	CodeInfrastructureInvalid   Code = "infrastructure_invalid"
 )
 
@@ -100,5 +101,6 @@ var validateCodes = []CodeDoc{
 	{CodeNotDispatchedUnexpected, "validate", "V2/C23", "A session is not_dispatched although no failed draft explains it."},
 	{CodeReplacementUnjustified, "validate", "V2/A6", "A repetition was replaced although its earlier attempt had no infrastructure-invalid session."},
 	{CodeInvalidTripletsExceeded, "validate", "V2/A6", "More infrastructure-invalid triplets than the campaign's replacement allowance: the campaign stops."},
+	{CodeReplacedAttemptNoted, "validate", "V2/A6", "A finding that made a replaced attempt's session infrastructure-invalid (identity mismatch, wrong rendered input, no terminal receipt, no output), kept as a note: the attempt was replaced within the allowance, retained and charged, and only its replacement is scored."},
 	{CodeInfrastructureInvalid, "validate", "V7/A6", "A session of a repetition's final attempt failed for an infrastructure reason (error class) and was not replaced."},
 }

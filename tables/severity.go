@@ -87,11 +87,13 @@ var costBlockingCodes = []Code{
 
 // noteCodes change nothing: import warnings, exploratory intervals, a
 // rating of a run that scores without ratings, a replayed receipt of the
-// same request.
+// same request, the infrastructure defect of an attempt replaced within
+// the allowance.
 var noteCodes = []Code{
 	CodeInspectLogIncomplete, CodeInspectNoSamples, CodeInspectSampleNoUsage, CodeInspectProviderUnknown,
 	CodeIntervalPlanInvalid, CodeIntervalValueInvalid,
 	CodeRatingUnscoreableRun, CodeBlindUnblindingAbsent, CodeLedgerRequestReplayed,
+	CodeReplacedAttemptNoted,
 }
 
 // refusalCodes are the verdict reasons of admission.

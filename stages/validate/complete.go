@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -34,11 +35,12 @@ func (v *runner) walkSchedule(unit string, checkFinal func(slot tables.Slot, fin
 		}
 	}
 	invalid := int64(0)
+	replaced := map[string]string{} // session of a replaced invalid attempt → "attempt N of T repetition R"
 	for _, slot := range v.c.Manifest.Design.Schedule {
 		k := slotKey{slot.Task, slot.Repetition}
 		rs := bySlot[k]
 		delete(bySlot, k)
-		final, bad := v.attempts(slot, rs)
+		final, bad := v.attempts(slot, rs, replaced)
 		invalid += bad
 		checkFinal(slot, final, rs)
 	}
@@ -54,13 +56,42 @@ func (v *runner) walkSchedule(unit string, checkFinal func(slot tables.Slot, fin
 			Code: tables.CodeInvalidTripletsExceeded, Severity: tables.Reject, File: receiptsFile,
 			Message: fmt.Sprintf("%d %s are infrastructure-invalid but the campaign allows %d replacement(s); the campaign stops.", invalid, unit, allowed),
 		})
+		return
+	}
+	v.noteReplaced(replaced)
+}
+
+// infrastructureCodes are the validate findings that make a session
+// infrastructure-invalid (the replacement rule: recorder loss, wrong
+// delivered inputs, undeclared permissions or another identity): the
+// defects a replacement within the allowance answers.
+var infrastructureCodes = []tables.Code{
+	tables.CodeIdentityMismatch, tables.CodeRenderedInputMismatch, tables.CodeTerminalMissing, tables.CodeOutputMissing,
+}
+
+// noteReplaced turns each rejecting infrastructure finding of a session of
+// a replaced attempt into a note, once the replacements are within the
+// allowance: the original attempt is retained and charged (the account
+// stage still checks its meters and reservation), and only its replacement
+// is scored. Every other finding keeps its severity, and the final
+// attempt's findings are untouched.
+func (v *runner) noteReplaced(replaced map[string]string) {
+	for i, f := range v.findings {
+		attempt, ok := replaced[f.Session]
+		if !ok || f.Severity != tables.Reject || !slices.Contains(infrastructureCodes, f.Code) {
+			continue
+		}
+		v.findings[i] = tables.Finding{Code: tables.CodeReplacedAttemptNoted, Severity: tables.ClassOf(tables.CodeReplacedAttemptNoted).Severity(),
+			File: f.File, Line: f.Line, Pointer: f.Pointer, Session: f.Session,
+			Message: fmt.Sprintf("%s was replaced within the infrastructure-replacement allowance, so its %s is a note: %s", attempt, f.Code, f.Message)}
 	}
 }
 
 // attempts returns a slot's final attempt and how many of its attempts
-// hold an invalid session; a replaced attempt with no invalid session is
+// hold an invalid session, and adds the sessions of replaced invalid
+// attempts to replaced; a replaced attempt with no invalid session is
 // reported.
-func (v *runner) attempts(slot tables.Slot, rs []*sessionResult) (final, invalid int64) {
+func (v *runner) attempts(slot tables.Slot, rs []*sessionResult, replaced map[string]string) (final, invalid int64) {
 	final = 1
 	for _, sr := range rs {
 		final = max(final, sr.row.Attempt)
@@ -76,6 +107,13 @@ func (v *runner) attempts(slot tables.Slot, rs []*sessionResult) (final, invalid
 		}
 		if bad {
 			invalid++
+			if attempt < final {
+				for _, sr := range rs {
+					if sr.row.Attempt == attempt {
+						replaced[sr.row.SessionID] = fmt.Sprintf("Attempt %d of %s repetition %d", attempt, slot.Task, slot.Repetition)
+					}
+				}
+			}
 		}
 		if attempt < final && first != nil && !bad {
 			v.addReceipt(first, tables.CodeReplacementUnjustified, fmt.Sprintf("Attempt %d of %s repetition %d was replaced although none of its sessions is infrastructure-invalid.", attempt, slot.Task, slot.Repetition))

@@ -91,6 +91,19 @@ var runCases = []runCase{
 	}, want: []tables.Code{tables.CodeInfrastructureInvalid}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassInvalid}},
 	{name: "one replaced triplet is allowed", mut: replacement,
 		class: map[string]tables.Classification{"T1-r1-A": tables.ClassInvalid, "T1-r1-A-a2": tables.ClassValid, "T1-r1-D-a2": tables.ClassValid}},
+	{name: "a replaced attempt's identity mismatch is a note", mut: func(f *fixture) {
+		replacement(f)
+		f.find("T1-r1-A").Identity.ReturnedModel = "model-2"
+	}, want: []tables.Code{tables.CodeReplacedAttemptNoted}, class: map[string]tables.Classification{"T1-r1-A": tables.ClassInvalid, "T1-r1-A-a2": tables.ClassValid}},
+	{name: "beyond the allowance a replaced attempt's identity mismatch still rejects", mut: func(f *fixture) {
+		replacement(f)
+		f.find("T1-r1-A").Identity.ReturnedModel = "model-2"
+		f.c.Manifest.Ceilings.Campaign.InfrastructureReplacements = 0
+	}, want: []tables.Code{tables.CodeInvalidTripletsExceeded, tables.CodeIdentityMismatch}},
+	{name: "the final attempt's identity mismatch still rejects", mut: func(f *fixture) {
+		replacement(f)
+		f.find("T1-r1-A-a2").Identity.ReturnedModel = "model-2"
+	}, want: []tables.Code{tables.CodeInvalidTripletsExceeded, tables.CodeIdentityMismatch}},
 	{name: "no replacement allowance", mut: func(f *fixture) { replacement(f); f.c.Manifest.Ceilings.Campaign.InfrastructureReplacements = 0 },
 		want: []tables.Code{tables.CodeInvalidTripletsExceeded}},
 	{name: "second invalid triplet stops the campaign", mut: func(f *fixture) {
