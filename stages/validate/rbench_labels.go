@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -11,11 +12,10 @@ import (
 // written path:start-end — may occur in the bytes any reviewer received.
 // Every label of the whole benchmark is searched in every recorded input,
 // not only the reviewed case's family: a reviewer shown another family's
-// planted defect has seen part of the answer key. The labels are compiled
-// once into an Aho–Corasick automaton, so each input is scanned once in
-// time linear in its bytes plus the automaton's size, whatever the number
-// of cases or the shape of the labels (a hostile benchmark cannot make the
-// check quadratic).
+// planted defect has seen part of the answer key. A label counts as a
+// whole token (see found). The labels are compiled once into an
+// Aho–Corasick automaton, so each input is scanned once, each byte costing
+// at most its labels not yet found, whatever the number of cases.
 
 // label is one benchmark label a reviewer must never see.
 type label struct{ caseID, what, text string }
@@ -82,14 +82,31 @@ func (m *labelMatcher) step(n int32, c byte) (int32, bool) {
 	return nx, ok
 }
 
-// found returns the labels occurring in data, in label order, each once.
-// A node whose labels were reported has had its whole dictionary chain
-// reported too, so no chain is walked twice.
+// found returns the labels occurring in data as whole tokens, in label
+// order, each once. An occurrence counts unless a letter or digit runs on
+// into it on a side where the label itself begins or ends with one: case
+// ID c1 is not leaked by a sha256 ending …c1f, nor F01-v1 by F01-v10. The
+// dictionary chain skips, with path compression, nodes whose labels are
+// all found, so a position costs only its not-yet-found labels.
 func (m *labelMatcher) found(data []byte) []label {
-	visited := make([]bool, len(m.kids))
 	seen := make([]bool, len(m.labels))
+	done := make([]bool, len(m.kids)) // every label ending at the node is found (or none ends there)
+	for x := range done {
+		done[x] = len(m.ends[x]) == 0
+	}
+	next := slices.Clone(m.dict)
+	live := func(x int32) int32 { // the first node from x on the chain that is not done
+		r := x
+		for r > 0 && done[r] {
+			r = next[r]
+		}
+		for x > 0 && done[x] {
+			x, next[x] = next[x], r
+		}
+		return r
+	}
 	n := int32(0)
-	for _, c := range data {
+	for p, c := range data {
 		for {
 			if nx, ok := m.step(n, c); ok {
 				n = nx
@@ -100,11 +117,15 @@ func (m *labelMatcher) found(data []byte) []label {
 			}
 			n = m.fail[n]
 		}
-		for x := n; x > 0 && !visited[x]; x = m.dict[x] {
-			visited[x] = true
+		for x := live(n); x > 0; x = live(next[x]) {
+			all := true
 			for _, i := range m.ends[x] {
-				seen[i] = true
+				if !seen[i] {
+					seen[i] = wholeToken(data, p+1-len(m.labels[i].text), p, m.labels[i].text)
+					all = all && seen[i]
+				}
 			}
+			done[x] = all
 		}
 	}
 	var out []label
@@ -114,6 +135,19 @@ func (m *labelMatcher) found(data []byte) []label {
 		}
 	}
 	return out
+}
+
+// wholeToken reports whether text at data[start..end] is not glued to a
+// letter or digit on a side where text itself begins or ends with one.
+func wholeToken(data []byte, start, end int, text string) bool {
+	if start > 0 && alnum(text[0]) && alnum(data[start-1]) {
+		return false
+	}
+	return end+1 >= len(data) || !alnum(text[len(text)-1]) || !alnum(data[end+1])
+}
+
+func alnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // benchLabels lists every label of every case of the benchmark, in case
