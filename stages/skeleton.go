@@ -60,7 +60,7 @@ func Skeleton(kind string, d *tables.DesignFile, frozenAt time.Time) ([]Skeleton
 	emptyHash := hexSHA256(nil)
 	m := tables.Manifest{
 		Format: tables.FormatManifest, CampaignID: d.CampaignID, Kind: kind, FrozenAt: frozenAt.UTC().Truncate(time.Second),
-		Identities:           tables.Identities{Runtimes: []tables.Runtime{}},
+		Identities:           tables.Identities{Runtimes: []tables.Runtime{}, ReasoningEffort: new(string), ServiceTier: new(string)},
 		Prompts:              []tables.PromptFile{},
 		ResponseSchemaSHA256: tables.SchemaSHA256("answer"),
 		RateCards:            []tables.RateCard{},

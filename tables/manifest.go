@@ -55,6 +55,12 @@ type Identities struct {
 	OS               string    `json:"os"`
 	PermissionPolicy string    `json:"permission_policy"`
 	Tokenizer        string    `json:"tokenizer"`
+	// ReasoningEffort and ServiceTier pin the model configuration (e.g.
+	// "medium", "standard, fast mode disabled"). Optional in the format;
+	// a campaign that is not synthetic must give both (identity_missing);
+	// nil is absent.
+	ReasoningEffort *string `json:"reasoning_effort,omitzero"`
+	ServiceTier     *string `json:"service_tier,omitzero"`
 }
 
 // Runtime is one pinned runtime (Node, Python, ...).

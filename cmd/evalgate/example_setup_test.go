@@ -10,7 +10,8 @@ import (
 
 // setupExampleCopy writes a fresh copy of the embedded example campaign into
 // $WORK/example before every script, so a script can edit it (a ceiling, a
-// rate card) and run the CLI on the copy; $EXAMPLE names it.
+// rate card) and run the CLI on the copy; $EXAMPLE names it. The proposed
+// live manifest's directory (fixtures/live) is copied to $WORK/live.
 func setupExampleCopy(env *testscript.Env) error {
 	fsys, _ := fixtures.Example(fixtures.DefaultExample)
 	dir := filepath.Join(env.WorkDir, "example")
@@ -18,5 +19,5 @@ func setupExampleCopy(env *testscript.Env) error {
 		return err
 	}
 	env.Setenv("EXAMPLE", dir)
-	return nil
+	return os.CopyFS(filepath.Join(env.WorkDir, "live"), fixtures.Live())
 }

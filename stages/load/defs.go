@@ -142,6 +142,8 @@ func hexCheck(digits int, emptyOK, identity bool) specialCheck {
 		case !ok, s == "" && emptyOK:
 		case s == "" && identity:
 			w.add(tables.CodeIdentityMissing, ptr, "identity %s is missing", lastToken(ptr))
+		case identity && tables.PlaceholderIdentity(s):
+			w.add(tables.CodeIdentityMissing, ptr, "identity %s is the placeholder %q, which is refused like a missing one", lastToken(ptr), clip(s))
 		case !isLowerHex(s, digits):
 			w.add(tables.CodeHashInvalid, ptr, "%q is not %d lowercase hexadecimal digits", clip(s), digits)
 		}

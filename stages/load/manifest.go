@@ -29,6 +29,7 @@ func (l *loader) loadManifest() bool {
 // checkManifest runs the cross-checks that need only the manifest.
 func checkManifest(m *tables.Manifest, at position) tables.Findings {
 	out := checkKindSupported(m, at)
+	out = append(out, checkPinnedConfiguration(m, at)...)
 	if name, want := responseSchema(m.Kind); m.ResponseSchemaSHA256 != want {
 		out = append(out, at.finding(tables.CodeResponseSchemaMismatch, "/response_schema_sha256",
 			fmt.Sprintf("response_schema_sha256 is %s but the published %s schema's digest is %s", clip(m.ResponseSchemaSHA256), name, want)))
@@ -57,6 +58,31 @@ func checkManifest(m *tables.Manifest, at position) tables.Findings {
 			fmt.Sprintf("packet_item_min %d exceeds packet_item_max %d", d.PacketItemMin, d.PacketItemMax)))
 	}
 	return append(out, checkSchedule(d, at)...)
+}
+
+// checkPinnedConfiguration requires a campaign that is not synthetic to
+// pin the model configuration its sessions ran with (rule I1): the
+// reasoning effort and the processing tier, which the format leaves
+// optional so synthetic campaigns need not invent them. This finds them
+// absent; a present but empty or placeholder value is refused by the
+// schema walk.
+func checkPinnedConfiguration(m *tables.Manifest, at position) tables.Findings {
+	if m.Synthetic {
+		return nil
+	}
+	var out tables.Findings
+	for _, f := range []struct {
+		name  string
+		value *string
+	}{
+		{"reasoning_effort", m.Identities.ReasoningEffort}, {"service_tier", m.Identities.ServiceTier},
+	} {
+		if f.value == nil {
+			out = append(out, at.finding(tables.CodeIdentityMissing, "/identities/"+f.name,
+				fmt.Sprintf("identity %s is missing: a campaign that is not synthetic pins it", f.name)))
+		}
+	}
+	return out
 }
 
 // responseSchema names the published schema a kind's sessions answer in

@@ -24,11 +24,13 @@ var answerRoles = []string{"draft", "review", "reconciliation"}
 func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
 	var opts validateOptions
 	cmd := &cobra.Command{
-		Use:   "validate [CAMPAIGN_DIR] | validate --answer FILE --role draft|review|reconciliation",
+		Use:   "validate [CAMPAIGN_DIR | MANIFEST_FILE] | validate --answer FILE --role draft|review|reconciliation",
 		Short: "Check a campaign, or one answer file, and print every problem",
 		Long: `validate checks a whole campaign (every stage except intervals and report)
 and prints every finding at once; it exits 1 when the campaign cannot be
-admitted, 0 otherwise (warnings alone do not reject).
+admitted, 0 otherwise (warnings alone do not reject). Given a manifest
+file instead of a directory (fixtures/live/proposed-manifest.json), the
+file's directory is the campaign and the file is its manifest.
 
 With --answer it checks one answer file against the response contract on
 its own: strict JSON, schema closure, text, IDs, paths, lines, caps, links
@@ -82,7 +84,7 @@ func validateCampaign(stdout io.Writer, args []string, opts validateOptions) err
 		return err
 	}
 	res := stages.Run(fsys, name, stages.Options{SkipIntervals: true})
-	return printReport(stdout, name, res.Tables.Rejections, opts.json)
+	return printReport(stdout, name, relabelManifest(fsys, res.Tables.Rejections), opts.json)
 }
 
 // printReport prints findings and returns errRejected when any rejects.
