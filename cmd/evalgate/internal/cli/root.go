@@ -65,6 +65,7 @@ a regression), 2 usage error, 3 the tool could not finish (I/O).`,
 		newInitCmd(stdout),
 		newPromptsCmd(stdout),
 		newSynthCmd(stdout),
+		newPreflightCmd(stdout),
 	)
 	registerCompletions(root)
 	return root

@@ -87,8 +87,16 @@ func relabelManifest(fsys fs.FS, fs tables.Findings) tables.Findings {
 	out := slices.Clone(fs)
 	for i := range out {
 		if out[i].File == manifestName {
-			out[i].File = tables.EscapeName(a.file)
+			out[i].File = manifestLabel(a)
 		}
 	}
 	return out
+}
+
+// manifestLabel is the manifest's file name as the user gave it.
+func manifestLabel(fsys fs.FS) string {
+	if a, ok := fsys.(*manifestAlias); ok {
+		return tables.EscapeName(a.file)
+	}
+	return manifestName
 }
