@@ -31,6 +31,8 @@ type Figures struct {
 	// reference basis (account.Commit), as its budget gate reads it; nil
 	// for other kinds.
 	Commitment *Commitment
+	// PromptOverheads is one per non-baseline arm of a paired review.
+	PromptOverheads []PromptOverhead
 }
 
 // ArmCostTime is one arm's complete-workflow and review-only cost and time

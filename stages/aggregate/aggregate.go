@@ -59,6 +59,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	out.Repositories = repositories(all)
 	out.Figures = figures(c, all, in.runs, in.tokens)
 	out.Figures.Systems = systemFigures(c, all, in.runs)
+	out.Figures.PromptOverheads = promptOverheads(c, in.runs, in.tokens)
 
 	runs := slices.Clone(in.runs) // sorted so that failing lists never depend on input order
 	slices.SortStableFunc(runs, func(a, b tables.Run) int {

@@ -144,6 +144,9 @@ func writeCostTime(b *bytes.Buffer, ct scorecard.CostAndTime) {
 			scorecard.Amount(ct.Currency, a.SumTaskMedianCost), scorecard.Duration(a.SumTaskMedianNSExact))
 	}
 	b.WriteString("\n")
+	for _, o := range ct.PromptOverhead {
+		b.WriteString(o.Text() + "\n\n") // arm and prompt IDs are identifiers: nothing to escape
+	}
 	if len(ct.Ratios) == 0 {
 		return
 	}

@@ -1,7 +1,9 @@
 package scorecard
 
 import (
+	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
@@ -26,6 +28,10 @@ type CostAndTime struct {
 	// gates' observed values.
 	JudgedSplit   string                     `json:"judged_split"`
 	RatiosBySplit map[string][]CostTimeRatio `json:"ratios_by_split"`
+	// PromptOverhead is one entry per non-baseline arm of a paired review:
+	// the instruction and schema parts that differ from the baseline's,
+	// counted in rendered bytes and in the input tokens the receipts give.
+	PromptOverhead []PromptOverhead `json:"prompt_overhead"`
 	// Currency is the rate cards' currency (ISO 4217; one per campaign):
 	// every amount of money in the scorecard is in it. "" when no rate
 	// card names one.
@@ -53,6 +59,72 @@ type CostTimeArm struct {
 	// of the time ratios (a median of an even count may end in .5).
 	SumTaskMedianNSExact       *string `json:"sum_task_median_ns_exact"`
 	SumTaskMedianReviewNSExact *string `json:"sum_task_median_review_ns_exact"`
+}
+
+// PromptOverhead is what one arm's prompts add to the baseline's (rule
+// C3): bytes is each of its sessions' rendered bytes beyond the
+// baseline's (the parts only the arm receives minus those only the
+// baseline receives, framing included); input_tokens is the sum, over the
+// metered_pairs pairs whose two reviews both have a meter, of the arm's
+// cumulative input tokens minus the baseline's; null when no pair is
+// metered.
+type PromptOverhead struct {
+	Arm               string       `json:"arm"`
+	Baseline          string       `json:"baseline"`
+	Bytes             int64        `json:"bytes"`
+	ArmOnlyParts      []PromptPart `json:"arm_only_parts"`
+	BaselineOnlyParts []PromptPart `json:"baseline_only_parts"`
+	Pairs             int64        `json:"pairs"`
+	MeteredPairs      int64        `json:"metered_pairs"`
+	InputTokens       *int64       `json:"input_tokens"`
+}
+
+// PromptPart is one prompt part and the bytes it occupies in a rendering.
+type PromptPart struct {
+	ID            string `json:"id"`
+	Kind          string `json:"kind"`
+	RenderedBytes int64  `json:"rendered_bytes"`
+}
+
+// Text is the overhead in one sentence for the reports, e.g. "Prompt
+// overhead of B over A: 3437 bytes per session (B only: review-b 830,
+// reconciliation 3031; A only: review-a 424), 20625 input tokens over 23
+// metered pairs (the receipts' counts)."
+func (o PromptOverhead) Text() string {
+	parts := func(ps []PromptPart) string {
+		var s []string
+		for _, p := range ps {
+			s = append(s, p.ID+" "+Int(p.RenderedBytes))
+		}
+		if len(s) == 0 {
+			return "none"
+		}
+		return strings.Join(s, ", ")
+	}
+	tokens := "no pair of reviews is metered, so no token count"
+	if o.InputTokens != nil {
+		tokens = fmt.Sprintf("%s input tokens over %s metered pairs of %s (the receipts' counts)", Int(*o.InputTokens), Int(o.MeteredPairs), Int(o.Pairs))
+	}
+	return fmt.Sprintf("Prompt overhead of %s over %s: %s bytes per session (%s only: %s; %s only: %s), %s.",
+		o.Arm, o.Baseline, Int(o.Bytes), o.Arm, parts(o.ArmOnlyParts), o.Baseline, parts(o.BaselineOnlyParts), tokens)
+}
+
+func promptOverhead(o tables.PromptOverhead) PromptOverhead {
+	out := PromptOverhead{Arm: o.Arm, Baseline: o.Baseline, Bytes: o.Bytes, Pairs: o.Pairs, MeteredPairs: o.MeteredPairs,
+		ArmOnlyParts: promptParts(o.ArmOnly), BaselineOnlyParts: promptParts(o.BaselineOnly)}
+	if o.MeteredPairs > 0 {
+		tokens := o.InputTokens
+		out.InputTokens = &tokens
+	}
+	return out
+}
+
+func promptParts(ps []tables.PromptPartBytes) []PromptPart {
+	out := []PromptPart{}
+	for _, p := range ps {
+		out = append(out, PromptPart{ID: p.ID, Kind: p.Kind, RenderedBytes: p.RenderedBytes})
+	}
+	return out
 }
 
 // CostTimeRatio compares one arm's sums of task medians with the
@@ -113,6 +185,10 @@ func buildCostAndTime(f tables.Figures) CostAndTime {
 	}
 	for _, r := range f.SplitRatios {
 		out.RatiosBySplit[r.Split] = append(out.RatiosBySplit[r.Split], costTimeRatio(r.ArmCostRatio))
+	}
+	out.PromptOverhead = []PromptOverhead{}
+	for _, o := range f.PromptOverheads {
+		out.PromptOverhead = append(out.PromptOverhead, promptOverhead(o))
 	}
 	return out
 }
