@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/big"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -190,6 +191,10 @@ func printComparison(w io.Writer, c *compare.Comparison) error {
 	fmt.Fprintf(&b, "new: %s (campaign %q, manifest %s)\n", c.New.Dir, c.New.CampaignID, c.New.ManifestSHA256)
 	fmt.Fprintf(&b, "decision: %s -> %s\n", c.Old.Decision, c.New.Decision)
 	for _, d := range c.Differences {
+		if removed, added, ok := listChange(d); ok {
+			fmt.Fprintf(&b, "%s %s: %s (%d -> %d)\n", mark(d), what(d), listMoves(removed, added, ""), len(splitList(*d.Old)), len(splitList(*d.New)))
+			continue
+		}
 		fmt.Fprintf(&b, "%s %s: %s -> %s", mark(d), what(d), orNull(d.Old), orNull(d.New))
 		if d.Delta != nil {
 			fmt.Fprintf(&b, " (delta %s)", *d.Delta)
@@ -236,6 +241,17 @@ func printComparisonMarkdown(w io.Writer, c *compare.Comparison, failOn, why str
 			if d.Delta != nil {
 				delta = mdCode(*d.Delta)
 			}
+			if removed, added, ok := listChange(d); ok {
+				oldCell, newCell := "", ""
+				if len(removed) > 0 || len(added) == 0 {
+					oldCell = listMoves(removed, nil, "`")
+				}
+				if len(added) > 0 {
+					newCell = listMoves(nil, added, "`")
+				}
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %d → %d |\n", mark(d), mdCell(what(d)), oldCell, newCell, len(splitList(*d.Old)), len(splitList(*d.New)))
+				continue
+			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mark(d), mdCell(what(d)), mdValue(d.Old), mdValue(d.New), delta)
 		}
 		b.WriteByte('\n')
@@ -266,6 +282,57 @@ func mdCode(s string) string {
 // break becomes a space.
 func mdCell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "`", "'").Replace(s)
+}
+
+// listChange splits a difference of a list field (the decision's
+// failing_gates, a gate's failing tasks or runs) into what left the list
+// and what joined it, in list order; ok is false for any other field or
+// an absent side.
+func listChange(d compare.Difference) (removed, added []string, ok bool) {
+	if d.Field != "failing_gates" && d.Field != "failing" || d.Old == nil || d.New == nil {
+		return nil, nil, false
+	}
+	old, nw := splitList(*d.Old), splitList(*d.New)
+	for _, x := range old {
+		if !slices.Contains(nw, x) {
+			removed = append(removed, x)
+		}
+	}
+	for _, x := range nw {
+		if !slices.Contains(old, x) {
+			added = append(added, x)
+		}
+	}
+	return removed, added, true
+}
+
+// splitList splits a comma-separated list ("T1, T2" or "a,b"); "" is
+// the empty list.
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// listMoves prints removed items as "-x" and added ones as "+y", each
+// wrapped in quote (a Markdown backtick, or nothing); "reordered" when
+// neither list has an item the other lacks.
+func listMoves(removed, added []string, quote string) string {
+	var parts []string
+	for _, x := range removed {
+		parts = append(parts, "-"+quote+mdCell(x)+quote)
+	}
+	for _, x := range added {
+		parts = append(parts, "+"+quote+mdCell(x)+quote)
+	}
+	if len(parts) == 0 {
+		return "reordered"
+	}
+	return strings.Join(parts, " ")
 }
 
 // isStepSummary reports whether w is the file $GITHUB_STEP_SUMMARY names.

@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/stages/report/compare"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -216,5 +217,29 @@ func TestOneHint(t *testing.T) {
 	code, _, stderr = mainCmd("run")
 	if code != ExitUsage || strings.Count(stderr, "(see '") != 1 {
 		t.Errorf("exit %d, stderr %q: want one hint", code, stderr)
+	}
+}
+
+// TestListChange: a list field prints what left and what joined it.
+func TestListChange(t *testing.T) {
+	str := func(s string) *string { return &s }
+	for _, c := range []struct {
+		field, old, new, want string
+	}{
+		{"failing_gates", "a,b,c", "a,c,d", "-b +d"},
+		{"failing", "T1, T2", "", "-T1 -T2"},
+		{"failing", "", "T7", "+T7"},
+		{"failing", "T1, T2", "T2, T1", "reordered"},
+	} {
+		removed, added, ok := listChange(compare.Difference{Field: c.field, Old: str(c.old), New: str(c.new)})
+		if got := listMoves(removed, added, ""); !ok || got != c.want {
+			t.Errorf("%q -> %q: %q (ok %v), want %q", c.old, c.new, got, ok, c.want)
+		}
+	}
+	if _, _, ok := listChange(compare.Difference{Field: "threshold", Old: str("a"), New: str("b")}); ok {
+		t.Error("threshold is not a list")
+	}
+	if _, _, ok := listChange(compare.Difference{Field: "failing", New: str("b")}); ok {
+		t.Error("an absent side is not a list change")
 	}
 }
