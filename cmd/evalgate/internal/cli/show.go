@@ -169,28 +169,36 @@ func readRejecting(path string) (rej []tables.Finding, err error) {
 	return rej, nil
 }
 
-// readCurrency is the one currency of a tokens table, "" when the table
-// is missing, unreadable, empty or holds several.
+// readCurrency is the currency of the first row of a tokens table (a
+// campaign's rate cards share one currency), "" when the table is
+// missing, unreadable or empty. Only that row is read: the table has a
+// row per session.
 func readCurrency(path string) (currency string) {
 	defer func() {
 		if recover() != nil {
 			currency = ""
 		}
 	}()
-	if info, err := os.Lstat(path); err != nil || !info.Mode().IsRegular() || info.Size() > maxRejections {
-		return ""
-	}
-	rows, err := parquet.ReadFile[tables.Token](path)
+	f, err := tables.OpenRegularFile(path)
 	if err != nil {
 		return ""
 	}
-	for _, r := range rows {
-		if currency != "" && r.Currency != currency {
-			return ""
-		}
-		currency = r.Currency
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return ""
 	}
-	return currency
+	pf, err := parquet.OpenFile(f, info.Size())
+	if err != nil {
+		return ""
+	}
+	r := parquet.NewGenericReader[tables.Token](pf)
+	defer r.Close()
+	rows := make([]tables.Token, 1)
+	if n, _ := r.Read(rows); n != 1 {
+		return ""
+	}
+	return rows[0].Currency
 }
 
 func join(dir, name string) string { return filepath.Join(dir, name) }

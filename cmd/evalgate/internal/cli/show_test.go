@@ -58,3 +58,17 @@ func TestShowExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestShowCurrency: the money of a gate prints in the rate cards'
+// currency, read from the first row of tokens.parquet (the example's rate
+// card is in USD); a missing table gives none.
+func TestShowCurrency(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	runInto(t, out)
+	if got := readCurrency(filepath.Join(out, "tokens.parquet")); got != "USD" {
+		t.Errorf("currency %q, want USD", got)
+	}
+	if got := readCurrency(filepath.Join(out, "nope.parquet")); got != "" {
+		t.Errorf("currency of a missing table %q", got)
+	}
+}
