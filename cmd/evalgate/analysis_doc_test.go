@@ -67,6 +67,8 @@ func TestAnalysisRecipes(t *testing.T) {
 		"task_splits":          checkTaskSplits,
 		"cost_ratio_per_task":  checkCostRatioPerTask,
 		"cost_ratio_campaign":  checkCostRatioCampaign,
+		"failing_gates":        checkFailingGates,
+		"failing_tasks":        checkFailingTasks,
 		"decisions_of_outputs": checkDecisionsOfOutputs,
 		"r_by_arm_of_outputs":  checkRByArmOfOutputs,
 		"manifests_of_outputs": checkManifestsOfOutputs,
@@ -395,6 +397,80 @@ func checkCostRatioCampaign(t *testing.T, dir string, got recipeResult) {
 				t.Errorf("g5_cost_aggregate observed %q, the recipe's sums give %s", g.Observed, ratio.RatString())
 			}
 		}
+	}
+}
+
+// failingGateRows are the gates.parquet rows that fail, by gate name.
+func failingGateRows(t *testing.T, out string) []tables.Gate {
+	var rows []tables.Gate
+	for _, g := range rcReadTable[tables.Gate](t, out, "gates.parquet") {
+		if !g.Pass {
+			rows = append(rows, g)
+		}
+	}
+	slices.SortFunc(rows, func(a, b tables.Gate) int { return strings.Compare(string(a.Gate), string(b.Gate)) })
+	return rows
+}
+
+func checkFailingGates(t *testing.T, dir string, got recipeResult) {
+	out := filepath.Join(dir, "out")
+	rows := failingGateRows(t, out)
+	wantRows(t, got, len(rows))
+	// Two observations recomputed from the runs: B's lowest task-median R
+	// (g2_task_floor) and Σ B task-median cost / Σ A's (g5_cost_aggregate).
+	keys, groups := runGroups(t, out)
+	var lowestB *big.Rat
+	sum := map[string]*big.Rat{"A": new(big.Rat), "B": new(big.Rat)}
+	for _, k := range keys {
+		sum[k.arm].Add(sum[k.arm], medianMoney(groups[k]))
+		if m := rcMedian(runRs(groups[k])); k.arm == "B" && (lowestB == nil || m.Cmp(lowestB) < 0) {
+			lowestB = m
+		}
+	}
+	recomputed := map[string]*big.Rat{"g2_task_floor": lowestB, "g5_cost_aggregate": new(big.Rat).Quo(sum["B"], sum["A"])}
+	for i, g := range rows {
+		wantText(t, got, i, "gate", string(g.Gate))
+		wantText(t, got, i, "arm", g.Arm)
+		wantText(t, got, i, "failing_count", strconv.Itoa(len(g.Failing)))
+		num, den := deref(cell(t, got, i, "observed_num")), deref(cell(t, got, i, "observed_den"))
+		exact, ok := new(big.Rat).SetString(num + "/" + den)
+		if !ok {
+			t.Errorf("row %d observed %s/%s is not a fraction", i, num, den)
+			continue
+		}
+		wantNear(t, got, i, "observed_value", exact)
+		// The fraction is the display text's exact part.
+		if frac, _, _ := strings.Cut(g.Observed, " "); !rcEqual(exact, rcObserved(frac)) {
+			t.Errorf("row %d %s: observed %s/%s, display %q", i, g.Gate, num, den, g.Observed)
+		}
+		if want := recomputed[string(g.Gate)]; want != nil && exact.Cmp(want) != 0 {
+			t.Errorf("%s observed %s, recomputed from the runs %s", g.Gate, exact.RatString(), want.RatString())
+		}
+		// The threshold text is "<cmp> <decimal>".
+		cmp, thr, _ := strings.Cut(g.Threshold, " ")
+		wantText(t, got, i, "comparison", cmp)
+		want, _ := new(big.Rat).SetString(thr)
+		wantNear(t, got, i, "threshold_value", want)
+	}
+	for name := range recomputed {
+		if !slices.ContainsFunc(rows, func(g tables.Gate) bool { return string(g.Gate) == name }) {
+			t.Errorf("%s no longer fails in the example: the recomputation checks nothing", name)
+		}
+	}
+}
+
+func checkFailingTasks(t *testing.T, dir string, got recipeResult) {
+	var want [][2]string
+	for _, g := range failingGateRows(t, filepath.Join(dir, "out")) {
+		for _, f := range g.Failing {
+			want = append(want, [2]string{f, string(g.Gate)})
+		}
+	}
+	slices.SortFunc(want, func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
+	wantRows(t, got, len(want))
+	for i, w := range want {
+		wantText(t, got, i, "task_or_run", w[0])
+		wantText(t, got, i, "gate", w[1])
 	}
 }
 
