@@ -10,7 +10,7 @@ FUZZTIME ?= 10s
 FUZZMINIMIZETIME ?= 5s
 GOFILES  := $(shell git ls-files '*.go' 2>/dev/null)
 
-.PHONY: build test controls update example fuzz bench generate interop chromium
+.PHONY: build test controls update example fuzz bench bench-scale generate interop chromium
 
 build:
 	$(GO) build -o evalgate ./cmd/evalgate
@@ -75,3 +75,21 @@ bench:
 
 generate:
 	$(GO) generate ./...
+
+# bench-scale measures evalgate run beside sha256sum, DuckDB (interop/) and
+# pandas + scipy on synthetic campaigns of BENCH_SIZES sessions
+# (bench/scale.py), checks the peers agree with evalgate, and prints wall
+# and CPU time, peak RSS and the ratios. It installs Debian's
+# python3-pandas and python3-scipy when /usr/bin/python3 lacks them (make
+# test never needs them). The campaigns are written to a temporary
+# directory, removed afterwards.
+BENCH_SIZES ?= 10000 100000
+
+bench-scale: interop
+	@/usr/bin/python3 -c 'import pandas, scipy' 2>/dev/null || \
+	  { echo "installing python3-pandas python3-scipy (apt)"; \
+	    apt-get install -y -q python3-pandas python3-scipy >/dev/null || \
+	    { apt-get update -q >/dev/null && apt-get install -y -q python3-pandas python3-scipy >/dev/null; }; }
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) build -o "$$tmp/evalgate" ./cmd/evalgate && \
+	/usr/bin/python3 bench/scale.py "$$tmp/evalgate" "$$tmp" $(BENCH_SIZES)

@@ -1,0 +1,122 @@
+"""make bench-scale: evalgate beside its peers on synthetic campaigns.
+
+For each size it writes a paired-review campaign with `evalgate synth`
+(5% model faults, seed 741), then measures, one after the other on the
+same files, each command's wall time, CPU time (user + system, children
+included) and peak RSS with GNU time:
+
+  evalgate run      the whole pipeline: load, validate, account, score,
+                    aggregate, the 10,000-resample intervals, every table
+                    and report
+  sha256sum         every input byte hashed once: the floor of reading it
+  duckdb            interop/bench.mjs: receipts, adjudications and truth
+                    loaded, the same task medians, macro-averages and cost
+                    ratio computed (nothing validated)
+  pandas+scipy      bench/pandas_peer.py: the same, plus a 10,000-resample
+                    family bootstrap
+
+It then checks the peers agree with evalgate's scorecard.json (macro
+median R per arm and the cost ratio, to 1e-9), so the comparison is of
+the same work, and prints the ratios. Exit 1 when a peer disagrees.
+
+Usage: /usr/bin/python3 bench/scale.py EVALGATE_BINARY WORKDIR SIZE...
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+
+def timed(name, argv, stdout=subprocess.DEVNULL):
+    stats = os.path.join(WORK, "time.txt")
+    cmd = ["/usr/bin/time", "-f", "%e %U %S %M", "-o", stats] + argv
+    res = subprocess.run(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True)
+    if res.returncode != 0:
+        sys.stderr.write(res.stderr)
+        raise SystemExit(f"bench-scale: {name} exited {res.returncode}")
+    with open(stats) as f:
+        wall, user, sys_, rss = f.read().split()[-4:]
+    return {"name": name, "wall": float(wall), "cpu": float(user) + float(sys_), "rss_mib": int(rss) / 1024,
+            "stdout": res.stdout if stdout == subprocess.PIPE else None}
+
+
+def campaign_size(d):
+    files, size = 0, 0
+    for root, _, names in os.walk(d):
+        for n in names:
+            files += 1
+            size += os.path.getsize(os.path.join(root, n))
+    return files, size
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def agree(card, peer):
+    ours = {a["arm"]: float(a["macro_median_r"]["decimal"]) for a in card["evidence_and_plan"]["arms"]}
+    ratio = float(next(r for r in card["cost_and_time"]["ratios"] if r["arm"] == "B")["cost"]["ratio"]["decimal"])
+    problems = []
+    for arm, v in ours.items():
+        if not close(v, peer["macro_median_r"].get(arm, float("nan"))):
+            problems.append(f"macro median R of {arm}: evalgate {v}, {peer['tool']} {peer['macro_median_r'].get(arm)}")
+    if not close(ratio, peer["cost_ratio"]):
+        problems.append(f"cost ratio: evalgate {ratio}, {peer['tool']} {peer['cost_ratio']}")
+    return ours, ratio, problems
+
+
+def bench(evalgate, n):
+    d = os.path.join(WORK, f"c{n}")
+    out = os.path.join(WORK, f"o{n}")
+    synth = timed("evalgate synth", [evalgate, "synth", "--kind", "paired-review", "--sessions", str(n),
+                                     "--faults", "0.05", "--seed", "741", "--out", d], stdout=subprocess.PIPE)
+    files, size = campaign_size(d)
+    print(f"\n## {synth['stdout'].strip()}")
+    print(f"{files:,} files, {size / 2**20:,.0f} MiB; written in {synth['wall']:.1f} s, peak RSS {synth['rss_mib']:.0f} MiB")
+    rows = [timed("evalgate run", [evalgate, "run", d, "--out", out])]
+    listing = os.path.join(WORK, "files.txt")
+    with open(listing, "w") as f:
+        subprocess.run(["find", d, "-type", "f", "-print0"], stdout=f, check=True)
+    rows.append(timed("sha256sum", ["sh", "-c", f"xargs -0 sha256sum < '{listing}'"]))
+    here = os.path.dirname(os.path.abspath(__file__))
+    rows.append(timed("duckdb", ["node", os.path.join(here, "..", "interop", "bench.mjs"), d], stdout=subprocess.PIPE))
+    rows.append(timed("pandas+scipy", ["/usr/bin/python3", os.path.join(here, "pandas_peer.py"), d],
+                      stdout=subprocess.PIPE))
+    ev = rows[0]
+    print(f"{'':14} {'wall s':>8} {'CPU s':>8} {'peak RSS MiB':>13} {'evalgate wall ÷ this':>21} {'evalgate CPU ÷ this':>20}")
+    for r in rows:
+        print(f"{r['name']:14} {r['wall']:8.2f} {r['cpu']:8.2f} {r['rss_mib']:13.0f} "
+              f"{ev['wall'] / r['wall']:20.2f}× {ev['cpu'] / max(r['cpu'], 1e-9):19.2f}×")
+    with open(os.path.join(out, "scorecard.json")) as f:
+        card = json.load(f)
+    failed = False
+    for r in rows[2:]:
+        peer = json.loads(r["stdout"])
+        ours, ratio, problems = agree(card, peer)
+        extra = ""
+        if "bootstrap_b_minus_a_95" in peer:
+            lo, hi = peer["bootstrap_b_minus_a_95"]
+            extra = f"; its bootstrap 95% B−A: [{lo:.4f}, {hi:.4f}]"
+        if problems:
+            failed = True
+            print(f"{peer['tool']} DISAGREES: " + "; ".join(problems))
+        else:
+            print(f"{peer['tool']} agrees with evalgate: macro median R " +
+                  ", ".join(f"{a} {v:.6f}" for a, v in sorted(ours.items())) +
+                  f", cost ratio B/A {ratio:.6f} over {peer['runs']:,} runs{extra}")
+    return failed
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 4:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        sys.exit(2)
+    WORK = sys.argv[2]
+    os.makedirs(WORK, exist_ok=True)
+    print(f"bench-scale on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
+    failed = False
+    for size in sys.argv[3:]:
+        failed |= bench(sys.argv[1], int(size))
+    print(f"\nload average {os.getloadavg()[0]:.1f} at the end (above {os.cpu_count()}: the machine was shared)")
+    sys.exit(1 if failed else 0)
