@@ -66,6 +66,7 @@ a regression), 2 usage error, 3 the tool could not finish (I/O).`,
 		newPromptsCmd(stdout),
 		newSynthCmd(stdout),
 		newPreflightCmd(stdout),
+		newCollectCmd(stdout),
 	)
 	registerCompletions(root)
 	return root

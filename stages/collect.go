@@ -1,0 +1,231 @@
+package stages
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// A collected dataset lays many run outputs' tables out as one
+// Hive-partitioned Parquet dataset, one directory per table and one
+// partition per campaign:
+//
+//	DATASET/<table>/campaign_id=<campaign id>/part-0.parquet
+//
+// Each part is the run's table file, byte for byte: the table's one
+// schema (the registry's), its key-value metadata (schema version,
+// manifest sha256, tool version) and its rows; the campaign ID is the
+// partition column DuckDB, Spark and Trino add from the path
+// (read_parquet('DATASET/runs/*/*.parquet', hive_partitioning = true)).
+// Every input file must carry this evalgate's schema version
+// (tables.SchemaVersion) and the registry's schema for its table, so a
+// dataset never mixes schema versions; nothing is written unless every
+// input passes.
+
+// CollectedCampaign is one run output laid into a dataset.
+type CollectedCampaign struct {
+	Dir, CampaignID string
+	Rows            int64 // over all its tables
+	Unchanged       bool  // its partition already held these bytes
+}
+
+// collectIDPattern is the campaign-level identifier rule; it keeps a
+// partition name one safe path segment.
+var collectIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// scorecardCap bounds the scorecard.json read for the campaign ID.
+const scorecardCap = 64 << 20
+
+type collectPart struct {
+	src, dst string
+	sha      [32]byte
+	same     bool
+}
+
+// Collect lays the tables of every output directory of `evalgate run` in
+// outs into dataset (created when absent). A campaign already collected
+// with the same bytes is left as it is; with different bytes, or twice
+// in outs, it is refused.
+func Collect(outs []string, dataset string) ([]CollectedCampaign, error) {
+	var parts []collectPart
+	var campaigns []CollectedCampaign
+	seen := map[string]string{}
+	for _, out := range outs {
+		c, ps, err := collectOne(out, dataset)
+		if err != nil {
+			return nil, err
+		}
+		if prev, dup := seen[c.CampaignID]; dup {
+			return nil, fmt.Errorf("collect: %s and %s are both campaign %s; a dataset holds one output per campaign", prev, out, c.CampaignID)
+		}
+		seen[c.CampaignID] = out
+		parts = append(parts, ps...)
+		campaigns = append(campaigns, c)
+	}
+	for _, p := range parts {
+		if p.same {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p.dst), 0o755); err != nil {
+			return nil, err
+		}
+		if err := copyAtomic(p.src, p.dst, p.sha); err != nil {
+			return nil, err
+		}
+	}
+	return campaigns, nil
+}
+
+// collectOne checks one output directory and plans its parts.
+func collectOne(out, dataset string) (CollectedCampaign, []collectPart, error) {
+	c := CollectedCampaign{Dir: out}
+	root, err := os.OpenRoot(out)
+	if err != nil {
+		return c, nil, fmt.Errorf("collect: output directory: %w", err)
+	}
+	defer root.Close()
+	card, err := readRootRegular(root, "scorecard.json", scorecardCap)
+	if err != nil {
+		return c, nil, fmt.Errorf("collect: %s: %w (not an output of evalgate run?)", out, err)
+	}
+	var head struct {
+		CampaignID string `json:"campaign_id"`
+	}
+	if err := json.Unmarshal(card, &head, json.RejectUnknownMembers(false)); err != nil {
+		return c, nil, fmt.Errorf("collect: %s/scorecard.json: %w", out, err)
+	}
+	if !collectIDPattern.MatchString(head.CampaignID) {
+		return c, nil, fmt.Errorf("collect: %s/scorecard.json: campaign_id %q is not an identifier", out, head.CampaignID)
+	}
+	c.CampaignID = head.CampaignID
+	var parts []collectPart
+	for _, t := range tables.Registry() {
+		name := t.Name + ".parquet"
+		meta, sha, err := checkTableFile(root, name, t)
+		if err != nil {
+			return c, nil, fmt.Errorf("collect: %s: %w", filepath.Join(out, name), err)
+		}
+		c.Rows += meta.Rows
+		dst := filepath.Join(dataset, t.Name, "campaign_id="+c.CampaignID, "part-0.parquet")
+		p := collectPart{src: filepath.Join(out, name), dst: dst, sha: sha}
+		if have, err := fileSHA256(dst); err == nil {
+			if have != sha {
+				return c, nil, fmt.Errorf("collect: %s already holds campaign %s with other %s rows; remove that partition to replace it", dataset, c.CampaignID, t.Name)
+			}
+			p.same = true
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return c, nil, err
+		}
+		parts = append(parts, p)
+	}
+	c.Unchanged = true
+	for _, p := range parts {
+		c.Unchanged = c.Unchanged && p.same
+	}
+	return c, parts, nil
+}
+
+// checkTableFile checks one table file's footer: its table name, this
+// evalgate's schema version, the registry's schema. It returns the
+// footer's facts and the file's sha256.
+func checkTableFile(root *os.Root, name string, t tables.Table) (tables.FileMeta, [32]byte, error) {
+	var sum [32]byte
+	f, err := root.Open(name)
+	if err != nil {
+		return tables.FileMeta{}, sum, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return tables.FileMeta{}, sum, err
+	}
+	if !st.Mode().IsRegular() {
+		return tables.FileMeta{}, sum, errors.New("not a regular file")
+	}
+	meta, err := tables.ReadFileMeta(f, st.Size(), t)
+	if err != nil {
+		return meta, sum, err
+	}
+	switch {
+	case meta.Table != t.Name:
+		return meta, sum, fmt.Errorf("its metadata names table %q, not %q", meta.Table, t.Name)
+	case meta.SchemaVersion != tables.SchemaVersion:
+		return meta, sum, fmt.Errorf("schema version %q; this evalgate collects %s only, so a dataset never mixes versions", meta.SchemaVersion, tables.SchemaVersion)
+	case !meta.SchemaMatches:
+		return meta, sum, fmt.Errorf("its Parquet schema is not the %s table's of %s", t.Name, tables.SchemaVersion)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, st.Size())); err != nil {
+		return meta, sum, err
+	}
+	copy(sum[:], h.Sum(nil))
+	return meta, sum, nil
+}
+
+func readRootRegular(root *os.Root, name string, limit int64) ([]byte, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s has more than %d bytes", name, limit)
+	}
+	return data, nil
+}
+
+func fileSHA256(path string) ([32]byte, error) {
+	var sum [32]byte
+	f, err := os.Open(path)
+	if err != nil {
+		return sum, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return sum, err
+	}
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
+}
+
+// copyAtomic copies src to dst under a temporary name, then renames it,
+// and refuses a source that changed since it was checked.
+func copyAtomic(src, dst string, want [32]byte) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	return tables.WriteAtomic(dst, 0o644, func(w io.Writer) error {
+		h := sha256.New()
+		if _, err := io.Copy(io.MultiWriter(w, h), in); err != nil {
+			return err
+		}
+		if !bytes.Equal(h.Sum(nil), want[:]) {
+			return fmt.Errorf("collect: %s changed while it was collected", src)
+		}
+		return nil
+	})
+}
