@@ -18,6 +18,16 @@ type Options struct {
 	// SkipIntervals leaves the intervals table empty. Gates and the
 	// decision do not depend on it.
 	SkipIntervals bool
+	// Progress, when set, is told the name of each stage as it starts
+	// (load, validate, account, score, aggregate, intervals). It only
+	// observes: nothing it does changes a result.
+	Progress func(stage string)
+}
+
+func (o Options) stage(name string) {
+	if o.Progress != nil {
+		o.Progress(name)
+	}
 }
 
 // Result is the outcome of running the pipeline on one campaign.
@@ -54,6 +64,7 @@ func (r *Result) Admissible() bool {
 //
 // and every stage's findings go to the rejections table.
 func Run(fsys fs.FS, name string, opts Options) *Result {
+	opts.stage("load")
 	c, loaded := load.Campaign(fsys, name)
 	res := &Result{Campaign: c, Tables: &tables.Set{Rejections: loaded}}
 	if c == nil || loaded.Rejected() {
@@ -78,12 +89,17 @@ func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Se
 	if c.Manifest.Kind == tables.KindReviewerBenchmark {
 		return judgeBenchmark(c, loaded, opts)
 	}
+	opts.stage("validate")
 	validated := validate.Run(c, load.Answers(c))
+	opts.stage("account")
 	accounted := account.Run(c)
+	opts.stage("score")
 	scored := score.Run(c, validated, accounted)
+	opts.stage("aggregate")
 	aggregated := aggregate.Run(c, validated, accounted, scored)
 	var iv intervals.Out
 	if !opts.SkipIntervals {
+		opts.stage("intervals")
 		iv = intervals.Run(c, scored.Runs)
 	}
 	return assemble(loaded, validated, accounted, scored, aggregated, iv), aggregated.Figures
@@ -121,13 +137,18 @@ func assemble(loaded tables.Findings, v validate.Out, a account.Out, s score.Out
 //	intervals campaign, reviews                 → exploratory family-bootstrap intervals of the rates
 //	                                            → the tables, and the commitment as the reports' figure
 func judgeBenchmark(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Set, tables.Figures) {
+	opts.stage("validate")
 	validated := validate.Benchmark(c, load.ReviewFiles(c))
+	opts.stage("account")
 	accounted := account.Run(c)
 	commitment := account.Commit(&c.Manifest.Ceilings, accounted.Ledger, tables.BillingReference)
+	opts.stage("score")
 	scored := score.Benchmark(c, validated, accounted)
+	opts.stage("aggregate")
 	aggregated := aggregate.Benchmark(c, scored, commitment)
 	var iv intervals.Out
 	if !opts.SkipIntervals {
+		opts.stage("intervals")
 		iv = intervals.Benchmark(c, scored.Reviews, intervals.Options{})
 	}
 	findings := tables.CapFindings(slices.Concat(loaded, validated.Problems, accounted.Findings, scored.Problems, aggregated.Problems, iv.Findings))

@@ -17,6 +17,8 @@ type runOptions struct {
 	json          bool
 	skipIntervals bool
 	force         bool
+	// progress tells whether --progress is on for this invocation.
+	progress func() bool
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -55,6 +57,7 @@ evalgate did not write, and replaces another campaign's outputs only with
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	cmd.Flags().BoolVar(&opts.skipIntervals, "no-intervals", false, "skip the exploratory intervals (gates never depend on them)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the outputs of another campaign in --out")
+	opts.progress = progressFlag(cmd, stderr)
 	return cmd
 }
 
@@ -81,8 +84,17 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 	if err := checkOutInside(opts.out, args); err != nil {
 		return err
 	}
-	res := stages.Run(fsys, name, stages.Options{SkipIntervals: opts.skipIntervals})
-	if err := writeOutputs(stderr, opts, name, res); err != nil {
+	fsys, stage, finish := watch(opts.progress(), stderr, args, fsys)
+	defer finish()
+	res := stages.Run(fsys, name, stages.Options{SkipIntervals: opts.skipIntervals, Progress: stage})
+	if stage != nil && res.Loaded {
+		stage("report")
+	} else {
+		finish() // the loader's findings follow on stderr
+	}
+	err = writeOutputs(stderr, opts, name, res)
+	finish()
+	if err != nil {
 		return err
 	}
 	if !res.Loaded {

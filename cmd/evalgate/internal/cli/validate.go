@@ -16,6 +16,8 @@ type validateOptions struct {
 	answer  string
 	role    string
 	json    bool
+	// progress tells whether --progress is on for this invocation.
+	progress func() bool
 }
 
 // answerRoles are the roles `validate --answer` checks against.
@@ -45,13 +47,14 @@ rejected, 2 usage.`,
 				}
 				return validateAnswer(stdout, opts)
 			}
-			return validateCampaign(stdout, args, opts)
+			return validateCampaign(stdout, stderr, args, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.example, "example", "", "embedded example campaign to check when no directory is given")
 	cmd.Flags().StringVar(&opts.answer, "answer", "", "check one answer file on its own")
 	cmd.Flags().StringVar(&opts.role, "role", "", "role of the --answer file: draft, review or reconciliation")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print findings as JSON")
+	opts.progress = progressFlag(cmd, stderr)
 	return cmd
 }
 
@@ -78,12 +81,14 @@ func validateAnswer(stdout io.Writer, opts validateOptions) error {
 	return printReport(stdout, name, fs, opts.json)
 }
 
-func validateCampaign(stdout io.Writer, args []string, opts validateOptions) error {
+func validateCampaign(stdout, stderr io.Writer, args []string, opts validateOptions) error {
 	fsys, name, err := campaignSource(args, opts.example)
 	if err != nil {
 		return err
 	}
-	res := stages.Run(fsys, name, stages.Options{SkipIntervals: true})
+	watched, stage, finish := watch(opts.progress(), stderr, args, fsys)
+	res := stages.Run(watched, name, stages.Options{SkipIntervals: true, Progress: stage})
+	finish()
 	return printReport(stdout, name, relabelManifest(fsys, res.Tables.Rejections), opts.json)
 }
 
