@@ -156,8 +156,8 @@ func TestCollectReadsBackInDuckDB(t *testing.T) {
 			t.Errorf("%s has %s sessions rows, want %d", id, s, w.sessions)
 		}
 	}
-	if v := got[2].Rows; len(v) != 1 || *v[0][0] != "evalgate.tables/v1" {
-		t.Errorf("schema versions in the dataset: %v", v)
+	if v := got[2].Rows; len(v) != 1 || *v[0][0] != tables.SchemaVersion {
+		t.Errorf("%d schema versions in the dataset, want one, %s", len(v), tables.SchemaVersion)
 	}
 }
 
