@@ -7,6 +7,8 @@ import "time"
 // refuses a major version it does not know.
 const (
 	FormatManifest     = "evalgate.manifest/v1"
+	FormatManifestV2   = "evalgate.manifest/v2" // the schedule in its own file (Design.ScheduleFile)
+	FormatSchedule     = "evalgate.schedule/v1" // one line of a v2 manifest's schedule file
 	FormatPacket       = "evalgate.packet/v1"
 	FormatTruth        = "evalgate.truth/v1"
 	FormatReceipt      = "evalgate.receipt/v1"
@@ -131,14 +133,35 @@ type CampaignCeilings struct {
 
 // Design is the planned experiment: tasks, arms, repetitions and the order
 // of arms in every repetition.
+//
+// A v1 manifest lists the schedule in the manifest; a v2 manifest names
+// the file that lists it (ScheduleFile) and the loader fills Schedule from
+// that file, so every later stage reads Schedule whatever the version.
 type Design struct {
-	Repetitions   int64      `json:"repetitions"`
-	DraftPrompts  []string   `json:"draft_prompts"` // prompt IDs rendered for the draft session
-	Arms          []Arm      `json:"arms"`
-	Tasks         []TaskSpec `json:"tasks"`
-	Schedule      []Slot     `json:"schedule"`
-	PacketItemMin int64      `json:"packet_item_min"` // 6 for a paired review (rule I2)
-	PacketItemMax int64      `json:"packet_item_max"` // 12 for a paired review (rule I2)
+	Repetitions  int64      `json:"repetitions"`
+	DraftPrompts []string   `json:"draft_prompts"` // prompt IDs rendered for the draft session
+	Arms         []Arm      `json:"arms"`
+	Tasks        []TaskSpec `json:"tasks"`
+	// Schedule is omitted only when nil, so a v1 manifest's empty list
+	// ([]) is written as it was read.
+	Schedule      []Slot        `json:"schedule,omitzero"`
+	ScheduleFile  *ScheduleFile `json:"schedule_file,omitzero"` // v2 only
+	PacketItemMin int64         `json:"packet_item_min"`        // 6 for a paired review (rule I2)
+	PacketItemMax int64         `json:"packet_item_max"`        // 12 for a paired review (rule I2)
+}
+
+// ScheduleFile names a v2 manifest's schedule: a campaign-relative JSONL
+// file of ScheduleLine records and the sha256 of its bytes, so the
+// manifest's identity covers the schedule.
+type ScheduleFile struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// ScheduleLine is one line of a schedule file: a Slot with its format.
+type ScheduleLine struct {
+	Format string `json:"format"` // FormatSchedule
+	Slot   `json:",inline"`
 }
 
 // Arm is one treatment. The first arm listed is the baseline.

@@ -5,12 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
+	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/go-json-experiment/json"
 )
 
 func TestSchemaNames(t *testing.T) {
-	want := []string{"adjudication", "answer", "blind-rating", "cases", "finding-adjudication", "import-map", "inventory", "manifest", "observations", "packet", "receipt", "request", "review", "trial-result", "truth", "unblinding"}
+	want := []string{"adjudication", "answer", "blind-rating", "cases", "finding-adjudication", "import-map", "inventory", "manifest", "manifest-v2", "observations", "packet", "receipt", "request", "review", "schedule", "trial-result", "truth", "unblinding"}
 	if got := SchemaNames(); !slices.Equal(got, want) {
 		t.Fatalf("SchemaNames() = %v, want %v", got, want)
 	}
@@ -47,5 +50,41 @@ func TestSchemaBytes(t *testing.T) {
 				t.Errorf("Schema(%q) found", bad)
 			}
 		})
+	}
+}
+
+// TestManifestV2SchemaInStep: the v2 manifest schema is the v1 schema with
+// exactly the schedule moved out (design.schedule → design.schedule_file,
+// $defs/slot → $defs/scheduleFile) and its own identity; any other
+// difference is a change to one version that the other missed.
+func TestManifestV2SchemaInStep(t *testing.T) {
+	load := func(name string) map[string]any {
+		data, _ := Schema(name)
+		var v map[string]any
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"$id", "title", "description"} {
+			delete(v, k)
+		}
+		delete(v["properties"].(map[string]any), "format")
+		defs := v["$defs"].(map[string]any)
+		delete(defs, "slot")
+		delete(defs, "scheduleFile")
+		design := defs["design"].(map[string]any)
+		props := design["properties"].(map[string]any)
+		delete(props, "schedule")
+		delete(props, "schedule_file")
+		var req []any
+		for _, r := range design["required"].([]any) {
+			if r != "schedule" && r != "schedule_file" {
+				req = append(req, r)
+			}
+		}
+		design["required"] = req
+		return v
+	}
+	if v1, v2 := load("manifest"), load("manifest-v2"); !reflect.DeepEqual(v1, v2) {
+		t.Error("manifest-v2 differs from manifest beyond its identity, format and schedule")
 	}
 }

@@ -44,7 +44,7 @@ func TestCampaignRejects(t *testing.T) {
 		{"manifest missing", func(f *fixture) { f.files[M] = "\x00delete" }, M, 0, tables.CodeFileMissing, ""},
 		{"manifest too large", func(f *fixture) { f.files[M] = strings.Repeat(" ", maxManifest+1) }, M, 0, tables.CodeTooLarge, ""},
 		{"manifest syntax", func(f *fixture) { f.files[M] = "{" }, M, 0, tables.CodeJSONSyntax, ""},
-		{"unknown format", func(f *fixture) { f.manifest.Format = "evalgate.manifest/v2" }, M, 0, tables.CodeFormatUnsupported, "/format"},
+		{"unknown format", func(f *fixture) { f.manifest.Format = "evalgate.manifest/v3" }, M, 0, tables.CodeFormatUnsupported, "/format"},
 		{"unknown kind", func(f *fixture) { f.manifest.Kind = "ab-test" }, M, 0, tables.CodeEnumValue, "/kind"},
 		{"identity missing", func(f *fixture) { f.manifest.Identities.Tokenizer = "" }, M, 0, tables.CodeIdentityMissing, "/identities/tokenizer"},
 		{"identity placeholder TBD", func(f *fixture) { f.manifest.Identities.Host = "TBD" }, M, 0, tables.CodeIdentityMissing, "/identities/host"},

@@ -27,6 +27,9 @@ type fixture struct {
 	adjs     []tables.Adjudication
 	raw      map[string][]edit // file → raw edits
 	files    map[string]string // extra or replaced files, applied last
+	// v2 writes a v2 manifest: the schedule goes to schedule.jsonl (raw
+	// edits apply to its first line) and the manifest names it by hash.
+	v2 bool
 }
 
 func newFixture() *fixture {
@@ -97,7 +100,20 @@ func (f *fixture) build(t *testing.T) fstest.MapFS {
 	put(spec.TruthPath, truth)
 	spec.TaskSHA256, spec.PacketSHA256, spec.TruthSHA256 = sha256Hex(task), sha256Hex(packet), sha256Hex(truth)
 	put("sources/"+sha256Hex([]byte(sourceText)), []byte(sourceText))
-	put("manifest.json", applyEdits(t, f.manifest, f.raw["manifest.json"]...))
+	if f.v2 {
+		mv := *m
+		var lines []tables.ScheduleLine
+		for _, s := range m.Design.Schedule {
+			lines = append(lines, tables.ScheduleLine{Format: tables.FormatSchedule, Slot: s})
+		}
+		sched := jsonl(t, lines, f.raw["schedule.jsonl"])
+		put("schedule.jsonl", sched)
+		mv.Format, mv.Design.Schedule = tables.FormatManifestV2, nil
+		mv.Design.ScheduleFile = &tables.ScheduleFile{Path: "schedule.jsonl", SHA256: sha256Hex(sched)}
+		put("manifest.json", applyEdits(t, mv, f.raw["manifest.json"]...))
+	} else {
+		put("manifest.json", applyEdits(t, f.manifest, f.raw["manifest.json"]...))
+	}
 	put("receipts.jsonl", jsonl(t, f.receipts, f.raw["receipts.jsonl"]))
 	put("adjudications.jsonl", jsonl(t, f.adjs, f.raw["adjudications.jsonl"]))
 	for name, data := range f.files {

@@ -20,7 +20,10 @@ const (
 	maxPrompt    = 1 * mib
 	maxSource    = 16 * mib
 	maxJSONLLine = 1 * mib
-	maxJSONLFile = 256 * mib
+	// maxJSONLFile bounds how long a streamed JSONL file is read, not
+	// memory: a streamed file holds one line (maxJSONLLine) at a time, and
+	// what it keeps is its decoded records.
+	maxJSONLFile = 64 << 30
 	sourcesDir   = "sources/"
 	manifestFile = "manifest.json"
 )

@@ -3,6 +3,8 @@ package load
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -15,20 +17,36 @@ import (
 // decoded against the named schema; memory is bounded by the line cap and
 // the decoded records. session names a record's session for its findings.
 func readJSONL[T any](l *loader, name, schema string, session func(*T) string) []tables.Line[T] {
+	records, _, _ := readJSONLHashed(l, name, schema, session)
+	return records
+}
+
+// readJSONLHashed is readJSONL that also returns the sha256 of every byte
+// read ("" when the file could not be opened or was not read to its end)
+// and whether every line decoded into a record.
+func readJSONLHashed[T any](l *loader, name, schema string, session func(*T) string) ([]tables.Line[T], string, bool) {
 	f, err := tables.OpenCampaignFile(l.fsys, name)
 	if err != nil {
 		l.fileFinding(name, err)
-		return nil
+		return nil, "", false
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.Size() > maxJSONLFile {
 		l.fileFinding(name, &tables.TooLargeError{Path: name, Size: st.Size(), Limit: maxJSONLFile})
-		return nil
+		return nil, "", false
 	}
-	return decodeLines(l, bufio.NewReader(io.LimitReader(f, maxJSONLFile+1)), name, schema, session)
+	h := sha256.New()
+	records, whole := decodeLines(l, bufio.NewReader(io.TeeReader(io.LimitReader(f, maxJSONLFile+1), h)), name, schema, session)
+	if !whole {
+		return records, "", false
+	}
+	return records, hex.EncodeToString(h.Sum(nil)), l.linesLost == 0
 }
 
-func decodeLines[T any](l *loader, r *bufio.Reader, name, schema string, session func(*T) string) []tables.Line[T] {
+// decodeLines decodes every line of r; it reports whether r was read to
+// its end, and counts each line that yields no record in l.linesLost.
+func decodeLines[T any](l *loader, r *bufio.Reader, name, schema string, session func(*T) string) ([]tables.Line[T], bool) {
+	l.linesLost = 0
 	var records []tables.Line[T]
 	var total int64
 	for n := int64(1); ; n++ {
@@ -38,15 +56,17 @@ func decodeLines[T any](l *loader, r *bufio.Reader, name, schema string, session
 		switch {
 		case total > maxJSONLFile:
 			l.add(position{file: name}.finding(tables.CodeTooLarge, "", fmt.Sprintf("file has more than %d bytes, its cap", int64(maxJSONLFile))))
-			return records
+			return records, false
 		case err != nil:
 			l.add(at.finding(tables.CodeFileUnreadable, "", "file cannot be read: "+err.Error()))
-			return records
+			return records, false
 		case size == 0 && !more:
-			return records // end of file, after a final newline or none
+			return records, true // end of file, after a final newline or none
 		case line == nil:
+			l.linesLost++
 			l.add(at.finding(tables.CodeLineTooLong, "", fmt.Sprintf("line has %d bytes; the cap is %d", size, maxJSONLLine)))
 		case len(bytes.TrimSpace(line)) == 0:
+			l.linesLost++
 			l.add(at.finding(tables.CodeBlankLine, "", "blank line; JSONL holds one JSON object per line"))
 		default:
 			var rec T
@@ -56,15 +76,16 @@ func decodeLines[T any](l *loader, r *bufio.Reader, name, schema string, session
 				for i := range findings {
 					findings[i].Session = session(&rec)
 				}
+			} else {
+				l.linesLost++
 			}
 			l.add(findings...)
 		}
 		if !more {
-			return records
+			return records, true
 		}
 	}
 }
-
 // readLine reads one line without its "\n". It returns the line (nil when
 // longer than limit, whose bytes are then skipped), the bytes consumed,
 // whether a "\n" ended it (so another line may follow), and any read error

@@ -52,6 +52,9 @@ type loader struct {
 	// memory follows what is reported: a million malformed lines keep a
 	// hundred findings per code and a count, not millions of findings.
 	out tables.FindingCap
+	// linesLost counts the lines of the JSONL file last decoded that gave
+	// no record.
+	linesLost int
 }
 
 func (l *loader) add(fs ...tables.Finding) { l.out.Add(fs...) }

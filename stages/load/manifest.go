@@ -17,17 +17,20 @@ func (l *loader) loadManifest() bool {
 	}
 	l.c.ManifestSHA256 = sha256Hex(data)
 	at := position{file: manifestFile}
-	ok, findings := decodeDoc(data, "manifest", at, &l.c.Manifest)
+	ok, findings := decodeDoc(data, manifestSchema(data), at, &l.c.Manifest)
 	l.add(findings...)
 	if !ok {
 		return false
 	}
-	l.add(checkManifest(&l.c.Manifest, at)...)
+	sched, whole := l.loadSchedule(&l.c.Manifest.Design, at)
+	l.add(checkManifest(&l.c.Manifest, at, sched, whole)...)
 	return true
 }
 
-// checkManifest runs the cross-checks that need only the manifest.
-func checkManifest(m *tables.Manifest, at position) tables.Findings {
+// checkManifest runs the cross-checks that need only the manifest and its
+// schedule (sched says where each slot was written; whole, that every slot
+// was read, so that a missing one is a finding).
+func checkManifest(m *tables.Manifest, at position, sched scheduleAt, whole bool) tables.Findings {
 	out := checkKindSupported(m, at)
 	out = append(out, checkPinnedConfiguration(m, at)...)
 	if name, want := responseSchema(m.Kind); m.ResponseSchemaSHA256 != want {
@@ -50,14 +53,14 @@ func checkManifest(m *tables.Manifest, at position) tables.Findings {
 	out = append(out, u.out...)
 	out = append(out, checkPromptRefs(m, at)...)
 	out = append(out, checkTreatment(m, at)...)
-	out = append(out, checkSystemDesign(m, at)...)
-	out = append(out, checkBenchmarkDesign(m, at)...)
+	out = append(out, checkSystemDesign(m, at, sched)...)
+	out = append(out, checkBenchmarkDesign(m, at, sched)...)
 	d := &m.Design
 	if d.PacketItemMin > d.PacketItemMax {
 		out = append(out, at.finding(tables.CodeDesignInvalid, "/design/packet_item_min",
 			fmt.Sprintf("packet_item_min %d exceeds packet_item_max %d", d.PacketItemMin, d.PacketItemMax)))
 	}
-	return append(out, checkSchedule(d, at)...)
+	return append(out, checkSchedule(d, sched, whole)...)
 }
 
 // checkPinnedConfiguration requires a campaign that is not synthetic to
@@ -125,7 +128,8 @@ type slotKey struct {
 
 // checkSchedule checks that every (task, repetition) for repetition
 // 1..repetitions is scheduled exactly once with a permutation of the arms.
-func checkSchedule(d *tables.Design, at position) tables.Findings {
+// Missing slots are reported only when every slot was read (whole).
+func checkSchedule(d *tables.Design, sched scheduleAt, whole bool) tables.Findings {
 	var out tables.Findings
 	tasks := map[string]bool{}
 	for _, t := range d.Tasks {
@@ -133,7 +137,7 @@ func checkSchedule(d *tables.Design, at position) tables.Findings {
 	}
 	seen := map[slotKey]int{}
 	for i, s := range d.Schedule {
-		ptr := indexPointer("/design/schedule", i)
+		at, ptr := sched.slot(i)
 		switch first, dup := seen[slotKey{s.Task, s.Repetition}]; {
 		case !tasks[s.Task]:
 			out = append(out, at.finding(tables.CodeUnknownTask, ptr+"/task", fmt.Sprintf("slot names task %q, which design.tasks does not list", s.Task)))
@@ -142,15 +146,23 @@ func checkSchedule(d *tables.Design, at position) tables.Findings {
 				fmt.Sprintf("repetition %d exceeds design.repetitions %d", s.Repetition, d.Repetitions)))
 		case dup:
 			out = append(out, at.finding(tables.CodeSlotDuplicate, ptr,
-				fmt.Sprintf("task %q repetition %d is already scheduled at /design/schedule/%d", s.Task, s.Repetition, first)))
+				fmt.Sprintf("task %q repetition %d is already scheduled at %s", s.Task, s.Repetition, sched.name(first))))
 		default:
 			seen[slotKey{s.Task, s.Repetition}] = i
 		}
 		out = append(out, checkOrder(d.Arms, s.Order, ptr+"/order", at)...)
 	}
+	if !whole {
+		return out
+	}
+	at, ptr := sched.whole()
+	present := map[string]int64{}
+	for k := range seen {
+		present[k.task]++
+	}
 	for _, t := range d.Tasks {
-		if missing := missingReps(seen, t.ID, d.Repetitions); missing != "" {
-			out = append(out, at.finding(tables.CodeSlotMissing, "/design/schedule",
+		if missing := missingReps(seen, t.ID, present[t.ID], d.Repetitions); missing != "" {
+			out = append(out, at.finding(tables.CodeSlotMissing, ptr,
 				fmt.Sprintf("task %q is not scheduled for repetition %s", t.ID, missing)))
 		}
 	}
@@ -158,14 +170,8 @@ func checkSchedule(d *tables.Design, at position) tables.Findings {
 }
 
 // missingReps lists the repetitions of task that are not scheduled, the
-// first ten of them, or "".
-func missingReps(seen map[slotKey]int, task string, reps int64) string {
-	present := int64(0)
-	for k := range seen {
-		if k.task == task {
-			present++
-		}
-	}
+// first ten of them, or "" (present of them are).
+func missingReps(seen map[slotKey]int, task string, present, reps int64) string {
 	if present == reps {
 		return ""
 	}

@@ -26,7 +26,7 @@ const findingAdjudicationsFile = "finding_adjudications.jsonl"
 // benchmark member: a reviewer benchmark has a benchmark plan, exactly two
 // profiles and no tasks or slots of its own (its schedule is every case ×
 // profile × run); every other kind has no plan and at least one task.
-func checkBenchmarkDesign(m *tables.Manifest, at position) tables.Findings {
+func checkBenchmarkDesign(m *tables.Manifest, at position, sched scheduleAt) tables.Findings {
 	var out tables.Findings
 	bad := func(code tables.Code, ptr, format string, args ...any) {
 		out = append(out, at.finding(code, ptr, fmt.Sprintf(format, args...)))
@@ -51,7 +51,8 @@ func checkBenchmarkDesign(m *tables.Manifest, at position) tables.Findings {
 		bad(tables.CodeRbenchDesignInvalid, "/design/tasks", "a reviewer benchmark's cases are in its cases file; design.tasks must be empty")
 	}
 	if len(d.Schedule) > 0 {
-		bad(tables.CodeRbenchDesignInvalid, "/design/schedule", "a reviewer benchmark schedules every case × profile × run; design.schedule must be empty")
+		sat, ptr := sched.whole()
+		out = append(out, sat.finding(tables.CodeRbenchDesignInvalid, ptr, "a reviewer benchmark schedules every case × profile × run; its design's schedule must be empty"))
 	}
 	return out
 }

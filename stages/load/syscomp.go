@@ -17,7 +17,7 @@ import (
 
 // checkSystemDesign checks the comparator roles of the arms and, for a
 // system comparison, the balance of the schedule's orders.
-func checkSystemDesign(m *tables.Manifest, at position) tables.Findings {
+func checkSystemDesign(m *tables.Manifest, at position, sched scheduleAt) tables.Findings {
 	var out tables.Findings
 	if m.Kind != tables.KindSystemComparison {
 		for i, a := range m.Design.Arms {
@@ -29,7 +29,7 @@ func checkSystemDesign(m *tables.Manifest, at position) tables.Findings {
 		return out
 	}
 	out = append(out, checkRoles(m.Design.Arms, at)...)
-	return append(out, checkBalance(&m.Design, at)...)
+	return append(out, checkBalance(&m.Design, sched)...)
 }
 
 // checkRoles requires a role on every arm, exactly one baseline (the first
@@ -69,7 +69,7 @@ func checkRoles(arms []tables.Arm, at position) tables.Findings {
 // permutations of the k systems: no permutation is used more than once
 // more often than any other (a permutation never used counts 0). Orders
 // that are not permutations are reported by checkSchedule.
-func checkBalance(d *tables.Design, at position) tables.Findings {
+func checkBalance(d *tables.Design, sched scheduleAt) tables.Findings {
 	k := len(d.Arms)
 	perms := factorial(k)
 	count := map[string]int{}
@@ -102,7 +102,8 @@ func checkBalance(d *tables.Design, at position) tables.Findings {
 	for _, key := range keys {
 		parts = append(parts, fmt.Sprintf("[%s]×%d", key, count[key]))
 	}
-	return tables.Findings{at.finding(tables.CodeOrderUnbalanced, "/design/schedule",
+	at, ptr := sched.whole()
+	return tables.Findings{at.finding(tables.CodeOrderUnbalanced, ptr,
 		fmt.Sprintf("system orders are not balanced over the %d permutations: %s", perms, strings.Join(parts, ", ")))}
 }
 

@@ -40,7 +40,7 @@ func (l *loader) loadUnblinding() {
 // sorted finding.
 func BlindRatings(name string, r io.Reader) ([]tables.Line[tables.BlindRating], tables.Findings) {
 	l := &loader{}
-	records := decodeLines(l, bufio.NewReader(io.LimitReader(r, maxJSONLFile+1)), name, "blind-rating",
+	records, _ := decodeLines(l, bufio.NewReader(io.LimitReader(r, maxJSONLFile+1)), name, "blind-rating",
 		func(*tables.BlindRating) string { return "" })
 	return records, l.findings()
 }

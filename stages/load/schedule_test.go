@@ -1,0 +1,69 @@
+package load
+
+import (
+	"testing"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// TestScheduleV2 loads the fixture with its schedule in schedule.jsonl (a
+// v2 manifest) and breaks each rule of the schedule file once; each break
+// is one finding, positioned in the file and line that holds it.
+func TestScheduleV2(t *testing.T) {
+	const M, S = "manifest.json", "schedule.jsonl"
+	t.Run("valid", func(t *testing.T) {
+		f := newFixture()
+		f.v2 = true
+		c, findings := Campaign(f.build(t), "fixture")
+		if len(findings) != 0 {
+			t.Fatalf("want no findings; got %v", findings)
+		}
+		want := []tables.Slot{{Task: "T1", Repetition: 1, Order: []string{"A", "B"}}, {Task: "T1", Repetition: 2, Order: []string{"B", "A"}}}
+		if got := c.Manifest.Design.Schedule; len(got) != 2 || got[0].Task != "T1" || got[1].Repetition != 2 || got[1].Order[0] != "B" {
+			t.Fatalf("schedule %+v, want %+v", got, want)
+		}
+	})
+	cases := []struct {
+		name   string
+		change func(f *fixture)
+		file   string
+		line   int64
+		code   tables.Code
+		ptr    string
+	}{
+		{"schedule altered after hashing", func(f *fixture) {
+			f.files[S] = `{"format":"evalgate.schedule/v1","task":"T1","repetition":1,"order":["A","B"]}` + "\n" +
+				`{"format":"evalgate.schedule/v1","task":"T1","repetition":2,"order":["A","B"]}` + "\n"
+		}, S, 0, tables.CodeHashMismatch, ""},
+		{"schedule missing", func(f *fixture) { f.files[S] = "\x00delete" }, S, 0, tables.CodeFileMissing, ""},
+		{"slot of an unknown task", func(f *fixture) {
+			f.manifest.Design.Schedule = append(f.manifest.Design.Schedule, tables.Slot{Task: "T9", Repetition: 1, Order: []string{"A", "B"}})
+		}, S, 3, tables.CodeUnknownTask, "/task"},
+		{"slot order not a permutation", func(f *fixture) { f.raw[S] = []edit{set("/order", `["B","B"]`)} }, S, 1, tables.CodeOrderNotPermutation, "/order"},
+		{"slot repetition out of range", func(f *fixture) {
+			f.manifest.Design.Schedule = append(f.manifest.Design.Schedule, tables.Slot{Task: "T1", Repetition: 3, Order: []string{"A", "B"}})
+		}, S, 3, tables.CodeSlotOutOfRange, "/repetition"},
+		{"slot twice", func(f *fixture) {
+			f.manifest.Design.Schedule = append(f.manifest.Design.Schedule, f.manifest.Design.Schedule[0])
+		}, S, 3, tables.CodeSlotDuplicate, ""},
+		{"slot line format", func(f *fixture) { f.raw[S] = []edit{set("/format", `"evalgate.schedule/v2"`)} }, S, 1, tables.CodeFormatUnsupported, "/format"},
+		{"slot unknown member", func(f *fixture) { f.raw[S] = []edit{set("/arm", `"A"`)} }, S, 1, tables.CodeUnknownKey, "/arm"},
+		{"slot missing", func(f *fixture) { f.manifest.Design.Schedule = f.manifest.Design.Schedule[:1] }, S, 0, tables.CodeSlotMissing, ""},
+		{"v2 manifest listing its schedule", func(f *fixture) { f.raw[M] = []edit{set("/design/schedule", `[]`)} }, M, 0, tables.CodeUnknownKey, "/design/schedule"},
+		{"v2 manifest naming no schedule file", func(f *fixture) { f.raw[M] = []edit{del("/design/schedule_file")} }, M, 0, tables.CodeMissingKey, "/design/schedule_file"},
+		{"schedule path escaping", func(f *fixture) { f.raw[M] = []edit{set("/design/schedule_file/path", `"../schedule.jsonl"`)} }, M, 0, tables.CodePathInvalid, "/design/schedule_file/path"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture()
+			f.v2 = true
+			tc.change(f)
+			_, findings := Campaign(f.build(t), "fixture")
+			note(findings)
+			wantOnly(t, findings, tc.code, tc.ptr)
+			if len(findings) == 1 && (findings[0].File != tc.file || findings[0].Line != tc.line) {
+				t.Errorf("finding at %s:%d, want %s:%d", findings[0].File, findings[0].Line, tc.file, tc.line)
+			}
+		})
+	}
+}
