@@ -86,6 +86,7 @@ func decodeLines[T any](l *loader, r *bufio.Reader, name, schema string, session
 		}
 	}
 }
+
 // readLine reads one line without its "\n". It returns the line (nil when
 // longer than limit, whose bytes are then skipped), the bytes consumed,
 // whether a "\n" ended it (so another line may follow), and any read error
