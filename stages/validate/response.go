@@ -22,9 +22,12 @@ func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 		return tables.ClassInvalid
 	}
 	ans := v.checkAnswer(sr.row.SessionID, r.Output.Path, data, role, &task.Packet)
-	sr.row.FinalValid = &ans.finalValid
+	// The row points at copies: a pointer into ans would keep the whole
+	// decoded answer alive as long as the row.
+	finalValid, recValid := ans.finalValid, ans.recValid
+	sr.row.FinalValid = &finalValid
 	if role == RoleReconciliation {
-		sr.row.ReconciliationValid = &ans.recValid
+		sr.row.ReconciliationValid = &recValid
 	}
 	if ans.answer != nil {
 		sr.row.CitationFailures = v.citationRows(sr.row.SessionID, r.Output.Path, ans.answer, task, ans.findings)

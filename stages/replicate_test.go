@@ -1,0 +1,179 @@
+package stages
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// Campaigns of any size for benchmarks: the paired-review-green example
+// replicated k times along its repetitions. Copy c (0-based) of repetition
+// r is repetition r + c·R (R the example's repetitions): its receipts and
+// adjudications are the example's with the repetition, session, draft,
+// reservation and request IDs renumbered, citing the example's answer
+// files, and the manifest's repetitions, schedule and campaign ceilings
+// are multiplied by k. Every copy reproduces the example's rows.
+
+var (
+	repIDMember   = regexp.MustCompile(`("(?:session_id|draft_session_id)":"[^"]*-r|"id":"res-[^"]*-r)([0-9]+)-`)
+	repetitionKey = regexp.MustCompile(`"repetition":([0-9]+)`)
+	requestIDKey  = regexp.MustCompile(`"request_id":"([^"]*)"`)
+)
+
+// replicate returns the example's files with k copies of its sessions; a
+// v2 campaign (schedule.jsonl) when v2 is set.
+func replicate(tb testing.TB, files map[string][]byte, k int, v2 bool) map[string][]byte {
+	return replicateFiles(tb, files, k, v2, false)
+}
+
+// replicateFiles is replicate; when lazy, receipts.jsonl and
+// adjudications.jsonl are the example's and the caller writes their
+// copies (writeReplicatedLines).
+func replicateFiles(tb testing.TB, files map[string][]byte, k int, v2, lazy bool) map[string][]byte {
+	tb.Helper()
+	var m tables.Manifest
+	if err := json.Unmarshal(files["manifest.json"], &m); err != nil {
+		tb.Fatal(err)
+	}
+	reps := m.Design.Repetitions
+	out := make(map[string][]byte, len(files)+1)
+	for name, data := range files {
+		out[name] = data
+	}
+	if !lazy {
+		out["receipts.jsonl"] = replicateLines(files["receipts.jsonl"], k, reps)
+		out["adjudications.jsonl"] = replicateLines(files["adjudications.jsonl"], k, reps)
+	}
+	slots := m.Design.Schedule
+	m.Design.Schedule = make([]tables.Slot, 0, len(slots)*k)
+	for c := range int64(k) {
+		for _, s := range slots {
+			s.Repetition += c * reps
+			m.Design.Schedule = append(m.Design.Schedule, s)
+		}
+	}
+	m.Design.Repetitions = reps * int64(k)
+	cc := &m.Ceilings.Campaign
+	n := int64(k)
+	cc.PlannedSessions, cc.TotalSessions, cc.WallMS = cc.PlannedSessions*n, cc.TotalSessions*n, cc.WallMS*n
+	cc.InputTokens, cc.OutputTokens, cc.InfrastructureReplacements = cc.InputTokens*n, cc.OutputTokens*n, cc.InfrastructureReplacements*n
+	cc.ReferenceCost, cc.ActualCost = scaleMoney(tb, cc.ReferenceCost, n), scaleMoney(tb, cc.ActualCost, n)
+	manifest, err := json.Marshal(&m, jsontext.WithIndent("  "))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out["manifest.json"] = manifest
+	if v2 {
+		return toFormatV2(tb, out)
+	}
+	return out
+}
+
+// scaleMoney multiplies a whole decimal amount by n.
+func scaleMoney(tb testing.TB, s string, n int64) string {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		tb.Fatalf("ceiling %q is not a whole amount", s)
+	}
+	return strconv.FormatInt(v*n, 10)
+}
+
+// replicateLines returns the JSONL lines k times, copy c renumbered by c·reps.
+func replicateLines(data []byte, k int, reps int64) []byte {
+	var b bytes.Buffer
+	b.Grow(len(data) * k * 11 / 10)
+	writeReplicatedLines(&b, data, k, reps)
+	return b.Bytes()
+}
+
+// writeReplicatedLines is replicateLines writing to w.
+func writeReplicatedLines(b io.Writer, data []byte, k int, reps int64) {
+	for c := range int64(k) {
+		if c == 0 {
+			b.Write(data)
+			continue
+		}
+		shift := func(re *regexp.Regexp, line []byte, group int, f func([]byte) string) []byte {
+			return re.ReplaceAllFunc(line, func(m []byte) []byte {
+				sub := re.FindSubmatchIndex(m)
+				return append(append(append([]byte{}, m[:sub[2*group]]...), f(m[sub[2*group]:sub[2*group+1]])...), m[sub[2*group+1]:]...)
+			})
+		}
+		plus := func(v []byte) string {
+			r, _ := strconv.ParseInt(string(v), 10, 64)
+			return strconv.FormatInt(r+c*reps, 10)
+		}
+		for line := range bytes.Lines(data) {
+			line = shift(repIDMember, line, 2, plus)
+			line = shift(repetitionKey, line, 1, plus)
+			line = shift(requestIDKey, line, 1, func(v []byte) string { return fmt.Sprintf("%s-c%d", v, c) })
+			b.Write(line)
+		}
+	}
+}
+
+func TestReplicateKeepsRows(t *testing.T) {
+	files := exampleFilesNamed(t, "paired-review-green")
+	one := Run(mapFS(files), "x", Options{SkipIntervals: true})
+	for _, v2 := range []bool{false, true} {
+		three := Run(mapFS(replicate(t, files, 3, v2)), "x", Options{SkipIntervals: true})
+		if !three.Admissible() || one.Admissible() != three.Admissible() {
+			t.Fatalf("v2 %v: replicated campaign not admissible: %v", v2, three.Tables.Rejections)
+		}
+		if got, want := len(three.Tables.Sessions), 3*len(one.Tables.Sessions); got != want {
+			t.Errorf("v2 %v: %d session rows, want %d", v2, got, want)
+		}
+	}
+}
+
+// TestWriteReplicated writes a replicated campaign to disk for measuring
+// the binary (peak RSS with /usr/bin/time -v); it runs only when asked:
+//
+//	EVALGATE_REPLICATE_OUT=/tmp/c1m EVALGATE_REPLICATE_K=13889 go test ./stages -run TestWriteReplicated
+//
+// (k copies of the example's 72 sessions; format v2.)
+func TestWriteReplicated(t *testing.T) {
+	dir, kText := os.Getenv("EVALGATE_REPLICATE_OUT"), os.Getenv("EVALGATE_REPLICATE_K")
+	if dir == "" {
+		t.Skip("set EVALGATE_REPLICATE_OUT and EVALGATE_REPLICATE_K")
+	}
+	k, err := strconv.Atoi(kText)
+	if err != nil || k < 1 {
+		t.Fatalf("EVALGATE_REPLICATE_K=%q", kText)
+	}
+	base := exampleFilesNamed(t, "paired-review-green")
+	files := replicateFiles(t, base, k, true, true)
+	for name, data := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if name == "receipts.jsonl" || name == "adjudications.jsonl" {
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := bufio.NewWriterSize(f, 1<<20)
+			writeReplicatedLines(w, base[name], k, 3)
+			if err := errors.Join(w.Flush(), f.Close()); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
