@@ -177,14 +177,22 @@ func (v *runner) rolePrompts(r *tables.Receipt) ([]string, bool) {
 }
 
 // receipt returns the first receipt with the given session ID, or nil.
+// The index is built once, so that looking up every review's draft costs
+// time linear in the receipts, not quadratic.
 func (v *runner) receipt(sessionID string) *tables.Receipt {
 	if sessionID == "" {
 		return nil
 	}
-	for i := range v.c.Receipts {
-		if v.c.Receipts[i].Record.SessionID == sessionID {
-			return &v.c.Receipts[i].Record
+	if v.firstReceipt == nil {
+		v.firstReceipt = make(map[string]int, len(v.c.Receipts))
+		for i := range v.c.Receipts {
+			if _, seen := v.firstReceipt[v.c.Receipts[i].Record.SessionID]; !seen {
+				v.firstReceipt[v.c.Receipts[i].Record.SessionID] = i
+			}
 		}
+	}
+	if i, ok := v.firstReceipt[sessionID]; ok {
+		return &v.c.Receipts[i].Record
 	}
 	return nil
 }

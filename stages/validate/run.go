@@ -45,6 +45,9 @@ type runner struct {
 	findings tables.Findings
 	// replacements is the replacement rule's outcome (walkSchedule).
 	replacements tables.Replacements
+	// firstReceipt indexes c.Receipts by session ID, the first of each
+	// (built by receipt on first use).
+	firstReceipt map[string]int
 }
 
 // sessionResult is one receipt's row under construction with what the
