@@ -22,6 +22,30 @@ type walker struct {
 	sink *tables.FindingCap
 	// shapeBroken records a shape code (see shapeCodes), wherever it went.
 	shapeBroken bool
+	// deferSink holds back what goes to sink until the document is known
+	// to parse (flushSink): a streamed document may still end in a syntax
+	// error, and then only that error is reported. What is held is counted
+	// per code, the first of each kept, so memory does not grow with it.
+	deferSink bool
+	held      []heldFindings
+}
+
+// heldFindings are n findings of one code bound for the sink, the first
+// of them kept; all of one document, so of one file and severity.
+type heldFindings struct {
+	first tables.Finding
+	n     int
+}
+
+// flushSink adds the held findings to the sink, in the order their codes
+// were first held, as adding them one by one would have.
+func (w *walker) flushSink() {
+	for _, h := range w.held {
+		for range h.n {
+			w.sink.Add(h.first)
+		}
+	}
+	w.held = nil
 }
 
 // add reports a violation. Past the cap of its code (here, or in the sink)
@@ -29,6 +53,14 @@ type walker struct {
 func (w *walker) add(code tables.Code, ptr, format string, args ...any) {
 	w.shapeBroken = w.shapeBroken || shapeCodes[code]
 	switch {
+	case w.sink != nil && !w.sink.Room(code) && w.deferSink:
+		for i := range w.held {
+			if w.held[i].first.Code == code {
+				w.held[i].n++
+				return
+			}
+		}
+		w.held = append(w.held, heldFindings{first: w.at.finding(code, ptr, ""), n: 1})
 	case w.sink != nil && !w.sink.Room(code):
 		w.sink.Add(w.at.finding(code, ptr, ""))
 	case !w.out.Room(code):

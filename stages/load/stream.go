@@ -1,0 +1,524 @@
+package load
+
+import (
+	"bytes"
+	"encoding"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+	"sync"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// One decoding pass per document: a streamer reads the document's tokens
+// once, checks each value against the published schema as it is read (the
+// same rules and findings as the tree walker, which it reuses for checks)
+// and stores it straight into the Go value, so no intermediate tree is
+// built and the bytes are not tokenized a second time by Unmarshal. Values
+// of Go types with their own JSON decoding (time.Time, jsontext.Value) are
+// checked while streaming and then decoded from their own bytes, which the
+// token offsets delimit. A Go struct member is set only from a value its
+// schema rule accepts; a document whose shape is broken (shapeCodes) is
+// not returned at all, as before.
+
+// streamer is one document's pass.
+type streamer struct {
+	*walker
+	dec  *jsontext.Decoder
+	data []byte
+	err  error // the first tokenizer error; the pass stops there
+}
+
+// decodeStream is decodeDocInto's one pass: see decodeDocInto.
+func decodeStream(data []byte, schema string, at position, out any, sink *tables.FindingCap) (bool, tables.Findings) {
+	w := &walker{s: schemaFor(schema), at: at, sink: sink, deferSink: sink != nil}
+	target := reflect.ValueOf(out).Elem()
+	dst := reflect.New(target.Type()).Elem()
+	s := &streamer{walker: w, dec: jsontext.NewDecoder(bytes.NewReader(data)), data: data}
+	s.value(w.s.root, "", dst)
+	if s.err == nil {
+		if _, terr := s.dec.ReadToken(); terr != io.EOF {
+			return false, tables.Findings{at.finding(tables.CodeTrailingData, "",
+				fmt.Sprintf("unexpected data after the top-level value at byte offset %d", s.dec.InputOffset()))}
+		}
+	}
+	if s.err != nil {
+		return false, tables.Findings{syntaxFinding(s.dec, s.err, at)}
+	}
+	w.flushSink()
+	found := w.out.Findings()
+	if w.shapeBroken {
+		return false, found
+	}
+	target.Set(dst)
+	return true, found
+}
+
+// read reads one token, recording the first error.
+func (s *streamer) read() jsontext.Token {
+	if s.err != nil {
+		return jsontext.Token{}
+	}
+	tok, err := s.dec.ReadToken()
+	if err != nil {
+		s.err = err
+	}
+	return tok
+}
+
+// peek is the kind of the next token, 0 after an error.
+func (s *streamer) peek() jsontext.Kind {
+	if s.err != nil {
+		return 0
+	}
+	return s.dec.PeekKind()
+}
+
+// open reads '{' or '[' and refuses nesting deeper than maxDepth.
+func (s *streamer) open() bool {
+	s.read()
+	if s.err == nil && s.dec.StackDepth() > maxDepth {
+		s.err = errTooDeep
+	}
+	return s.err == nil
+}
+
+// skip reads past one value, still refusing nesting deeper than maxDepth
+// (jsontext's SkipValue would allow far more).
+func (s *streamer) skip() {
+	for depth := 0; s.err == nil; {
+		switch s.peek() {
+		case '{', '[':
+			if !s.open() {
+				return
+			}
+			depth++
+			continue
+		case '}', ']':
+			s.read()
+			depth--
+		default:
+			s.read()
+		}
+		if depth == 0 {
+			return
+		}
+	}
+}
+
+// start is the input offset where the next value begins.
+func (s *streamer) start() int64 { return s.dec.InputOffset() }
+
+// raw is the bytes of the value read since start.
+func (s *streamer) raw(start int64) []byte {
+	return bytes.TrimLeft(s.data[start:s.dec.InputOffset()], " \t\r\n,:")
+}
+
+// nodeKinds maps a token kind to the tree's node kind.
+func nodeKindOf(k jsontext.Kind) nodeKind {
+	switch k {
+	case 'n':
+		return kindNull
+	case 't', 'f':
+		return kindBool
+	case '0':
+		return kindNumber
+	case '"':
+		return kindString
+	case '{':
+		return kindObject
+	case '[':
+		return kindArray
+	}
+	return 0
+}
+
+// value reads the next value, checks it against r at ptr and, when dst is
+// valid, stores it there. A string value's text is returned for
+// uniqueItems.
+func (s *streamer) value(r *rule, ptr string, dst reflect.Value) (text string, isString bool) {
+	for r.ref != "" {
+		if check := specialDefs[r.ref]; check != nil {
+			return s.special(check, s.s.defs[r.ref], ptr, dst)
+		}
+		r = s.s.defs[r.ref]
+	}
+	k := s.peek()
+	if s.err != nil {
+		return "", false
+	}
+	if s.shapeBroken {
+		dst = reflect.Value{} // the document will not be returned: store nothing more
+	}
+	if dst.IsValid() && dst.Kind() == reflect.Pointer {
+		if k == 'n' {
+			if r.nullable == nil {
+				s.checkType(r, &node{kind: kindNull}, ptr)
+			}
+			s.read() // the pointer stays nil
+			return "", false
+		}
+		dst.Set(reflect.New(dst.Type().Elem()))
+		dst = dst.Elem()
+	}
+	if r.nullable != nil {
+		if k == 'n' {
+			s.read()
+			return "", false
+		}
+		return s.value(r.nullable, ptr, dst)
+	}
+	if dst.IsValid() && decodesItself(dst.Type()) {
+		start := s.start()
+		text, isString = s.value(r, ptr, reflect.Value{})
+		s.store(dst, s.raw(start), ptr)
+		return text, isString
+	}
+	if !s.checkType(r, &node{kind: nodeKindOf(k)}, ptr) {
+		s.skip()
+		return "", false
+	}
+	switch k {
+	case '{':
+		s.object(r, ptr, dst)
+	case '[':
+		s.array(r, ptr, dst)
+	default:
+		return s.scalar(ptr, dst, func(v *node) {
+			switch v.kind {
+			case kindString:
+				s.checkString(r, v, ptr)
+			case kindNumber:
+				s.checkInteger(r, v, ptr)
+			}
+		})
+	}
+	return "", false
+}
+
+// scalar reads a string, number, boolean or null, checks it and stores it.
+func (s *streamer) scalar(ptr string, dst reflect.Value, check func(*node)) (string, bool) {
+	start := s.start()
+	tok := s.read()
+	if s.err != nil {
+		return "", false
+	}
+	v := &node{kind: nodeKindOf(tok.Kind())}
+	switch v.kind {
+	case kindString:
+		v.text = tok.String()
+	case kindNumber:
+		v.text = tok.String()
+	case kindBool:
+		v.boolean = tok.Bool()
+	}
+	shape := s.shapeBroken
+	s.shapeBroken = false
+	check(v)
+	ok := !s.shapeBroken
+	s.shapeBroken = s.shapeBroken || shape
+	if ok && dst.IsValid() {
+		s.setScalar(dst, v, ptr, start)
+	}
+	return v.text, v.kind == kindString
+}
+
+// setScalar stores an accepted scalar in dst.
+func (s *streamer) setScalar(dst reflect.Value, v *node, ptr string, start int64) {
+	if decodesItself(dst.Type()) {
+		s.store(dst, s.raw(start), ptr)
+		return
+	}
+	fits := false
+	switch v.kind {
+	case kindString:
+		if fits = dst.Kind() == reflect.String; fits {
+			dst.SetString(v.text)
+		}
+	case kindBool:
+		if fits = dst.Kind() == reflect.Bool; fits {
+			dst.SetBool(v.boolean)
+		}
+	case kindNumber:
+		switch dst.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			n, err := strconv.ParseInt(v.text, 10, 64)
+			fits = err == nil && !dst.OverflowInt(n)
+			if fits {
+				dst.SetInt(n)
+			}
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			n, err := strconv.ParseUint(v.text, 10, 64)
+			fits = err == nil && !dst.OverflowUint(n)
+			if fits {
+				dst.SetUint(n)
+			}
+		}
+	case kindNull:
+		fits = true // the zero value, as Unmarshal leaves it
+	}
+	if !fits {
+		s.misfit(ptr, fmt.Sprintf("a JSON %s cannot be stored in a Go %s", v.kind, dst.Type()))
+	}
+}
+
+// store decodes raw, one value's bytes, into dst with Unmarshal: the Go
+// types that decode themselves.
+func (s *streamer) store(dst reflect.Value, raw []byte, ptr string) {
+	if s.err != nil || s.shapeBroken {
+		return
+	}
+	if err := json.Unmarshal(raw, dst.Addr().Interface(), json.RejectUnknownMembers(true)); err != nil {
+		var se *json.SemanticError
+		if errors.As(err, &se) {
+			ptr += string(se.JSONPointer)
+		}
+		s.misfit(ptr, err.Error())
+	}
+}
+
+// misfit reports a value the schema accepts but the Go type cannot hold.
+// Unreachable when the schema and the Go type agree (a test pins that
+// they do); still a finding, never a panic.
+func (s *streamer) misfit(ptr, why string) {
+	s.add(tables.CodeWrongType, ptr, "document does not fit its Go type: %s", why)
+}
+
+// special applies a Go-enforced $def. A scalar is checked as read; any
+// other value is read into a tree for the check, then decoded from its
+// bytes.
+func (s *streamer) special(check specialCheck, def *rule, ptr string, dst reflect.Value) (string, bool) {
+	k := s.peek()
+	if s.err != nil {
+		return "", false
+	}
+	if s.shapeBroken {
+		dst = reflect.Value{}
+	}
+	if dst.IsValid() && dst.Kind() == reflect.Pointer && k != 'n' {
+		dst.Set(reflect.New(dst.Type().Elem()))
+		dst = dst.Elem()
+	}
+	if k != '{' && k != '[' {
+		return s.scalar(ptr, dst, func(v *node) { check(s.walker, v, ptr, def) })
+	}
+	start := s.start()
+	v, err := readNode(s.dec)
+	if err != nil {
+		s.err = err
+		return "", false
+	}
+	before := s.shapeBroken
+	s.shapeBroken = false
+	check(s.walker, v, ptr, def)
+	ok := !s.shapeBroken
+	s.shapeBroken = s.shapeBroken || before
+	if ok && dst.IsValid() {
+		s.store(dst, s.raw(start), ptr)
+	}
+	return "", false
+}
+
+// object reads an object: each member against its property's rule, into
+// the struct field of the same JSON name.
+func (s *streamer) object(r *rule, ptr string, dst reflect.Value) {
+	if !s.open() {
+		return
+	}
+	var fields map[string][]int
+	if dst.IsValid() {
+		if dst.Kind() == reflect.Struct {
+			fields = fieldsOf(dst.Type())
+		} else {
+			s.misfit(ptr, "a JSON object cannot be stored in a Go "+dst.Type().String())
+			dst = reflect.Value{}
+		}
+	}
+	var seen []bool
+	if len(r.required) > 0 {
+		seen = make([]bool, len(r.required))
+	}
+	for s.peek() == '"' {
+		name := s.read().String()
+		p := appendPointer(ptr, name)
+		sub := r.prop(name)
+		if sub == nil {
+			if r.closed {
+				s.add(tables.CodeUnknownKey, p, "member %q is not part of the format", name)
+			} else if dst.IsValid() {
+				s.misfit(p, fmt.Sprintf("member %q has no Go field", name))
+			}
+			s.skip()
+			continue
+		}
+		for i, req := range r.required {
+			if req == name {
+				seen[i] = true
+			}
+		}
+		var field reflect.Value
+		if dst.IsValid() {
+			if index, ok := fields[name]; ok {
+				field = dst.FieldByIndex(index)
+			} else {
+				s.misfit(p, fmt.Sprintf("member %q has no Go field", name))
+			}
+		}
+		s.value(sub, p, field)
+	}
+	s.read() // '}'
+	if s.err != nil {
+		return
+	}
+	for i, name := range r.required {
+		if !seen[i] {
+			s.add(tables.CodeMissingKey, appendPointer(ptr, name), "required member %q is missing (nullable members are required too)", name)
+		}
+	}
+}
+
+// array reads an array into a slice: elements past maxItems are refused
+// by the count finding and not checked one by one, but still decoded, as
+// Unmarshal decoded them.
+func (s *streamer) array(r *rule, ptr string, dst reflect.Value) {
+	if !s.open() {
+		return
+	}
+	if dst.IsValid() {
+		if dst.Kind() == reflect.Slice {
+			dst.Set(reflect.MakeSlice(dst.Type(), 0, 0))
+		} else {
+			s.misfit(ptr, "a JSON array cannot be stored in a Go "+dst.Type().String())
+			dst = reflect.Value{}
+		}
+	}
+	var seen map[string]int
+	n := 0
+	for ; s.err == nil && s.peek() != ']'; n++ {
+		if s.shapeBroken {
+			dst = reflect.Value{}
+		}
+		var elem reflect.Value
+		if dst.IsValid() {
+			dst.Grow(1)
+			dst.SetLen(n + 1)
+			elem = dst.Index(n)
+		}
+		if r.maxItems >= 0 && n >= r.maxItems {
+			start := s.start()
+			s.skip()
+			if elem.IsValid() {
+				s.store(elem, s.raw(start), indexPointer(ptr, n))
+			}
+			continue
+		}
+		p := ptr + "/" + strconv.Itoa(n)
+		if s.peek() == 'n' && !s.allowsNull(r.items) {
+			s.add(tables.CodeNullHole, p, "array element %d is null; arrays must be dense", n)
+			s.read()
+			continue
+		}
+		if r.items == nil {
+			start := s.start()
+			s.skip()
+			if elem.IsValid() {
+				s.store(elem, s.raw(start), p)
+			}
+			continue
+		}
+		text, isString := s.value(r.items, p, elem)
+		if r.uniqueItems && isString {
+			if seen == nil {
+				seen = map[string]int{}
+			}
+			if first, dup := seen[text]; dup {
+				s.add(tables.CodeDuplicateItem, p, "%q repeats element %d; elements must be unique", text, first)
+			} else {
+				seen[text] = n
+			}
+		}
+	}
+	s.read() // ']'
+	if s.err != nil {
+		return
+	}
+	if n < r.minItems {
+		s.add(tables.CodeTooFewItems, ptr, "array has %d elements; at least %d are required", n, r.minItems)
+	} else if r.maxItems >= 0 && n > r.maxItems {
+		s.add(tables.CodeTooManyItems, ptr, "array has %d elements; at most %d are allowed", n, r.maxItems)
+	}
+}
+
+// decodesItself reports whether values of t decode through their own
+// methods or are generic (maps, interfaces): those are checked while
+// streaming and then decoded from their bytes by Unmarshal.
+func decodesItself(t reflect.Type) bool {
+	if v, ok := selfDecoding.Load(t); ok {
+		return v.(bool)
+	}
+	p := reflect.PointerTo(t)
+	self := p.Implements(reflect.TypeFor[json.Unmarshaler]()) || p.Implements(reflect.TypeFor[json.UnmarshalerFrom]()) ||
+		p.Implements(reflect.TypeFor[encoding.TextUnmarshaler]()) || t.Kind() == reflect.Map || t.Kind() == reflect.Interface
+	selfDecoding.Store(t, self)
+	return self
+}
+
+var selfDecoding, structFields sync.Map // reflect.Type → bool, map[string][]int
+
+// fieldsOf maps the JSON member names of struct type t to field indexes,
+// inline fields flattened, as the json package names them.
+func fieldsOf(t reflect.Type) map[string][]int {
+	if v, ok := structFields.Load(t); ok {
+		return v.(map[string][]int)
+	}
+	out := map[string][]int{}
+	var walk func(t reflect.Type, prefix []int)
+	walk = func(t reflect.Type, prefix []int) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			name, opts, _ := cutComma(tag)
+			index := append(append([]int{}, prefix...), i)
+			switch {
+			case tag == "-":
+			case hasOpt(opts, "inline") || f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
+				walk(f.Type, index)
+			case !f.IsExported():
+			default:
+				if name == "" {
+					name = f.Name
+				}
+				out[name] = index
+			}
+		}
+	}
+	walk(t, nil)
+	structFields.Store(t, out)
+	return out
+}
+
+func cutComma(s string) (string, string, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ',' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+func hasOpt(opts, want string) bool {
+	for opts != "" {
+		var o string
+		o, opts, _ = cutComma(opts)
+		if o == want {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,36 @@
+package load
+
+import (
+	"io/fs"
+	"testing"
+
+	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/tables"
+)
+
+// BenchmarkDecodeAnswer decodes one answer of the paired-review example
+// with the one-pass decoder (stream) and the two-pass one it replaced
+// (tree): compare ns/op, B/op and allocs/op.
+//
+//	go test ./stages/load -run '^$' -bench DecodeAnswer -benchmem
+func BenchmarkDecodeAnswer(b *testing.B) {
+	fsys, _ := fixtures.Example("paired-review")
+	data, err := fs.ReadFile(fsys, "answers/T1-r1-B.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, d := range []struct {
+		name   string
+		decode func([]byte, string, position, any, *tables.FindingCap) (bool, tables.Findings)
+	}{{"stream", decodeStream}, {"tree", decodeTree}} {
+		b.Run(d.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var a tables.Answer
+				if ok, _ := d.decode(data, "answer", position{file: "a"}, &a, nil); !ok {
+					b.Fatal("answer refused")
+				}
+			}
+		})
+	}
+}
