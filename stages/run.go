@@ -2,6 +2,7 @@ package stages
 
 import (
 	"io/fs"
+	"runtime"
 	"slices"
 
 	"github.com/evalgate/evalgate/stages/account"
@@ -84,13 +85,20 @@ func RunCampaign(c *tables.Campaign, opts Options) *tables.Set {
 	return s
 }
 
+// answerWindow bounds how many receipts ahead of validation answers are
+// read and decoded: memory for at most this many answers (each within its
+// 4 MiB cap) whatever the campaign's size.
+const answerWindow = 16
+
 // judge is the pipeline after load: loaded are load's findings.
 func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Set, tables.Figures) {
 	if c.Manifest.Kind == tables.KindReviewerBenchmark {
 		return judgeBenchmark(c, loaded, opts)
 	}
 	opts.stage("validate")
-	validated := validate.Run(c, load.Answers(c))
+	answers := load.Prefetched(c, runtime.GOMAXPROCS(0), answerWindow)
+	validated := validate.Run(c, answers) // answers decoded ahead on every core, checked in receipt order
+	answers.Close()
 	opts.stage("account")
 	accounted := account.Run(c)
 	opts.stage("score")
