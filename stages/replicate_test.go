@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -154,6 +155,11 @@ func TestWriteReplicated(t *testing.T) {
 		t.Fatalf("EVALGATE_REPLICATE_K=%q", kText)
 	}
 	base := exampleFilesNamed(t, "paired-review-green")
+	var m tables.Manifest
+	if err := json.Unmarshal(base["manifest.json"], &m); err != nil {
+		t.Fatal(err)
+	}
+	reps := m.Design.Repetitions
 	files := replicateFiles(t, base, k, true, true)
 	for name, data := range files {
 		path := filepath.Join(dir, filepath.FromSlash(name))
@@ -166,7 +172,7 @@ func TestWriteReplicated(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := bufio.NewWriterSize(f, 1<<20)
-			writeReplicatedLines(w, base[name], k, 3)
+			writeReplicatedLines(w, base[name], k, reps)
 			if err := errors.Join(w.Flush(), f.Close()); err != nil {
 				t.Fatal(err)
 			}
@@ -175,5 +181,36 @@ func TestWriteReplicated(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRunSessions runs replicated v2 campaigns of about 10^4 and 10^5
+// sessions and reports the time per session and the peak heap above the
+// campaign's own bytes (which a MapFS holds in memory):
+//
+//	go test ./stages -run '^$' -bench RunSessions -benchtime 1x
+//
+// For the binary's peak RSS on a campaign on disk, see TestWriteReplicated.
+func BenchmarkRunSessions(b *testing.B) {
+	base := exampleFilesNamed(b, "paired-review-green")
+	for _, k := range []int{139, 1389} {
+		fsys := mapFS(replicate(b, base, k, true))
+		sessions := k * 72
+		b.Run(fmt.Sprintf("sessions=%d", sessions), func(b *testing.B) {
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			floor := ms.HeapAlloc
+			var peak uint64
+			for b.Loop() {
+				peak = max(peak, peakHeap(func() {
+					if res := Run(fsys, "bench", Options{}); !res.Admissible() {
+						b.Fatal("replicated campaign not admissible")
+					}
+				}))
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(sessions), "ns/session")
+			b.ReportMetric(float64(peak-min(peak, floor))/(1<<20), "peak-heap-MiB")
+		})
 	}
 }
