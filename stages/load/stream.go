@@ -33,6 +33,8 @@ type streamer struct {
 	dec  *jsontext.Decoder
 	data []byte
 	err  error // the first tokenizer error; the pass stops there
+	// interned are recent strings, shared across documents (str).
+	interned *internCache
 }
 
 // decodeStream is decodeDocInto's one pass: see decodeDocInto.
@@ -42,6 +44,9 @@ func decodeStream(data []byte, schema string, at position, out any, sink *tables
 	dst := reflect.New(target.Type()).Elem()
 	s := &streamer{walker: w, dec: jsontext.NewDecoder(bytes.NewReader(data)), data: data}
 	s.value(w.s.root, "", dst)
+	if s.interned != nil {
+		internPool.Put(s.interned)
+	}
 	if s.err == nil {
 		if _, terr := s.dec.ReadToken(); terr != io.EOF {
 			return false, tables.Findings{at.finding(tables.CodeTrailingData, "",
@@ -212,7 +217,7 @@ func (s *streamer) scalar(ptr string, dst reflect.Value, check func(*node)) (str
 	v := &node{kind: nodeKindOf(tok.Kind())}
 	switch v.kind {
 	case kindString:
-		v.text = tok.String()
+		v.text = s.str(tok, start)
 	case kindNumber:
 		v.text = tok.String()
 	case kindBool:
@@ -228,6 +233,37 @@ func (s *streamer) scalar(ptr string, dst reflect.Value, check func(*node)) (str
 	}
 	return v.text, v.kind == kindString
 }
+
+// str is a string token's text, shared with an equal earlier string when
+// it is short and unescaped: a million receipts naming the same model,
+// shape and hashes keep one copy of each, as Unmarshal's cache did.
+func (s *streamer) str(tok jsontext.Token, start int64) string {
+	raw := s.raw(start)
+	if len(raw) < 2 || len(raw) > 2+maxInterned || bytes.IndexByte(raw, '\\') >= 0 {
+		return tok.String()
+	}
+	b := raw[1 : len(raw)-1]
+	if s.interned == nil {
+		s.interned = internPool.Get().(*internCache)
+	}
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	slot := &s.interned[h%uint32(len(s.interned))]
+	if *slot != string(b) {
+		*slot = string(b)
+	}
+	return *slot
+}
+
+// maxInterned is the longest string str shares: a sha256 in hex.
+const maxInterned = 64
+
+// internCache is a fixed table of recent strings, one per hash slot.
+type internCache [1024]string
+
+var internPool = sync.Pool{New: func() any { return new(internCache) }}
 
 // setScalar stores an accepted scalar in dst.
 func (s *streamer) setScalar(dst reflect.Value, v *node, ptr string, start int64) {
