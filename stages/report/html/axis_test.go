@@ -105,7 +105,7 @@ func TestForestReferenceLines(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	rows := []scorecard.IntervalResult{
 		{Statistic: intervals.StatMacroDiff, Arm: "B", Contrast: "B-A", Method: "m", Status: "ok", Unit: "difference",
-			Estimate: f(0.175), Lo: f(0.02), Hi: f(0.31)},
+			Estimate: f(0.175), Lo: f(0.02), Hi: f(0.31), Clipped: true},
 		{Statistic: intervals.StatCostRatio, Arm: "B", Contrast: "B/A", Method: "m", Status: "ok", Unit: "ratio",
 			Estimate: f(1.17), Lo: f(1.11), Hi: f(1.24)},
 	}
@@ -134,6 +134,12 @@ func TestForestReferenceLines(t *testing.T) {
 	// axis [1, 1.25]: parity at 300.00. The cost gate is for arm C: no tick.
 	if !strings.Contains(ratio, `<line class="zero" x1="300.00"`) {
 		t.Errorf("ratio forest lacks its parity line at 1:\n%s", ratio)
+	}
+	if !strings.Contains(diff, "0.175 [0.02, 0.31] clipped*") || !strings.Contains(diff, "*clipped: a bound fell outside") {
+		t.Errorf("a clipped row carries no visible note:\n%s", diff)
+	}
+	if strings.Contains(ratio, "clipped") {
+		t.Error("a row that was not clipped says it was")
 	}
 	if strings.Contains(ratio, "gate-ref") {
 		t.Error("a gate of another arm marked a threshold on the ratio forest")

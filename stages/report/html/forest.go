@@ -116,7 +116,7 @@ func forestPlot(unit string, rows []scorecard.IntervalResult, gates []scorecard.
 		bottom += heights[i]
 	}
 	title := "Exploratory intervals, unit " + unit
-	p := newSVG("forest-"+unit, int(forestLabelW+forestPlotW+forestSummaryW), int(bottom+58), title)
+	p := newSVG("forest-"+unit, int(forestLabelW+forestPlotW+forestSummaryW), int(bottom+66), title)
 	p.text(4, 14, "start", svgText(title, 60))
 	for _, v := range ax.ticks() {
 		p.line(x(v), plotTop-6, x(v), bottom, "grid")
@@ -126,7 +126,7 @@ func forestPlot(unit string, rows []scorecard.IntervalResult, gates []scorecard.
 		p.line(x(origin), plotTop-6, x(origin), bottom, "zero")
 	}
 	y := plotTop
-	anyRef := false
+	anyRef, anyClipped := false, false
 	for i, r := range rows {
 		cy := y + heights[i]/2
 		p.textLines(forestLabelW-8, cy+4-lineHeight*float64(len(labels[i])-1)/2, "end", labels[i])
@@ -139,6 +139,10 @@ func forestPlot(unit string, rows []scorecard.IntervalResult, gates []scorecard.
 		name := r.Statistic + " " + r.Contrast + " · " + r.Method
 		summary := scorecard.Bound(r.Estimate) + " [" + scorecard.Bound(r.Lo) + ", " + scorecard.Bound(r.Hi) + "]"
 		p.circle(x(*r.Estimate), cy, 4, "est", name+": "+summary)
+		if r.Clipped {
+			anyClipped = true
+			summary += " clipped*"
+		}
 		p.text(forestLabelW+forestPlotW+12, cy+4, "start", svgText(summary, 60))
 		y += heights[i]
 	}
@@ -150,5 +154,8 @@ func forestPlot(unit string, rows []scorecard.IntervalResult, gates []scorecard.
 		legend += " Red tick: the threshold of the gate that reads this statistic's point value."
 	}
 	p.text(4, bottom+38, "start", svgText(legend, 200))
+	if anyClipped {
+		p.text(4, bottom+54, "start", "*clipped: a bound fell outside the statistic’s range (a fraction’s is [0, 1]) and was moved onto it.")
+	}
 	return p.html()
 }
