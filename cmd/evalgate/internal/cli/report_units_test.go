@@ -32,22 +32,12 @@ func TestReportHumanUnits(t *testing.T) {
 					cells = htmlCells
 				}
 				for _, p := range reportUnitProblems(string(data), cells) {
-					if name == "report.md" && strings.HasSuffix(p, " in duration column "+pendingColumn) {
-						t.Logf("%s: pending: %s", name, p)
-						continue
-					}
 					t.Errorf("%s: %s", name, p)
 				}
 			}
 		})
 	}
 }
-
-// pendingColumn is the one column of report.md still printed in
-// nanoseconds: the reviewer-benchmark section's median latency, whose
-// renderer (stages/report/markdown/rbench.go) is yet to switch to
-// scorecard.MetricValue. Remove it then.
-const pendingColumn = "median_latency_ns"
 
 // The raw forms a report must not show:
 //   - a number with 7 or more decimals (a 12-decimal median, a 17-digit
