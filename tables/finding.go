@@ -31,7 +31,7 @@ type Finding struct {
 	Severity Severity `json:"severity" parquet:"severity,dict"` // reject (a defect of the record: no verdict) or warn
 	File     string   `json:"file" parquet:"file,dict"`         // campaign-relative path, "" for the campaign as a whole
 	Pointer  string   `json:"pointer" parquet:"pointer"`        // RFC 6901 JSON pointer within File, "" for the whole file
-	Line     int64    `json:"line" parquet:"line"`              // 1-based line for JSONL and text files, 0 when not applicable
+	Line     int64    `json:"line,omitzero" parquet:"line"`     // 1-based line for JSONL and text files; 0 when not applicable (omitted from JSON)
 	Session  string   `json:"session" parquet:"session,dict"`   // session the finding concerns, "" when none
 	Message  string   `json:"message" parquet:"message"`        // one sentence
 }

@@ -62,12 +62,18 @@ func runAdmit(stdout, stderr io.Writer, args []string, opts admitOptions) error 
 	}
 	req, problems := load.Request(opts.request, data)
 	if req == nil || problems.Rejected() {
+		if err := writeAdmitRejection(stdout, opts, name, problems); err != nil {
+			return err
+		}
 		printFindings(stderr, problems)
 		fmt.Fprintf(stderr, "evalgate: %s: request rejected by the loader; nothing admitted\n", opts.request)
 		return errRejected
 	}
 	res := stages.Admit(fsys, name, req)
 	if !res.Loaded {
+		if err := writeAdmitRejection(stdout, opts, name, res.Tables.Rejections); err != nil {
+			return err
+		}
 		printFindings(stderr, res.Tables.Rejections)
 		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing admitted\n", name)
 		return errRejected
@@ -191,4 +197,22 @@ func (r admitReport) writeText(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", h.Ceiling, orUnknown(h.Limit), orUnknown(h.Used), orUnknown(h.Remaining))
 	}
 	return tw.Flush()
+}
+
+// admitRejection is admit --json's document when the loader rejects the
+// request or the campaign: nothing admitted, every finding listed.
+type admitRejection struct {
+	Campaign string          `json:"campaign"`
+	Admitted bool            `json:"admitted"` // always false
+	Findings tables.Findings `json:"findings"`
+}
+
+// writeAdmitRejection prints the rejection document under --json.
+func writeAdmitRejection(stdout io.Writer, opts admitOptions, name string, fs tables.Findings) error {
+	if !opts.json {
+		return nil
+	}
+	sorted := append(tables.Findings{}, fs...)
+	sorted.Sort()
+	return writeJSON(stdout, admitRejection{Campaign: name, Findings: sorted})
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -46,10 +47,18 @@ evalgate did not write, and replaces another campaign's outputs only with
 --force.`,
 		Args: maxArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			if opts.out == "" {
-				return usagef("--out DIR is required")
+			err := usagef("--out DIR is required")
+			if opts.out != "" {
+				err = runRun(stdout, stderr, args, opts)
 			}
-			return runRun(stdout, stderr, args, opts)
+			if err != nil && !errors.Is(err, errRejected) && opts.json {
+				// One JSON document in every outcome: the error, as the
+				// summary of a run that judged nothing.
+				if jerr := writeJSON(stdout, errorSummary(args, opts, err)); jerr != nil {
+					return jerr
+				}
+			}
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&opts.out, "out", "", "output directory (created if missing)")
@@ -74,6 +83,12 @@ type runSummary struct {
 	RejectingCodes []string       `json:"rejecting_codes"` // sorted, unique
 	Warnings       int            `json:"warning_findings"`
 	ManifestSHA256 string         `json:"manifest_sha256"`
+	// Findings is every finding of every stage, rejecting and warning,
+	// sorted as the rejections table is; [] when none.
+	Findings tables.Findings `json:"findings"`
+	// Error says why the run stopped before judging the campaign (a usage
+	// or output-directory error); omitted otherwise.
+	Error string `json:"error,omitempty"`
 }
 
 func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
@@ -191,5 +206,20 @@ func summarize(name, out string, res *stages.Result) runSummary {
 	}
 	slices.Sort(sum.RejectingCodes)
 	sum.RejectingCodes = slices.Compact(sum.RejectingCodes)
+	sum.Findings = append(tables.Findings{}, res.Tables.Rejections...)
+	sum.Findings.Sort()
 	return sum
+}
+
+// errorSummary is run --json's document when the run stopped on err
+// before judging anything: no decision, nothing written.
+func errorSummary(args []string, opts runOptions, err error) runSummary {
+	name := opts.example
+	if len(args) > 0 {
+		name = tables.EscapeName(args[0])
+	}
+	return runSummary{
+		Campaign: name, Out: tables.EscapeName(opts.out), Decision: tables.DecisionNoVerdict,
+		FailingGates: []string{}, RejectingCodes: []string{}, Findings: tables.Findings{}, Error: err.Error(),
+	}
 }
