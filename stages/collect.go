@@ -178,6 +178,13 @@ func readRootRegular(root *os.Root, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return ReadBounded(f, name, limit)
+}
+
+// ReadBounded reads f whole when it is a regular file of at most limit
+// bytes; name is what its errors call it. It never reads more than
+// limit+1 bytes, so a hostile file cannot exhaust memory.
+func ReadBounded(f fs.File, name string, limit int64) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err

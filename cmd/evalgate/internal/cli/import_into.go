@@ -89,25 +89,7 @@ func readRegular(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readBounded(f, path, limit)
-}
-
-func readBounded(f fs.File, path string, limit int64) ([]byte, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s has more than %d bytes", path, limit)
-	}
-	return data, nil
+	return stages.ReadBounded(f, path, limit)
 }
 
 // readCampaignFile reads a campaign file through root; a missing file is
@@ -121,7 +103,7 @@ func readCampaignFile(root *os.Root, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readBounded(f, name, limit)
+	return stages.ReadBounded(f, name, limit)
 }
 
 // readImportCampaign reads the manifest, receipts and ledger of the
@@ -235,7 +217,7 @@ func readTrialFile(dir, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readBounded(f, name, 4<<20)
+	return stages.ReadBounded(f, name, 4<<20)
 }
 
 // answerConflicts refuses an answer file that exists with other bytes.
