@@ -3,6 +3,7 @@ package golden
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -24,16 +25,24 @@ type Case struct {
 	Input   string   // the lines between the command and ----
 	want    string
 	comment string // comment and blank lines before the block, kept on -update
+	t       testing.TB
 }
 
 // Arg returns the value of key=value among the arguments, or def.
 func (c *Case) Arg(key, def string) string {
-	for _, a := range c.Args {
-		if k, v, ok := strings.Cut(a, "="); ok && k == key {
-			return v
-		}
+	if v, ok := c.arg(key); ok {
+		return v
 	}
 	return def
+}
+
+func (c *Case) arg(key string) (string, bool) {
+	for _, a := range c.Args {
+		if k, v, ok := strings.Cut(a, "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // RunData runs every block of the file at path through run, comparing
@@ -51,6 +60,7 @@ func RunData(t *testing.T, path string, run func(t *testing.T, c *Case) string) 
 	}
 	var out strings.Builder
 	for _, c := range cases {
+		c.t = t
 		got := run(t, c)
 		if got != "" && !strings.HasSuffix(got, "\n") {
 			got += "\n"
@@ -71,6 +81,40 @@ func RunData(t *testing.T, path string, run func(t *testing.T, c *Case) string) 
 			t.Fatal(err)
 		}
 	}
+}
+
+// Commands is a data-driven file's vocabulary: each command's handler,
+// returning the block's output.
+type Commands map[string]func(c *Case) string
+
+// RunCommands runs every block of the file at path through the handler
+// of its command, as RunData does; a command with no handler fails the
+// test at its position.
+func RunCommands(t *testing.T, path string, cmds Commands) {
+	t.Helper()
+	RunData(t, path, func(t *testing.T, c *Case) string {
+		run, ok := cmds[c.Cmd]
+		if !ok {
+			t.Fatalf("%s: unknown command %s", c.Pos, c.Cmd)
+		}
+		return run(c)
+	})
+}
+
+// Int returns the integer value of key=value among the arguments, or def
+// when key is absent; a value that is not an integer fails the test at
+// the block's position.
+func (c *Case) Int(key string, def int64) int64 {
+	v, ok := c.arg(key)
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		c.t.Helper()
+		c.t.Fatalf("%s: %s=%q: %v", c.Pos, key, v, err)
+	}
+	return n
 }
 
 func parseData(path, text string) ([]*Case, error) {
@@ -105,4 +149,13 @@ func parseData(path, text string) ([]*Case, error) {
 		cases = append(cases, c)
 	}
 	return cases, nil
+}
+
+// OrNull renders a nullable column of a data-driven output: its value as
+// fmt.Sprint prints it, or null.
+func OrNull[T any](v *T) string {
+	if v == nil {
+		return "null"
+	}
+	return fmt.Sprint(*v)
 }

@@ -24,3 +24,13 @@ func TestParseData(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestCaseInt(t *testing.T) {
+	c := &Case{Args: []string{"n=-7", "x"}, t: t}
+	if got := c.Int("n", 1); got != -7 {
+		t.Errorf("Int(n) = %d, want -7", got)
+	}
+	if got := c.Int("m", 3); got != 3 {
+		t.Errorf("Int(m) = %d, want the default 3", got)
+	}
+}

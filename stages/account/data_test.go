@@ -23,19 +23,11 @@ import (
 //	                  the receipts
 func TestData(t *testing.T) {
 	var receipts []tables.Receipt
-	golden.RunData(t, "testdata/account.txt", func(t *testing.T, c *golden.Case) string {
-		num := func(key, def string) int64 {
-			n, err := strconv.ParseInt(c.Arg(key, def), 10, 64)
-			if err != nil {
-				t.Fatalf("%s: %s=%q: %v", c.Pos, key, c.Arg(key, ""), err)
-			}
-			return n
-		}
-		switch c.Cmd {
-		case "receipt":
+	golden.RunCommands(t, "testdata/account.txt", golden.Commands{
+		"receipt": func(c *golden.Case) string {
 			r := receipt(c.Arg("session", "T1-r1-A"), tables.ShapeNormalized,
-				normalized(num("uncached", "0"), num("cached", "0"), 0, 0, num("out", "0"), num("reasoning", "0")))
-			end := r.StartedAt.Add(time.Duration(num("minutes", "1")) * time.Minute)
+				normalized(c.Int("uncached", 0), c.Int("cached", 0), 0, 0, c.Int("out", 0), c.Int("reasoning", 0)))
+			end := r.StartedAt.Add(time.Duration(c.Int("minutes", 1)) * time.Minute)
 			r.EndedAt = &end
 			r.Status = c.Arg("status", tables.StatusResponse)
 			if c.Arg("meter", "") == "none" {
@@ -43,13 +35,12 @@ func TestData(t *testing.T) {
 			}
 			receipts = append(receipts, r)
 			return ""
-		case "account":
+		},
+		"account": func(*golden.Case) string {
 			out := Run(testCampaign(receipts...))
 			receipts = nil
 			return renderAccount(out)
-		}
-		t.Fatalf("%s: unknown command %s", c.Pos, c.Cmd)
-		return ""
+		},
 	})
 }
 
@@ -57,51 +48,29 @@ func renderAccount(out Out) string {
 	var b strings.Builder
 	b.WriteString("tokens (session: status, uncached cached output reasoning, cost, seconds, within ceilings):\n")
 	for _, r := range out.Tokens {
-		secs := "null"
-		if r.DurationNS != nil {
-			secs = strconv.FormatInt(*r.DurationNS/1e9, 10)
-		}
 		fmt.Fprintf(&b, "  %s: %s, %d %d %d %d, %s, %s, %t\n", r.SessionID, r.CostStatus,
-			r.UncachedInput, r.CachedInput, r.Output, r.Reasoning, moneyOrNull(r.ReferenceCost), secs, r.WithinCeilings)
+			r.UncachedInput, r.CachedInput, r.Output, r.Reasoning, golden.OrNull(r.ReferenceCost), secondsOrNull(r.DurationNS), r.WithinCeilings)
 	}
 	b.WriteString("ledger (seq session: kind, input output, cost):\n")
 	for _, e := range out.Ledger {
-		fmt.Fprintf(&b, "  %d %s: %s, %d %d, %s\n", e.Seq, e.SessionID, e.Kind, e.InputTokens, e.OutputTokens, moneyOrNull(e.ReferenceCost))
+		fmt.Fprintf(&b, "  %d %s: %s, %d %d, %s\n", e.Seq, e.SessionID, e.Kind, e.InputTokens, e.OutputTokens, golden.OrNull(e.ReferenceCost))
 	}
 	b.WriteString("ceilings (ceiling: use / limit, held):\n")
 	for _, r := range out.Ceilings {
-		use, limit := intOrNull(r.Use), intOrNull(r.Limit)
+		use, limit := golden.OrNull(r.Use), golden.OrNull(r.Limit)
 		unit := r.Unit
 		switch unit {
 		case "money":
-			use, limit = moneyOrNull(r.UseCost), moneyOrNull(r.LimitCost)
+			use, limit = golden.OrNull(r.UseCost), golden.OrNull(r.LimitCost)
 		case "ns":
 			use, limit, unit = secondsOrNull(r.Use), secondsOrNull(r.Limit), "s"
 		}
-		held := "null"
-		if r.Held != nil {
-			held = strconv.FormatBool(*r.Held)
-		}
-		fmt.Fprintf(&b, "  %s: %s / %s %s, %s\n", r.Ceiling, use, limit, unit, strings.TrimSpace(held+" "+r.Code))
+		fmt.Fprintf(&b, "  %s: %s / %s %s, %s\n", r.Ceiling, use, limit, unit, strings.TrimSpace(golden.OrNull(r.Held)+" "+r.Code))
 	}
 	for _, f := range out.Findings {
 		fmt.Fprintf(&b, "finding: %s %s line %d %s\n", f.Severity, f.Code, f.Line, f.Pointer)
 	}
 	return b.String()
-}
-
-func moneyOrNull(m *tables.Money) string {
-	if m == nil {
-		return "null"
-	}
-	return m.String()
-}
-
-func intOrNull(v *int64) string {
-	if v == nil {
-		return "null"
-	}
-	return strconv.FormatInt(*v, 10)
 }
 
 func secondsOrNull(ns *int64) string {

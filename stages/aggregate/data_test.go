@@ -2,7 +2,6 @@ package aggregate
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -19,30 +18,23 @@ import (
 //	aggregate                  task medians, gates and the decision
 func TestData(t *testing.T) {
 	var f *fixture
-	golden.RunData(t, "testdata/aggregate.txt", func(t *testing.T, c *golden.Case) string {
-		num := func(key string) int64 {
-			n, err := strconv.ParseInt(c.Arg(key, "0"), 10, 64)
-			if err != nil {
-				t.Fatalf("%s: %s=%q: %v", c.Pos, key, c.Arg(key, ""), err)
-			}
-			return n
-		}
-		switch c.Cmd {
-		case "campaign":
-			f = newFixture(t, int(num("tasks")), num("reps"))
+	golden.RunCommands(t, "testdata/aggregate.txt", golden.Commands{
+		"campaign": func(c *golden.Case) string {
+			f = newFixture(t, int(c.Int("tasks", 0)), c.Int("reps", 0))
 			return fmt.Sprintf("%d runs\n", len(f.s.Runs))
-		case "set-r":
-			f.setR(c.Arg("task", ""), c.Arg("arm", ""), num("rep"), num("r"))
+		},
+		"set-r": func(c *golden.Case) string {
+			f.setR(c.Arg("task", ""), c.Arg("arm", ""), c.Int("rep", 0), c.Int("r", 0))
 			return ""
-		case "set-cost":
-			f.setCost(c.Arg("task", ""), c.Arg("arm", ""), num("rep"), c.Arg("cost", ""))
+		},
+		"set-cost": func(c *golden.Case) string {
+			f.setCost(c.Arg("task", ""), c.Arg("arm", ""), c.Int("rep", 0), c.Arg("cost", ""))
 			return ""
-		case "aggregate":
+		},
+		"aggregate": func(*golden.Case) string {
 			f.aggregate()
 			return renderAggregate(f.s)
-		}
-		t.Fatalf("%s: unknown command %s", c.Pos, c.Cmd)
-		return ""
+		},
 	})
 }
 
@@ -50,7 +42,7 @@ func renderAggregate(s *tables.Set) string {
 	var b strings.Builder
 	b.WriteString("tasks (task arm: median R, cost, seconds):\n")
 	for _, r := range s.Tasks {
-		fmt.Fprintf(&b, "  %s %s: %s, %s, %d\n", r.TaskID, r.Arm, textOrNull(r.MedianRExact), moneyText(r.MedianCost), r.MedianNS/1e9)
+		fmt.Fprintf(&b, "  %s %s: %s, %s, %d\n", r.TaskID, r.Arm, golden.OrNull(r.MedianRExact), golden.OrNull(r.MedianCost), r.MedianNS/1e9)
 	}
 	b.WriteString("gates (gate arm: observed threshold):\n")
 	for _, g := range s.Gates {
@@ -64,19 +56,4 @@ func renderAggregate(s *tables.Set) string {
 		fmt.Fprintf(&b, "decision: %s arm %s failing [%s]\n", d.Decision, d.Arm, strings.Join(d.FailingGates, ","))
 	}
 	return b.String()
-}
-
-func moneyText(m *tables.Money) string {
-	if m == nil {
-		return "null"
-	}
-	return m.String()
-}
-
-// textOrNull renders a nullable text column, null as "null".
-func textOrNull(s *string) string {
-	if s == nil {
-		return "null"
-	}
-	return *s
 }

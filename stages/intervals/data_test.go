@@ -17,10 +17,7 @@ import (
 //	             cost ns" (R = num/den, cost in whole units); prints one
 //	             line per expanded-percentile row and every finding
 func TestData(t *testing.T) {
-	golden.RunData(t, "testdata/intervals.txt", func(t *testing.T, c *golden.Case) string {
-		if c.Cmd != "intervals" {
-			t.Fatalf("%s: unknown command %s", c.Pos, c.Cmd)
-		}
+	golden.RunCommands(t, "testdata/intervals.txt", golden.Commands{"intervals": func(c *golden.Case) string {
 		var runs []tables.Run
 		for _, l := range strings.Split(strings.TrimSpace(c.Input), "\n") {
 			w := strings.Fields(l)
@@ -38,7 +35,7 @@ func TestData(t *testing.T) {
 			runs = append(runs, run(w[0], w[1], w[2], n[0], n[1], n[2], n[3], n[4]))
 		}
 		return renderIntervals(Run(campaign("A", "B"), runs))
-	})
+	}})
 }
 
 func renderIntervals(out Out) string {

@@ -23,24 +23,16 @@ import (
 //	validate                    one line per session row, then findings
 func TestData(t *testing.T) {
 	var f *fixture
-	golden.RunData(t, "testdata/sessions.txt", func(t *testing.T, c *golden.Case) string {
-		switch c.Cmd {
-		case "fixture":
-			f = newFixture(t)
-		case "wrong-model":
-			f.find(c.Arg("session", "")).Identity.ReturnedModel = "model-2"
-		case "no-end":
-			f.find(c.Arg("session", "")).EndedAt = nil
-		case "fail-draft":
-			failDraft(f)
-		case "replacement":
-			replacement(f)
-		case "validate":
-			return renderSessions(f.run())
-		default:
-			t.Fatalf("%s: unknown command %s", c.Pos, c.Cmd)
-		}
-		return ""
+	edit := func(apply func(c *golden.Case)) func(c *golden.Case) string {
+		return func(c *golden.Case) string { apply(c); return "" }
+	}
+	golden.RunCommands(t, "testdata/sessions.txt", golden.Commands{
+		"fixture":     edit(func(*golden.Case) { f = newFixture(t) }),
+		"wrong-model": edit(func(c *golden.Case) { f.find(c.Arg("session", "")).Identity.ReturnedModel = "model-2" }),
+		"no-end":      edit(func(c *golden.Case) { f.find(c.Arg("session", "")).EndedAt = nil }),
+		"fail-draft":  edit(func(*golden.Case) { failDraft(f) }),
+		"replacement": edit(func(*golden.Case) { replacement(f) }),
+		"validate":    func(*golden.Case) string { return renderSessions(f.run()) },
 	})
 }
 
@@ -48,11 +40,7 @@ func renderSessions(out Out) string {
 	var b strings.Builder
 	b.WriteString("sessions (session attempt: status, classification, answer valid, identity matches, findings):\n")
 	for _, s := range out.Sessions {
-		valid := "null"
-		if s.AnswerValid != nil {
-			valid = fmt.Sprint(*s.AnswerValid)
-		}
-		fmt.Fprintf(&b, "  %s %d: %s, %s, %s, %t, %d\n", s.SessionID, s.Attempt, s.Status, s.Classification, valid, s.IdentityMatches, s.Findings)
+		fmt.Fprintf(&b, "  %s %d: %s, %s, %s, %t, %d\n", s.SessionID, s.Attempt, s.Status, s.Classification, golden.OrNull(s.AnswerValid), s.IdentityMatches, s.Findings)
 	}
 	for _, f := range out.Findings {
 		fmt.Fprintf(&b, "finding: %s %s %s\n", f.Severity, f.Code, f.Session)
