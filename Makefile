@@ -55,7 +55,7 @@ controls:
 GOLDEN_PKGS = $(shell $(GO) list -f '{{.ImportPath}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}' ./... | awk '/ github.com\/evalgate\/evalgate\/internal\/golden( |$$)/ {print $$1}')
 
 update:
-	$(GO) generate ./fixtures
+	$(GO) generate ./tables ./fixtures
 	$(GO) test -count=1 $(GOLDEN_PKGS) -update
 
 example:

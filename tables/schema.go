@@ -13,8 +13,10 @@ import (
 // admission request of `evalgate admit` ("request"). They are embedded byte
 // for byte: SchemaSHA256("answer") is the response-schema digest a manifest
 // freezes (rule L3), so these files must never be reformatted without a new
-// format version.
+// format version. manifest-v2.schema.json is generated from
+// manifest.schema.json (internal/genschema): edit v1, then go generate.
 //
+//go:generate go run ./internal/genschema
 //go:embed schemas/*.schema.json
 var schemaFS embed.FS
 
