@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
-	"time"
 
+	"github.com/evalgate/evalgate/internal/heaptest"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -71,31 +70,6 @@ func BenchmarkUnknownSessions(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/session")
 		})
 	}
-}
-
-// peakHeap runs f while sampling the heap and returns the largest
-// HeapAlloc seen.
-func peakHeap(f func()) uint64 {
-	runtime.GC()
-	var peak uint64
-	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-			select {
-			case <-quit:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-	}()
-	f()
-	close(quit)
-	<-done
-	return peak
 }
 
 // manyKeys is one JSON object of n members, as short as names go, and no
@@ -197,7 +171,7 @@ func TestHostileCampaignsAtScale(t *testing.T) {
 			tc.build(files)
 			fsys := mapFS(files)
 			var res *Result
-			peak := peakHeap(func() { res = Run(fsys, "scale", Options{SkipIntervals: true}) })
+			peak := heaptest.Peak(func() { res = Run(fsys, "scale", Options{SkipIntervals: true}) })
 			t.Logf("peak heap %d MiB, %d findings", peak/mib, len(res.Tables.Rejections))
 			if peak > tc.peak {
 				t.Errorf("peak heap %d MiB; the bound is %d MiB", peak/mib, tc.peak/mib)

@@ -16,6 +16,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/internal/heaptest"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -203,7 +204,7 @@ func BenchmarkRunSessions(b *testing.B) {
 			floor := ms.HeapAlloc
 			var peak uint64
 			for b.Loop() {
-				peak = max(peak, peakHeap(func() {
+				peak = max(peak, heaptest.Peak(func() {
 					if res := Run(fsys, "bench", Options{}); !res.Admissible() {
 						b.Fatal("replicated campaign not admissible")
 					}

@@ -8,13 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/internal/heaptest"
 )
 
 // Hostile campaign directories through the CLI: each case makes one file of
@@ -217,40 +217,14 @@ func TestMillionEmptyReceiptLines(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(camp, "receipts.jsonl"), bytes.Repeat([]byte("{}\n"), 1_000_000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runtime.GC()
-	stop := heapPeak()
-	code, stdout, _ := promptly(t, "validate", camp)
-	peak := stop()
+	var code int
+	var stdout string
+	peak := heaptest.Peak(func() { code, stdout, _ = promptly(t, "validate", camp) })
 	t.Logf("peak heap %d MiB", peak>>20)
 	if peak > 256<<20 {
 		t.Errorf("peak heap %d MiB; the bound is 256 MiB", peak>>20)
 	}
 	if code != 1 || !strings.Contains(stdout, "missing_key") || !strings.Contains(stdout, "findings_capped") {
 		t.Errorf("validate exited %d; want 1 with missing_key findings and their findings_capped count:\n%.2000s", code, stdout)
-	}
-}
-
-// heapPeak samples runtime.MemStats.HeapAlloc until stop is called and
-// returns the largest value seen.
-func heapPeak() (stop func() uint64) {
-	var peak uint64
-	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-			select {
-			case <-quit:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-	}()
-	return func() uint64 {
-		close(quit)
-		<-done
-		return peak
 	}
 }
