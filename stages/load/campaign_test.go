@@ -33,14 +33,7 @@ func TestCampaignRejects(t *testing.T) {
 		M, P, T, R, A = "manifest.json", "tasks/T1/packet.json", "tasks/T1/truth.json", "receipts.jsonl", "adjudications.jsonl"
 	)
 	srcName := "sources/" + sha256Hex([]byte(sourceText))
-	cases := []struct {
-		name   string
-		change func(f *fixture)
-		file   string
-		line   int64
-		code   tables.Code
-		ptr    string
-	}{
+	cases := []rejectCase{
 		{"manifest missing", func(f *fixture) { f.files[M] = "\x00delete" }, M, 0, tables.CodeFileMissing, ""},
 		{"manifest too large", func(f *fixture) { f.files[M] = strings.Repeat(" ", maxManifest+1) }, M, 0, tables.CodeTooLarge, ""},
 		{"manifest syntax", func(f *fixture) { f.files[M] = "{" }, M, 0, tables.CodeJSONSyntax, ""},
@@ -129,9 +122,29 @@ func TestCampaignRejects(t *testing.T) {
 		{"adjudication null hole", func(f *fixture) { f.raw[A] = []edit{set("/citations/0", "null")} }, A, 1, tables.CodeNullHole, "/citations/0"},
 		{"adjudication obligation id", func(f *fixture) { f.raw[A] = []edit{set("/obligations/0/obligation_id", `"C1"`)} }, A, 1, tables.CodeIDWrongPrefix, "/obligations/0/obligation_id"},
 	}
+	runRejects(t, false, cases)
+}
+
+// rejectCase is one break of the fixture and the one finding it must
+// give, with its file, line and pointer.
+type rejectCase struct {
+	name   string
+	change func(f *fixture)
+	file   string
+	line   int64
+	code   tables.Code
+	ptr    string
+}
+
+// runRejects loads the fixture (with a v2 manifest and schedule.jsonl
+// when v2) broken by each case and requires exactly the case's finding,
+// and a campaign still returned.
+func runRejects(t *testing.T, v2 bool, cases []rejectCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture()
+			f.v2 = v2
 			tc.change(f)
 			c, findings := Campaign(f.build(t), "fixture")
 			note(findings)

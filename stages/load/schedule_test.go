@@ -23,18 +23,10 @@ func TestScheduleV2(t *testing.T) {
 			t.Fatalf("schedule %+v, want %+v", got, want)
 		}
 	})
-	cases := []struct {
-		name   string
-		change func(f *fixture)
-		file   string
-		line   int64
-		code   tables.Code
-		ptr    string
-	}{
-		{"schedule altered after hashing", func(f *fixture) {
-			f.files[S] = `{"format":"evalgate.schedule/v1","task":"T1","repetition":1,"order":["A","B"]}` + "\n" +
-				`{"format":"evalgate.schedule/v1","task":"T1","repetition":2,"order":["A","B"]}` + "\n"
-		}, S, 0, tables.CodeHashMismatch, ""},
+	runRejects(t, true, []rejectCase{{"schedule altered after hashing", func(f *fixture) {
+		f.files[S] = `{"format":"evalgate.schedule/v1","task":"T1","repetition":1,"order":["A","B"]}` + "\n" +
+			`{"format":"evalgate.schedule/v1","task":"T1","repetition":2,"order":["A","B"]}` + "\n"
+	}, S, 0, tables.CodeHashMismatch, ""},
 		{"schedule missing", func(f *fixture) { f.files[S] = "\x00delete" }, S, 0, tables.CodeFileMissing, ""},
 		{"slot of an unknown task", func(f *fixture) {
 			f.manifest.Design.Schedule = append(f.manifest.Design.Schedule, tables.Slot{Task: "T9", Repetition: 1, Order: []string{"A", "B"}})
@@ -52,18 +44,5 @@ func TestScheduleV2(t *testing.T) {
 		{"v2 manifest listing its schedule", func(f *fixture) { f.raw[M] = []edit{set("/design/schedule", `[]`)} }, M, 0, tables.CodeUnknownKey, "/design/schedule"},
 		{"v2 manifest naming no schedule file", func(f *fixture) { f.raw[M] = []edit{del("/design/schedule_file")} }, M, 0, tables.CodeMissingKey, "/design/schedule_file"},
 		{"schedule path escaping", func(f *fixture) { f.raw[M] = []edit{set("/design/schedule_file/path", `"../schedule.jsonl"`)} }, M, 0, tables.CodePathInvalid, "/design/schedule_file/path"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture()
-			f.v2 = true
-			tc.change(f)
-			_, findings := Campaign(f.build(t), "fixture")
-			note(findings)
-			wantOnly(t, findings, tc.code, tc.ptr)
-			if len(findings) == 1 && (findings[0].File != tc.file || findings[0].Line != tc.line) {
-				t.Errorf("finding at %s:%d, want %s:%d", findings[0].File, findings[0].Line, tc.file, tc.line)
-			}
-		})
-	}
+	})
 }
