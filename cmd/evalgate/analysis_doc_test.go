@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -9,14 +8,12 @@ import (
 	"math"
 	"math/big"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-json-experiment/json"
 
@@ -110,25 +107,8 @@ func extractRecipes(t *testing.T, doc string) [][2]string {
 
 func runQueries(t *testing.T, script, dir string, queries []map[string]string) []recipeResult {
 	t.Helper()
-	in, err := json.Marshal(queries)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", script)
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(string(in))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node query.mjs: %v\n%s", err, stderr.String())
-	}
 	var got []recipeResult
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("query.mjs output: %v\n%s", err, out)
-	}
+	interop.Node(t, dir, queries, &got, script)
 	if len(got) != len(queries) {
 		t.Fatalf("query.mjs returned %d results for %d queries", len(got), len(queries))
 	}

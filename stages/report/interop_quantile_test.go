@@ -1,16 +1,14 @@
 package report
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/interop"
 	"github.com/evalgate/evalgate/stats"
 )
 
@@ -34,7 +32,6 @@ func TestQuantilesAgreeWithDuckDB(t *testing.T) {
 		{[]float64{3.5}, 0.975},
 		{[]float64{1.25, -2, 7, 7, 0.1, 9.75, 3}, 0.9},
 	}
-	var in bytes.Buffer
 	type item struct {
 		Values []float64 `json:"values"`
 		P      float64   `json:"p"`
@@ -43,18 +40,10 @@ func TestQuantilesAgreeWithDuckDB(t *testing.T) {
 	for _, c := range cases {
 		items = append(items, item{c.values, c.p})
 	}
-	if err := json.NewEncoder(&in).Encode(items); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("node", script)
-	cmd.Stdin = &in
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node quantile.mjs: %v", err)
-	}
 	var got []struct{ Quantile, Median float64 }
-	if err := json.Unmarshal(out, &got); err != nil || len(got) != len(cases) {
-		t.Fatalf("quantile.mjs output %s: %v", out, err)
+	interop.Node(t, "", items, &got, script)
+	if len(got) != len(cases) {
+		t.Fatalf("quantile.mjs answered %d vectors, want %d", len(got), len(cases))
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprintf("%v@%v", c.values, c.p), func(t *testing.T) {

@@ -1,15 +1,12 @@
 package report
 
 import (
-	"context"
-	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/evalgate/evalgate/internal/interop"
 	"github.com/evalgate/evalgate/stages/report/internal/fixture"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -103,24 +100,8 @@ func TestDuckDBShapes(t *testing.T) {
 // runSQL runs queries through interop/sql.mjs and returns each one's rows.
 func runSQL(t *testing.T, script string, queries []string) [][]map[string]any {
 	t.Helper()
-	in, err := json.Marshal(queries)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", script)
-	cmd.Stdin = strings.NewReader(string(in))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node sql.mjs: %v\n%s", err, stderr.String())
-	}
 	var got [][]map[string]any
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("sql.mjs output %s: %v", out, err)
-	}
+	interop.Node(t, "", queries, &got, script)
 	if len(got) != len(queries) {
 		t.Fatalf("sql.mjs answered %d queries, want %d", len(got), len(queries))
 	}

@@ -1,15 +1,11 @@
 package report
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/evalgate/evalgate/internal/interop"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
@@ -34,7 +30,8 @@ func TestDuckDBInterop(t *testing.T) {
 	for _, tb := range tables.Registry() {
 		files = append(files, filepath.Join(dir, tb.Name+".parquet"))
 	}
-	got := runCheck(t, script, files)
+	var got []duckFile
+	interop.Node(t, "", nil, &got, script, files...)
 	if len(got) != len(files) {
 		t.Fatalf("check.mjs returned %d files, want %d", len(got), len(files))
 	}
@@ -224,20 +221,3 @@ func fillListItem(field, r, k int) string { return fmt.Sprintf("l%d-%d-%d", fiel
 // requireInterop returns the path of interop/check.mjs, or skips (fails
 // under CI) without node or the interop packages.
 func requireInterop(t *testing.T) string { return interop.Script(t, "check.mjs") }
-
-func runCheck(t *testing.T, script string, files []string) []duckFile {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", append([]string{script}, files...)...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node check.mjs: %v\n%s", err, stderr.String())
-	}
-	var got []duckFile
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("check.mjs output: %v\n%s", err, out)
-	}
-	return got
-}
