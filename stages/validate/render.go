@@ -96,19 +96,27 @@ func (v *runner) render(r *tables.Receipt) (tables.Rendering, error) {
 
 // renderParts assembles the parts of r's rendering.
 func (v *runner) renderParts(r *tables.Receipt) ([]tables.RenderPart, error) {
+	parts, _, err := v.renderPartsRead(r, v.readFrozen)
+	return parts, err
+}
+
+// renderPartsRead is renderParts reading recorded outputs through read.
+// The first held parts are bytes the campaign holds (prompt, task and
+// packet files), the rest bytes read through read (a draft's output, an
+// investigation's raw observations).
+func (v *runner) renderPartsRead(r *tables.Receipt, read func(*tables.OutputRef) ([]byte, error)) (parts []tables.RenderPart, held int, err error) {
 	task := v.tasks[r.TaskID]
 	if task == nil {
-		return nil, fmt.Errorf("task %q is not in the manifest", r.TaskID)
+		return nil, 0, fmt.Errorf("task %q is not in the manifest", r.TaskID)
 	}
 	ids, ok := v.rolePrompts(r)
 	if !ok {
-		return nil, errNotRendered
+		return nil, 0, errNotRendered
 	}
-	var parts []tables.RenderPart
 	for _, id := range ids {
 		data, ok := v.c.Prompts[id]
 		if !ok {
-			return nil, fmt.Errorf("prompt file %q could not be read", id)
+			return nil, 0, fmt.Errorf("prompt file %q could not be read", id)
 		}
 		parts = append(parts, tables.RenderPart{Kind: v.prompts[id].Kind, ID: id, Data: data})
 	}
@@ -117,34 +125,39 @@ func (v *runner) renderParts(r *tables.Receipt) ([]tables.RenderPart, error) {
 	}
 	block(tables.BlockTask, task.Text)
 	systems := v.c.Manifest.Kind == tables.KindSystemComparison
+	held = len(parts)
 	switch {
 	case r.Role == tables.RoleDraft:
 		block(tables.BlockEvidencePacket, task.PacketBytes)
+		held = len(parts)
 	case r.Role == tables.RoleInvestigation:
 	case r.Role == tables.RoleReview:
 		draft := v.receipt(deref(r.Inputs.DraftSessionID))
 		if draft == nil || draft.Output == nil {
-			return nil, fmt.Errorf("its draft session %q has no receipt with an output", deref(r.Inputs.DraftSessionID))
+			return nil, 0, fmt.Errorf("its draft session %q has no receipt with an output", deref(r.Inputs.DraftSessionID))
 		}
 		packet := task.PacketBytes
 		if systems {
 			if draft.Observations == nil {
-				return nil, fmt.Errorf("its investigation %q recorded no raw observations", draft.SessionID)
+				return nil, 0, fmt.Errorf("its investigation %q recorded no raw observations", draft.SessionID)
 			}
-			obs, err := v.readFrozen(draft.Observations)
+			obs, err := read(draft.Observations)
 			if err != nil {
-				return nil, fmt.Errorf("the raw observations %q of %q cannot be read or do not match their receipt", draft.Observations.Path, draft.SessionID)
+				return nil, 0, fmt.Errorf("the raw observations %q of %q cannot be read or do not match their receipt", draft.Observations.Path, draft.SessionID)
 			}
 			packet = obs
 		}
-		text, err := v.readFrozen(draft.Output)
+		text, err := read(draft.Output)
 		if err != nil {
-			return nil, fmt.Errorf("the output %q of draft %q cannot be read or does not match its receipt", draft.Output.Path, draft.SessionID)
+			return nil, 0, fmt.Errorf("the output %q of draft %q cannot be read or does not match its receipt", draft.Output.Path, draft.SessionID)
 		}
 		block(tables.BlockEvidencePacket, packet)
+		if !systems {
+			held = len(parts)
+		}
 		block(tables.BlockCommonDraft, text)
 	}
-	return parts, nil
+	return parts, held, nil
 }
 
 // readFrozen reads a recorded output that must match its receipt.
@@ -202,6 +215,7 @@ func (v *runner) receipt(sessionID string) *tables.Receipt {
 // v.sessions[i] is the row of c.Receipts[i].
 func (v *runner) renderedInputs() {
 	pairs := map[[3]string][]int{}
+	digests := newRenderDigests(v)
 	for i := range v.c.Receipts {
 		l := &v.c.Receipts[i]
 		r, sr := &l.Record, v.sessions[i]
@@ -214,7 +228,7 @@ func (v *runner) renderedInputs() {
 			}
 			continue
 		}
-		rend, err := v.render(r)
+		rend, err := digests.digest(r)
 		if err != nil {
 			continue // the reason is reported by the check that owns it
 		}

@@ -267,3 +267,49 @@ func TestSystemPromptParts(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderDigestsEqualRender checks renderedInputs' digests against
+// tables.Render of the same session, on every session of every example
+// (drafts, both reviews of each draft, system comparisons' investigations
+// and reviews), in receipt order as renderedInputs asks, and once more in
+// reverse so that no cached prefix or read serves the wrong session.
+func TestRenderDigestsEqualRender(t *testing.T) {
+	for _, name := range fixtures.Examples() {
+		t.Run(name, func(t *testing.T) {
+			fsys, _ := fixtures.Example(name)
+			c, found := load.Campaign(fsys, name)
+			if c == nil || found.Rejected() {
+				t.Skip("not loadable: ", found)
+			}
+			v := newRunner(c, load.Answers(c))
+			d := newRenderDigests(v)
+			order := make([]int, 0, 2*len(c.Receipts))
+			for i := range c.Receipts {
+				order = append(order, i)
+			}
+			for i := range c.Receipts {
+				order = append(order, len(c.Receipts)-1-i)
+			}
+			compared := 0
+			for _, i := range order {
+				r := &c.Receipts[i].Record
+				want, werr := v.render(r)
+				got, gerr := d.digest(r)
+				if (werr == nil) != (gerr == nil) {
+					t.Fatalf("%s: render error %v, digest error %v", r.SessionID, werr, gerr)
+				}
+				if werr != nil {
+					continue
+				}
+				want.Data = nil
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("%s: digest\n%+v\nrender\n%+v", r.SessionID, got, want)
+				}
+				compared++
+			}
+			if compared == 0 && len(c.Receipts) > 0 && c.Manifest.Kind != tables.KindReviewerBenchmark {
+				t.Fatal("no session rendered")
+			}
+		})
+	}
+}
