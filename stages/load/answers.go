@@ -1,7 +1,6 @@
 package load
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
@@ -41,17 +40,23 @@ func (a answerFiles) Read(out *tables.OutputRef) ([]byte, bool, error) {
 	if info, err := f.Stat(); err != nil || info.Size() != out.Bytes {
 		return nil, false, err
 	}
-	h := sha256.New()
-	keep := min(out.Bytes, MaxAnswerBytes) + 1
-	kept := bytes.NewBuffer(make([]byte, 0, keep)) // grown once, not by doubling
-	n, err := io.Copy(io.MultiWriter(h, kept), io.LimitReader(f, keep))
+	kept := make([]byte, min(out.Bytes, MaxAnswerBytes)+1) // one allocation, read into directly
+	n, err := io.ReadFull(f, kept)
 	switch {
-	case err != nil:
+	case err != nil && err != io.ErrUnexpectedEOF && err != io.EOF:
 		return nil, false, err
-	case out.Bytes > MaxAnswerBytes && n == keep:
-		return kept.Bytes(), true, nil // over the cap: Answer refuses it by its size
-	case n != out.Bytes || hex.EncodeToString(h.Sum(nil)) != out.SHA256:
+	case out.Bytes > MaxAnswerBytes && n == len(kept):
+		return kept, true, nil // over the cap: Answer refuses it by its size
+	case int64(n) != out.Bytes || !sha256Is(kept[:n], out.SHA256):
 		return nil, false, nil
 	}
-	return kept.Bytes(), true, nil
+	return kept[:n], true, nil
+}
+
+// sha256Is reports whether data's sha256 is the lowercase hex digest want.
+func sha256Is(data []byte, want string) bool {
+	sum := sha256.Sum256(data)
+	var hexSum [2 * sha256.Size]byte
+	hex.Encode(hexSum[:], sum[:])
+	return string(hexSum[:]) == want
 }

@@ -73,15 +73,12 @@ func checkText(w *walker, v *node, ptr string, _ *rule) {
 	}
 }
 
-// anyID is the ID grammar with any of the contract's type letters.
-var anyID = regexp.MustCompile(`^[CAVUXEO][1-9][0-9]*$`)
-
 func idCheck(prefixes string) specialCheck {
 	return func(w *walker, v *node, ptr string, _ *rule) {
 		s, ok := w.str(v, ptr, "ID")
 		switch {
 		case !ok:
-		case !anyID.MatchString(s):
+		case !isAnyID(s): // the ID grammar with any of the contract's type letters
 			w.add(tables.CodeIDInvalid, ptr, "%q is not an ID: a letter of %s then a decimal integer without leading zeros, e.g. %s1", clip(s), prefixes, prefixes[:1])
 		case !strings.ContainsRune(prefixes, rune(s[0])):
 			w.add(tables.CodeIDWrongPrefix, ptr, "%q has type letter %c but this field takes %s IDs", s, s[0], strings.Join(strings.Split(prefixes, ""), "/"))
@@ -130,7 +127,7 @@ func checkLine(w *walker, v *node, ptr string, _ *rule) {
 		return
 	}
 	n, ok := new(big.Int).SetString(v.text, 10)
-	if !integerLiteral.MatchString(v.text) || !ok || n.Sign() <= 0 || n.Cmp(maxLine) > 0 {
+	if !isIntegerLiteral(v.text) || !ok || n.Sign() <= 0 || n.Cmp(maxLine) > 0 {
 		w.add(tables.CodeLineInvalid, ptr, "line %s is not a positive integer at most 2^53-1", clip(v.text))
 	}
 }
@@ -162,11 +159,9 @@ func isLowerHex(s string, digits int) bool {
 	return true
 }
 
-var timestampSyntax = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?Z$`)
-
 func checkTimestamp(w *walker, v *node, ptr string, _ *rule) {
 	if s, ok := w.str(v, ptr, "timestamp"); ok {
-		if _, err := time.Parse(time.RFC3339Nano, s); err != nil || !timestampSyntax.MatchString(s) {
+		if _, err := time.Parse(time.RFC3339Nano, s); err != nil || !isTimestampSyntax(s) {
 			w.add(tables.CodeTimestampInvalid, ptr, "%q is not an RFC 3339 UTC time ending in Z, e.g. 2026-09-05T10:00:00Z", clip(s))
 		}
 	}
@@ -182,10 +177,8 @@ func checkDate(w *walker, v *node, ptr string, _ *rule) {
 	}
 }
 
-var identifierSyntax = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
 func checkIdentifier(w *walker, v *node, ptr string, _ *rule) {
-	if s, ok := w.str(v, ptr, "identifier"); ok && !identifierSyntax.MatchString(s) {
+	if s, ok := w.str(v, ptr, "identifier"); ok && !isIdentifier(s) {
 		w.add(tables.CodeIdentifierInvalid, ptr, "%q is not an identifier: 1-64 of A-Z a-z 0-9 . _ - starting with a letter or digit", clip(s))
 	}
 }

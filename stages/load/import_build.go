@@ -109,7 +109,7 @@ func (b *importBuilder) checkCampaign() {
 // session builds the receipt of record r mapped by entry e (index idx).
 func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx int) (ImportedSession, bool) {
 	ok := true
-	if !identifierSyntax.MatchString(r.RequestID) {
+	if !isIdentifier(r.RequestID) {
 		b.reject(r, tables.CodeImportIDInvalid, fmt.Sprintf("the source's own ID %q is not a campaign identifier, so it cannot be the request ID", clip(r.RequestID)))
 		ok = false
 	}

@@ -47,7 +47,52 @@ func readJSONLHashed[T any](l *loader, name, schema string, session func(*T) str
 // its end, and counts each line that yields no record in l.linesLost.
 func decodeLines[T any](l *loader, r *bufio.Reader, name, schema string, session func(*T) string) ([]tables.Line[T], bool) {
 	l.linesLost = 0
-	var records []tables.Line[T]
+	var records lineChunks[T]
+	whole := decodeLinesInto(l, r, name, schema, session, &records)
+	return records.all(), whole
+}
+
+// lineChunks collects records in chunks, joined once at the end: the
+// records of a large file are held at their size, not in a slice grown
+// by doubling.
+type lineChunks[T any] struct {
+	done [][]tables.Line[T]
+	last []tables.Line[T]
+	n    int
+}
+
+const lineChunk = 4096
+
+func (c *lineChunks[T]) add(l tables.Line[T]) {
+	if len(c.last) == cap(c.last) && c.last != nil {
+		c.done = append(c.done, c.last)
+		c.last = nil
+	}
+	if c.last == nil {
+		size := lineChunk // small files start small
+		if len(c.done) < 8 {
+			size = 16 << len(c.done)
+		}
+		c.last = make([]tables.Line[T], 0, size)
+	}
+	c.last = append(c.last, l)
+	c.n++
+}
+
+// all returns the records in order.
+func (c *lineChunks[T]) all() []tables.Line[T] {
+	if len(c.done) == 0 {
+		return c.last
+	}
+	out := make([]tables.Line[T], 0, c.n)
+	for _, d := range c.done {
+		out = append(out, d...)
+	}
+	return append(out, c.last...)
+}
+
+// decodeLinesInto is decodeLines adding the records to records.
+func decodeLinesInto[T any](l *loader, r *bufio.Reader, name, schema string, session func(*T) string, records *lineChunks[T]) bool {
 	var total int64
 	for n := int64(1); ; n++ {
 		line, size, more, err := readLine(r, maxJSONLLine)
@@ -56,12 +101,12 @@ func decodeLines[T any](l *loader, r *bufio.Reader, name, schema string, session
 		switch {
 		case total > maxJSONLFile:
 			l.add(position{file: name}.finding(tables.CodeTooLarge, "", fmt.Sprintf("file has more than %d bytes, its cap", int64(maxJSONLFile))))
-			return records, false
+			return false
 		case err != nil:
 			l.add(at.finding(tables.CodeFileUnreadable, "", "file cannot be read: "+err.Error()))
-			return records, false
+			return false
 		case size == 0 && !more:
-			return records, true // end of file, after a final newline or none
+			return true // end of file, after a final newline or none
 		case line == nil:
 			l.linesLost++
 			l.add(at.finding(tables.CodeLineTooLong, "", fmt.Sprintf("line has %d bytes; the cap is %d", size, maxJSONLLine)))
@@ -72,7 +117,7 @@ func decodeLines[T any](l *loader, r *bufio.Reader, name, schema string, session
 			var rec T
 			ok, findings := decodeDocInto(line, schema, at, &rec, &l.out)
 			if ok {
-				records = append(records, tables.Line[T]{Line: n, Record: rec})
+				records.add(tables.Line[T]{Line: n, Record: rec})
 				for i := range findings {
 					findings[i].Session = session(&rec)
 				}
@@ -82,7 +127,7 @@ func decodeLines[T any](l *loader, r *bufio.Reader, name, schema string, session
 			l.add(findings...)
 		}
 		if !more {
-			return records, true
+			return true
 		}
 	}
 }

@@ -67,6 +67,8 @@ type rule struct {
 type prop struct {
 	name string
 	rule *rule
+	// required is the index of name in the rule's required, or -1.
+	required int
 }
 
 // compiledSchema is one published schema ready to walk.
@@ -233,23 +235,39 @@ func (r *rule) compileProps(v jsontext.Value, special bool) error {
 		if err != nil {
 			return fmt.Errorf("properties/%s: %v", name, err)
 		}
-		r.props = append(r.props, prop{name, sub})
+		r.props = append(r.props, prop{name: name, rule: sub, required: slices.Index(r.required, name)})
 	}
-	for _, req := range r.required {
+	for i, req := range r.required {
 		if r.prop(req) == nil {
 			return fmt.Errorf("required %q has no property schema", req)
+		}
+		if slices.Index(r.required, req) != i {
+			return fmt.Errorf("required %q is listed twice", req)
 		}
 	}
 	return nil
 }
 
 func (r *rule) prop(name string) *rule {
-	for _, p := range r.props {
-		if p.name == name {
-			return p.rule
-		}
+	if i := r.propIndex(name, 0); i >= 0 {
+		return r.props[i].rule
 	}
 	return nil
+}
+
+// propIndex is the index in r.props of the property named name, or -1;
+// the search starts at hint, where a document written in schema order has
+// its next member.
+func (r *rule) propIndex(name string, hint int) int {
+	if hint < len(r.props) && r.props[hint].name == name {
+		return hint
+	}
+	for i := range r.props {
+		if r.props[i].name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 func (r *rule) compileLimits(raw *rawRule, special bool) error {

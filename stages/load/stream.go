@@ -8,7 +8,10 @@ import (
 	"io"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -35,14 +38,49 @@ type streamer struct {
 	err  error // the first tokenizer error; the pass stops there
 	// interned are recent strings, shared across documents (str).
 	interned *internCache
+	// path is the JSON pointer of the value being read. The ptr strings
+	// the streamer passes down are views of it (pushName, pushIndex), not
+	// copies: a view is valid while its value is read, and walker.add
+	// copies the pointer of every finding it keeps, so no pointer string
+	// is built for a member that has nothing to report.
+	path []byte
+	// leaf is the node of the scalar being checked, reused: checks
+	// never keep the node they are given.
+	leaf node
 }
+
+// pushName appends member name's reference token to the path; it returns
+// the member's pointer (a view of the path) and the length to pop to.
+func (s *streamer) pushName(name string) (string, int) {
+	n := len(s.path)
+	s.path = append(s.path, '/')
+	if strings.IndexByte(name, '~') >= 0 || strings.IndexByte(name, '/') >= 0 {
+		s.path = append(s.path, tables.PointerToken(name)...)
+	} else {
+		s.path = append(s.path, name...)
+	}
+	return unsafe.String(&s.path[0], len(s.path)), n
+}
+
+// pushIndex appends an array index to the path, as pushName.
+func (s *streamer) pushIndex(i int) (string, int) {
+	n := len(s.path)
+	s.path = strconv.AppendInt(append(s.path, '/'), int64(i), 10)
+	return unsafe.String(&s.path[0], len(s.path)), n
+}
+
+// pop truncates the path to n, back to the enclosing value's pointer.
+func (s *streamer) pop(n int) { s.path = s.path[:n] }
 
 // decodeStream is decodeDocInto's one pass: see decodeDocInto.
 func decodeStream(data []byte, schema string, at position, out any, sink *tables.FindingCap) (bool, tables.Findings) {
 	w := &walker{s: schemaFor(schema), at: at, sink: sink, deferSink: sink != nil}
 	target := reflect.ValueOf(out).Elem()
 	dst := reflect.New(target.Type()).Elem()
-	s := &streamer{walker: w, dec: jsontext.NewDecoder(bytes.NewReader(data)), data: data}
+	dec := decoderPool.Get().(*jsontext.Decoder)
+	defer decoderPool.Put(dec)
+	dec.Reset(bytes.NewBuffer(data)) // read in place: a bytes.Buffer is not copied
+	s := &streamer{walker: w, dec: dec, data: data}
 	s.value(w.s.root, "", dst)
 	if s.interned != nil {
 		internPool.Put(s.interned)
@@ -64,6 +102,9 @@ func decodeStream(data []byte, schema string, at position, out any, sink *tables
 	target.Set(dst)
 	return true, found
 }
+
+// decoderPool holds decoders for reuse: Reset keeps their buffers.
+var decoderPool = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
 
 // read reads one token, recording the first error.
 func (s *streamer) read() jsontext.Token {
@@ -122,7 +163,16 @@ func (s *streamer) start() int64 { return s.dec.InputOffset() }
 
 // raw is the bytes of the value read since start.
 func (s *streamer) raw(start int64) []byte {
-	return bytes.TrimLeft(s.data[start:s.dec.InputOffset()], " \t\r\n,:")
+	b := s.data[start:s.dec.InputOffset()]
+	for len(b) > 0 {
+		switch b[0] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			b = b[1:]
+			continue
+		}
+		break
+	}
+	return b
 }
 
 // nodeKinds maps a token kind to the tree's node kind.
@@ -214,7 +264,8 @@ func (s *streamer) scalar(ptr string, dst reflect.Value, check func(*node)) (str
 	if s.err != nil {
 		return "", false
 	}
-	v := &node{kind: nodeKindOf(tok.Kind())}
+	v := &s.leaf
+	*v = node{kind: nodeKindOf(tok.Kind())}
 	switch v.kind {
 	case kindString:
 		v.text = s.str(tok, start)
@@ -376,27 +427,31 @@ func (s *streamer) object(r *rule, ptr string, dst reflect.Value) {
 			dst = reflect.Value{}
 		}
 	}
-	var seen []bool
-	if len(r.required) > 0 {
-		seen = make([]bool, len(r.required))
+	var seen uint64 // bit i: r.required[i] was read
+	var seenMore []bool
+	if len(r.required) > 64 {
+		seenMore = make([]bool, len(r.required))
 	}
+	next := 0 // where the next member is, when written in schema order
 	for s.peek() == '"' {
-		name := s.read().String()
-		p := appendPointer(ptr, name)
-		sub := r.prop(name)
-		if sub == nil {
+		name := s.name()
+		p, up := s.pushName(name)
+		i := r.propIndex(name, next)
+		if i < 0 {
 			if r.closed {
 				s.add(tables.CodeUnknownKey, p, "member %q is not part of the format", name)
 			} else if dst.IsValid() {
 				s.misfit(p, fmt.Sprintf("member %q has no Go field", name))
 			}
 			s.skip()
+			s.pop(up)
 			continue
 		}
-		for i, req := range r.required {
-			if req == name {
-				seen[i] = true
-			}
+		next = i + 1
+		if req := r.props[i].required; req >= 64 {
+			seenMore[req] = true
+		} else if req >= 0 {
+			seen |= 1 << req
 		}
 		var field reflect.Value
 		if dst.IsValid() {
@@ -406,17 +461,25 @@ func (s *streamer) object(r *rule, ptr string, dst reflect.Value) {
 				s.misfit(p, fmt.Sprintf("member %q has no Go field", name))
 			}
 		}
-		s.value(sub, p, field)
+		s.value(r.props[i].rule, p, field)
+		s.pop(up)
 	}
 	s.read() // '}'
 	if s.err != nil {
 		return
 	}
 	for i, name := range r.required {
-		if !seen[i] {
+		if i < 64 && seen&(1<<i) == 0 || i >= 64 && !seenMore[i] {
 			s.add(tables.CodeMissingKey, appendPointer(ptr, name), "required member %q is missing (nullable members are required too)", name)
 		}
 	}
+}
+
+// name reads a member name. Names of the format are short and few, so
+// they are shared (str) rather than copied for every member.
+func (s *streamer) name() string {
+	start := s.start()
+	return s.str(s.read(), start)
 }
 
 // array reads an array into a slice: elements past maxItems are refused
@@ -426,15 +489,18 @@ func (s *streamer) array(r *rule, ptr string, dst reflect.Value) {
 	if !s.open() {
 		return
 	}
+	var buf *scratch // the elements, copied into a slice of their number at the end
 	if dst.IsValid() {
 		if dst.Kind() == reflect.Slice {
 			dst.Set(reflect.MakeSlice(dst.Type(), 0, 0))
+			buf = takeScratch(dst.Type())
+			defer buf.give()
 		} else {
 			s.misfit(ptr, "a JSON array cannot be stored in a Go "+dst.Type().String())
 			dst = reflect.Value{}
 		}
 	}
-	var seen map[string]int
+	var seen uniqueTexts
 	n := 0
 	for ; s.err == nil && s.peek() != ']'; n++ {
 		if s.shapeBroken {
@@ -442,47 +508,20 @@ func (s *streamer) array(r *rule, ptr string, dst reflect.Value) {
 		}
 		var elem reflect.Value
 		if dst.IsValid() {
-			dst.Grow(1)
-			dst.SetLen(n + 1)
-			elem = dst.Index(n)
+			elem = buf.next()
 		}
-		if r.maxItems >= 0 && n >= r.maxItems {
-			start := s.start()
-			s.skip()
-			if elem.IsValid() {
-				s.store(elem, s.raw(start), indexPointer(ptr, n))
-			}
-			continue
-		}
-		p := ptr + "/" + strconv.Itoa(n)
-		if s.peek() == 'n' && !s.allowsNull(r.items) {
-			s.add(tables.CodeNullHole, p, "array element %d is null; arrays must be dense", n)
-			s.read()
-			continue
-		}
-		if r.items == nil {
-			start := s.start()
-			s.skip()
-			if elem.IsValid() {
-				s.store(elem, s.raw(start), p)
-			}
-			continue
-		}
-		text, isString := s.value(r.items, p, elem)
-		if r.uniqueItems && isString {
-			if seen == nil {
-				seen = map[string]int{}
-			}
-			if first, dup := seen[text]; dup {
-				s.add(tables.CodeDuplicateItem, p, "%q repeats element %d; elements must be unique", text, first)
-			} else {
-				seen[text] = n
-			}
-		}
+		p, up := s.pushIndex(n)
+		s.element(r, n, p, elem, &seen)
+		s.pop(up)
 	}
 	s.read() // ']'
 	if s.err != nil {
 		return
+	}
+	if dst.IsValid() && n > 0 {
+		exact := reflect.MakeSlice(dst.Type(), n, n)
+		reflect.Copy(exact, buf.v)
+		dst.Set(exact)
 	}
 	if n < r.minItems {
 		s.add(tables.CodeTooFewItems, ptr, "array has %d elements; at least %d are required", n, r.minItems)
@@ -491,27 +530,177 @@ func (s *streamer) array(r *rule, ptr string, dst reflect.Value) {
 	}
 }
 
+// scratch is a reusable slice an array's elements are read into, so that
+// the decoded slice is allocated once at its length rather than grown by
+// doubling (and kept with up to twice the room it needs).
+type scratch struct {
+	pool *sync.Pool
+	v    reflect.Value // a slice; its length is the elements read
+}
+
+var scratchPools typeCache[*sync.Pool]
+
+// maxScratch is the most elements a scratch slice keeps room for.
+const maxScratch = 1024
+
+// takeScratch returns an empty scratch slice of slice type t.
+func takeScratch(t reflect.Type) *scratch {
+	pool, ok := scratchPools.get(t)
+	if !ok {
+		pool = &sync.Pool{}
+		scratchPools.put(t, pool)
+	}
+	if b, ok := pool.Get().(*scratch); ok {
+		return b
+	}
+	return &scratch{pool: pool, v: reflect.MakeSlice(t, 0, 8)}
+}
+
+// next extends the slice by one zero element and returns it.
+func (b *scratch) next() reflect.Value {
+	n := b.v.Len()
+	if n == b.v.Cap() {
+		b.v = reflect.AppendSlice(b.v, reflect.MakeSlice(b.v.Type(), n, n))
+	}
+	b.v = b.v.Slice(0, n+1)
+	return b.v.Index(n)
+}
+
+// give clears the slice (it must keep nothing of the document alive) and
+// returns it to its pool.
+func (b *scratch) give() {
+	if b.v.Cap() > maxScratch {
+		return // a hostile array's room is not kept
+	}
+	b.v.Clear()
+	b.v = b.v.Slice(0, 0)
+	b.pool.Put(b)
+}
+
+// element reads element n of an array of rule r at p into elem.
+func (s *streamer) element(r *rule, n int, p string, elem reflect.Value, seen *uniqueTexts) {
+	if r.maxItems >= 0 && n >= r.maxItems {
+		start := s.start()
+		s.skip()
+		if elem.IsValid() {
+			s.store(elem, s.raw(start), p)
+		}
+		return
+	}
+	if s.peek() == 'n' && !s.allowsNull(r.items) {
+		s.add(tables.CodeNullHole, p, "array element %d is null; arrays must be dense", n)
+		s.read()
+		return
+	}
+	if r.items == nil {
+		start := s.start()
+		s.skip()
+		if elem.IsValid() {
+			s.store(elem, s.raw(start), p)
+		}
+		return
+	}
+	text, isString := s.value(r.items, p, elem)
+	if r.uniqueItems && isString {
+		if first, dup := seen.add(text, n); dup {
+			s.add(tables.CodeDuplicateItem, p, "%q repeats element %d; elements must be unique", text, first)
+		}
+	}
+}
+
+// uniqueTexts are the distinct strings of an array with their first
+// index: a list while short, a map past that.
+type uniqueTexts struct {
+	list []indexedText
+	m    map[string]int
+}
+
+type indexedText struct {
+	text  string
+	index int
+}
+
+// add records text at index n unless it was seen; it returns the index
+// of its first occurrence and whether there was one.
+func (u *uniqueTexts) add(text string, n int) (int, bool) {
+	if u.m != nil {
+		if first, dup := u.m[text]; dup {
+			return first, true
+		}
+		u.m[text] = n
+		return 0, false
+	}
+	for _, t := range u.list {
+		if t.text == text {
+			return t.index, true
+		}
+	}
+	if len(u.list) < 16 {
+		u.list = append(u.list, indexedText{text, n})
+		return 0, false
+	}
+	u.m = make(map[string]int, 2*len(u.list))
+	for _, t := range u.list {
+		u.m[t.text] = t.index
+	}
+	u.m[text] = n
+	u.list = nil
+	return 0, false
+}
+
 // decodesItself reports whether values of t decode through their own
 // methods or are generic (maps, interfaces): those are checked while
 // streaming and then decoded from their bytes by Unmarshal.
 func decodesItself(t reflect.Type) bool {
-	if v, ok := selfDecoding.Load(t); ok {
-		return v.(bool)
+	if self, ok := selfDecoding.get(t); ok {
+		return self
 	}
 	p := reflect.PointerTo(t)
 	self := p.Implements(reflect.TypeFor[json.Unmarshaler]()) || p.Implements(reflect.TypeFor[json.UnmarshalerFrom]()) ||
 		p.Implements(reflect.TypeFor[encoding.TextUnmarshaler]()) || t.Kind() == reflect.Map || t.Kind() == reflect.Interface
-	selfDecoding.Store(t, self)
+	selfDecoding.put(t, self)
 	return self
 }
 
-var selfDecoding, structFields sync.Map // reflect.Type → bool, map[string][]int
+var (
+	selfDecoding typeCache[bool]
+	structFields typeCache[map[string][]int]
+)
+
+// typeCache is a map from Go types read without a lock: a writer
+// replaces the whole map. The types of the formats are few, so it stops
+// changing after the first documents.
+type typeCache[V any] struct {
+	m  atomic.Pointer[map[reflect.Type]V]
+	mu sync.Mutex
+}
+
+func (c *typeCache[V]) get(t reflect.Type) (V, bool) {
+	if m := c.m.Load(); m != nil {
+		v, ok := (*m)[t]
+		return v, ok
+	}
+	var zero V
+	return zero, false
+}
+
+func (c *typeCache[V]) put(t reflect.Type, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	next := map[reflect.Type]V{t: v}
+	if m := c.m.Load(); m != nil {
+		for k, old := range *m {
+			next[k] = old
+		}
+	}
+	c.m.Store(&next)
+}
 
 // fieldsOf maps the JSON member names of struct type t to field indexes,
 // inline fields flattened, as the json package names them.
 func fieldsOf(t reflect.Type) map[string][]int {
-	if v, ok := structFields.Load(t); ok {
-		return v.(map[string][]int)
+	if v, ok := structFields.get(t); ok {
+		return v
 	}
 	out := map[string][]int{}
 	var walk func(t reflect.Type, prefix []int)
@@ -535,7 +724,7 @@ func fieldsOf(t reflect.Type) map[string][]int {
 		}
 	}
 	walk(t, nil)
-	structFields.Store(t, out)
+	structFields.put(t, out)
 	return out
 }
 

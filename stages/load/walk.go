@@ -3,8 +3,8 @@ package load
 import (
 	"fmt"
 	"math/big"
-	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -50,8 +50,12 @@ func (w *walker) flushSink() {
 
 // add reports a violation. Past the cap of its code (here, or in the sink)
 // only the count is kept, so the message is not even formatted.
+//
+// ptr may be a view of a streamer's path buffer, valid only during the
+// call: a finding keeps a copy.
 func (w *walker) add(code tables.Code, ptr, format string, args ...any) {
 	w.shapeBroken = w.shapeBroken || shapeCodes[code]
+	ptr = strings.Clone(ptr)
 	switch {
 	case w.sink != nil && !w.sink.Room(code) && w.deferSink:
 		for i := range w.held {
@@ -216,13 +220,19 @@ func lengthRange(lo, hi int) string {
 	return fmt.Sprintf("%d to %d are allowed", lo, hi)
 }
 
-// integerLiteral is the JSON integer grammar: no fraction, no exponent.
-var integerLiteral = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
-
 func (w *walker) checkInteger(r *rule, v *node, ptr string) {
-	if !integerLiteral.MatchString(v.text) {
+	if !isIntegerLiteral(v.text) {
 		w.add(tables.CodeNumberNotInteger, ptr, "%s is not an integer; write integers without fraction or exponent", clip(v.text))
 		return
+	}
+	if r.minimum == nil && r.maximum == nil {
+		return
+	}
+	if n, err := strconv.ParseInt(v.text, 10, 64); err == nil && (r.minimum == nil || r.minimum.IsInt64()) && (r.maximum == nil || r.maximum.IsInt64()) {
+		if r.minimum != nil && n < r.minimum.Int64() || r.maximum != nil && n > r.maximum.Int64() {
+			w.add(tables.CodeNumberOutOfRange, ptr, "%s is outside %s..%s", clip(v.text), r.minimum, r.maximum)
+		}
+		return // within int64, as are the bounds: compared without big numbers
 	}
 	n, _ := new(big.Int).SetString(v.text, 10)
 	if r.minimum != nil && n.Cmp(r.minimum) < 0 || r.maximum != nil && n.Cmp(r.maximum) > 0 {
