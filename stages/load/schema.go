@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -45,9 +46,11 @@ type rawRule struct {
 
 // rule is a compiled schema object.
 type rule struct {
-	ref         string   // name of a $defs entry
-	types       []string // allowed JSON types; empty = any
-	props       []prop   // in schema order
+	ref         string       // name of a $defs entry
+	def         *rule        // the $defs entry ref names (set by checkRefs)
+	check       specialCheck // the Go check of that entry, if it has one
+	types       []string     // allowed JSON types; empty = any
+	props       []prop       // in schema order
 	required    []string
 	closed      bool // additionalProperties: false
 	items       *rule
@@ -62,6 +65,9 @@ type rule struct {
 	maxLength   int // -1: no cap
 	pattern     *regexp.Regexp
 	nullable    *rule // oneOf [{"type":"null"}, X]: X
+	// fields caches where the streamer stores each property (fieldsIn).
+	fields atomic.Pointer[propFields]
+	self   atomic.Pointer[selfDecodes] // and whether its Go type decodes itself
 }
 
 type prop struct {
@@ -255,6 +261,19 @@ func (r *rule) prop(name string) *rule {
 	return nil
 }
 
+// propIndexBytes is propIndex of a name given by its bytes.
+func (r *rule) propIndexBytes(name []byte, hint int) int {
+	if hint < len(r.props) && r.props[hint].name == string(name) {
+		return hint
+	}
+	for i := range r.props {
+		if r.props[i].name == string(name) {
+			return i
+		}
+	}
+	return -1
+}
+
 // propIndex is the index in r.props of the property named name, or -1;
 // the search starts at hint, where a document written in schema order has
 // its next member.
@@ -314,15 +333,18 @@ func bigInt(v jsontext.Value) (*big.Int, error) {
 	return n, nil
 }
 
-// checkRefs makes sure every $ref names an existing $defs entry.
+// checkRefs makes sure every $ref names an existing $defs entry, and
+// resolves each to its entry and Go check.
 func (s *compiledSchema) checkRefs(r *rule) error {
 	if r == nil {
 		return nil
 	}
 	if r.ref != "" {
-		if _, ok := s.defs[r.ref]; !ok {
+		def, ok := s.defs[r.ref]
+		if !ok {
 			return fmt.Errorf("schema %s: $ref to unknown $defs/%s", s.name, r.ref)
 		}
+		r.def, r.check = def, specialDefs[r.ref] // resolved once, not per value
 	}
 	for _, p := range r.props {
 		if err := s.checkRefs(p.rule); err != nil {

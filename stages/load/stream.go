@@ -199,10 +199,10 @@ func nodeKindOf(k jsontext.Kind) nodeKind {
 // uniqueItems.
 func (s *streamer) value(r *rule, ptr string, dst reflect.Value) (text string, isString bool) {
 	for r.ref != "" {
-		if check := specialDefs[r.ref]; check != nil {
-			return s.special(check, s.s.defs[r.ref], ptr, dst)
+		if r.check != nil {
+			return s.special(r.check, r.def, ptr, dst)
 		}
-		r = s.s.defs[r.ref]
+		r = r.def
 	}
 	k := s.peek()
 	if s.err != nil {
@@ -229,7 +229,7 @@ func (s *streamer) value(r *rule, ptr string, dst reflect.Value) (text string, i
 		}
 		return s.value(r.nullable, ptr, dst)
 	}
-	if dst.IsValid() && decodesItself(dst.Type()) {
+	if dst.IsValid() && r.decodesItself(dst.Type()) {
 		start := s.start()
 		text, isString = s.value(r, ptr, reflect.Value{})
 		s.store(dst, s.raw(start), ptr)
@@ -418,10 +418,10 @@ func (s *streamer) object(r *rule, ptr string, dst reflect.Value) {
 	if !s.open() {
 		return
 	}
-	var fields map[string][]int
+	var fields [][]int // by property: the Go field's index, nil for none
 	if dst.IsValid() {
 		if dst.Kind() == reflect.Struct {
-			fields = fieldsOf(dst.Type())
+			fields = r.fieldsIn(dst.Type())
 		} else {
 			s.misfit(ptr, "a JSON object cannot be stored in a Go "+dst.Type().String())
 			dst = reflect.Value{}
@@ -434,9 +434,8 @@ func (s *streamer) object(r *rule, ptr string, dst reflect.Value) {
 	}
 	next := 0 // where the next member is, when written in schema order
 	for s.peek() == '"' {
-		name := s.name()
+		name, i := s.name(r, next)
 		p, up := s.pushName(name)
-		i := r.propIndex(name, next)
 		if i < 0 {
 			if r.closed {
 				s.add(tables.CodeUnknownKey, p, "member %q is not part of the format", name)
@@ -455,7 +454,7 @@ func (s *streamer) object(r *rule, ptr string, dst reflect.Value) {
 		}
 		var field reflect.Value
 		if dst.IsValid() {
-			if index, ok := fields[name]; ok {
+			if index := fields[i]; index != nil {
 				field = dst.FieldByIndex(index)
 			} else {
 				s.misfit(p, fmt.Sprintf("member %q has no Go field", name))
@@ -475,11 +474,23 @@ func (s *streamer) object(r *rule, ptr string, dst reflect.Value) {
 	}
 }
 
-// name reads a member name. Names of the format are short and few, so
-// they are shared (str) rather than copied for every member.
-func (s *streamer) name() string {
+// name reads a member name and finds it among r's properties (the index,
+// or -1), looking first at hint. A property's name is the schema's own
+// string, compared with the unescaped bytes as read, so it costs no copy;
+// another name is shared (str).
+func (s *streamer) name(r *rule, hint int) (string, int) {
 	start := s.start()
-	return s.str(s.read(), start)
+	tok := s.read()
+	if s.err != nil {
+		return "", -1
+	}
+	if raw := s.raw(start); len(raw) >= 2 && bytes.IndexByte(raw, '\\') < 0 {
+		if i := r.propIndexBytes(raw[1:len(raw)-1], hint); i >= 0 {
+			return r.props[i].name, i
+		}
+	}
+	name := s.str(tok, start)
+	return name, r.propIndex(name, hint)
 }
 
 // array reads an array into a slice: elements past maxItems are refused
@@ -662,6 +673,23 @@ func decodesItself(t reflect.Type) bool {
 	return self
 }
 
+// decodesItself is decodesItself(t) for a value of rule r; a rule is
+// read into one Go type, so the last answer is kept on the rule.
+func (r *rule) decodesItself(t reflect.Type) bool {
+	if c := r.self.Load(); c != nil && c.t == t {
+		return c.self
+	}
+	self := decodesItself(t)
+	r.self.Store(&selfDecodes{t: t, self: self})
+	return self
+}
+
+// selfDecodes caches decodesItself for one type.
+type selfDecodes struct {
+	t    reflect.Type
+	self bool
+}
+
 var (
 	selfDecoding typeCache[bool]
 	structFields typeCache[map[string][]int]
@@ -694,6 +722,28 @@ func (c *typeCache[V]) put(t reflect.Type, v V) {
 		}
 	}
 	c.m.Store(&next)
+}
+
+// propFields are the Go fields of a rule's properties in one struct type.
+type propFields struct {
+	t     reflect.Type
+	index [][]int // by property; nil when t has no field of its name
+}
+
+// fieldsIn returns the index of the field of struct type t each of r's
+// properties is stored in, nil where there is none. A rule is read into
+// one Go type, so the last answer is kept on the rule.
+func (r *rule) fieldsIn(t reflect.Type) [][]int {
+	if f := r.fields.Load(); f != nil && f.t == t {
+		return f.index
+	}
+	byName := fieldsOf(t)
+	f := &propFields{t: t, index: make([][]int, len(r.props))}
+	for i, p := range r.props {
+		f.index[i] = byName[p.name]
+	}
+	r.fields.Store(f)
+	return f.index
 }
 
 // fieldsOf maps the JSON member names of struct type t to field indexes,
