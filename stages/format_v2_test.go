@@ -85,7 +85,7 @@ func TestFormatV1StillLoads(t *testing.T) {
 				t.Fatalf("v1 loaded %v admissible %v; v2 loaded %v admissible %v; v2 rejections %v",
 					v1.Loaded, v1.Admissible(), v2.Loaded, v2.Admissible(), v2.Tables.Rejections)
 			}
-			if !reflect.DeepEqual(v1.Tables, v2.Tables) {
+			if !reflect.DeepEqual(tableRows(v1.Tables), tableRows(v2.Tables)) {
 				t.Errorf("v2 tables differ from v1's\nv1 rejections %v\nv2 rejections %v", v1.Tables.Rejections, v2.Tables.Rejections)
 			}
 			if !reflect.DeepEqual(v1.Figures, v2.Figures) {

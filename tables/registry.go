@@ -41,10 +41,10 @@ func Registry() []Table {
 			func(s *Set) []Token { return s.Tokens }),
 		table("obligations", "Settled rating outcome of every truth obligation in every review run (Q1, Q2).",
 			func(s *Set) []ObligationOutcome { return s.Obligations }),
-		table("dispositions", "Evidence dispositions of reconciliation answers, including packet E IDs left undisposed (V6).",
-			func(s *Set) []DispositionRow { return s.Dispositions }),
-		table("citations", "Final-answer citations with their structural source check (V3).",
-			func(s *Set) []CitationRow { return s.Citations }),
+		spooled("dispositions", "Evidence dispositions of reconciliation answers, including packet E IDs left undisposed (V6).",
+			func(s *Set) *Spool[DispositionRow] { return s.Dispositions }),
+		spooled("citations", "Final-answer citations with their structural source check (V3).",
+			func(s *Set) *Spool[CitationRow] { return s.Citations }),
 		table("runs", "Every planned (task, repetition, arm) workflow: the scored unit; nothing leaves a denominator (Q3, G1).",
 			func(s *Set) []Run { return s.Runs }),
 		table("tasks", "Task medians over repetitions per arm (G1).",
@@ -96,6 +96,22 @@ func table[T any](name, doc string, rows func(*Set) []T) Table {
 		Len:     func(s *Set) int { return len(rows(s)) },
 		write: func(path string, s *Set, meta Metadata) error {
 			return WriteParquet(path, rows(s), meta)
+		},
+	}
+}
+
+// spooled builds the registry entry of a table held as a [Spool]; Rows
+// collects it into a slice.
+func spooled[T any](name, doc string, rows func(*Set) *Spool[T]) Table {
+	return Table{
+		Name:    name,
+		Doc:     doc,
+		RowType: reflect.TypeFor[T](),
+		Schema:  parquet.SchemaOf(new(T)),
+		Rows:    func(s *Set) any { return rows(s).Collect() },
+		Len:     func(s *Set) int { return rows(s).Len() },
+		write: func(path string, s *Set, meta Metadata) error {
+			return WriteSpool(path, rows(s), meta)
 		},
 	}
 }

@@ -45,7 +45,11 @@ func TestRegistryCoversSet(t *testing.T) {
 	}
 	for i := range setType.NumField() {
 		f := setType.Field(i)
-		if _, ok := byType[f.Type.Elem()]; !ok {
+		rowType := f.Type.Elem()
+		if m, ok := f.Type.MethodByName("Collect"); ok { // a *Spool[T]: Collect returns []T
+			rowType = m.Type.Out(0).Elem()
+		}
+		if _, ok := byType[rowType]; !ok {
 			t.Errorf("Set.%s (%v) has no registered table", f.Name, f.Type)
 		}
 	}

@@ -1,13 +1,15 @@
 package tables
 
 // Set is every table one run of the pipeline produces. Each stage fills
-// its own fields and reads those of earlier stages.
+// its own fields and reads those of earlier stages. The largest tables,
+// read only by the report, are held as a [Spool] (compressed, iterated in
+// order); a nil spool is an empty table.
 type Set struct {
 	Sessions     []Session
 	Tokens       []Token
 	Obligations  []ObligationOutcome
-	Dispositions []DispositionRow
-	Citations    []CitationRow
+	Dispositions *Spool[DispositionRow]
+	Citations    *Spool[CitationRow]
 	Runs         []Run
 	Tasks        []Task
 	Repositories []Repository

@@ -6,14 +6,19 @@ package tables
 // stage never imports another stage.
 
 // Validated is what the validate stage produces: one session row per
-// receipt, the citation and disposition rows of every decoded answer, and
-// the stage's findings, sorted.
+// receipt, the citation and disposition rows of every decoded answer
+// (spooled: only the report writes them), and the stage's findings, sorted.
 type Validated struct {
 	Sessions     []Session
-	Citations    []CitationRow
-	Dispositions []DispositionRow
-	Replacements Replacements // the replacement allowance, a fact the aggregate stage reads
-	Findings     Findings
+	Citations    *Spool[CitationRow]
+	Dispositions *Spool[DispositionRow]
+	// CitationCounts maps a session ID to the number of citations of its
+	// decoded answer's final part, the fact the score stage reads of the
+	// citation rows. A session whose receipt is duplicated has its rows
+	// twice but its answer's count once.
+	CitationCounts map[string]int64
+	Replacements   Replacements // the replacement allowance, a fact the aggregate stage reads
+	Findings       Findings
 }
 
 // Replacements is the outcome of the infrastructure-replacement rule, which

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
@@ -76,6 +77,54 @@ func encodeParquet[T any](f io.Writer, rows []T, meta Metadata) (err error) {
 			err = fmt.Errorf("%w: %v", ErrParquetSchema, r)
 		}
 	}()
+	w := newParquetWriter[T](f, meta)
+	for start := 0; start < len(rows); start += MaxRowsPerRowGroup {
+		end := min(start+MaxRowsPerRowGroup, len(rows))
+		if _, err := w.Write(rows[start:end]); err != nil {
+			return err
+		}
+	}
+	return w.Close()
+}
+
+// seqBatchRows is how many rows encodeParquetSeq hands the writer at a
+// time. The writer cuts each Write into pieces of 64 rows from its start
+// and may end a page only between pieces, so a batch that divides
+// [MaxRowsPerRowGroup] and is a multiple of 64 gives the pages, hence the
+// bytes, of one Write per row group.
+const seqBatchRows = 1024
+
+// encodeParquetSeq is encodeParquet of the rows rows yields, holding at
+// most seqBatchRows of them (plus the writer's row group buffers).
+func encodeParquetSeq[T any](f io.Writer, rows iter.Seq[T], meta Metadata) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", ErrParquetSchema, r)
+		}
+	}()
+	w := newParquetWriter[T](f, meta)
+	batch := make([]T, 0, seqBatchRows)
+	for r := range rows {
+		batch = append(batch, r)
+		if len(batch) == seqBatchRows {
+			if _, err := w.Write(batch); err != nil {
+				return err
+			}
+			clear(batch)
+			batch = batch[:0]
+		}
+	}
+	if len(batch) > 0 {
+		if _, err := w.Write(batch); err != nil {
+			return err
+		}
+	}
+	return w.Close()
+}
+
+// newParquetWriter is the pinned writer configuration of every output
+// table.
+func newParquetWriter[T any](f io.Writer, meta Metadata) *parquet.GenericWriter[T] {
 	opts := []parquet.WriterOption{
 		&parquet.WriterConfig{CreatedBy: CreatedBy(meta.ToolVersion)},
 		parquet.Compression(&parquet.Zstd),
@@ -84,12 +133,5 @@ func encodeParquet[T any](f io.Writer, rows []T, meta Metadata) (err error) {
 	for _, kv := range meta.KeyValues() {
 		opts = append(opts, parquet.KeyValueMetadata(kv[0], kv[1]))
 	}
-	w := parquet.NewGenericWriter[T](f, opts...)
-	for start := 0; start < len(rows); start += MaxRowsPerRowGroup {
-		end := min(start+MaxRowsPerRowGroup, len(rows))
-		if _, err := w.Write(rows[start:end]); err != nil {
-			return err
-		}
-	}
-	return w.Close()
+	return parquet.NewGenericWriter[T](f, opts...)
 }

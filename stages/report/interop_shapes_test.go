@@ -19,10 +19,10 @@ func TestDuckDBShapes(t *testing.T) {
 	script := filepath.Join(filepath.Dir(requireInterop(t)), "sql.mjs")
 	dir := t.TempDir()
 	c, s := fixture.Campaign(), fixture.Set(t)
-	s.Citations = []tables.CitationRow{
-		{SessionID: "T1-r1-A", Index: 0, EvidenceID: "E1", Supports: []string{"C1", "A1", "V1"}, Valid: true},
-		{SessionID: "T1-r1-A", Index: 1, EvidenceID: "E2", Valid: true}, // supports nothing: an empty list, not null
-	}
+	s.Citations = tables.SpoolOf(
+		tables.CitationRow{SessionID: "T1-r1-A", Index: 0, EvidenceID: "E1", Supports: []string{"C1", "A1", "V1"}, Valid: true},
+		tables.CitationRow{SessionID: "T1-r1-A", Index: 1, EvidenceID: "E2", Valid: true}, // supports nothing: an empty list, not null
+	)
 	s.Tasks[0].MedianRExact = fixture.Ptr("5/8")
 	if err := Write(dir, c, s, figuresOf(c, s), Meta{ToolVersion: "interop"}); err != nil {
 		t.Fatal(err)

@@ -173,9 +173,19 @@ func reflectSet() *tables.Set {
 	s := &tables.Set{}
 	v := reflect.ValueOf(s).Elem()
 	for i := range v.NumField() {
-		rows := reflect.MakeSlice(v.Field(i).Type(), 2, 2)
+		typ := v.Field(i).Type()
+		add, spooled := typ.MethodByName("Add") // a *tables.Spool[T]: Add(...T)
+		if spooled {
+			typ = add.Type.In(1)
+		}
+		rows := reflect.MakeSlice(typ, 2, 2)
 		for r := range 2 {
 			fillRow(rows.Index(r), r)
+		}
+		if spooled {
+			sp := reflect.New(v.Field(i).Type().Elem())
+			sp.MethodByName("Add").CallSlice([]reflect.Value{rows})
+			rows = sp
 		}
 		v.Field(i).Set(rows)
 	}

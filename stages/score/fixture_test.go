@@ -21,8 +21,9 @@ import (
 // validation 1 s each.
 
 type fixture struct {
-	c *tables.Campaign
-	s *tables.Set
+	c         *tables.Campaign
+	s         *tables.Set
+	citations map[string]int64 // the validate stage's citation counts
 }
 
 func money(t *testing.T, s string) *tables.Money {
@@ -50,7 +51,8 @@ func newFixture(t *testing.T, reps int64) *fixture {
 			Tasks:       []tables.TaskSpec{spec},
 		}}, Tasks: []tables.LoadedTask{{Spec: spec, Truth: truth}},
 			Unblinding: &tables.Unblinding{Format: tables.FormatUnblinding, UnblindedAt: time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)}},
-		s: &tables.Set{},
+		s:         &tables.Set{},
+		citations: map[string]int64{},
 	}
 	for rep := int64(1); rep <= reps; rep++ {
 		order := []string{"A", "B"}
@@ -83,9 +85,7 @@ func (f *fixture) addSession(t *testing.T, id string, rep int64, role, arm, cost
 		if arm == "B" {
 			s.ReconciliationValid = &yes
 		}
-		for i := int64(0); i < 2; i++ {
-			f.s.Citations = append(f.s.Citations, tables.CitationRow{SessionID: id, Index: i, Valid: true})
-		}
+		f.citations[id] = 2
 	}
 	f.s.Sessions = append(f.s.Sessions, s)
 	f.s.Tokens = append(f.s.Tokens, tables.Token{SessionID: id, ReferenceCost: money(t, cost), ToolCharges: money(t, tools)})
@@ -146,13 +146,13 @@ func (f *fixture) rateAll(o1, o2, o3, o4 string) {
 
 func (f *fixture) run(t *testing.T) {
 	t.Helper()
-	scoreInto(f.c, f.s)
+	scoreInto(f.c, f.s, f.citations)
 }
 
-// scoreInto runs the stage on the earlier stages' tables in s and adds
-// its output to s.
-func scoreInto(c *tables.Campaign, s *tables.Set) {
-	out := Run(c, tables.Validated{Sessions: s.Sessions, Citations: s.Citations}, tables.Accounted{Tokens: s.Tokens})
+// scoreInto runs the stage on the earlier stages' tables in s and the
+// validate stage's citation counts, and adds its output to s.
+func scoreInto(c *tables.Campaign, s *tables.Set, citations map[string]int64) {
+	out := Run(c, tables.Validated{Sessions: s.Sessions, CitationCounts: citations}, tables.Accounted{Tokens: s.Tokens})
 	s.Runs = append(s.Runs, out.Runs...)
 	s.Obligations = append(s.Obligations, out.Obligations...)
 	s.Rejections = append(s.Rejections, out.Findings...)

@@ -40,7 +40,7 @@ type Out = tables.Scored
 // row per planned run, one obligation row per (run, truth obligation), and
 // every finding, sorted.
 func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted) Out {
-	in := newInputs(c, validated.Sessions, validated.Citations, accounted.Tokens)
+	in := newInputs(c, validated.Sessions, validated.CitationCounts, accounted.Tokens)
 	var out Out
 	ratings := checkRatings(c, in, &out.Findings)
 	out.Findings = append(out.Findings, defectiveOracles(c)...)
@@ -84,7 +84,7 @@ type inputs struct {
 	byReview  map[string]*plannedRun // scored review session ID → run
 	sessions  map[string]*tables.Session
 	tokens    map[string]*tables.Token
-	citations map[string]int64 // session ID → number of citations of its answer
+	citations map[string]int64 // session ID → number of citations of its answer (validate's CitationCounts)
 }
 
 type sessionKey struct {
@@ -92,12 +92,12 @@ type sessionKey struct {
 	rep             int64
 }
 
-func newInputs(c *tables.Campaign, sessions []tables.Session, citations []tables.CitationRow, tokens []tables.Token) *inputs {
+func newInputs(c *tables.Campaign, sessions []tables.Session, citations map[string]int64, tokens []tables.Token) *inputs {
 	in := &inputs{
 		byReview:  map[string]*plannedRun{},
 		sessions:  map[string]*tables.Session{},
 		tokens:    map[string]*tables.Token{},
-		citations: map[string]int64{},
+		citations: citations,
 	}
 	latest := map[sessionKey]*tables.Session{}
 	for i := range sessions {
@@ -113,12 +113,6 @@ func newInputs(c *tables.Campaign, sessions []tables.Session, citations []tables
 	}
 	for i := range tokens {
 		in.tokens[tokens[i].SessionID] = &tokens[i]
-	}
-	for _, row := range citations {
-		// The answer's citation count is one past its highest index, so a
-		// session whose receipt was duplicated (receipt_duplicate) does not
-		// count its citations twice.
-		in.citations[row.SessionID] = max(in.citations[row.SessionID], row.Index+1)
 	}
 	in.plan = planRuns(c)
 	for _, p := range in.plan {

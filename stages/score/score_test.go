@@ -294,29 +294,3 @@ func TestDefectiveOracle(t *testing.T) {
 		t.Fatalf("findings %v", f.s.Rejections)
 	}
 }
-
-// TestIssueDuplicatedReceiptCitations: validate keeps a row per receipt, so
-// a review whose receipt appears twice has its citation rows twice. The
-// answer still has two citations, and the two ratings of two citations
-// must not be reported as missing judgments.
-func TestIssueDuplicatedReceiptCitations(t *testing.T) {
-	f := newFixture(t, 1)
-	var dup []tables.CitationRow
-	for _, c := range f.s.Citations {
-		if c.SessionID == sessionID(1, "B") {
-			dup = append(dup, c)
-		}
-	}
-	if len(dup) != 2 {
-		t.Fatalf("fixture: %d citation rows for the B review, want 2", len(dup))
-	}
-	f.s.Citations = append(f.s.Citations, dup...)
-	f.rateAll(addr, addr, addr, unkc)
-	f.run(t)
-	if n := f.codes()[tables.CodeRatingMissingCitation]; n != 0 {
-		t.Errorf("%d rating_missing_citation findings for a duplicated receipt's citation rows: %v", n, f.s.Rejections)
-	}
-	if b := f.runRow(t, 1, "B"); !b.Scored {
-		t.Errorf("the B run is unscored: %+v", b)
-	}
-}

@@ -18,6 +18,7 @@ func (v *runner) citationRows(session, file string, a *tables.Answer, task *tabl
 		items[task.Packet.Items[i].ID] = &task.Packet.Items[i]
 	}
 	var failures int64
+	v.citeCounts[session] = max(v.citeCounts[session], int64(len(a.Final.Citations)))
 	itemLines := map[*tables.PacketItem]splitText{} // each cited item's text, split once
 	for i, cit := range a.Final.Citations {
 		p := ptr("final", "citations", i)
@@ -35,7 +36,7 @@ func (v *runner) citationRows(session, file string, a *tables.Answer, task *tabl
 		if code != "" {
 			failures++
 		}
-		v.cites = append(v.cites, tables.CitationRow{
+		v.cites.Add(tables.CitationRow{
 			SessionID:  session,
 			Index:      int64(i),
 			EvidenceID: cit.EvidenceID,
@@ -105,7 +106,7 @@ func (v *runner) dispositionRows(session string, task *tables.LoadedTask, a *tab
 	for i, d := range rec.EvidenceDispositions {
 		disposed[d.EvidenceID] = true
 		code := firstCode(found, ptr("reconciliation", "evidence_dispositions", i))
-		v.disps = append(v.disps, tables.DispositionRow{
+		v.disps.Add(tables.DispositionRow{
 			SessionID:  session,
 			TaskID:     task.Spec.ID,
 			EvidenceID: d.EvidenceID,
@@ -118,7 +119,7 @@ func (v *runner) dispositionRows(session string, task *tables.LoadedTask, a *tab
 	for _, it := range task.Packet.Items {
 		if !disposed[it.ID] {
 			disposed[it.ID] = true
-			v.disps = append(v.disps, tables.DispositionRow{
+			v.disps.Add(tables.DispositionRow{
 				SessionID:  session,
 				TaskID:     task.Spec.ID,
 				EvidenceID: it.ID,

@@ -107,7 +107,7 @@ func TestIssueCitationsSplitItemOnce(t *testing.T) {
 	src := []byte(numbered("big", lines))
 	it := tables.PacketItem{ID: "E1", Path: "src/big.ts", StartLine: 1, EndLine: lines, FileSHA256: sum(src), Text: string(src)}
 	task := &tables.LoadedTask{Spec: tables.TaskSpec{ID: "T1"}, Packet: tables.Packet{Items: []tables.PacketItem{it}}}
-	v := &runner{c: &tables.Campaign{Sources: map[string][]byte{it.FileSHA256: src}}, lines: map[string][]int{}}
+	v := newRunner(&tables.Campaign{Sources: map[string][]byte{it.FileSHA256: src}}, nil)
 	a := &tables.Answer{}
 	for i := range citations {
 		line := int64(lines - i)

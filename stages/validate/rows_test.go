@@ -46,17 +46,17 @@ func TestRunRows(t *testing.T) {
 	t.Run("citations", func(t *testing.T) {
 		// The draft and review base answers cite E1 and E2; so does the
 		// reconciliation answer: 3 sessions x 2 citations.
-		if len(s.Citations) != 6 {
-			t.Fatalf("%d citation rows, want 6", len(s.Citations))
+		if s.Citations.Len() != 6 {
+			t.Fatalf("%d citation rows, want 6", s.Citations.Len())
 		}
-		c := s.Citations[0]
+		c := s.Citations.Collect()[0]
 		if c.SessionID != "T1-r1-A" || c.Index != 0 || !slices.Equal(c.Supports, []string{"C1", "A1", "V1"}) || !c.Valid {
 			t.Errorf("first citation row %+v", c)
 		}
 	})
 	t.Run("dispositions", func(t *testing.T) {
 		var ids []string
-		for _, r := range s.Dispositions {
+		for r := range s.Dispositions.All() {
 			ids = append(ids, r.EvidenceID+":"+r.Status)
 			if !r.Valid || r.SessionID != "T1-r1-B" {
 				t.Errorf("row %+v", r)
@@ -70,6 +70,28 @@ func TestRunRows(t *testing.T) {
 
 func ptrInt(n int64) *int64 { return &n }
 
+// TestRunDuplicatedReceiptCitations: validate keeps a row per receipt, so
+// a review whose receipt appears twice has its citation rows twice; the
+// count the score stage reads is still its answer's two citations, so its
+// two rated citations are not reported as missing judgments.
+func TestRunDuplicatedReceiptCitations(t *testing.T) {
+	f := newFixture(t)
+	f.receipt("T1-r1-A", tables.RoleReview, "A", 1)
+	s := f.run()
+	rows := 0
+	for c := range s.Citations.All() {
+		if c.SessionID == "T1-r1-A" {
+			rows++
+		}
+	}
+	if rows != 4 {
+		t.Errorf("%d citation rows of the duplicated review, want 2 per receipt", rows)
+	}
+	if n := s.CitationCounts["T1-r1-A"]; n != 2 {
+		t.Errorf("citation count %d, want the answer's 2", n)
+	}
+}
+
 func TestRunMalformedReconciliation(t *testing.T) {
 	f := newFixture(t)
 	f.answers["T1-r1-B"] = strings.Replace(f.answers["T1-r1-B"], `"obligations":[`, `"extra":1,"obligations":[`, 1)
@@ -78,8 +100,8 @@ func TestRunMalformedReconciliation(t *testing.T) {
 	if r.FinalValid == nil || !*r.FinalValid || r.ReconciliationValid == nil || *r.ReconciliationValid {
 		t.Errorf("final_valid %v reconciliation_valid %v, want true false", r.FinalValid, r.ReconciliationValid)
 	}
-	if len(s.Citations) != 6 {
-		t.Errorf("%d citation rows, want 6: the final is still checked", len(s.Citations))
+	if s.Citations.Len() != 6 {
+		t.Errorf("%d citation rows, want 6: the final is still checked", s.Citations.Len())
 	}
 	for _, fd := range s.Findings {
 		if fd.Severity != tables.Warn {
@@ -92,8 +114,8 @@ func TestRunMissingDispositionRow(t *testing.T) {
 	f := newFixture(t)
 	f.answers["T1-r1-B"] = strings.Replace(f.answers["T1-r1-B"], `{"evidence_id":"E1","status":"used","final_ids":["C1"]},`, ``, 1)
 	s := f.run()
-	if len(s.Dispositions) != 4 || s.Dispositions[0].EvidenceID != "E1" || s.Dispositions[0].Status != tables.StatusMissing || s.Dispositions[0].Valid {
-		t.Errorf("dispositions %+v", s.Dispositions)
+	if d := s.Dispositions.Collect(); len(d) != 4 || d[0].EvidenceID != "E1" || d[0].Status != tables.StatusMissing || d[0].Valid {
+		t.Errorf("dispositions %+v", d)
 	}
 }
 
@@ -107,6 +129,10 @@ func TestRunDeterministic(t *testing.T) {
 	for i := range s2.Findings { // line numbers differ by construction
 		s1.Findings[i].Line, s2.Findings[i].Line = 0, 0
 	}
+	if !reflect.DeepEqual(s1.Citations.Collect(), s2.Citations.Collect()) || !reflect.DeepEqual(s1.Dispositions.Collect(), s2.Dispositions.Collect()) {
+		t.Errorf("citation or disposition rows differ with receipt order")
+	}
+	s1.Citations, s2.Citations, s1.Dispositions, s2.Dispositions = nil, nil, nil, nil // compared in order above
 	if !reflect.DeepEqual(s1, s2) {
 		t.Errorf("outputs differ with receipt order:\n%+v\n%+v", s1.Sessions, s2.Sessions)
 	}

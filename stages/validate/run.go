@@ -40,9 +40,11 @@ type runner struct {
 	prompts  map[string]tables.PromptFile
 	lines    map[string][]int // source sha256 → line starts, computed once
 	sessions []*sessionResult
-	cites    []tables.CitationRow
-	disps    []tables.DispositionRow
-	findings tables.Findings
+	cites    *tables.Spool[tables.CitationRow]    // sorted by compareCitations
+	disps    *tables.Spool[tables.DispositionRow] // sorted by compareDispositions
+	// citeCounts is each session's answer's citation count (Out.CitationCounts).
+	citeCounts map[string]int64
+	findings   tables.Findings
 	// replacements is the replacement rule's outcome (walkSchedule).
 	replacements tables.Replacements
 	// firstReceipt indexes c.Receipts by session ID, the first of each
@@ -68,6 +70,10 @@ func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 		arms:    map[string]tables.Arm{},
 		prompts: map[string]tables.PromptFile{},
 		lines:   map[string][]int{},
+
+		cites:      tables.NewSpool(compareCitations),
+		disps:      tables.NewSpool(compareDispositions),
+		citeCounts: map[string]int64{},
 	}
 	for i := range c.Tasks {
 		v.tasks[c.Tasks[i].Spec.ID] = &c.Tasks[i]
@@ -101,14 +107,19 @@ func (v *runner) finish() Out {
 		rows = append(rows, sr.row)
 	}
 	slices.SortStableFunc(rows, compareSessions)
-	slices.SortStableFunc(v.cites, func(a, b tables.CitationRow) int {
-		return cmp.Or(cmp.Compare(a.SessionID, b.SessionID), cmp.Compare(a.Index, b.Index))
-	})
-	slices.SortStableFunc(v.disps, func(a, b tables.DispositionRow) int {
-		return cmp.Or(cmp.Compare(a.SessionID, b.SessionID), compareIDs(a.EvidenceID, b.EvidenceID))
-	})
 	v.findings.Sort()
-	return Out{Sessions: rows, Citations: v.cites, Dispositions: v.disps, Replacements: v.replacements, Findings: v.findings}
+	return Out{Sessions: rows, Citations: v.cites, Dispositions: v.disps, CitationCounts: v.citeCounts,
+		Replacements: v.replacements, Findings: v.findings}
+}
+
+// compareCitations orders citation rows by session and index.
+func compareCitations(a, b tables.CitationRow) int {
+	return cmp.Or(cmp.Compare(a.SessionID, b.SessionID), cmp.Compare(a.Index, b.Index))
+}
+
+// compareDispositions orders disposition rows by session and evidence ID.
+func compareDispositions(a, b tables.DispositionRow) int {
+	return cmp.Or(cmp.Compare(a.SessionID, b.SessionID), compareIDs(a.EvidenceID, b.EvidenceID))
 }
 
 var roleRank = map[string]int{tables.RolePreparation: 0, tables.RoleDraft: 0, tables.RoleInvestigation: 0, tables.RoleReview: 1}
