@@ -7,7 +7,7 @@ package tables
 type Set struct {
 	Sessions     []Session
 	Tokens       []Token
-	Obligations  []ObligationOutcome
+	Obligations  *Spool[ObligationOutcome]
 	Dispositions *Spool[DispositionRow]
 	Citations    *Spool[CitationRow]
 	Runs         []Run

@@ -46,7 +46,7 @@ type Accounted struct {
 // repetition, arm), and the stage's findings, sorted.
 type Scored struct {
 	Runs        []Run
-	Obligations []ObligationOutcome
+	Obligations *Spool[ObligationOutcome] // in run order; only the report reads them
 	Findings    Findings
 }
 

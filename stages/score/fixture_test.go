@@ -154,7 +154,7 @@ func (f *fixture) run(t *testing.T) {
 func scoreInto(c *tables.Campaign, s *tables.Set, citations map[string]int64) {
 	out := Run(c, tables.Validated{Sessions: s.Sessions, CitationCounts: citations}, tables.Accounted{Tokens: s.Tokens})
 	s.Runs = append(s.Runs, out.Runs...)
-	s.Obligations = append(s.Obligations, out.Obligations...)
+	s.Obligations = out.Obligations
 	s.Rejections = append(s.Rejections, out.Findings...)
 }
 

@@ -25,7 +25,7 @@ func TestAdjudicationProtocol(t *testing.T) {
 		f.run(t)
 		// The adjudicator's record decides everything: R = 1/3, not a mix.
 		checkR(t, f.runRow(t, 1, "B"), 1, 3)
-		for _, o := range f.s.Obligations {
+		for o := range f.s.Obligations.All() {
 			if o.Arm == "B" && o.SettledBy != "adjudicator" {
 				t.Fatalf("obligation row settled by %q", o.SettledBy)
 			}
@@ -58,7 +58,7 @@ func TestAdjudicationProtocol(t *testing.T) {
 		if f.codes()[tables.CodeRunUnrated] != 1 {
 			t.Fatalf("findings %v", f.s.Rejections)
 		}
-		for _, o := range f.s.Obligations {
+		for o := range f.s.Obligations.All() {
 			if o.Arm == "B" && (o.Outcome != nil || o.SettledBy != "unrated") {
 				t.Fatalf("obligation row %+v", o)
 			}

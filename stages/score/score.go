@@ -41,7 +41,7 @@ type Out = tables.Scored
 // every finding, sorted.
 func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted) Out {
 	in := newInputs(c, validated.Sessions, validated.CitationCounts, accounted.Tokens)
-	var out Out
+	out := Out{Obligations: tables.NewSpool[tables.ObligationOutcome](nil)} // rows come in run order
 	ratings := checkRatings(c, in, &out.Findings)
 	out.Findings = append(out.Findings, defectiveOracles(c)...)
 	out.Findings = append(out.Findings, requireUnblinding(c)...)
@@ -52,7 +52,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 			f = append(f, sys.apply(&run, p)...)
 		}
 		out.Runs = append(out.Runs, run)
-		out.Obligations = append(out.Obligations, outcomes...)
+		out.Obligations.Add(outcomes...)
 		out.Findings = append(out.Findings, f...)
 	}
 	out.Findings.Sort()

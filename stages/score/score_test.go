@@ -41,8 +41,8 @@ func TestEveryPlannedRunHasARow(t *testing.T) {
 			}
 		}
 		// 6 runs × 4 obligations.
-		if len(f.s.Obligations) != 24 {
-			t.Fatalf("got %d obligation rows, want 24", len(f.s.Obligations))
+		if f.s.Obligations.Len() != 24 {
+			t.Fatalf("got %d obligation rows, want 24", f.s.Obligations.Len())
 		}
 	})
 	t.Run("a planned run without sessions is kept, unscored, classified invalid", func(t *testing.T) {
