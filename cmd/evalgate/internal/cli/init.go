@@ -114,12 +114,8 @@ func initDesign(kind, file, id, dir string, reps int64, arms, tasks, prompts []s
 // writeSkeleton creates dir (which must not exist or be empty) and its
 // files.
 func writeSkeleton(dir string, files []stages.SkeletonFile) error {
-	entries, err := os.ReadDir(dir)
-	switch {
-	case err == nil && len(entries) > 0:
-		return usagef("%s is not empty; init writes only a new campaign", dir)
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return usagef("campaign directory: %v", err)
+	if err := newCampaignDir(dir, "init"); err != nil {
+		return err
 	}
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
@@ -131,4 +127,18 @@ func writeSkeleton(dir string, files []stages.SkeletonFile) error {
 		}
 	}
 	return nil
+}
+
+// newCampaignDir creates dir for a command that writes only a new
+// campaign, or accepts it when it exists and is empty; a directory with
+// anything in it is refused, never written into.
+func newCampaignDir(dir, command string) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case err == nil && len(entries) > 0:
+		return usagef("%s is not empty; %s writes only a new campaign", dir, command)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return usagef("campaign directory: %v", err)
+	}
+	return os.MkdirAll(dir, 0o755)
 }

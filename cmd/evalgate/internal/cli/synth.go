@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
@@ -48,7 +45,7 @@ Exit 0 written, 2 usage, 3 I/O.`,
 			if out == "" {
 				return usagef("give --out DIR")
 			}
-			if err := emptyDir(out); err != nil {
+			if err := newCampaignDir(out, "synth"); err != nil {
 				return err
 			}
 			sum, err := fixtures.Synth(kind, out, fixtures.SynthOptions{
@@ -70,16 +67,4 @@ Exit 0 written, 2 usage, 3 I/O.`,
 	fl.Uint64Var(&seed, "seed", 741, "seed of every random choice")
 	fl.StringVar(&out, "out", "", "campaign directory to write (must not exist or be empty)")
 	return cmd
-}
-
-// emptyDir creates dir, or accepts it when it exists and is empty.
-func emptyDir(dir string) error {
-	entries, err := os.ReadDir(dir)
-	switch {
-	case err == nil && len(entries) > 0:
-		return usagef("%s is not empty; synth writes only a new campaign", dir)
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return usagef("campaign directory: %v", err)
-	}
-	return os.MkdirAll(dir, 0o755)
 }
