@@ -1,11 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
 
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
@@ -46,14 +46,14 @@ inspect_ai version and provider imply (inspect.model_usage from 0.3.184 and
 for Anthropic; inspect.model_usage.inclusive for older OpenAI and Grok logs
 and Google logs before 0.3.208) and the normalised buckets. A provider
 whose old semantics are unknown yields a warning and no meter, never a
-guess. With --json each meter is one JSON line.
+guess. With --json it prints one JSON document instead, {meters, findings}.
 
 With --into CAMPAIGN --map FILE it appends one receipt per mapped
 (sample, model) instead (see 'evalgate import').
 
-Findings go to stderr. Exit 0 when every log is read (warnings allowed),
-1 when a log is rejected (that log prints no meter; with --into nothing is
-appended), 2 usage.`,
+Findings go to stderr (with --json, into the document). Exit 0 when every
+log is read (warnings allowed), 1 when a log is rejected (that log prints
+no meter; with --into nothing is appended), 2 usage.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("give at least one Inspect log")
@@ -71,7 +71,7 @@ appended), 2 usage.`,
 			return runImportInspect(stdout, stderr, args, asJSON)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON line per meter (with --into: a JSON summary)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document: the meters and findings (with --into: the import's summary and findings)")
 	cmd.Flags().StringVar(&ii.into, "into", "", "campaign directory to append receipts to")
 	cmd.Flags().StringVar(&ii.mapFile, "map", "", "mapping file naming the session of every record (schema import-map)")
 	return cmd
@@ -105,8 +105,9 @@ The mapping's output_file names the trial file holding the final answer.`
 		Use: use, Short: short,
 		Long: long + `
 
-Findings go to stderr. Exit 0 when appended (or already imported), 1 when
-refused (nothing is appended), 2 usage.`,
+Findings go to stderr (with --json, into the document). Exit 0 when
+appended (or already imported), 1 when refused (nothing is appended), 2
+usage.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			switch {
 			case len(args) == 0:
@@ -118,7 +119,7 @@ refused (nothing is appended), 2 usage.`,
 		},
 		RunE: func(_ *cobra.Command, args []string) error { return ii.run(stdout, stderr, args) },
 	}
-	cmd.Flags().BoolVar(&ii.asJSON, "json", false, "print a JSON summary")
+	cmd.Flags().BoolVar(&ii.asJSON, "json", false, "print one JSON document: the import's summary and findings")
 	cmd.Flags().StringVar(&ii.into, "into", "", "campaign directory to append receipts to")
 	cmd.Flags().StringVar(&ii.mapFile, "map", "", "mapping file naming the session of every record (schema import-map)")
 	return cmd
@@ -148,8 +149,48 @@ type meterBuckets struct {
 	Reasoning     int64 `json:"reasoning"`
 }
 
+// inspectReport is import inspect --json's document, in every outcome.
+type inspectReport struct {
+	// Meters holds every meter of the logs read, in the order given; a
+	// rejected log contributes none.
+	Meters []importedMeter `json:"meters"`
+	// Findings is every finding of every log, rejecting and warning;
+	// [] when none.
+	Findings tables.Findings `json:"findings"`
+	// Error says why the command stopped (a usage or I/O error); omitted
+	// otherwise.
+	Error string `json:"error,omitempty"`
+}
+
 func runImportInspect(stdout, stderr io.Writer, paths []string, asJSON bool) error {
-	var meters []importedMeter
+	rep := inspectReport{Meters: []importedMeter{}, Findings: tables.Findings{}}
+	err := readInspectMeters(paths, &rep, func(fs tables.Findings) {
+		if !asJSON {
+			printFindings(stderr, fs)
+		}
+	})
+	if asJSON {
+		if err != nil && !errors.Is(err, errRejected) {
+			rep.Error = err.Error()
+		}
+		if jerr := writeJSON(stdout, rep); jerr != nil {
+			return jerr
+		}
+		return err
+	}
+	if err != nil && !errors.Is(err, errRejected) {
+		return err
+	}
+	if perr := printMeters(stdout, rep.Meters); perr != nil {
+		return perr
+	}
+	return err
+}
+
+// readInspectMeters reads every log into rep, passing each log's sorted
+// findings to found as it is read; errRejected when a log is rejected
+// (the others are still read).
+func readInspectMeters(paths []string, rep *inspectReport, found func(tables.Findings)) error {
 	rejected := false
 	for _, path := range paths {
 		log, fs, err := readInspectPath(path)
@@ -161,15 +202,13 @@ func runImportInspect(stdout, stderr io.Writer, paths []string, asJSON bool) err
 			ms, fs = logMeters(log, fs)
 		}
 		fs.Sort()
-		printFindings(stderr, fs)
+		found(fs)
+		rep.Findings = append(rep.Findings, fs...)
 		if fs.Rejected() {
 			rejected = true
 			continue
 		}
-		meters = append(meters, ms...)
-	}
-	if err := printMeters(stdout, meters, asJSON); err != nil {
-		return err
+		rep.Meters = append(rep.Meters, ms...)
 	}
 	if rejected {
 		return errRejected
@@ -220,19 +259,7 @@ func logMeters(log *load.InspectLog, fs tables.Findings) ([]importedMeter, table
 	return out, fs
 }
 
-func printMeters(w io.Writer, meters []importedMeter, asJSON bool) error {
-	if asJSON {
-		for _, m := range meters {
-			b, err := json.Marshal(m, json.Deterministic(true))
-			if err != nil {
-				return err
-			}
-			if _, err := w.Write(append(b, '\n')); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+func printMeters(w io.Writer, meters []importedMeter) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "LOG\tSAMPLE\tEPOCH\tMODEL\tSHAPE\tUNCACHED\tCACHED\tWRITE_5M\tWRITE_1H\tOUTPUT\tREASONING")
 	for _, m := range meters {

@@ -23,14 +23,23 @@ type importInto struct {
 	asJSON                bool
 }
 
-// importSummary is the --json output of an import into a campaign.
+// importSummary is the --json output of an import into a campaign, one
+// document in every outcome.
 type importSummary struct {
-	Campaign string   `json:"campaign"`
-	Source   string   `json:"source"`
+	Campaign string `json:"campaign"`
+	Source   string `json:"source"`
+	// Imported is false when the import was refused or stopped: then
+	// nothing was written and the counts are 0.
+	Imported bool     `json:"imported"`
 	Added    int      `json:"added"`
 	Filled   int      `json:"filled"`
 	Skipped  int      `json:"skipped"`
 	Sessions []string `json:"sessions"` // sessions added or filled, in order
+	// Findings is every finding, rejecting and warning; [] when none.
+	Findings tables.Findings `json:"findings"`
+	// Error says why the import stopped before checking the records (a
+	// usage or I/O error); omitted otherwise.
+	Error string `json:"error,omitempty"`
 }
 
 // maxReadCampaignFile caps what an import reads of receipts.jsonl and
@@ -38,32 +47,58 @@ type importSummary struct {
 const maxReadCampaignFile = 256 << 20
 
 func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
+	plan, fs, err := ii.apply(paths)
+	imported := err == nil
+	if ii.asJSON {
+		sum := importSummary{Campaign: ii.into, Source: ii.source, Imported: imported, Sessions: []string{}, Findings: tables.Findings{}}
+		if imported {
+			sum.Added, sum.Filled, sum.Skipped = plan.Added, plan.Filled, plan.Skipped
+			sum.Sessions = append(sum.Sessions, plan.Sessions...)
+		}
+		sum.Findings = append(sum.Findings, fs...)
+		if err != nil && !errors.Is(err, errRejected) {
+			sum.Error = err.Error()
+		}
+		if jerr := writeJSON(stdout, sum); jerr != nil {
+			return jerr
+		}
+	} else {
+		printFindings(stderr, fs)
+	}
+	if err == nil && !ii.asJSON {
+		_, err = fmt.Fprintf(stdout, "imported %d %s session(s) into %s; filled %d; %d already imported\n", plan.Added, ii.source, ii.into, plan.Filled, plan.Skipped)
+	}
+	return err
+}
+
+// apply checks the import and, when no finding rejects it, writes it;
+// errRejected when a finding rejects it (nothing is written).
+func (ii importInto) apply(paths []string) (load.ImportPlan, tables.Findings, error) {
+	var plan load.ImportPlan
 	if ii.mapFile == "" {
-		return usagef("give --map FILE: the mapping that names the session of every record (docs/import.md); nothing is guessed from names")
+		return plan, nil, usagef("give --map FILE: the mapping that names the session of every record (docs/import.md); nothing is guessed from names")
 	}
 	root, err := os.OpenRoot(ii.into)
 	if err != nil {
-		return usagef("campaign directory: %v", err)
+		return plan, nil, usagef("campaign directory: %v", err)
 	}
 	defer root.Close()
 	mapData, err := readRegular(ii.mapFile, load.MaxImportMap)
 	if err != nil {
-		return usagef("mapping: %v", err)
+		return plan, nil, usagef("mapping: %v", err)
 	}
 	m, fs := load.ImportMap(ii.mapFile, ii.source, mapData)
 	if m == nil {
-		printFindings(stderr, fs)
-		return errRejected
+		return plan, fs, errRejected
 	}
 	camp, cfs := readImportCampaign(root)
 	fs = append(fs, cfs...)
 	if camp.Manifest == nil {
-		printFindings(stderr, fs)
-		return errRejected
+		return plan, fs, errRejected
 	}
 	sources, err := readImportSources(ii.source, m, paths)
 	if err != nil {
-		return err
+		return plan, fs, err
 	}
 	plan, more := stages.Import(ii.source, camp, m, ii.mapFile, sources)
 	fs = append(fs, more...)
@@ -72,14 +107,10 @@ func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
 		fs = append(fs, unwritable(root, plan)...)
 	}
 	fs.Sort()
-	printFindings(stderr, fs)
 	if fs.Rejected() {
-		return errRejected
+		return plan, fs, errRejected
 	}
-	if err := writeImport(ii.into, root, plan); err != nil {
-		return err
-	}
-	return printImportSummary(stdout, ii, plan)
+	return plan, fs, writeImport(ii.into, root, plan)
 }
 
 // readRegular reads a regular file of at most limit bytes.
@@ -283,16 +314,4 @@ func writeImport(dir string, root *os.Root, plan load.ImportPlan) error {
 		return err
 	}
 	return tables.WriteFileAtomic(filepath.Join(dir, load.ImportsFile), plan.Ledger, 0o644)
-}
-
-func printImportSummary(w io.Writer, ii importInto, plan load.ImportPlan) error {
-	if ii.asJSON {
-		sum := importSummary{Campaign: ii.into, Source: ii.source, Added: plan.Added, Filled: plan.Filled, Skipped: plan.Skipped, Sessions: plan.Sessions}
-		if sum.Sessions == nil {
-			sum.Sessions = []string{}
-		}
-		return writeJSON(w, sum)
-	}
-	_, err := fmt.Fprintf(w, "imported %d %s session(s) into %s; filled %d; %d already imported\n", plan.Added, ii.source, ii.into, plan.Filled, plan.Skipped)
-	return err
 }

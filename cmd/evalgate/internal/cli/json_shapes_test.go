@@ -17,7 +17,8 @@ import (
 // stdout is exactly one JSON document in every outcome; booleans and nulls
 // are JSON literals, never the strings "true", "false" or "null"; a
 // position that does not apply is omitted, never line 0; lists are arrays,
-// never comma-joined strings.
+// never comma-joined strings; a command's findings are the one finding
+// shape (tables.Finding).
 func TestJSONShapes(t *testing.T) {
 	type call struct {
 		name string
@@ -52,6 +53,17 @@ func TestJSONShapes(t *testing.T) {
 		call{"validate rejected", []string{"validate", broken, "--json"}},
 		call{"admit rejected", []string{"admit", broken, "--request", filepath.Join(broken, "manifest.json"), "--json"}},
 	)
+	logs := filepath.Join("..", "..", "..", "..", "stages", "load", "testdata", "inspect")
+	badMap := filepath.Join(t.TempDir(), "map.json")
+	if err := os.WriteFile(badMap, []byte("{\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls = append(calls,
+		call{"import inspect", []string{"import", "inspect", filepath.Join(logs, "2025-05-12T20-28-13-04-00_popularity.json"), filepath.Join(logs, "log_formats.json"), "--json"}},
+		call{"import inspect usage error", []string{"import", "inspect", filepath.Join(logs, "missing.json"), "--json"}},
+		call{"import refused", []string{"import", "inspect", filepath.Join(logs, "log_formats.json"), "--into", broken, "--map", badMap, "--json"}},
+		call{"import usage error", []string{"import", "harbor", filepath.Join(logs, "log_formats.json"), "--into", broken, "--json"}},
+	)
 	for _, c := range calls {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := mainCmd(c.args...)
@@ -82,6 +94,9 @@ func shapeProblems(path string, v any) []string {
 			if (k == "line" || k == "column") && e == float64(0) {
 				out = append(out, p+" is 0: omit a position that does not apply")
 			}
+			if p == "/findings" { // a command's own findings, not a count within a document
+				out = append(out, findingShapeProblems(p, e)...)
+			}
 			if slices.Contains(listKeys, k) {
 				if _, ok := e.([]any); !ok && e != nil {
 					out = append(out, fmt.Sprintf("%s is %T %v, want an array", p, e, e))
@@ -96,6 +111,30 @@ func shapeProblems(path string, v any) []string {
 	case string:
 		if x == "true" || x == "false" || x == "null" {
 			out = append(out, fmt.Sprintf("%s is the string %q, want the JSON literal", path, x))
+		}
+	}
+	return out
+}
+
+// findingShapeProblems names what makes v other than a list of findings
+// in the one shape every command prints (tables.Finding): an array of
+// objects, each with its code, severity and message.
+func findingShapeProblems(path string, v any) []string {
+	list, ok := v.([]any)
+	if !ok {
+		return []string{fmt.Sprintf("%s is %T, want an array of findings", path, v)}
+	}
+	var out []string
+	for i, e := range list {
+		f, ok := e.(map[string]any)
+		if !ok {
+			out = append(out, fmt.Sprintf("%s/%d is %T, want a finding object", path, i, e))
+			continue
+		}
+		for _, key := range []string{"code", "severity", "message"} {
+			if s, ok := f[key].(string); !ok || s == "" {
+				out = append(out, fmt.Sprintf("%s/%d has no %s: not the finding shape", path, i, key))
+			}
 		}
 	}
 	return out
