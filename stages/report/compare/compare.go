@@ -86,6 +86,11 @@ type Difference struct {
 	// boolean marks a field whose values are "true" and "false" (pass,
 	// held, present): --json writes them as JSON booleans.
 	boolean bool
+	// list marks a list field (failing, failing_gates), Old and New its
+	// items joined with commas: --json writes oldItems and newItems as
+	// JSON arrays.
+	list               bool
+	oldItems, newItems []string
 }
 
 // Compare reads the outputs in oldDir and newDir and lists their
@@ -166,6 +171,18 @@ func (d *differ) flag(kind, key, field string, old, nw *string, dir Direction) {
 	}
 }
 
+// items records a difference of a list field, compared as the text of
+// its items in order.
+func (d *differ) items(kind, key, field string, old, nw []string) {
+	of, nf := strings.Join(old, ","), strings.Join(nw, ",")
+	n := len(d.out)
+	d.exact(kind, key, field, &of, &nf, Changed)
+	if len(d.out) > n {
+		x := &d.out[n]
+		x.list, x.oldItems, x.newItems = true, append([]string{}, old...), append([]string{}, nw...)
+	}
+}
+
 // metric records a difference between two numeric texts: exact within the
 // tolerance when both parse as numbers, else any change is beyond it.
 func (d *differ) metric(kind, key, field string, old, nw *string, good sense) {
@@ -192,8 +209,7 @@ func (d *differ) decision(old, nw scorecard.DecisionResult) {
 	od, nd := string(old.Decision), string(nw.Decision)
 	d.exact(DiffDecision, "", "decision", &od, &nd, decisionMove(old.Decision, nw.Decision))
 	d.exact(DiffDecision, "", "arm", &old.Arm, &nw.Arm, Changed)
-	of, nf := strings.Join(old.FailingGates, ","), strings.Join(nw.FailingGates, ",")
-	d.exact(DiffDecision, "", "failing_gates", &of, &nf, Changed)
+	d.items(DiffDecision, "", "failing_gates", old.FailingGates, nw.FailingGates)
 }
 
 // rejections lists every rejecting finding present on one side only, keyed
@@ -279,7 +295,6 @@ func (d *differ) gates(old, nw []tables.Gate) {
 		d.flag(DiffGate, k, "pass", boolText(o.Pass), boolText(n.Pass), flipped(boolText(o.Pass), boolText(n.Pass)))
 		d.metric(DiffGate, k, "observed", &o.Observed, &n.Observed, gateSense(o.Gate))
 		d.exact(DiffGate, k, "threshold", &o.Threshold, &n.Threshold, Changed)
-		of, nf := strings.Join(o.Failing, ","), strings.Join(n.Failing, ",")
-		d.exact(DiffGate, k, "failing", &of, &nf, Changed)
+		d.items(DiffGate, k, "failing", o.Failing, n.Failing)
 	}
 }

@@ -106,14 +106,17 @@ func (c *Comparison) Regressions() []Difference {
 func (c *Comparison) DecisionChanged() bool { return c.Old.Decision != c.New.Decision }
 
 // MarshalJSON writes a boolean field's values (pass, held, present) as
-// JSON booleans and every other value as its exact text.
+// JSON booleans, a list field's (failing, failing_gates) as arrays of its
+// items, and every other value as its exact text.
 func (d Difference) MarshalJSON() ([]byte, error) {
-	value := func(s *string) any {
+	value := func(s *string, items []string) any {
 		switch {
 		case s == nil:
 			return nil
 		case d.boolean:
 			return *s == "true"
+		case d.list:
+			return items
 		}
 		return *s
 	}
@@ -126,5 +129,5 @@ func (d Difference) MarshalJSON() ([]byte, error) {
 		Delta     *string   `json:"delta"`
 		Direction Direction `json:"direction"`
 		Beyond    bool      `json:"beyond_tolerance"`
-	}{d.Kind, d.Key, d.Field, value(d.Old), value(d.New), d.Delta, d.Direction, d.Beyond})
+	}{d.Kind, d.Key, d.Field, value(d.Old, d.oldItems), value(d.New, d.newItems), d.Delta, d.Direction, d.Beyond})
 }

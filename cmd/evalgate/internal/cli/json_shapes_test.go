@@ -89,6 +89,14 @@ func shapeProblems(path string, v any) []string {
 	var out []string
 	switch x := v.(type) {
 	case map[string]any:
+		if field, _ := x["field"].(string); slices.Contains(listKeys, field) {
+			// a compared list's old and new values (compare --json)
+			for _, side := range []string{"old", "new"} {
+				if _, ok := x[side].([]any); !ok && x[side] != nil {
+					out = append(out, fmt.Sprintf("%s/%s of field %s is %T %v, want an array", path, side, field, x[side], x[side]))
+				}
+			}
+		}
 		for k, e := range x {
 			p := path + "/" + k
 			if (k == "line" || k == "column") && e == float64(0) {
