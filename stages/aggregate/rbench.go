@@ -104,6 +104,10 @@ type counts struct {
 	cost                                     *tables.Money
 	durations                                []int64
 	durationUnknown                          bool
+	// cleanPairs and variantPairs are the (case, run) pairs of the
+	// eligible audited clean and variant attempts, as "case/rN" in row
+	// order: the two profiles are compared only on the same pairs.
+	cleanPairs, variantPairs []string
 }
 
 func tally(rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) counts {
@@ -129,11 +133,13 @@ func tally(rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) c
 		switch {
 		case r.CaseKind == tables.CaseVariant && r.Label == tables.LabelAudited:
 			k.variants++
+			k.variantPairs = append(k.variantPairs, attemptPair(r))
 			if r.Detected != nil && *r.Detected {
 				k.detected++
 			}
 		case r.CaseKind == tables.CaseClean && r.Label == tables.LabelAudited:
 			k.clean++
+			k.cleanPairs = append(k.cleanPairs, attemptPair(r))
 			if r.Blocked != nil && *r.Blocked {
 				k.blocked++
 			}
@@ -178,6 +184,9 @@ func tally(rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) c
 	}
 	return k
 }
+
+// attemptPair names an attempt's (case, run) pair as gates list it.
+func attemptPair(r tables.ReviewRow) string { return fmt.Sprintf("%s/r%d", r.CaseID, r.Run) }
 
 // metrics are one stratum's metric rows.
 func metrics(split, profile, model string, rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) []tables.ReviewMetric {
@@ -236,6 +245,7 @@ type benchJudge struct {
 	base, cand string
 	commitment tables.Commitment
 	worse      []string // gates the candidate failed by being observed worse
+	unpaired   []string // gates not compared: the profiles' (case, run) pairs differ in a stratum
 }
 
 func (j *benchJudge) split(split, profile string) counts {
@@ -325,24 +335,53 @@ func (j *benchJudge) byStratum(split string) []stratumCounts {
 }
 
 // leastChange is the smallest per-stratum change over the strata where
-// either profile has eligible attempts: nil (unknown) when there is none
-// or when a stratum's two profiles have different eligible counts.
-func leastChange(ss []stratumCounts, eligible func(counts) int64, change func(b, c counts) int64) *big.Rat {
-	var least *big.Rat
+// either profile has eligible attempts, nil (unknown) when there is none.
+// Promotion compares the two profiles on the same cases, so a stratum is
+// compared only when both profiles' eligible attempts are the same
+// (case, run) pairs: otherwise unpaired lists every pair one profile has
+// there and the other has not, as "model: case/rN profile only", and the
+// gate cannot pass (least still shows whether a compared stratum is worse).
+func leastChange(ss []stratumCounts, base, cand string, pairs func(counts) []string, change func(b, c counts) int64) (least *big.Rat, unpaired []string) {
 	for _, s := range ss {
-		nb, nc := eligible(s.base), eligible(s.cand)
-		if nb == 0 && nc == 0 {
+		pb, pc := pairs(s.base), pairs(s.cand)
+		if len(pb) == 0 && len(pc) == 0 {
 			continue
 		}
-		if nb != nc {
-			return nil
+		if only := onlyIn(pb, pc); len(only) > 0 || len(pb) != len(pc) {
+			for _, p := range only {
+				unpaired = append(unpaired, fmt.Sprintf("%s: %s %s only", s.model, p, base))
+			}
+			for _, p := range onlyIn(pc, pb) {
+				unpaired = append(unpaired, fmt.Sprintf("%s: %s %s only", s.model, p, cand))
+			}
+			continue
 		}
 		if v := big.NewRat(change(s.base, s.cand), 1); least == nil || v.Cmp(least) < 0 {
 			least = v
 		}
 	}
-	return least
+	return least, unpaired
 }
+
+// onlyIn lists the pairs of a that b does not hold as often, each once.
+func onlyIn(a, b []string) []string {
+	left := map[string]int{}
+	for _, p := range b {
+		left[p]++
+	}
+	var out []string
+	for _, p := range a {
+		if left[p] > 0 {
+			left[p]--
+		} else if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// unpairedDetail says why a stratum was not compared.
+const unpairedDetail = "not compared: within a model stratum the two profiles were not run on the same (case, run) pairs (failing lists the unpaired ones), so the comparison is not on the same cases"
 
 // stratumText lists every stratum's counts, prefixed by its model when
 // there are several.
@@ -366,15 +405,23 @@ func (j *benchJudge) blocking(t threshold, split string, retired bool) tables.Ga
 	text := stratumText(ss, func(b, c counts) string {
 		return fmt.Sprintf("baseline %d/%d, candidate %d/%d audited clean attempts blocked", b.blocked, b.clean, c.blocked, c.clean)
 	})
-	var observed *big.Rat
+	var least, observed *big.Rat
+	var unpaired []string
 	if !retired {
-		observed = leastChange(ss, func(k counts) int64 { return k.clean }, func(b, c counts) int64 { return b.blocked - c.blocked })
+		least, unpaired = leastChange(ss, j.base, j.cand, func(k counts) []string { return k.cleanPairs }, func(b, c counts) int64 { return b.blocked - c.blocked })
+	}
+	if len(unpaired) == 0 {
+		observed = least
 	}
 	detail := "blocking findings on audited clean cases, compared within each model stratum; every eligible attempt stays in the denominator"
-	if retired {
+	switch {
+	case retired:
 		detail = retiredDetail
+	case len(unpaired) > 0:
+		detail = unpairedDetail
+		j.unpaired = append(j.unpaired, string(t.name))
 	}
-	return j.gate(t, observed, text, observed != nil && observed.Sign() < 0, nil, detail)
+	return j.gate(t, observed, text, least != nil && least.Sign() < 0, unpaired, detail)
 }
 
 // detection compares detected planted defects within each model stratum:
@@ -385,15 +432,23 @@ func (j *benchJudge) detection(t threshold, split string, retired bool) tables.G
 	text := stratumText(ss, func(b, c counts) string {
 		return fmt.Sprintf("baseline %d/%d, candidate %d/%d planted defects detected", b.detected, b.variants, c.detected, c.variants)
 	})
-	var observed *big.Rat
+	var least, observed *big.Rat
+	var unpaired []string
 	if !retired {
-		observed = leastChange(ss, func(k counts) int64 { return k.variants }, func(b, c counts) int64 { return c.detected - b.detected })
+		least, unpaired = leastChange(ss, j.base, j.cand, func(k counts) []string { return k.variantPairs }, func(b, c counts) int64 { return c.detected - b.detected })
+	}
+	if len(unpaired) == 0 {
+		observed = least
 	}
 	detail := "the planted category and location, compared within each model stratum; a wrong location is a miss"
-	if retired {
+	switch {
+	case retired:
 		detail = retiredDetail
+	case len(unpaired) > 0:
+		detail = unpairedDetail
+		j.unpaired = append(j.unpaired, string(t.name))
 	}
-	return j.gate(t, observed, text, observed != nil && !t.pass(observed), nil, detail)
+	return j.gate(t, observed, text, least != nil && !t.pass(least), unpaired, detail)
 }
 
 // budget is the ledger's remaining allowance (reference basis): the cap
@@ -430,6 +485,9 @@ func (j *benchJudge) decide(gates []tables.Gate) tables.Decision {
 		d.Decision, d.Reason = tables.DecisionAdvance, "the candidate passes its contract and regression cases, blocks fewer clean cases with no detection regression on selection and final, within budget"
 	case len(j.worse) > 0:
 		d.Decision, d.Reason = tables.DecisionDoNotAdvance, "the candidate is observed worse on "+strings.Join(j.worse, ",")+"; the default reviewer stays"
+	case len(j.unpaired) > 0:
+		d.Decision, d.Reason = tables.DecisionInconclusive, "the candidate and the baseline were not run on the same (case, run) pairs within each model stratum, so "+
+			strings.Join(j.unpaired, ",")+" compared nothing; the candidate stays opt-in and the default reviewer stays"
 	default:
 		d.Decision, d.Reason = tables.DecisionInconclusive, "no regression, but no demonstrated improvement on "+strings.Join(failing, ",")+"; the candidate stays opt-in and the default reviewer stays"
 	}
