@@ -401,46 +401,58 @@ func stratumText(ss []stratumCounts, one func(b, c counts) string) string {
 // strata. Blocking more in any stratum is worse; blocking as many in one
 // is not shown better there.
 func (j *benchJudge) blocking(t threshold, split string, retired bool) tables.Gate {
-	ss := j.byStratum(split)
-	text := stratumText(ss, func(b, c counts) string {
-		return fmt.Sprintf("baseline %d/%d, candidate %d/%d audited clean attempts blocked", b.blocked, b.clean, c.blocked, c.clean)
+	return j.withinStrata(t, split, retired, stratumComparison{
+		text: func(b, c counts) string {
+			return fmt.Sprintf("baseline %d/%d, candidate %d/%d audited clean attempts blocked", b.blocked, b.clean, c.blocked, c.clean)
+		},
+		pairs:  func(k counts) []string { return k.cleanPairs },
+		change: func(b, c counts) int64 { return b.blocked - c.blocked },
+		worse:  func(least *big.Rat) bool { return least.Sign() < 0 },
+		detail: "blocking findings on audited clean cases, compared within each model stratum; every eligible attempt stays in the denominator",
 	})
-	var least, observed *big.Rat
-	var unpaired []string
-	if !retired {
-		least, unpaired = leastChange(ss, j.base, j.cand, func(k counts) []string { return k.cleanPairs }, func(b, c counts) int64 { return b.blocked - c.blocked })
-	}
-	if len(unpaired) == 0 {
-		observed = least
-	}
-	detail := "blocking findings on audited clean cases, compared within each model stratum; every eligible attempt stays in the denominator"
-	switch {
-	case retired:
-		detail = retiredDetail
-	case len(unpaired) > 0:
-		detail = unpairedDetail
-		j.unpaired = append(j.unpaired, string(t.name))
-	}
-	return j.gate(t, observed, text, least != nil && least.Sign() < 0, unpaired, detail)
 }
 
 // detection compares detected planted defects within each model stratum:
 // the candidate's minus the baseline's, the least over the strata; fewer
 // in any stratum is a regression.
 func (j *benchJudge) detection(t threshold, split string, retired bool) tables.Gate {
-	ss := j.byStratum(split)
-	text := stratumText(ss, func(b, c counts) string {
-		return fmt.Sprintf("baseline %d/%d, candidate %d/%d planted defects detected", b.detected, b.variants, c.detected, c.variants)
+	return j.withinStrata(t, split, retired, stratumComparison{
+		text: func(b, c counts) string {
+			return fmt.Sprintf("baseline %d/%d, candidate %d/%d planted defects detected", b.detected, b.variants, c.detected, c.variants)
+		},
+		pairs:  func(k counts) []string { return k.variantPairs },
+		change: func(b, c counts) int64 { return c.detected - b.detected },
+		worse:  func(least *big.Rat) bool { return !t.pass(least) },
+		detail: "the planted category and location, compared within each model stratum; a wrong location is a miss",
 	})
+}
+
+// stratumComparison is what a promotion gate compares within each model
+// stratum: the counts it shows, the eligible (case, run) pairs, the
+// change in the candidate's favour and when the least change shows the
+// candidate worse.
+type stratumComparison struct {
+	text   func(b, c counts) string
+	pairs  func(counts) []string
+	change func(b, c counts) int64
+	worse  func(least *big.Rat) bool
+	detail string
+}
+
+// withinStrata is the gate of one split's comparison: the least change
+// over the strata, unknown on a retired split or when a stratum's pairs
+// differ (the gate then lists them and the decision names it).
+func (j *benchJudge) withinStrata(t threshold, split string, retired bool, sc stratumComparison) tables.Gate {
+	ss := j.byStratum(split)
 	var least, observed *big.Rat
 	var unpaired []string
 	if !retired {
-		least, unpaired = leastChange(ss, j.base, j.cand, func(k counts) []string { return k.variantPairs }, func(b, c counts) int64 { return c.detected - b.detected })
+		least, unpaired = leastChange(ss, j.base, j.cand, sc.pairs, sc.change)
 	}
 	if len(unpaired) == 0 {
 		observed = least
 	}
-	detail := "the planted category and location, compared within each model stratum; a wrong location is a miss"
+	detail := sc.detail
 	switch {
 	case retired:
 		detail = retiredDetail
@@ -448,7 +460,7 @@ func (j *benchJudge) detection(t threshold, split string, retired bool) tables.G
 		detail = unpairedDetail
 		j.unpaired = append(j.unpaired, string(t.name))
 	}
-	return j.gate(t, observed, text, least != nil && !t.pass(least), unpaired, detail)
+	return j.gate(t, observed, stratumText(ss, sc.text), least != nil && sc.worse(least), unpaired, detail)
 }
 
 // budget is the ledger's remaining allowance (reference basis): the cap
