@@ -110,7 +110,7 @@ func TestImportCodexMultiTurn(t *testing.T) {
 	}
 	set := account.Run(&tables.Campaign{Manifest: *man, Receipts: []tables.Line[tables.Receipt]{{Line: 1, Record: r}}})
 	cost, _ := tables.ParseMoney("0.0868")
-	if len(set.Tokens) != 1 || set.Tokens[0].ReferenceCost == nil || *set.Tokens[0].ReferenceCost != cost {
+	if set.Tokens.Len() != 1 || set.Tokens.Collect()[0].ReferenceCost == nil || *set.Tokens.Collect()[0].ReferenceCost != cost {
 		t.Errorf("priced %+v, want $0.0868", set.Tokens)
 	}
 }

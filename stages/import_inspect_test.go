@@ -257,11 +257,11 @@ func TestImportInspectPricedCost(t *testing.T) {
 	}
 	c := &tables.Campaign{Manifest: *man, Receipts: []tables.Line[tables.Receipt]{{Line: 1, Record: r}}}
 	set := account.Run(c)
-	if len(set.Tokens) != 1 || set.Tokens[0].ReferenceCost == nil {
+	if set.Tokens.Len() != 1 || set.Tokens.Collect()[0].ReferenceCost == nil {
 		t.Fatalf("tokens %+v", set.Tokens)
 	}
 	want, _ := tables.ParseMoney("0.00177225")
-	if got := *set.Tokens[0].ReferenceCost; got != want {
+	if got := *set.Tokens.Collect()[0].ReferenceCost; got != want {
 		t.Errorf("reference cost %s, want %s", got, want)
 	}
 }

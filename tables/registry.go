@@ -37,8 +37,8 @@ func Registry() []Table {
 	return []Table{
 		table("sessions", "Every session attempt and every planned session, with its status and classification (V2, V7).",
 			func(s *Set) []Session { return s.Sessions }),
-		table("tokens", "Token meters normalised into disjoint buckets, with exact reference and actual cost (A1–A3).",
-			func(s *Set) []Token { return s.Tokens }),
+		spooled("tokens", "Token meters normalised into disjoint buckets, with exact reference and actual cost (A1–A3).",
+			func(s *Set) *Spool[Token] { return s.Tokens }),
 		spooled("obligations", "Settled rating outcome of every truth obligation in every review run (Q1, Q2).",
 			func(s *Set) *Spool[ObligationOutcome] { return s.Obligations }),
 		spooled("dispositions", "Evidence dispositions of reconciliation answers, including packet E IDs left undisposed (V6).",

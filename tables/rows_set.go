@@ -6,7 +6,7 @@ package tables
 // order); a nil spool is an empty table.
 type Set struct {
 	Sessions     []Session
-	Tokens       []Token
+	Tokens       *Spool[Token]
 	Obligations  *Spool[ObligationOutcome]
 	Dispositions *Spool[DispositionRow]
 	Citations    *Spool[CitationRow]

@@ -35,7 +35,7 @@ type Replacements struct {
 // dispatched receipt (sorted by session ID), one ledger entry per receipt
 // (in receipt order), and the stage's findings in the order found.
 type Accounted struct {
-	Tokens   []Token
+	Tokens   *Spool[Token] // sorted by session ID, then line
 	Ledger   []LedgerEntry
 	Ceilings []Ceiling // every campaign ceiling with its limit, use and whether it held
 	Findings Findings

@@ -19,7 +19,6 @@ package account
 import (
 	"cmp"
 	"fmt"
-	"slices"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -42,10 +41,12 @@ func Run(c *tables.Campaign) Out {
 		a.receipt(line)
 	}
 	a.campaignCeilings()
-	slices.SortStableFunc(a.tokens, func(x, y tables.Token) int {
-		return cmp.Or(cmp.Compare(x.SessionID, y.SessionID), cmp.Compare(x.Line, y.Line))
-	})
 	return Out{Tokens: a.tokens, Ledger: a.ledger, Ceilings: a.ceilings, Findings: a.findings}
+}
+
+// compareTokens orders token rows by session ID, then receipt line.
+func compareTokens(x, y tables.Token) int {
+	return cmp.Or(cmp.Compare(x.SessionID, y.SessionID), cmp.Compare(x.Line, y.Line))
 }
 
 // accountant accumulates the account stage's tables for one campaign.
@@ -53,15 +54,15 @@ type accountant struct {
 	c        *tables.Campaign
 	cards    map[string]Tariff
 	limits   limits
-	charged  map[string]chargedRequest // request IDs already charged
-	tokens   []tables.Token
+	charged  map[string]chargedRequest   // request IDs already charged
+	tokens   *tables.Spool[tables.Token] // sorted by compareTokens
 	ledger   []tables.LedgerEntry
 	ceilings []tables.Ceiling
 	findings []tables.Finding
 }
 
 func newAccountant(c *tables.Campaign) *accountant {
-	a := &accountant{c: c, cards: tariffs(&c.Manifest), charged: map[string]chargedRequest{}}
+	a := &accountant{c: c, cards: tariffs(&c.Manifest), charged: map[string]chargedRequest{}, tokens: tables.NewSpool(compareTokens)}
 	var probs []tables.Finding
 	a.limits, probs = manifestLimits(&c.Manifest)
 	a.findings = append(a.findings, probs...)
@@ -109,7 +110,7 @@ func (a *accountant) receipt(line tables.Line[tables.Receipt]) {
 	row.ReservationPresent = res != nil
 	row.MeterComplete = metered && row.CostStatus != tables.CostUnsupportedModifier
 	row.WithinCeilings = metered && a.sessionCeilings(line, &row, res)
-	a.tokens = append(a.tokens, row)
+	a.tokens.Add(row)
 	a.ledger = append(a.ledger, entry)
 }
 

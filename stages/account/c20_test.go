@@ -124,7 +124,7 @@ func c20Violations(c *tables.Campaign, s *tables.Set, want *big.Rat) []string {
 	var out []string
 	cost := map[string]*big.Rat{}
 	physical := new(big.Rat)
-	for _, tok := range s.Tokens {
+	for _, tok := range s.Tokens.Collect() {
 		if tok.ReferenceCost == nil || tok.ToolCharges == nil {
 			return append(out, "session "+tok.SessionID+" has an unknown cost")
 		}

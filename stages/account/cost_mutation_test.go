@@ -60,7 +60,7 @@ const mcpSession = "T2-r1-B"
 // paired cost gate cannot pass.
 func unattributableMCPViolations(s *tables.Set) []string {
 	var out []string
-	for _, tok := range s.Tokens {
+	for _, tok := range s.Tokens.Collect() {
 		if tok.SessionID == mcpSession && tok.ToolCharges != nil {
 			out = append(out, "tool_charges of "+mcpSession+" is "+tok.ToolCharges.String()+", want null for an unattributable MCP charge")
 		}
@@ -159,14 +159,14 @@ func TestMutationDoubleCountSharedDBilling(t *testing.T) {
 		// Physical billing that charges each draft to every arm: one
 		// extra draft row per additional arm.
 		mutated := *s
-		mutated.Tokens = slices.Clone(s.Tokens)
+		mutated.Tokens = tables.SpoolOf(s.Tokens.Collect()...)
 		drafts := map[string]bool{}
 		for _, r := range s.Runs {
 			drafts[r.DraftSessionID] = true
 		}
-		for _, tok := range s.Tokens {
+		for tok := range s.Tokens.All() {
 			if drafts[tok.SessionID] {
-				mutated.Tokens = append(mutated.Tokens, tok)
+				mutated.Tokens.Add(tok)
 			}
 		}
 		v := c20Violations(c, &mutated, want)
@@ -250,7 +250,7 @@ func TestMutationOmitOneGlobalReservation(t *testing.T) {
 		if !tables.CostGateBlocking(hits[0].Code) {
 			t.Error("reservation_missing does not block the cost gate")
 		}
-		for _, tok := range s.Tokens {
+		for _, tok := range s.Tokens.Collect() {
 			if tok.SessionID == mcpSession && tok.WithinCeilings {
 				t.Error("an unreserved session is shown within its ceilings")
 			}

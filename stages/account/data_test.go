@@ -47,7 +47,7 @@ func TestData(t *testing.T) {
 func renderAccount(out Out) string {
 	var b strings.Builder
 	b.WriteString("tokens (session: status, uncached cached output reasoning, cost, seconds, within ceilings):\n")
-	for _, r := range out.Tokens {
+	for _, r := range out.Tokens.Collect() {
 		fmt.Fprintf(&b, "  %s: %s, %d %d %d %d, %s, %s, %t\n", r.SessionID, r.CostStatus,
 			r.UncachedInput, r.CachedInput, r.Output, r.Reasoning, golden.OrNull(r.ReferenceCost), secondsOrNull(r.DurationNS), r.WithinCeilings)
 	}

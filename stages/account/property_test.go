@@ -79,7 +79,7 @@ func TestPropertyCampaignCostIsSumOfSessions(t *testing.T) {
 			}
 			s := runOn(testCampaign(receipts...))
 			var sum tables.Money
-			for _, tok := range s.Tokens {
+			for _, tok := range s.Tokens.Collect() {
 				if tok.ReferenceCost == nil {
 					t.Fatalf("session %s unpriced: %+v", tok.SessionID, tok)
 				}

@@ -18,7 +18,7 @@ func TestRunPricedSession(t *testing.T) {
 	if len(s.Rejections) != 0 {
 		t.Fatalf("findings: %v", s.Rejections)
 	}
-	tok := s.Tokens[0]
+	tok := s.Tokens.Collect()[0]
 	if tok.CostStatus != tables.CostPriced || tok.ReferenceCost == nil || tok.ReferenceCost.String() != "0.12" {
 		t.Errorf("token = %+v", tok)
 	}
@@ -74,7 +74,7 @@ func TestRunCostStatus(t *testing.T) {
 			r := receipt("T1-r1-A", tables.ShapeNormalized, ok)
 			tc.edit(&r)
 			s := runOn(testCampaign(r))
-			if len(s.Tokens) != 1 || s.Tokens[0].CostStatus != tc.status || s.Tokens[0].ReferenceCost != nil || s.Tokens[0].WithinCeilings {
+			if s.Tokens.Len() != 1 || s.Tokens.Collect()[0].CostStatus != tc.status || s.Tokens.Collect()[0].ReferenceCost != nil || s.Tokens.Collect()[0].WithinCeilings {
 				t.Fatalf("tokens = %+v, want status %s, null cost, not within ceilings", s.Tokens, tc.status)
 			}
 			if s.Ledger[0].Kind != tc.kind {
@@ -118,7 +118,7 @@ func TestRunLedgerOrderAndReplay(t *testing.T) {
 	replay.RequestID = a.RequestID
 	s := runOn(testCampaign(d, b, a, nd, replay))
 	var ids []string
-	for _, tok := range s.Tokens {
+	for _, tok := range s.Tokens.Collect() {
 		ids = append(ids, tok.SessionID)
 	}
 	if want := []string{"T1-r1-A", "T1-r1-A-copy", "T1-r1-B", "T1-r1-D"}; !equal(ids, want) {
@@ -211,7 +211,7 @@ func TestRunToolsAndBilling(t *testing.T) {
 			r := receipt("T1-r1-A", tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))
 			r.ToolCalls, r.Billing = tc.calls, tc.billing
 			s := runOn(testCampaign(r))
-			tok := s.Tokens[0]
+			tok := s.Tokens.Collect()[0]
 			if moneyText(tok.ToolCharges) != orUnknown(tc.tools) || moneyText(tok.ActualCharge) != orUnknown(tc.actual) {
 				t.Errorf("tool charges %s, actual %s; want %s, %s", moneyText(tok.ToolCharges), moneyText(tok.ActualCharge), orUnknown(tc.tools), orUnknown(tc.actual))
 			}
@@ -226,7 +226,7 @@ func TestRunToolsAndBilling(t *testing.T) {
 	t.Run("tool tokens summed", func(t *testing.T) {
 		r := receipt("T1-r1-A", tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))
 		r.ToolCalls = []tables.ToolCall{{InputTokens: 10, OutputTokens: 20, Charge: strp("0")}, {InputTokens: 1, OutputTokens: 2, Charge: strp("0")}}
-		if tok := runOn(testCampaign(r)).Tokens[0]; tok.ToolInput != 11 || tok.ToolOutput != 22 {
+		if tok := runOn(testCampaign(r)).Tokens.Collect()[0]; tok.ToolInput != 11 || tok.ToolOutput != 22 {
 			t.Errorf("tool tokens %d/%d, want 11/22", tok.ToolInput, tok.ToolOutput)
 		}
 	})
@@ -244,8 +244,8 @@ func TestRunReservations(t *testing.T) {
 		r := receipt("T1-r1-A", tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))
 		r.Reservation = nil
 		s := runOn(testCampaign(r))
-		if !hasCode(s.Rejections, tables.CodeReservationMissing) || s.Tokens[0].WithinCeilings {
-			t.Errorf("findings %v, token %+v", codes(s.Rejections), s.Tokens[0])
+		if !hasCode(s.Rejections, tables.CodeReservationMissing) || s.Tokens.Collect()[0].WithinCeilings {
+			t.Errorf("findings %v, token %+v", codes(s.Rejections), s.Tokens.Collect()[0])
 		}
 	})
 	// Reservation 0.52: 4×90,000 + 20×8,000 = 0.36 + 0.16 = 0.52 exactly is within.
@@ -266,8 +266,8 @@ func TestRunReservations(t *testing.T) {
 			if got := hasCode(s.Rejections, tables.CodeReservationExceeded); got != tc.over {
 				t.Errorf("reservation_exceeded = %v, want %v (%v)", got, tc.over, codes(s.Rejections))
 			}
-			if s.Tokens[0].WithinCeilings == tc.over {
-				t.Errorf("within ceilings = %v", s.Tokens[0].WithinCeilings)
+			if s.Tokens.Collect()[0].WithinCeilings == tc.over {
+				t.Errorf("within ceilings = %v", s.Tokens.Collect()[0].WithinCeilings)
 			}
 		})
 	}

@@ -35,10 +35,10 @@ type Out = tables.Aggregated
 
 // inputs are what the stage reads from the earlier stages.
 type inputs struct {
-	replacements tables.Replacements // validate: the infrastructure-replacement rule's outcome
-	tokens       []tables.Token      // account: per-session stop conditions
-	ceilings     []tables.Ceiling    // account: campaign ceilings
-	runs         []tables.Run        // score
+	replacements tables.Replacements         // validate: the infrastructure-replacement rule's outcome
+	tokens       *tables.Spool[tables.Token] // account: per-session stop conditions
+	ceilings     []tables.Ceiling            // account: campaign ceilings
+	runs         []tables.Run                // score
 }
 
 // Run summarizes the scored runs per task and repository and judges every

@@ -217,7 +217,7 @@ func TestQualityGates(t *testing.T) {
 func TestSessionLimits(t *testing.T) {
 	t.Run("every session within its ceilings passes", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
-		f.s.Tokens = append(f.s.Tokens, soundToken("T1-r1-B"))
+		f.s.Tokens.Add(soundToken("T1-r1-B"))
 		f.aggregate()
 		f.wantGate(tables.GateSessionLimits, "0", true)
 		f.wantDecision(tables.DecisionAdvance, "")
@@ -226,7 +226,7 @@ func TestSessionLimits(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		tok := soundToken("T1-r1-B")
 		tok.WithinSessionCeilings = false
-		f.s.Tokens = append(f.s.Tokens, tok, soundToken("T1-r1-A"))
+		f.s.Tokens.Add(tok, soundToken("T1-r1-A"))
 		f.aggregate()
 		f.wantGate(tables.GateSessionLimits, "1", false)
 		if g := f.gate(tables.GateSessionLimits); strings.Join(g.Failing, ",") != "T1-r1-B" {
@@ -263,7 +263,7 @@ func TestCostStopConditions(t *testing.T) {
 			f := newFixture(t, 8, 1)
 			tok := soundToken("T2-r1-A")
 			tc.edit(&tok)
-			f.s.Tokens = append(f.s.Tokens, soundToken("T1-r1-B"), tok)
+			f.s.Tokens.Add(soundToken("T1-r1-B"), tok)
 			f.aggregate()
 			for _, g := range []tables.GateName{tables.GateCostAggregate, tables.GateCostTask, tables.GateCostPair} {
 				gate := f.gate(g)

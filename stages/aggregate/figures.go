@@ -12,7 +12,7 @@ import (
 // figures computes every number the reports show from all, the task
 // summaries of every run (the same medians the gates read: summarize),
 // over every split. The report formats them and computes nothing.
-func figures(c *tables.Campaign, all []*taskArm, runs []tables.Run, tokens []tables.Token) tables.Figures {
+func figures(c *tables.Campaign, all []*taskArm, runs []tables.Run, tokens *tables.Spool[tables.Token]) tables.Figures {
 	arms, tasks := armOrder(c, runs), taskOrder(c, runs)
 	byArm := map[string]map[string]*taskArm{}
 	for _, arm := range arms {
@@ -133,9 +133,9 @@ func (ta *taskArm) uncertaintyMedian() *big.Rat {
 
 // sessionCosts sums the tokens table once per session: reference cost plus
 // tool charges, and actual charges; nil when any amount is null.
-func sessionCosts(rows []tables.Token) (reference, actual *big.Rat) {
+func sessionCosts(rows *tables.Spool[tables.Token]) (reference, actual *big.Rat) {
 	var ref, act []*big.Rat
-	for _, t := range rows {
+	for t := range rows.All() {
 		ref = append(ref, moneyRat(t.ReferenceCost), moneyRat(t.ToolCharges))
 		act = append(act, moneyRat(t.ActualCharge))
 	}

@@ -28,7 +28,7 @@ type fixture struct {
 
 func newFixture(t *testing.T, tasks int, reps int64) *fixture {
 	t.Helper()
-	f := &fixture{t: t, c: &tables.Campaign{}, s: &tables.Set{}}
+	f := &fixture{t: t, c: &tables.Campaign{}, s: &tables.Set{Tokens: tables.NewSpool[tables.Token](nil)}}
 	m := &f.c.Manifest
 	m.GatePolicy.Preset = string(tables.PresetEvaluation)
 	m.Ceilings.Session = tables.SessionCeilings{WallMS: 240_000, InputTokens: 90_000, OutputTokens: 8_000}

@@ -16,9 +16,9 @@ import (
 // absolute per-session ceilings (A6, inclusive: wall time, cumulative
 // input, billed output), as the account stage recorded in
 // tokens.within_session_ceilings. Sorted, unique.
-func sessionsOverLimits(tokens []tables.Token) []string {
+func sessionsOverLimits(tokens *tables.Spool[tables.Token]) []string {
 	var over []string
-	for _, t := range tokens {
+	for t := range tokens.All() {
 		if !t.WithinSessionCeilings {
 			over = append(over, t.SessionID)
 		}
@@ -33,9 +33,9 @@ func sessionsOverLimits(tokens []tables.Token) []string {
 // reference cost that is not priced (missing tariff, unknown rate card).
 // Any blocker makes every cost gate fail, so the decision cannot be
 // advance. Sorted by session.
-func costBlockers(tokens []tables.Token) []costBlocker {
+func costBlockers(tokens *tables.Spool[tables.Token]) []costBlocker {
 	var out []costBlocker
-	for _, t := range tokens {
+	for t := range tokens.All() {
 		var why []string
 		switch {
 		case !t.ReservationPresent:

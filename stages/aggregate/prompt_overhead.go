@@ -15,13 +15,13 @@ import (
 // review counted beyond the baseline's: the instruction and schema tokens
 // the arm is charged for (rule C3). The campaign's prompt files are read
 // from c.Prompts; a part whose file did not load counts zero bytes.
-func promptOverheads(c *tables.Campaign, runs []tables.Run, tokens []tables.Token) []tables.PromptOverhead {
+func promptOverheads(c *tables.Campaign, runs []tables.Run, tokens *tables.Spool[tables.Token]) []tables.PromptOverhead {
 	arms := c.Manifest.Design.Arms
 	if c.Manifest.Kind != tables.KindPairedReview || len(arms) < 2 {
 		return nil
 	}
 	input := map[string]int64{} // metered review session → cumulative input
-	for _, t := range tokens {
+	for t := range tokens.All() {
 		if t.CostStatus != tables.CostMissingMeter && t.CostStatus != tables.CostInvalidMeter {
 			input[t.SessionID] = t.InputTotal
 		}

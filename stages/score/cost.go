@@ -39,11 +39,7 @@ func sessionCost(in *inputs, s *tables.Session) *tables.Money {
 	if s == nil {
 		return nil
 	}
-	t := in.tokens[s.SessionID]
-	if t == nil {
-		return nil
-	}
-	return addMoney(t.ReferenceCost, t.ToolCharges)
+	return in.costs[s.SessionID]
 }
 
 // addMoney adds two nullable amounts; the sum is null when either is null

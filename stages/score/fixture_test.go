@@ -51,7 +51,7 @@ func newFixture(t *testing.T, reps int64) *fixture {
 			Tasks:       []tables.TaskSpec{spec},
 		}}, Tasks: []tables.LoadedTask{{Spec: spec, Truth: truth}},
 			Unblinding: &tables.Unblinding{Format: tables.FormatUnblinding, UnblindedAt: time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)}},
-		s:         &tables.Set{},
+		s:         &tables.Set{Tokens: tables.NewSpool[tables.Token](nil)},
 		citations: map[string]int64{},
 	}
 	for rep := int64(1); rep <= reps; rep++ {
@@ -88,7 +88,7 @@ func (f *fixture) addSession(t *testing.T, id string, rep int64, role, arm, cost
 		f.citations[id] = 2
 	}
 	f.s.Sessions = append(f.s.Sessions, s)
-	f.s.Tokens = append(f.s.Tokens, tables.Token{SessionID: id, ReferenceCost: money(t, cost), ToolCharges: money(t, tools)})
+	f.s.Tokens.Add(tables.Token{SessionID: id, ReferenceCost: money(t, cost), ToolCharges: money(t, tools)})
 }
 
 func (f *fixture) session(id string) *tables.Session {

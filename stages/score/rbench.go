@@ -25,10 +25,9 @@ type BenchmarkOut = tables.ReviewsScored
 func Benchmark(c *tables.Campaign, validated tables.ReviewsValidated, accounted tables.Accounted) BenchmarkOut {
 	var out BenchmarkOut
 	tokens := map[string]*tables.Token{}
-	for i := range accounted.Tokens {
-		t := &accounted.Tokens[i]
+	for t := range accounted.Tokens.All() {
 		if _, seen := tokens[t.SessionID]; !seen {
-			tokens[t.SessionID] = t
+			tokens[t.SessionID] = &t
 		}
 	}
 	findings := map[string][]*tables.FindingRow{}

@@ -83,8 +83,8 @@ type inputs struct {
 	plan      []*plannedRun
 	byReview  map[string]*plannedRun // scored review session ID → run
 	sessions  map[string]*tables.Session
-	tokens    map[string]*tables.Token
-	citations map[string]int64 // session ID → number of citations of its answer (validate's CitationCounts)
+	costs     map[string]*tables.Money // session ID → reference cost plus tool charges (nil: unknown), from its token row
+	citations map[string]int64         // session ID → number of citations of its answer (validate's CitationCounts)
 }
 
 type sessionKey struct {
@@ -92,11 +92,11 @@ type sessionKey struct {
 	rep             int64
 }
 
-func newInputs(c *tables.Campaign, sessions []tables.Session, citations map[string]int64, tokens []tables.Token) *inputs {
+func newInputs(c *tables.Campaign, sessions []tables.Session, citations map[string]int64, tokens *tables.Spool[tables.Token]) *inputs {
 	in := &inputs{
 		byReview:  map[string]*plannedRun{},
 		sessions:  map[string]*tables.Session{},
-		tokens:    map[string]*tables.Token{},
+		costs:     map[string]*tables.Money{},
 		citations: citations,
 	}
 	latest := map[sessionKey]*tables.Session{}
@@ -111,8 +111,8 @@ func newInputs(c *tables.Campaign, sessions []tables.Session, citations map[stri
 			latest[k] = sess
 		}
 	}
-	for i := range tokens {
-		in.tokens[tokens[i].SessionID] = &tokens[i]
+	for t := range tokens.All() { // the session's last row, as rows are sorted by session and line
+		in.costs[t.SessionID] = addMoney(t.ReferenceCost, t.ToolCharges)
 	}
 	in.plan = planRuns(c)
 	for _, p := range in.plan {

@@ -245,7 +245,9 @@ func TestCostAndTime(t *testing.T) {
 	})
 	t.Run("a null part makes the workflow cost null, never zero", func(t *testing.T) {
 		f := newFixture(t, 1)
-		f.s.Tokens[0].ReferenceCost = nil // the draft has no tariff
+		toks := f.s.Tokens.Collect()
+		toks[0].ReferenceCost = nil // the draft has no tariff
+		f.s.Tokens = tables.SpoolOf(toks...)
 		f.rateAll(addr, addr, addr, unkc)
 		f.run(t)
 		a := f.runRow(t, 1, "A")

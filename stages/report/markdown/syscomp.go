@@ -14,17 +14,20 @@ import (
 // coverage; per (system, repository) the cold first task; per task each
 // system's cost and time. Every figure is the scorecard's, formatted. The
 // gates above carry each §6 gate's observed value and failing items.
-func writeSystemComparison(b *bytes.Buffer, sc *scorecard.SystemComparison, tokens []tables.Token, cur string) {
+func writeSystemComparison(b *bytes.Buffer, sc *scorecard.SystemComparison, tokens *tables.Spool[tables.Token], cur string) {
 	if sc == nil {
 		return
 	}
 	b.WriteString("### System comparison\n\n")
 	currency := "the campaign currency"
-	if len(tokens) > 0 && tokens[0].Currency != "" {
-		currency = tokens[0].Currency
-	}
-	if cur == "" && len(tokens) > 0 {
-		cur = tokens[0].Currency
+	for first := range tokens.All() {
+		if first.Currency != "" {
+			currency = first.Currency
+		}
+		if cur == "" {
+			cur = first.Currency
+		}
+		break
 	}
 	fmt.Fprintf(b, "Money in %s (reference basis). Cold setup is charged in full to each system's first workflow in a repository and never amortized; "+
 		"the whole suite is every workflow, setups included; warm is the suite without its setups. "+

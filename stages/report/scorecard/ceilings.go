@@ -60,7 +60,7 @@ func unbilledSessions(s *tables.Set) int64 {
 		}
 	}
 	var n int64
-	for _, t := range s.Tokens {
+	for t := range s.Tokens.All() {
 		if t.ActualCharge == nil && accounted[t.Line] {
 			n++
 		}

@@ -35,7 +35,7 @@ func TestCeilingText(t *testing.T) {
 func TestUnbilledSessions(t *testing.T) {
 	one := tables.Money(1)
 	s := &tables.Set{
-		Tokens: []tables.Token{{Line: 1}, {Line: 2}, {Line: 3, ActualCharge: &one}, {Line: 4}},
+		Tokens: tables.SpoolOf([]tables.Token{{Line: 1}, {Line: 2}, {Line: 3, ActualCharge: &one}, {Line: 4}}...),
 		Ledger: []tables.LedgerEntry{
 			{Kind: tables.LedgerAccounted, Line: 1}, {Kind: tables.LedgerAccounted, Line: 2},
 			{Kind: tables.LedgerAccounted, Line: 3}, {Kind: tables.LedgerHeld, Line: 4},
