@@ -23,18 +23,20 @@ const spoolReadRows = 256
 // campaign. Rows are added in any order; each full chunk of
 // [SpoolChunkRows] rows is sorted stably by the spool's order and encoded
 // into Snappy-compressed Parquet bytes in memory; [Spool.All] gives every
-// row back in order by a k-way merge of the chunks.
+// row back in order by a k-way merge of the chunks and of the rows not yet
+// encoded (a table smaller than one chunk is never encoded).
 //
 // Invariants:
 //   - All yields exactly the rows slices.SortStableFunc would give over
 //     every row added so far, in the order added: ties come from the
 //     earlier chunk first, and within a chunk the sort is stable. A spool
 //     without an order yields the rows in the order added.
-//   - Each row All yields is a fresh value: nothing it holds (strings,
-//     slices, pointers) is shared with another yielded row or with the
-//     spool, so a consumer may keep it.
-//   - Rows come back as a Parquet reader returns them: an empty list is a
-//     nil-or-empty slice as written, a nil pointer stays nil.
+//   - A consumer may keep a row All yields but must not modify what it
+//     points to (list items, nullable values): a row not yet encoded
+//     shares them with the row added.
+//   - Rows that were encoded come back as a Parquet reader returns them:
+//     an empty list is a nil-or-empty slice as written, a nil pointer
+//     stays nil.
 //   - [WriteSpool] writes the same bytes as [WriteParquet] of the sorted
 //     rows.
 //
@@ -114,8 +116,16 @@ func (s *Spool[T]) All() iter.Seq[T] {
 		if s == nil || s.n == 0 {
 			return
 		}
-		if len(s.tail) > 0 { // a partial chunk: ties still come from earlier chunks first
-			s.flush()
+		if s.order != nil { // stable: sorting a sorted head plus later rows keeps the order added
+			slices.SortStableFunc(s.tail, s.order)
+		}
+		if len(s.chunks) == 0 {
+			for _, r := range s.tail {
+				if !yield(r) {
+					return
+				}
+			}
+			return
 		}
 		m := s.merger()
 		defer m.close()
@@ -168,7 +178,7 @@ func (c *chunkReader[T]) advance(fail func(error)) bool {
 	if c.at < len(c.buf) {
 		return true
 	}
-	if c.done {
+	if c.done || c.r == nil {
 		return false
 	}
 	buf := c.buf[:cap(c.buf)]
@@ -183,8 +193,8 @@ func (c *chunkReader[T]) advance(fail func(error)) bool {
 	return n > 0
 }
 
-// merger is a k-way merge of the chunks: a binary heap
-// of chunk readers keyed by (head row, chunk index).
+// merger is a k-way merge of the chunks and the sorted tail (a reader
+// without a Parquet reader): a binary heap keyed by (head row, chunk index).
 type merger[T any] struct {
 	s     *Spool[T]
 	heap  []*chunkReader[T]
@@ -206,6 +216,11 @@ func (s *Spool[T]) merger() *merger[T] {
 		} else {
 			c.r.Close()
 		}
+	}
+	if len(s.tail) > 0 { // the rows not yet encoded, sorted: the last chunk
+		c := &chunkReader[T]{buf: s.tail, at: 0}
+		m.index[c] = len(s.chunks)
+		m.push(c)
 	}
 	return m
 }
@@ -258,7 +273,9 @@ func (m *merger[T]) next() (T, bool) {
 	}
 	top := m.heap[0]
 	r := *top.head()
-	*top.head() = zero
+	if top.r != nil { // a decoded row: the merge's own copy
+		*top.head() = zero
+	}
 	if top.advance(func(err error) {
 		if m.s.err == nil {
 			m.s.err = err
@@ -266,7 +283,9 @@ func (m *merger[T]) next() (T, bool) {
 	}) {
 		m.down(0)
 	} else {
-		top.r.Close()
+		if top.r != nil {
+			top.r.Close()
+		}
 		last := len(m.heap) - 1
 		m.heap[0] = m.heap[last]
 		m.heap = m.heap[:last]
@@ -279,7 +298,9 @@ func (m *merger[T]) next() (T, bool) {
 
 func (m *merger[T]) close() {
 	for _, c := range m.heap {
-		c.r.Close()
+		if c.r != nil {
+			c.r.Close()
+		}
 	}
 	m.heap = nil
 }
