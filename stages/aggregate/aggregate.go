@@ -124,7 +124,7 @@ func constructedComplete(c *tables.Campaign, task string) bool {
 type taskArm struct {
 	spec tables.TaskSpec
 	arm  string
-	runs []tables.Run
+	runs []*tables.Run // into the score stage's runs: not copied
 
 	medianR, medianU                *big.Rat // nil when a run is unscored (or, for U, the task has no unanswerable obligation)
 	medianCost, medianReviewCost    *big.Rat // nil when a run's cost is null
@@ -140,11 +140,12 @@ func summarize(specs []tables.TaskSpec, runs []tables.Run) []*taskArm {
 	type key struct{ task, arm string }
 	byKey := map[key]*taskArm{}
 	var out []*taskArm
-	for _, r := range runs {
+	for i := range runs {
+		r := &runs[i]
 		k := key{r.TaskID, r.Arm}
 		ta := byKey[k]
 		if ta == nil {
-			ta = &taskArm{spec: specOf(specs, r), arm: r.Arm}
+			ta = &taskArm{spec: specOf(specs, *r), arm: r.Arm}
 			byKey[k] = ta
 			out = append(out, ta)
 		}
