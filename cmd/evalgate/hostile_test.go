@@ -9,12 +9,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/evalgate/evalgate/fixtures"
 	"github.com/evalgate/evalgate/internal/heaptest"
+	"github.com/evalgate/evalgate/internal/hostile"
 )
 
 // Hostile campaign directories through the CLI: each case makes one file of
@@ -102,40 +102,17 @@ type hostileCLICase struct {
 	exit  int    // validate's exit code: 1, or 0 for a fault of the model (a warning)
 }
 
-// swap removes a campaign file and lets make put something in its place.
-func swap(name string, make func(path, secret string) error) func(t *testing.T, camp, secret string) {
-	return func(t *testing.T, camp, secret string) {
-		path := filepath.Join(camp, filepath.FromSlash(name))
-		if err := os.Remove(path); err != nil {
-			t.Fatal(err)
-		}
-		if err := make(path, secret); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func mkfifo(path, _ string) error          { return syscall.Mkfifo(path, 0o644) }
-func linkSecret(path, secret string) error { return os.Symlink(secret, path) }
-func linkSecretRelative(path, secret string) error {
-	rel, err := filepath.Rel(filepath.Dir(path), secret)
-	if err != nil {
-		return err
-	}
-	return os.Symlink(rel, path)
-}
-
 func hostileCLICases(t *testing.T) []hostileCLICase {
 	camp, _ := hostileCopy(t)
 	source := referencedSource(t, camp)
 	return []hostileCLICase{
-		{"fifo_manifest", swap("manifest.json", mkfifo), "file_not_regular", "manifest.json", 1},
-		{"fifo_receipts", swap("receipts.jsonl", mkfifo), "file_not_regular", "receipts.jsonl", 1},
-		{"fifo_answer", swap(hostileAnswer, mkfifo), "file_not_regular", hostileAnswer, 1},
-		{"fifo_source", swap(source, mkfifo), "file_not_regular", source, 1},
+		{"fifo_manifest", hostile.Replace("manifest.json", hostile.FIFO), "file_not_regular", "manifest.json", 1},
+		{"fifo_receipts", hostile.Replace("receipts.jsonl", hostile.FIFO), "file_not_regular", "receipts.jsonl", 1},
+		{"fifo_answer", hostile.Replace(hostileAnswer, hostile.FIFO), "file_not_regular", hostileAnswer, 1},
+		{"fifo_source", hostile.Replace(source, hostile.FIFO), "file_not_regular", source, 1},
 		{"dev_zero_answer_declaring_2^53_bytes", func(t *testing.T, camp, secret string) {
 			declareBytes(t, camp, 1<<53-1)
-			swap(hostileAnswer, func(path, _ string) error { return os.Symlink("/dev/zero", path) })(t, camp, secret)
+			hostile.Replace(hostileAnswer, func(path, _ string) error { return os.Symlink("/dev/zero", path) })(t, camp, secret)
 		}, "path_escapes", hostileAnswer, 1},
 		{"sparse_answer_of_2^40_bytes_as_declared", func(t *testing.T, camp, _ string) {
 			declareBytes(t, camp, 1<<40)
@@ -143,11 +120,11 @@ func hostileCLICases(t *testing.T) []hostileCLICase {
 				t.Skipf("no sparse files here: %v", err)
 			}
 		}, "too_large", hostileAnswer, 0},
-		{"symlink_source_to_secret", swap(source, linkSecret), "path_escapes", source, 1},
-		{"symlink_source_up_to_secret", swap(source, linkSecretRelative), "path_escapes", source, 1},
-		{"symlink_answer_to_secret", swap(hostileAnswer, linkSecret), "path_escapes", hostileAnswer, 1},
-		{"symlink_task_to_secret", swap("tasks/T1/task.md", linkSecret), "path_escapes", "tasks/T1/task.md", 1},
-		{"symlink_packet_up_to_secret", swap("tasks/T1/packet.json", linkSecretRelative), "path_escapes", "tasks/T1/packet.json", 1},
+		{"symlink_source_to_secret", hostile.Replace(source, hostile.LinkOut), "path_escapes", source, 1},
+		{"symlink_source_up_to_secret", hostile.Replace(source, hostile.LinkUp), "path_escapes", source, 1},
+		{"symlink_answer_to_secret", hostile.Replace(hostileAnswer, hostile.LinkOut), "path_escapes", hostileAnswer, 1},
+		{"symlink_task_to_secret", hostile.Replace("tasks/T1/task.md", hostile.LinkOut), "path_escapes", "tasks/T1/task.md", 1},
+		{"symlink_packet_up_to_secret", hostile.Replace("tasks/T1/packet.json", hostile.LinkUp), "path_escapes", "tasks/T1/packet.json", 1},
 		{"symlink_tasks_dir_to_outside", func(t *testing.T, camp, secret string) {
 			tasks := filepath.Join(camp, "tasks")
 			outside := filepath.Join(filepath.Dir(secret), "tasks-outside")

@@ -5,10 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/hostile"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -46,35 +46,14 @@ func onDisk(t *testing.T, change func(t *testing.T, camp, secret string)) tables
 	}
 }
 
-// replaceBy removes a campaign file and lets make put something in its place.
-func replaceBy(name string, make func(path, secret string) error) func(t *testing.T, camp, secret string) {
-	return func(t *testing.T, camp, secret string) {
-		path := filepath.Join(camp, filepath.FromSlash(name))
-		if err := os.Remove(path); err != nil {
-			t.Fatal(err)
-		}
-		if err := make(path, secret); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func fifo(path, _ string) error         { return syscall.Mkfifo(path, 0o644) }
-func dir(path, _ string) error          { return os.Mkdir(path, 0o755) }
-func linkOut(path, secret string) error { return os.Symlink(secret, path) }
-func linkUp(path, secret string) error {
-	rel, err := filepath.Rel(filepath.Dir(path), secret)
-	if err != nil {
-		return err
-	}
-	return os.Symlink(rel, path)
-}
+// The hostile files of the cases, by short name.
+var fifo, dir, linkOut, linkUp = hostile.FIFO, hostile.Dir, hostile.LinkOut, hostile.LinkUp
 
 func TestConfinedCampaignFiles(t *testing.T) {
 	source := "sources/" + sha256Hex([]byte(sourceText))
 	cases := []struct {
 		file string
-		make func(path, secret string) error
+		make hostile.Maker
 		code tables.Code
 	}{
 		{"manifest.json", fifo, tables.CodeFileNotRegular},
@@ -94,7 +73,7 @@ func TestConfinedCampaignFiles(t *testing.T) {
 	for _, tc := range cases {
 		name := fmt.Sprintf("%s_%s", tc.code, tc.file)
 		t.Run(name, func(t *testing.T) {
-			findings := onDisk(t, replaceBy(tc.file, tc.make))
+			findings := onDisk(t, hostile.Replace(tc.file, tc.make))
 			found := false
 			for _, f := range findings {
 				found = found || f.Code == tc.code && f.File == tc.file
