@@ -36,7 +36,7 @@ func readJSONLHashed[T any](l *loader, name, schema string, session func(*T) str
 		return nil, "", false
 	}
 	h := sha256.New()
-	records, whole := decodeLines(l, bufio.NewReader(io.TeeReader(io.LimitReader(f, maxJSONLFile+1), h)), name, schema, session)
+	records, whole := decodeLines(l, bufio.NewReaderSize(io.TeeReader(io.LimitReader(f, maxJSONLFile+1), h), 64<<10), name, schema, session)
 	if !whole {
 		return records, "", false
 	}
@@ -135,12 +135,32 @@ func decodeLinesInto[T any](l *loader, r *bufio.Reader, name, schema string, ses
 // readLine reads one line without its "\n". It returns the line (nil when
 // longer than limit, whose bytes are then skipped), the bytes consumed,
 // whether a "\n" ended it (so another line may follow), and any read error
-// other than io.EOF.
+// other than io.EOF. A line that fits r's buffer is not copied: it is
+// valid only until the next read from r.
 func readLine(r *bufio.Reader, limit int) (line []byte, size int64, more bool, err error) {
+	chunk, rerr := r.ReadSlice('\n')
+	if rerr == nil || rerr == io.EOF { // the whole line, in r's buffer
+		line = bytes.TrimSuffix(chunk, []byte("\n"))
+		switch {
+		case len(line) > limit:
+			line = nil
+		case line == nil:
+			line = []byte{}
+		}
+		return line, int64(len(chunk)), rerr == nil, nil
+	}
+	return readLongLine(r, limit, chunk, rerr)
+}
+
+// readLongLine is readLine of a line longer than r's buffer, whose first
+// chunk and its error have been read.
+func readLongLine(r *bufio.Reader, limit int, chunk []byte, rerr error) (line []byte, size int64, more bool, err error) {
 	var buf []byte
 	tooLong := false
-	for {
-		chunk, rerr := r.ReadSlice('\n')
+	for first := true; ; first = false {
+		if !first {
+			chunk, rerr = r.ReadSlice('\n')
+		}
 		size += int64(len(chunk))
 		more = rerr == nil
 		chunk = bytes.TrimSuffix(chunk, []byte("\n"))

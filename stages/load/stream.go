@@ -503,9 +503,9 @@ func (s *streamer) array(r *rule, ptr string, dst reflect.Value) {
 	var buf *scratch // the elements, copied into a slice of their number at the end
 	if dst.IsValid() {
 		if dst.Kind() == reflect.Slice {
-			dst.Set(reflect.MakeSlice(dst.Type(), 0, 0))
 			buf = takeScratch(dst.Type())
 			defer buf.give()
+			dst.Set(buf.kind.empty) // an empty array is an empty slice, not nil
 		} else {
 			s.misfit(ptr, "a JSON array cannot be stored in a Go "+dst.Type().String())
 			dst = reflect.Value{}
@@ -530,9 +530,10 @@ func (s *streamer) array(r *rule, ptr string, dst reflect.Value) {
 		return
 	}
 	if dst.IsValid() && n > 0 {
-		exact := reflect.MakeSlice(dst.Type(), n, n)
-		reflect.Copy(exact, buf.v)
-		dst.Set(exact)
+		dst.SetZero()
+		dst.Grow(n) // from nil: room for exactly n
+		dst.SetLen(n)
+		reflect.Copy(dst, buf.v)
 	}
 	if n < r.minItems {
 		s.add(tables.CodeTooFewItems, ptr, "array has %d elements; at least %d are required", n, r.minItems)
@@ -545,35 +546,41 @@ func (s *streamer) array(r *rule, ptr string, dst reflect.Value) {
 // the decoded slice is allocated once at its length rather than grown by
 // doubling (and kept with up to twice the room it needs).
 type scratch struct {
-	pool *sync.Pool
-	v    reflect.Value // a slice; its length is the elements read
+	kind *sliceKind
+	v    reflect.Value // an addressable slice; its length is the elements read
 }
 
-var scratchPools typeCache[*sync.Pool]
+// sliceKind is what the streamer keeps per Go slice type.
+type sliceKind struct {
+	pool  sync.Pool     // of *scratch
+	empty reflect.Value // an empty, non-nil slice
+}
+
+var sliceKinds typeCache[*sliceKind]
 
 // maxScratch is the most elements a scratch slice keeps room for.
 const maxScratch = 1024
 
 // takeScratch returns an empty scratch slice of slice type t.
 func takeScratch(t reflect.Type) *scratch {
-	pool, ok := scratchPools.get(t)
+	k, ok := sliceKinds.get(t)
 	if !ok {
-		pool = &sync.Pool{}
-		scratchPools.put(t, pool)
+		k = &sliceKind{empty: reflect.MakeSlice(t, 0, 0)}
+		sliceKinds.put(t, k)
 	}
-	if b, ok := pool.Get().(*scratch); ok {
+	if b, ok := k.pool.Get().(*scratch); ok {
 		return b
 	}
-	return &scratch{pool: pool, v: reflect.MakeSlice(t, 0, 8)}
+	return &scratch{kind: k, v: reflect.New(t).Elem()}
 }
 
 // next extends the slice by one zero element and returns it.
 func (b *scratch) next() reflect.Value {
 	n := b.v.Len()
 	if n == b.v.Cap() {
-		b.v = reflect.AppendSlice(b.v, reflect.MakeSlice(b.v.Type(), n, n))
+		b.v.Grow(max(8, n))
 	}
-	b.v = b.v.Slice(0, n+1)
+	b.v.SetLen(n + 1)
 	return b.v.Index(n)
 }
 
@@ -584,8 +591,8 @@ func (b *scratch) give() {
 		return // a hostile array's room is not kept
 	}
 	b.v.Clear()
-	b.v = b.v.Slice(0, 0)
-	b.pool.Put(b)
+	b.v.SetLen(0)
+	b.kind.pool.Put(b)
 }
 
 // element reads element n of an array of rule r at p into elem.
@@ -622,8 +629,9 @@ func (s *streamer) element(r *rule, n int, p string, elem reflect.Value, seen *u
 // uniqueTexts are the distinct strings of an array with their first
 // index: a list while short, a map past that.
 type uniqueTexts struct {
-	list []indexedText
-	m    map[string]int
+	small [16]indexedText
+	n     int // of small in use
+	m     map[string]int
 }
 
 type indexedText struct {
@@ -641,21 +649,21 @@ func (u *uniqueTexts) add(text string, n int) (int, bool) {
 		u.m[text] = n
 		return 0, false
 	}
-	for _, t := range u.list {
+	for _, t := range u.small[:u.n] {
 		if t.text == text {
 			return t.index, true
 		}
 	}
-	if len(u.list) < 16 {
-		u.list = append(u.list, indexedText{text, n})
+	if u.n < len(u.small) {
+		u.small[u.n] = indexedText{text, n}
+		u.n++
 		return 0, false
 	}
-	u.m = make(map[string]int, 2*len(u.list))
-	for _, t := range u.list {
+	u.m = make(map[string]int, 2*u.n)
+	for _, t := range u.small[:u.n] {
 		u.m[t.text] = t.index
 	}
 	u.m[text] = n
-	u.list = nil
 	return 0, false
 }
 
