@@ -245,7 +245,7 @@ func (s *streamer) value(r *rule, ptr string, dst reflect.Value) (text string, i
 	case '[':
 		s.array(r, ptr, dst)
 	default:
-		return s.scalar(ptr, dst, func(v *node) {
+		return s.scalar(r, ptr, dst, func(v *node) {
 			switch v.kind {
 			case kindString:
 				s.checkString(r, v, ptr)
@@ -257,8 +257,9 @@ func (s *streamer) value(r *rule, ptr string, dst reflect.Value) (text string, i
 	return "", false
 }
 
-// scalar reads a string, number, boolean or null, checks it and stores it.
-func (s *streamer) scalar(ptr string, dst reflect.Value, check func(*node)) (string, bool) {
+// scalar reads a string, number, boolean or null of rule r, checks it and
+// stores it.
+func (s *streamer) scalar(r *rule, ptr string, dst reflect.Value, check func(*node)) (string, bool) {
 	start := s.start()
 	tok := s.read()
 	if s.err != nil {
@@ -280,7 +281,7 @@ func (s *streamer) scalar(ptr string, dst reflect.Value, check func(*node)) (str
 	ok := !s.shapeBroken
 	s.shapeBroken = s.shapeBroken || shape
 	if ok && dst.IsValid() {
-		s.setScalar(dst, v, ptr, start)
+		s.setScalar(r, dst, v, ptr, start)
 	}
 	return v.text, v.kind == kindString
 }
@@ -316,9 +317,9 @@ type internCache [1024]string
 
 var internPool = sync.Pool{New: func() any { return new(internCache) }}
 
-// setScalar stores an accepted scalar in dst.
-func (s *streamer) setScalar(dst reflect.Value, v *node, ptr string, start int64) {
-	if decodesItself(dst.Type()) {
+// setScalar stores an accepted scalar of rule r in dst.
+func (s *streamer) setScalar(r *rule, dst reflect.Value, v *node, ptr string, start int64) {
+	if r.decodesItself(dst.Type()) {
 		s.store(dst, s.raw(start), ptr)
 		return
 	}
@@ -393,7 +394,7 @@ func (s *streamer) special(check specialCheck, def *rule, ptr string, dst reflec
 		dst = dst.Elem()
 	}
 	if k != '{' && k != '[' {
-		return s.scalar(ptr, dst, func(v *node) { check(s.walker, v, ptr, def) })
+		return s.scalar(def, ptr, dst, func(v *node) { check(s.walker, v, ptr, def) })
 	}
 	start := s.start()
 	v, err := readNode(s.dec)
@@ -684,11 +685,14 @@ func decodesItself(t reflect.Type) bool {
 // decodesItself is decodesItself(t) for a value of rule r; a rule is
 // read into one Go type, so the last answer is kept on the rule.
 func (r *rule) decodesItself(t reflect.Type) bool {
-	if c := r.self.Load(); c != nil && c.t == t {
+	c := r.self.Load()
+	if c != nil && c.t == t {
 		return c.self
 	}
 	self := decodesItself(t)
-	r.self.Store(&selfDecodes{t: t, self: self})
+	if c == nil { // the first type stays: a rule read into several types does not thrash
+		r.self.Store(&selfDecodes{t: t, self: self})
+	}
 	return self
 }
 
