@@ -77,10 +77,13 @@ func decodeStream(data []byte, schema string, at position, out any, sink *tables
 	w := &walker{s: schemaFor(schema), at: at, sink: sink, deferSink: sink != nil}
 	target := reflect.ValueOf(out).Elem()
 	dst := reflect.New(target.Type()).Elem()
-	dec := decoderPool.Get().(*jsontext.Decoder)
-	defer decoderPool.Put(dec)
-	dec.Reset(bytes.NewBuffer(data)) // read in place: a bytes.Buffer is not copied
-	s := &streamer{walker: w, dec: dec, data: data}
+	re := reusedPool.Get().(*reused)
+	re.dec.Reset(bytes.NewBuffer(data)) // read in place: a bytes.Buffer is not copied
+	s := &streamer{walker: w, dec: &re.dec, data: data, path: re.path[:0]}
+	defer func() { // after the last use of the decoder
+		re.path = s.path[:0]
+		reusedPool.Put(re)
+	}()
 	s.value(w.s.root, "", dst)
 	if s.interned != nil {
 		internPool.Put(s.interned)
@@ -103,8 +106,14 @@ func decodeStream(data []byte, schema string, at position, out any, sink *tables
 	return true, found
 }
 
-// decoderPool holds decoders for reuse: Reset keeps their buffers.
-var decoderPool = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
+// reused is what one document's pass needs and the next may reuse: the
+// decoder (Reset keeps its stacks) and the path buffer.
+type reused struct {
+	dec  jsontext.Decoder
+	path []byte
+}
+
+var reusedPool = sync.Pool{New: func() any { return new(reused) }}
 
 // read reads one token, recording the first error.
 func (s *streamer) read() jsontext.Token {
