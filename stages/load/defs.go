@@ -68,7 +68,7 @@ func checkText(w *walker, v *node, ptr string, _ *rule) {
 		w.add(tables.CodeTextEmpty, ptr, "text is empty")
 	case strings.TrimSpace(s) != s:
 		w.add(tables.CodeTextUntrimmed, ptr, "text has leading or trailing white space")
-	case utf8.RuneCountInString(s) > maxText:
+	case len(s) > maxText && utf8.RuneCountInString(s) > maxText: // bytes bound characters
 		w.add(tables.CodeTextTooLong, ptr, "text has %d Unicode scalar values; at most %d are allowed", utf8.RuneCountInString(s), maxText)
 	}
 }

@@ -3,6 +3,7 @@ package load
 import (
 	"regexp"
 	"testing"
+	"unicode/utf8"
 )
 
 // grammars are the regular expressions the hand-written matchers of
@@ -28,7 +29,8 @@ var grammarSamples = []string{
 	"2026-09-05T10:00:00+00:00", "2026-9-05T10:00:00Z", "x2026-09-05T10:00:00Z", "2026-09-05T10:00:00ZZ",
 }
 
-// FuzzGrammars checks each matcher against its regular expression.
+// FuzzGrammars checks each matcher against its regular expression, and
+// lengthWithin against counting characters.
 func FuzzGrammars(f *testing.F) {
 	for _, s := range grammarSamples {
 		f.Add(s)
@@ -37,6 +39,12 @@ func FuzzGrammars(f *testing.F) {
 		for _, g := range grammars {
 			if got, want := g.match(s), g.re.MatchString(s); got != want {
 				t.Errorf("%s %q: matcher %v, regexp %v", g.name, s, got, want)
+			}
+		}
+		n := utf8.RuneCountInString(s)
+		for _, b := range [][2]int{{0, -1}, {1, -1}, {2, -1}, {0, 0}, {1, 1}, {0, 3}, {1, 3}, {2, 5}, {3, 64}} {
+			if got, want := lengthWithin(s, b[0], b[1]), n >= b[0] && (b[1] < 0 || n <= b[1]); got != want {
+				t.Errorf("lengthWithin(%q, %d, %d) = %v, want %v", s, b[0], b[1], got, want)
 			}
 		}
 	})

@@ -47,7 +47,7 @@ type rawRule struct {
 // rule is a compiled schema object.
 type rule struct {
 	ref         string       // name of a $defs entry
-	def         *rule        // the $defs entry ref names (set by checkRefs)
+	def         *rule        // the $defs entry ref names (set by link)
 	check       specialCheck // the Go check of that entry, if it has one
 	types       []string     // allowed JSON types; empty = any
 	props       []prop       // in schema order
@@ -66,6 +66,7 @@ type rule struct {
 	pattern     *regexp.Regexp
 	nullable    *rule // oneOf [{"type":"null"}, X]: X
 	// fields caches where the streamer stores each property (fieldsIn).
+	kinds  kindSet // the node kinds types admits (set by link)
 	fields atomic.Pointer[propFields]
 	self   atomic.Pointer[selfDecodes] // and whether its Go type decodes itself
 }
@@ -136,11 +137,11 @@ func compileSchema(name string, data []byte) (*compiledSchema, error) {
 	}
 	s.root = root
 	for _, def := range sortedKeys(s.defs) {
-		if err := s.checkRefs(s.defs[def]); err != nil {
+		if err := s.link(s.defs[def]); err != nil {
 			return nil, err
 		}
 	}
-	return s, s.checkRefs(root)
+	return s, s.link(root)
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -333,12 +334,14 @@ func bigInt(v jsontext.Value) (*big.Int, error) {
 	return n, nil
 }
 
-// checkRefs makes sure every $ref names an existing $defs entry, and
-// resolves each to its entry and Go check.
-func (s *compiledSchema) checkRefs(r *rule) error {
+// link makes sure every $ref names an existing $defs entry, resolves
+// each to its entry and Go check, and notes each rule's JSON types as a
+// set of node kinds.
+func (s *compiledSchema) link(r *rule) error {
 	if r == nil {
 		return nil
 	}
+	r.kinds = kindsOf(r)
 	if r.ref != "" {
 		def, ok := s.defs[r.ref]
 		if !ok {
@@ -347,12 +350,12 @@ func (s *compiledSchema) checkRefs(r *rule) error {
 		r.def, r.check = def, specialDefs[r.ref] // resolved once, not per value
 	}
 	for _, p := range r.props {
-		if err := s.checkRefs(p.rule); err != nil {
+		if err := s.link(p.rule); err != nil {
 			return err
 		}
 	}
-	if err := s.checkRefs(r.items); err != nil {
+	if err := s.link(r.items); err != nil {
 		return err
 	}
-	return s.checkRefs(r.nullable)
+	return s.link(r.nullable)
 }

@@ -108,6 +108,9 @@ func (w *walker) walk(r *rule, v *node, ptr string) {
 // checkType reports a value of the wrong JSON type. A rule with only an
 // enum or const admits strings.
 func (w *walker) checkType(r *rule, v *node, ptr string) bool {
+	if r.kinds.has(v.kind) {
+		return true
+	}
 	types := r.types
 	if types == nil && (r.enum != nil || r.constant != nil) {
 		types = []string{"string"}
@@ -125,11 +128,36 @@ func (w *walker) checkType(r *rule, v *node, ptr string) bool {
 
 // jsonType names v's type as JSON Schema does; every number is reported
 // as "integer" here and its literal is checked in checkInteger.
-func jsonType(v *node) string {
-	if v.kind == kindNumber {
+func jsonType(v *node) string { return jsonTypeName(v.kind) }
+
+func jsonTypeName(k nodeKind) string {
+	if k == kindNumber {
 		return "integer"
 	}
-	return v.kind.String()
+	return k.String()
+}
+
+// kindSet is a set of node kinds, as the bits 1<<kind, known when
+// kindsKnown is set: checkType's answer for the kinds it holds.
+type kindSet uint8
+
+const kindsKnown kindSet = 1
+
+func (k kindSet) has(kind nodeKind) bool { return k&kindsKnown != 0 && k&(1<<kind) != 0 }
+
+// kindsOf is the set of node kinds checkType admits for r.
+func kindsOf(r *rule) kindSet {
+	types := r.types
+	if types == nil && (r.enum != nil || r.constant != nil) {
+		types = []string{"string"}
+	}
+	set := kindsKnown
+	for k := kindNull; k <= kindArray; k++ {
+		if types == nil || slices.Contains(types, jsonTypeName(k)) {
+			set |= 1 << k
+		}
+	}
+	return set
 }
 
 func (w *walker) walkObject(r *rule, v *node, ptr string) {
@@ -204,13 +232,25 @@ func (w *walker) checkString(r *rule, v *node, ptr string) {
 		w.add(tables.CodeEnumValue, ptr, "%q is not one of %s", s, strings.Join(r.enum, ", "))
 		return
 	}
-	if n := utf8.RuneCountInString(s); n < r.minLength || r.maxLength >= 0 && n > r.maxLength {
-		w.add(tables.CodeStringLength, ptr, "string has %d characters; %s", n, lengthRange(r.minLength, r.maxLength))
+	if !lengthWithin(s, r.minLength, r.maxLength) {
+		w.add(tables.CodeStringLength, ptr, "string has %d characters; %s", utf8.RuneCountInString(s), lengthRange(r.minLength, r.maxLength))
 		return
 	}
 	if r.pattern != nil && !r.pattern.MatchString(s) {
 		w.add(tables.CodePatternMismatch, ptr, "%q does not match %s", clip(s), r.pattern)
 	}
+}
+
+// lengthWithin reports whether s has lo to hi Unicode scalar values (hi
+// < 0: no cap), counting them only when its byte length cannot tell (a
+// string has no more characters than bytes, and a non-empty one at least
+// one).
+func lengthWithin(s string, lo, hi int) bool {
+	if lo <= 1 && (hi < 0 || len(s) <= hi) {
+		return len(s) >= lo
+	}
+	n := utf8.RuneCountInString(s)
+	return n >= lo && (hi < 0 || n <= hi)
 }
 
 func lengthRange(lo, hi int) string {
