@@ -36,44 +36,57 @@ func answerIDs(a *tables.Answer, at position) tables.Findings {
 	u.at = at
 	f := &a.Final
 	for i, c := range f.Claims {
-		u.check("claim", c.ID, indexPointer("/final/claims", i)+"/id")
+		u.check("claim", c.ID, "/final/claims", i)
 	}
 	for i, x := range f.ImplementationPlan {
-		u.check("action", x.ID, indexPointer("/final/implementation_plan", i)+"/id")
+		u.check("action", x.ID, "/final/implementation_plan", i)
 	}
 	for i, x := range f.VerificationPlan {
-		u.check("verification", x.ID, indexPointer("/final/verification_plan", i)+"/id")
+		u.check("verification", x.ID, "/final/verification_plan", i)
 	}
 	for i, x := range f.Uncertainties {
-		u.check("uncertainty", x.ID, indexPointer("/final/uncertainties", i)+"/id")
+		u.check("uncertainty", x.ID, "/final/uncertainties", i)
 	}
 	for i, x := range f.Exclusions {
-		u.check("exclusion", x.ID, indexPointer("/final/exclusions", i)+"/id")
+		u.check("exclusion", x.ID, "/final/exclusions", i)
 	}
 	if r := a.Reconciliation; r != nil {
 		for i, o := range r.Obligations {
-			u.check("obligation", o.ID, indexPointer("/reconciliation/obligations", i)+"/id")
+			u.check("obligation", o.ID, "/reconciliation/obligations", i)
 		}
 	}
 	return u.out
 }
 
 // uniqueIDs reports the second and later uses of an ID within one type.
+// Where an ID is used is kept as its list and index; its pointer is
+// written only for a finding.
 type uniqueIDs struct {
 	at   position
-	seen map[string]string // type + "\x00" + id → pointer of first use
+	seen map[typedID]idUse // first use of each
 	out  tables.Findings
 }
 
-func (u *uniqueIDs) check(typ, id, ptr string) {
+type typedID struct{ typ, id string }
+
+// idUse is element index of the list at pointer list; its ID is at
+// list/index/id.
+type idUse struct {
+	list  string
+	index int
+}
+
+func (u idUse) pointer() string { return indexPointer(u.list, u.index) + "/id" }
+
+func (u *uniqueIDs) check(typ, id, list string, index int) {
 	if u.seen == nil {
-		u.seen = map[string]string{}
+		u.seen = map[typedID]idUse{}
 	}
-	key := typ + "\x00" + id
+	key := typedID{typ, id}
 	if first, dup := u.seen[key]; dup {
-		u.out = append(u.out, u.at.finding(tables.CodeDuplicateID, ptr,
-			fmt.Sprintf("%s ID %q is already used at %s", typ, clip(id), first)))
+		u.out = append(u.out, u.at.finding(tables.CodeDuplicateID, idUse{list, index}.pointer(),
+			fmt.Sprintf("%s ID %q is already used at %s", typ, clip(id), first.pointer())))
 		return
 	}
-	u.seen[key] = ptr
+	u.seen[key] = idUse{list, index}
 }

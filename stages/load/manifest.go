@@ -39,16 +39,16 @@ func checkManifest(m *tables.Manifest, at position, sched scheduleAt, whole bool
 	}
 	u := uniqueIDs{at: at}
 	for i, p := range m.Prompts {
-		u.check("prompt", p.ID, indexPointer("/prompts", i)+"/id")
+		u.check("prompt", p.ID, "/prompts", i)
 	}
 	for i, r := range m.RateCards {
-		u.check("rate card", r.ID, indexPointer("/rate_cards", i)+"/id")
+		u.check("rate card", r.ID, "/rate_cards", i)
 	}
 	for i, a := range m.Design.Arms {
-		u.check("arm", a.ID, indexPointer("/design/arms", i)+"/id")
+		u.check("arm", a.ID, "/design/arms", i)
 	}
 	for i, t := range m.Design.Tasks {
-		u.check("task", t.ID, indexPointer("/design/tasks", i)+"/id")
+		u.check("task", t.ID, "/design/tasks", i)
 	}
 	out = append(out, u.out...)
 	out = append(out, checkPromptRefs(m, at)...)

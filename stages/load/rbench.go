@@ -103,7 +103,7 @@ func checkCases(cases []tables.Case, at position) tables.Findings {
 	var families []string
 	for i, c := range cases {
 		ptr := indexPointer("/cases", i)
-		u.check("case", c.ID, ptr+"/id")
+		u.check("case", c.ID, "/cases", i)
 		if !slices.Contains(families, c.Family) {
 			families = append(families, c.Family)
 		}

@@ -69,7 +69,7 @@ func (l *loader) loadPacket(t *tables.LoadedTask) bool {
 	u := uniqueIDs{at: at}
 	index := lineIndex{}
 	for i, it := range p.Items {
-		u.check("evidence", it.ID, indexPointer("/items", i)+"/id")
+		u.check("evidence", it.ID, "/items", i)
 		l.checkItemLines(it, indexPointer("/items", i), at, index)
 	}
 	l.add(u.out...)
@@ -152,7 +152,7 @@ func (l *loader) loadTruth(t *tables.LoadedTask, packetOK bool) {
 	u := uniqueIDs{at: at}
 	for i, o := range tr.Obligations {
 		ptr := indexPointer("/obligations", i)
-		u.check("obligation", o.ID, ptr+"/id")
+		u.check("obligation", o.ID, "/obligations", i)
 		if o.Answerable {
 			answerable++
 		}
