@@ -23,12 +23,14 @@ func newSynthCmd(stdout io.Writer) *cobra.Command {
 		Long: `synth writes a valid synthetic campaign of at least N sessions into DIR
 (which must not exist or be empty), from the generator of the embedded
 example of that kind, streaming file by file so memory stays bounded at
-any size. A fraction F (0 to 0.5) of the sessions carries a model fault —
-a refusal, a draft timeout, a malformed answer, a citation the raters judge
-unsupported — spread evenly over the campaign: each is scored as a failure
-and none rejects the campaign, so validate accepts it whatever F is. The
-same flags give a byte-identical directory. Everything it writes is
-labelled synthetic.
+any size. A fraction F (0 to 0.5) of the sessions carries a model fault
+of that kind — a refusal, a timeout, a malformed answer, a blank
+investigation draft, a citation the raters judge unsupported, a finding
+at the wrong lines — spread evenly over the campaign: each is scored as a
+failure and none rejects the campaign, so validate accepts it whatever F
+is. A system comparison is capped at 90 model sessions by its kind: a
+larger one is rejected for that ceiling alone. The same flags give a
+byte-identical directory. Everything it writes is labelled synthetic.
 
 Exit 0 written, 2 usage, 3 I/O.`,
 		Args: maxArgs(0),
@@ -54,9 +56,13 @@ Exit 0 written, 2 usage, 3 I/O.`,
 			if err != nil {
 				return err
 			}
-			f := sum.Faults
-			_, err = fmt.Fprintf(stdout, "wrote %s campaign %s: %d sessions (%d tasks × %d repetitions × 3), %d model faults (%d refused, %d timed out, %d malformed, %d wrong citations)\n",
-				kind, out, sum.Sessions, sum.Tasks, sum.Repetitions, f.Total(), f.Refused, f.Timeout, f.Malformed, f.WrongCitation)
+			total, kinds := int64(0), make([]string, len(sum.Faults))
+			for i, f := range sum.Faults {
+				total += f.Count
+				kinds[i] = fmt.Sprintf("%d %s", f.Count, f.Kind)
+			}
+			_, err = fmt.Fprintf(stdout, "wrote %s campaign %s: %d sessions (%s), %d model faults (%s)\n",
+				kind, out, sum.Sessions, sum.Shape, total, strings.Join(kinds, ", "))
 			return err
 		},
 	}
