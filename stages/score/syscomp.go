@@ -72,8 +72,14 @@ func newSystems(c *tables.Campaign, sessions []tables.Session, in *inputs) *syst
 		}
 	}
 	d := &c.Manifest.Design
+	repoOf := make(map[string]string, len(d.Tasks)) // the first task of each ID, as taskSpec finds it
+	for _, t := range d.Tasks {
+		if _, seen := repoOf[t.ID]; !seen {
+			repoOf[t.ID] = t.Repository
+		}
+	}
 	for _, slot := range d.Schedule {
-		repo := taskSpec(*d, slot.Task).Repository
+		repo := repoOf[slot.Task]
 		for _, arm := range d.Arms {
 			k := setupKey{arm.ID, repo}
 			if _, seen := sy.cold[k]; !seen {

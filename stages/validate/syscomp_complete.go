@@ -12,12 +12,34 @@ import (
 // not_dispatched; a dispatched review received its own investigation's
 // draft and observations; replaced attempts were infrastructure-invalid.
 func (v *runner) systemCompleteness() {
-	v.walkSchedule("slots", v.systemSlot)
+	w := &workflows{runner: v, observations: map[string]*tables.OutputRef{}, packetSHA: make(map[int64]string, len(v.c.Receipts))}
+	for i := range v.c.Receipts {
+		l := &v.c.Receipts[i]
+		if r := &l.Record; r.Observations != nil {
+			if _, seen := w.observations[r.SessionID]; !seen {
+				w.observations[r.SessionID] = r.Observations
+			}
+		}
+		if _, seen := w.packetSHA[l.Line]; !seen {
+			w.packetSHA[l.Line] = l.Record.Inputs.PacketSHA256
+		}
+	}
+	v.walkSchedule("slots", w.systemSlot)
+}
+
+// workflows checks the slots of a system comparison with the receipts
+// indexed once, so checking every review costs time linear in the
+// receipts: the first observations reference recorded under each session
+// ID, and the packet_sha256 of the receipt on each receipts.jsonl line.
+type workflows struct {
+	*runner
+	observations map[string]*tables.OutputRef
+	packetSHA    map[int64]string
 }
 
 // systemSlot checks the final attempt of one slot: one investigation and
 // one review per system in the slot's order.
-func (v *runner) systemSlot(slot tables.Slot, final int64, rs []*sessionResult) {
+func (v *workflows) systemSlot(slot tables.Slot, final int64, rs []*sessionResult) {
 	used := map[*sessionResult]bool{}
 	for _, arm := range slot.Order {
 		inv := v.expect(slot, final, tables.RoleInvestigation, arm, rs, used)
@@ -44,7 +66,7 @@ func (v *runner) systemSlot(slot tables.Slot, final int64, rs []*sessionResult) 
 
 // reviewAfterInvestigation applies C23 to a workflow and checks that the
 // review received its own investigation's draft and observations.
-func (v *runner) reviewAfterInvestigation(rv, inv *sessionResult) {
+func (v *workflows) reviewAfterInvestigation(rv, inv *sessionResult) {
 	failed := inv != nil && inv.row.Classification == tables.ClassScoredFailure
 	dispatched := rv.row.Status != tables.StatusNotDispatched
 	switch {
@@ -57,10 +79,10 @@ func (v *runner) reviewAfterInvestigation(rv, inv *sessionResult) {
 		return
 	}
 	var bad string
-	switch obs := v.observationsOf(inv.row.SessionID); {
+	switch obs := v.observations[inv.row.SessionID]; {
 	case rv.draftID == nil || *rv.draftID != inv.row.SessionID:
 		bad = fmt.Sprintf("draft_session_id %q is not its workflow's investigation %q", deref(rv.draftID), inv.row.SessionID)
-	case obs != nil && v.reviewPacketSHA(rv) != obs.SHA256:
+	case obs != nil && v.packetSHA[rv.line] != obs.SHA256:
 		bad = fmt.Sprintf("packet_sha256 is not the sha256 %s of investigation %s's observations", obs.SHA256, inv.row.SessionID)
 	}
 	if bad != "" {
@@ -68,24 +90,4 @@ func (v *runner) reviewAfterInvestigation(rv, inv *sessionResult) {
 		rv.row.Classification = tables.ClassInvalid
 		v.addReceipt(rv, tables.CodeIdentityMismatch, "The review's "+bad+"; the execution is invalid.")
 	}
-}
-
-// observationsOf returns the observations reference of a receipt by
-// session ID, or nil.
-func (v *runner) observationsOf(session string) *tables.OutputRef {
-	for i := range v.c.Receipts {
-		if r := &v.c.Receipts[i].Record; r.SessionID == session && r.Observations != nil {
-			return r.Observations
-		}
-	}
-	return nil
-}
-
-func (v *runner) reviewPacketSHA(rv *sessionResult) string {
-	for i := range v.c.Receipts {
-		if v.c.Receipts[i].Line == rv.line {
-			return v.c.Receipts[i].Record.Inputs.PacketSHA256
-		}
-	}
-	return ""
 }

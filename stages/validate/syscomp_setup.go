@@ -7,50 +7,56 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// firstWorkflow is the slot a (system, repository) cold setup is charged
-// to: the first slot of the schedule (its execution order) whose task is in
-// the repository. Every system runs in every slot, so it is the same slot
-// for every system. ok is false when no scheduled task is in repo.
-func firstWorkflow(d *tables.Design, repo string) (slot tables.Slot, ok bool) {
-	for _, s := range d.Schedule {
-		for _, t := range d.Tasks {
-			if t.ID == s.Task && t.Repository == repo {
-				return s, true
-			}
-		}
-	}
-	return tables.Slot{}, false
-}
+// setupKey is one (system, repository).
+type setupKey struct{ arm, repo string }
 
 // setupCompleteness requires exactly one preparation receipt per (system,
 // repository), naming the task and repetition of the first workflow in
-// that repository. Repositories are taken in design order.
+// that repository: the first slot of the schedule (its execution order)
+// whose task is in the repository. Every system runs in every slot, so it
+// is the same slot for every system. Repositories are taken in design
+// order; the schedule and the sessions are each read once.
 func (v *runner) setupCompleteness() {
 	d := &v.c.Manifest.Design
 	var repos []string
+	reposOf := map[string][]string{} // task ID → the repositories of the tasks with that ID
 	for _, t := range d.Tasks {
 		if !slices.Contains(repos, t.Repository) {
 			repos = append(repos, t.Repository)
 		}
+		if !slices.Contains(reposOf[t.ID], t.Repository) {
+			reposOf[t.ID] = append(reposOf[t.ID], t.Repository)
+		}
+	}
+	first := map[string]tables.Slot{}
+	for _, s := range d.Schedule {
+		for _, repo := range reposOf[s.Task] {
+			if _, seen := first[repo]; !seen {
+				first[repo] = s
+			}
+		}
+	}
+	preparations := map[setupKey][]*sessionResult{} // in receipt order
+	for _, sr := range v.sessions {
+		if sr.row.Role == tables.RolePreparation {
+			k := setupKey{deref(sr.row.Arm), sr.row.Repository}
+			preparations[k] = append(preparations[k], sr)
+		}
 	}
 	for _, arm := range d.Arms {
 		for _, repo := range repos {
-			v.setupOf(arm.ID, repo)
+			if slot, ok := first[repo]; ok {
+				v.setupOf(arm.ID, repo, slot, preparations[setupKey{arm.ID, repo}])
+			}
 		}
 	}
 }
 
-// setupOf checks the preparation receipts of one system in one repository.
-func (v *runner) setupOf(arm, repo string) {
-	first, ok := firstWorkflow(&v.c.Manifest.Design, repo)
-	if !ok {
-		return
-	}
+// setupOf checks the preparation receipts of one system in one
+// repository, whose first workflow is first.
+func (v *runner) setupOf(arm, repo string, first tables.Slot, preparations []*sessionResult) {
 	var found *sessionResult
-	for _, sr := range v.sessions {
-		if sr.row.Role != tables.RolePreparation || deref(sr.row.Arm) != arm || sr.row.Repository != repo {
-			continue
-		}
+	for _, sr := range preparations {
 		switch {
 		case found != nil:
 			v.addReceipt(sr, tables.CodeSetupDuplicate, fmt.Sprintf("System %q already has a preparation receipt for repository %q on line %d.", arm, repo, found.line))
