@@ -29,6 +29,16 @@ type labelMatcher struct {
 	fail   []int32          // longest proper suffix that is a node
 	dict   []int32          // nearest node on the fail chain that ends a label; -1 if none
 	ends   [][]int32        // labels ending exactly at each node
+
+	// The state of one call of found, kept between calls so that a call
+	// costs its input, not the automaton's size: an entry stamped with an
+	// older epoch reads as its initial value (not found, not done, the
+	// dictionary link). found is therefore not safe for concurrent use.
+	epoch  uint32
+	seenAt []uint32 // per label: the epoch it was found in
+	doneAt []uint32 // per node: the epoch its labels were all found in
+	nextAt []uint32 // per node: the epoch next was compressed in
+	next   []int32
 }
 
 func newLabelMatcher(labels []label) *labelMatcher {
@@ -74,6 +84,8 @@ func newLabelMatcher(labels []label) *labelMatcher {
 			queue = append(queue, child)
 		}
 	}
+	m.seenAt = make([]uint32, len(labels))
+	m.doneAt, m.nextAt, m.next = make([]uint32, len(m.kids)), make([]uint32, len(m.kids)), make([]int32, len(m.kids))
 	return m
 }
 
@@ -89,22 +101,32 @@ func (m *labelMatcher) step(n int32, c byte) (int32, bool) {
 // dictionary chain skips, with path compression, nodes whose labels are
 // all found, so a position costs only its not-yet-found labels.
 func (m *labelMatcher) found(data []byte) []label {
-	seen := make([]bool, len(m.labels))
-	done := make([]bool, len(m.kids)) // every label ending at the node is found (or none ends there)
-	for x := range done {
-		done[x] = len(m.ends[x]) == 0
+	m.epoch++
+	if m.epoch == 0 { // wrapped: every stamp is stale again
+		clear(m.seenAt)
+		clear(m.doneAt)
+		clear(m.nextAt)
+		m.epoch = 1
 	}
-	next := slices.Clone(m.dict)
+	e := m.epoch
+	done := func(x int32) bool { return len(m.ends[x]) == 0 || m.doneAt[x] == e } // every label ending at x is found (or none ends there)
+	next := func(x int32) int32 {
+		if m.nextAt[x] == e {
+			return m.next[x]
+		}
+		return m.dict[x]
+	}
 	live := func(x int32) int32 { // the first node from x on the chain that is not done
 		r := x
-		for r > 0 && done[r] {
-			r = next[r]
+		for r > 0 && done(r) {
+			r = next(r)
 		}
-		for x > 0 && done[x] {
-			x, next[x] = next[x], r
+		for x > 0 && done(x) {
+			x, m.next[x], m.nextAt[x] = next(x), r, e
 		}
 		return r
 	}
+	var hits []int32
 	n := int32(0)
 	for p, c := range data {
 		for {
@@ -117,22 +139,27 @@ func (m *labelMatcher) found(data []byte) []label {
 			}
 			n = m.fail[n]
 		}
-		for x := live(n); x > 0; x = live(next[x]) {
+		for x := live(n); x > 0; x = live(next(x)) {
 			all := true
 			for _, i := range m.ends[x] {
-				if !seen[i] {
-					seen[i] = wholeToken(data, p+1-len(m.labels[i].text), p, m.labels[i].text)
-					all = all && seen[i]
+				if m.seenAt[i] != e {
+					if wholeToken(data, p+1-len(m.labels[i].text), p, m.labels[i].text) {
+						m.seenAt[i] = e
+						hits = append(hits, i)
+					} else {
+						all = false
+					}
 				}
 			}
-			done[x] = all
+			if all {
+				m.doneAt[x] = e
+			}
 		}
 	}
-	var out []label
-	for i, s := range seen {
-		if s {
-			out = append(out, m.labels[i])
-		}
+	slices.Sort(hits)
+	out := make([]label, 0, len(hits))
+	for _, i := range hits {
+		out = append(out, m.labels[i])
 	}
 	return out
 }
