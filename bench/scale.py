@@ -17,15 +17,23 @@ included) and peak RSS with GNU time:
 
 It then checks the peers agree with evalgate's scorecard.json (macro
 median R per arm and the cost ratio, to 1e-9), so the comparison is of
-the same work, and prints the ratios. Exit 1 when a peer disagrees.
+the same work, and prints the ratios against the targets (evalgate
+CPU ≤ DuckDB's, ≤ 4× sha256sum's, pandas + scipy ≥ 5× evalgate's). After
+every size it prints the figures as markdown tables the README's
+performance section quotes, the load average before and after (the
+machine may be shared: above its core count, wall times are inflated) and
+how long the whole run took. Each campaign is removed once measured.
+Exit 1 when a peer disagrees.
 
 Usage: /usr/bin/python3 bench/scale.py EVALGATE_BINARY WORKDIR SIZE...
 """
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import time
 
 
 def timed(name, argv, stdout=subprocess.DEVNULL):
@@ -83,14 +91,27 @@ def bench(evalgate, n):
     rows.append(timed("duckdb", ["node", os.path.join(here, "..", "interop", "bench.mjs"), d], stdout=subprocess.PIPE))
     rows.append(timed("pandas+scipy", ["/usr/bin/python3", os.path.join(here, "pandas_peer.py"), d],
                       stdout=subprocess.PIPE))
+    shutil.rmtree(d)  # measured: the next size needs the disk
     ev = rows[0]
     print(f"{'':14} {'wall s':>8} {'CPU s':>8} {'peak RSS MiB':>13} {'evalgate wall ÷ this':>21} {'evalgate CPU ÷ this':>20}")
     for r in rows:
         print(f"{r['name']:14} {r['wall']:8.2f} {r['cpu']:8.2f} {r['rss_mib']:13.0f} "
-              f"{ev['wall'] / r['wall']:20.2f}× {ev['cpu'] / max(r['cpu'], 1e-9):19.2f}×")
+              f"{ev['wall'] / max(r['wall'], 0.01):20.2f}× {ev['cpu'] / max(r['cpu'], 0.01):19.2f}×")
     with open(os.path.join(out, "scorecard.json")) as f:
         card = json.load(f)
+    shutil.rmtree(out)
+    by = {r["name"]: r for r in rows}
+    per = lambda a, b: a / max(b, 0.01)  # GNU time counts CPU in hundredths of a second
+    ratios = {
+        "duckdb": per(ev["cpu"], by["duckdb"]["cpu"]),
+        "sha256": per(ev["cpu"], by["sha256sum"]["cpu"]),
+        "pandas": per(by["pandas+scipy"]["cpu"], ev["cpu"]),
+    }
+    print(f"evalgate CPU ÷ DuckDB's {ratios['duckdb']:.2f}× (target ≤ 1), ÷ sha256sum's {ratios['sha256']:.2f}× "
+          f"(target ≤ 4); pandas+scipy CPU ÷ evalgate's {ratios['pandas']:.2f}× (target ≥ 5); "
+          f"evalgate peak RSS {ev['rss_mib']:.0f} MiB")
     failed = False
+    agreed = []
     for r in rows[2:]:
         peer = json.loads(r["stdout"])
         ours, ratio, problems = agree(card, peer)
@@ -102,10 +123,37 @@ def bench(evalgate, n):
             failed = True
             print(f"{peer['tool']} DISAGREES: " + "; ".join(problems))
         else:
+            agreed.append(peer["tool"])
             print(f"{peer['tool']} agrees with evalgate: macro median R " +
                   ", ".join(f"{a} {v:.6f}" for a, v in sorted(ours.items())) +
                   f", cost ratio B/A {ratio:.6f} over {peer['runs']:,} runs{extra}")
+    RESULTS.append({"sessions": synth["stdout"].split(": ", 1)[1].split(" sessions")[0], "files": files,
+                    "mib": size / 2**20, "rows": rows, "ratios": ratios, "agreed": agreed})
     return failed
+
+
+def markdown():
+    """The figures of every size as the README's two tables."""
+    print("\n| sessions | campaign | tool | wall s | CPU s | peak RSS MiB |")
+    print("|---:|---|---|---:|---:|---:|")
+    for res in RESULTS:
+        for r in res["rows"]:
+            print(f"| {int(res['sessions']):,} | {res['files']:,} files, {res['mib']:,.0f} MiB | {r['name']} | "
+                  f"{r['wall']:.2f} | {r['cpu']:.2f} | {r['rss_mib']:,.0f} |")
+    print("\n| sessions | evalgate CPU ÷ DuckDB (target ≤ 1) | evalgate CPU ÷ sha256sum (target ≤ 4) | "
+          "pandas+scipy CPU ÷ evalgate (target ≥ 5) | peers agree with evalgate |")
+    print("|---:|---:|---:|---:|---|")
+    for res in RESULTS:
+        q = res["ratios"]
+        print(f"| {int(res['sessions']):,} | {q['duckdb']:.2f}× | {q['sha256']:.2f}× | {q['pandas']:.2f}× | "
+              f"{', '.join(res['agreed']) or 'none'} |")
+
+
+def load():
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+RESULTS = []
 
 
 if __name__ == "__main__":
@@ -114,9 +162,14 @@ if __name__ == "__main__":
         sys.exit(2)
     WORK = sys.argv[2]
     os.makedirs(WORK, exist_ok=True)
-    print(f"bench-scale on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
+    began, load_before = time.monotonic(), load()
+    print(f"bench-scale on {os.cpu_count()} cores, load average {load_before} (1/5/15 min) at start")
     failed = False
     for size in sys.argv[3:]:
         failed |= bench(sys.argv[1], int(size))
-    print(f"\nload average {os.getloadavg()[0]:.1f} at the end (above {os.cpu_count()}: the machine was shared)")
+    markdown()
+    took = time.monotonic() - began
+    print(f"\nbench-scale of {' and '.join(sys.argv[3:])} sessions took {int(took // 60)} min {took % 60:.0f} s "
+          f"(campaigns written and every tool run); load average {load_before} at start, {load()} at the end "
+          f"on {os.cpu_count()} cores (above {os.cpu_count()}, the machine was shared and wall times are inflated)")
     sys.exit(1 if failed else 0)
