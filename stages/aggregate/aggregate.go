@@ -61,10 +61,16 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	out.Figures.Systems = systemFigures(c, all, in.runs)
 	out.Figures.PromptOverheads = promptOverheads(c, in.runs, in.tokens)
 
-	runs := slices.Clone(in.runs) // sorted so that failing lists never depend on input order
-	slices.SortStableFunc(runs, func(a, b tables.Run) int {
+	// Sorted so that failing lists never depend on input order; the score
+	// stage's runs already are, and are then not copied.
+	byRun := func(a, b tables.Run) int {
 		return cmp.Or(cmp.Compare(a.TaskID, b.TaskID), cmp.Compare(a.Repetition, b.Repetition), cmp.Compare(a.Arm, b.Arm))
-	})
+	}
+	runs := in.runs
+	if !slices.IsSortedFunc(runs, byRun) {
+		runs = slices.Clone(runs)
+		slices.SortStableFunc(runs, byRun)
+	}
 	pol, findings := resolvePolicy(c.Manifest.GatePolicy)
 	if pol != nil && pol.name == tables.PresetReviewerBenchmark {
 		findings = append(findings, tables.Finding{Code: tables.CodeGatePresetKind, Severity: tables.Reject, File: manifestFile, Pointer: "/gate_policy/preset",

@@ -3,6 +3,7 @@ package aggregate
 import (
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
@@ -103,11 +104,20 @@ func (p *policy) judgedRuns(specs []tables.TaskSpec, runs []tables.Run) []tables
 		split[s.ID] = s.Split
 	}
 	var out []tables.Run
-	for _, r := range runs {
+	filtered := false // out holds the judged runs once one run is left out; until then runs[:i] are all judged
+	for i, r := range runs {
 		if split[r.TaskID] != p.split || (p.lastRound && r.Repetition != round2Rounds) {
+			if !filtered {
+				out, filtered = slices.Clone(runs[:i]), true
+			}
 			continue
 		}
-		out = append(out, r)
+		if filtered {
+			out = append(out, r)
+		}
+	}
+	if !filtered {
+		return runs // every run is judged: no copy (the caller only reads them)
 	}
 	return out
 }
