@@ -1,7 +1,10 @@
 package stats
 
 import (
+	"math"
 	"math/big"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -97,4 +100,51 @@ func TestFraction(t *testing.T) {
 			t.Fatalf("got %v, want nil", got)
 		}
 	})
+}
+
+// TestSortRatsMatchesCmp checks the 128-bit comparison against
+// big.Rat.Cmp on values at the edges of 64 bits, both signs, and values
+// too large for the fast path (which falls back to Cmp).
+func TestSortRatsMatchesCmp(t *testing.T) {
+	edges := []int64{0, 1, -1, 2, -2, 3, 7, -7, 1 << 31, -(1 << 31), 1<<62 + 1, math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	var vals []*big.Rat
+	for _, n := range edges {
+		for _, d := range []int64{1, 2, 3, 7, 1<<32 + 1, math.MaxInt64} {
+			vals = append(vals, big.NewRat(n, d))
+		}
+	}
+	huge, _ := new(big.Rat).SetString("340282366920938463463374607431768211457/3")
+	r := rand.New(rand.NewPCG(741, 1))
+	for range 2000 {
+		vals = append(vals, big.NewRat(r.Int64()-r.Int64()/2, 1+r.Int64N(math.MaxInt64)))
+	}
+	for _, withHuge := range []bool{false, true} {
+		xs := slices.Clone(vals)
+		if withHuge {
+			xs = append(xs, huge, new(big.Rat).Neg(huge))
+		}
+		r.Shuffle(len(xs), func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
+		sortRats(xs)
+		for i := 1; i < len(xs); i++ {
+			if xs[i-1].Cmp(xs[i]) > 0 {
+				t.Fatalf("withHuge=%v: %s before %s", withHuge, xs[i-1].RatString(), xs[i].RatString())
+			}
+		}
+		if len(xs) != len(vals)+map[bool]int{false: 0, true: 2}[withHuge] {
+			t.Fatalf("lost values")
+		}
+	}
+}
+
+// TestMedianInt64Overflow: the mean of two middle values whose sum
+// overflows int64 is still exact.
+func TestMedianInt64Overflow(t *testing.T) {
+	got := MedianInt64([]int64{math.MaxInt64, math.MaxInt64 - 2})
+	want, _ := new(big.Rat).SetString("9223372036854775806")
+	if got.Cmp(want) != 0 {
+		t.Fatalf("got %s, want %s", got.RatString(), want.RatString())
+	}
+	if got := MedianInt64([]int64{3, 1, 2, 4}); got.Cmp(big.NewRat(5, 2)) != 0 {
+		t.Fatalf("got %s, want 5/2", got.RatString())
+	}
 }
