@@ -66,14 +66,22 @@ func gateObserved(g GateResult, currency string, exact bool) string {
 // FailingGateLine is one failing gate on one line, as the decision block
 // of report.md, report.html and the terminal list it: "g5_cost_task:
 // observed ×1.333 (+33.3%; exactly 172397/129310), needs <= 1.15;
-// failing: T2, T4".
+// failing: T2, T4". At most [FailingShown] failing tasks are named; the
+// rest are counted ("… and 946 more"), so that a gate failing on a large
+// campaign is still one readable line. Every failing task stays in
+// scorecard.json and gates.parquet.
 func FailingGateLine(g GateResult, currency string) string {
 	s := fmt.Sprintf("%s: observed %s, needs %s", g.Gate, GateObservedWithExact(g, currency), g.Threshold)
-	if len(g.Failing) > 0 {
+	if n := len(g.Failing); n > FailingShown {
+		s += "; failing: " + strings.Join(g.Failing[:FailingShown], ", ") + fmt.Sprintf(" and %d more (all in scorecard.json and gates.parquet)", n-FailingShown)
+	} else if n > 0 {
 		s += "; failing: " + strings.Join(g.Failing, ", ")
 	}
 	return s
 }
+
+// FailingShown is how many failing tasks a failing gate's line names.
+const FailingShown = 10
 
 // failingGates are the gates the decision names as failing, in the
 // gates' order, for the decision's failing_gate_details.

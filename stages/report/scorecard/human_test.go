@@ -63,6 +63,10 @@ func TestGateObserved(t *testing.T) {
 		{FailingGateLine(g("g5_cost_task", "172397/129310 (≈1.333207)", "<= 1.15", "T2", "T4"), "USD"),
 			"g5_cost_task: observed ×1.333 (+33.3%; exactly 172397/129310), needs <= 1.15; failing: T2, T4"},
 		{FailingGateLine(g("g1_critical_source", "2", "<= 0"), ""), "g1_critical_source: observed 2, needs <= 0"},
+		{FailingGateLine(g("g2_task_floor", "0.5", ">= 0.80", "T01", "T02", "T03", "T04", "T05", "T06", "T07", "T08", "T09", "T10"), ""),
+			"g2_task_floor: observed 0.5, needs >= 0.80; failing: T01, T02, T03, T04, T05, T06, T07, T08, T09, T10"},
+		{FailingGateLine(g("g2_task_floor", "0.5", ">= 0.80", "T01", "T02", "T03", "T04", "T05", "T06", "T07", "T08", "T09", "T10", "T11", "T12", "T13"), ""),
+			"g2_task_floor: observed 0.5, needs >= 0.80; failing: T01, T02, T03, T04, T05, T06, T07, T08, T09, T10 and 3 more (all in scorecard.json and gates.parquet)"},
 		{MetricValue(MetricResult{Metric: "median_latency_ns", Exact: strPtr("62379500000")}, "USD"), "1 min 2.4 s"}, // 62.3795 s
 		{MetricValue(MetricResult{Metric: "cost", Exact: strPtr("4.563495")}, "USD"), "USD 4.5635"},
 		{MetricValue(MetricResult{Metric: "cost", Exact: nil}, "USD"), "unavailable"},
