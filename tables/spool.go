@@ -164,10 +164,11 @@ func encodeChunk[T any](w io.Writer, rows []T) (err error) {
 
 // chunkReader reads one chunk's rows in batches.
 type chunkReader[T any] struct {
-	r    *parquet.GenericReader[T]
-	buf  []T
-	at   int
-	done bool
+	r     *parquet.GenericReader[T] // nil for the unencoded tail
+	index int                       // the chunk's place: ties go to the lower
+	buf   []T
+	at    int
+	done  bool
 }
 
 func (c *chunkReader[T]) head() *T { return &c.buf[c.at] }
@@ -196,33 +197,31 @@ func (c *chunkReader[T]) advance(fail func(error)) bool {
 // merger is a k-way merge of the chunks and the sorted tail (a reader
 // without a Parquet reader): a binary heap keyed by (head row, chunk index).
 type merger[T any] struct {
-	s     *Spool[T]
-	heap  []*chunkReader[T]
-	index map[*chunkReader[T]]int
+	s    *Spool[T]
+	heap []*chunkReader[T]
 }
 
 func (s *Spool[T]) merger() *merger[T] {
-	m := &merger[T]{s: s, index: map[*chunkReader[T]]int{}}
-	fail := func(err error) {
-		if s.err == nil {
-			s.err = err
-		}
-	}
+	m := &merger[T]{s: s}
 	for i, b := range s.chunks {
-		c := &chunkReader[T]{r: parquet.NewGenericReader[T](bytes.NewReader(b)), buf: make([]T, 0, spoolReadRows), at: -1}
-		m.index[c] = i
-		if c.advance(fail) {
+		c := &chunkReader[T]{r: parquet.NewGenericReader[T](bytes.NewReader(b)), index: i, buf: make([]T, 0, spoolReadRows), at: -1}
+		if c.advance(m.fail) {
 			m.push(c)
 		} else {
 			c.r.Close()
 		}
 	}
 	if len(s.tail) > 0 { // the rows not yet encoded, sorted: the last chunk
-		c := &chunkReader[T]{buf: s.tail, at: 0}
-		m.index[c] = len(s.chunks)
-		m.push(c)
+		m.push(&chunkReader[T]{index: len(s.chunks), buf: s.tail, at: 0})
 	}
 	return m
+}
+
+// fail keeps the first decoding error.
+func (m *merger[T]) fail(err error) {
+	if m.s.err == nil {
+		m.s.err = err
+	}
 }
 
 func (m *merger[T]) less(a, b *chunkReader[T]) bool {
@@ -231,7 +230,7 @@ func (m *merger[T]) less(a, b *chunkReader[T]) bool {
 			return c < 0
 		}
 	}
-	return m.index[a] < m.index[b]
+	return a.index < b.index
 }
 
 func (m *merger[T]) push(c *chunkReader[T]) {
@@ -276,11 +275,7 @@ func (m *merger[T]) next() (T, bool) {
 	if top.r != nil { // a decoded row: the merge's own copy
 		*top.head() = zero
 	}
-	if top.advance(func(err error) {
-		if m.s.err == nil {
-			m.s.err = err
-		}
-	}) {
+	if top.advance(m.fail) {
 		m.down(0)
 	} else {
 		if top.r != nil {
