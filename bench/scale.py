@@ -7,7 +7,10 @@ included) and peak RSS with GNU time:
 
   evalgate run      the whole pipeline: load, validate, account, score,
                     aggregate, the 10,000-resample intervals, every table
-                    and report
+                    and report; run with --progress and the Go runtime's
+                    GC trace (GODEBUG=gctrace=1, which only prints) on
+                    stderr, from which each stage's peak and live heap
+                    are read
   sha256sum         every input byte hashed once: the floor of reading it
   duckdb            interop/bench.mjs: receipts, adjudications and truth
                     loaded, the same task medians, macro-averages and cost
@@ -18,7 +21,8 @@ included) and peak RSS with GNU time:
 It then checks the peers agree with evalgate's scorecard.json (macro
 median R per arm and the cost ratio, to 1e-9), so the comparison is of
 the same work, and prints the ratios against the targets (evalgate
-CPU ≤ DuckDB's, ≤ 4× sha256sum's, pandas + scipy ≥ 5× evalgate's). After
+CPU ≤ DuckDB's, ≤ 4× sha256sum's, pandas + scipy ≥ 5× evalgate's) and
+evalgate run's heap by stage. After
 every size it prints the figures as markdown tables the README's
 performance section quotes, the load average before and after (the
 machine may be shared: above its core count, wall times are inflated) and
@@ -30,23 +34,57 @@ Usage: /usr/bin/python3 bench/scale.py EVALGATE_BINARY WORKDIR SIZE...
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
 
 
-def timed(name, argv, stdout=subprocess.DEVNULL):
+def timed(name, argv, stdout=subprocess.DEVNULL, env=None):
     stats = os.path.join(WORK, "time.txt")
     cmd = ["/usr/bin/time", "-f", "%e %U %S %M", "-o", stats] + argv
-    res = subprocess.run(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True)
+    res = subprocess.run(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True,
+                         env=None if env is None else {**os.environ, **env})
     if res.returncode != 0:
         sys.stderr.write(res.stderr)
         raise SystemExit(f"bench-scale: {name} exited {res.returncode}")
     with open(stats) as f:
         wall, user, sys_, rss = f.read().split()[-4:]
     return {"name": name, "wall": float(wall), "cpu": float(user) + float(sys_), "rss_mib": int(rss) / 1024,
-            "stdout": res.stdout if stdout == subprocess.PIPE else None}
+            "stdout": res.stdout if stdout == subprocess.PIPE else None, "stderr": res.stderr}
+
+
+GC_LINE = re.compile(r"^gc \d+ @.*?: .*?, (\d+)->(\d+)->(\d+) MB, ")
+STAGE_LINE = re.compile(r"^evalgate: (\w+) · ")
+
+
+def heap_by_stage(stderr):
+    """Each stage's peak heap and largest live heap in MiB, from the Go
+    runtime's GC trace (GODEBUG=gctrace=1: one line per collection, "heap
+    at its start->at its end->live MB") interleaved on stderr with
+    --progress's stage lines: every collection belongs to the stage whose
+    line precedes it. A stage that ran no collection is absent."""
+    stages, stage = {}, None
+    for line in stderr.splitlines():
+        m = STAGE_LINE.match(line)
+        if m and m.group(1) != "done":
+            stage = m.group(1)
+            stages.setdefault(stage, None)
+            continue
+        m = GC_LINE.match(line)
+        if m and stage is not None:
+            start, end, live = map(int, m.groups())
+            peak, most = stages[stage] or (0, 0)
+            stages[stage] = (max(peak, start, end), max(most, live))
+    return stages
+
+
+def heap_line(stages):
+    parts = [f"{s} {v[0]:,}/{v[1]:,}" if v else f"{s} no collection" for s, v in stages.items()]
+    peak = max((v[0] for v in stages.values() if v), default=0)
+    return (f"evalgate run heap by stage, MiB peak/live after a collection (Go GC trace): {', '.join(parts)}; "
+            f"peak heap {peak:,} MiB")
 
 
 def campaign_size(d):
@@ -82,7 +120,8 @@ def bench(evalgate, n):
     files, size = campaign_size(d)
     print(f"\n## {synth['stdout'].strip()}")
     print(f"{files:,} files, {size / 2**20:,.0f} MiB; written in {synth['wall']:.1f} s, peak RSS {synth['rss_mib']:.0f} MiB")
-    rows = [timed("evalgate run", [evalgate, "run", d, "--out", out])]
+    rows = [timed("evalgate run", [evalgate, "run", d, "--out", out, "--progress"], env={"GODEBUG": "gctrace=1"})]
+    heap = heap_by_stage(rows[0]["stderr"])
     listing = os.path.join(WORK, "files.txt")
     with open(listing, "w") as f:
         subprocess.run(["find", d, "-type", "f", "-print0"], stdout=f, check=True)
@@ -110,6 +149,7 @@ def bench(evalgate, n):
     print(f"evalgate CPU ÷ DuckDB's {ratios['duckdb']:.2f}× (target ≤ 1), ÷ sha256sum's {ratios['sha256']:.2f}× "
           f"(target ≤ 4); pandas+scipy CPU ÷ evalgate's {ratios['pandas']:.2f}× (target ≥ 5); "
           f"evalgate peak RSS {ev['rss_mib']:.0f} MiB")
+    print(heap_line(heap))
     failed = False
     agreed = []
     for r in rows[2:]:
@@ -128,7 +168,8 @@ def bench(evalgate, n):
                   ", ".join(f"{a} {v:.6f}" for a, v in sorted(ours.items())) +
                   f", cost ratio B/A {ratio:.6f} over {peer['runs']:,} runs{extra}")
     RESULTS.append({"sessions": synth["stdout"].split(": ", 1)[1].split(" sessions")[0], "files": files,
-                    "mib": size / 2**20, "rows": rows, "ratios": ratios, "agreed": agreed})
+                    "mib": size / 2**20, "rows": rows, "ratios": ratios, "agreed": agreed,
+                    "heap": heap})
     return failed
 
 
@@ -147,6 +188,12 @@ def markdown():
         q = res["ratios"]
         print(f"| {int(res['sessions']):,} | {q['duckdb']:.2f}× | {q['sha256']:.2f}× | {q['pandas']:.2f}× | "
               f"{', '.join(res['agreed']) or 'none'} |")
+    names = list(dict.fromkeys(s for res in RESULTS for s in res["heap"]))
+    print("\n| sessions | " + " | ".join(names) + " |\n|---:|" + "---:|" * len(names))
+    for res in RESULTS:
+        cells = [f"{v[0]:,} / {v[1]:,}" if (v := res["heap"].get(s)) else "–" for s in names]
+        print(f"| {int(res['sessions']):,} | " + " | ".join(cells) + " |")
+    print("(evalgate run's heap by stage, MiB: peak / live after a collection, from the Go GC trace)")
 
 
 def load():
