@@ -20,15 +20,15 @@ const (
 // Adjudication is one line of adjudications.jsonl: one rater's frozen,
 // source-based rating of one review session's final answer.
 type Adjudication struct {
-	Format    string    `json:"format"` // FormatAdjudication
+	Format    string    `json:"format" intern:"true"` // FormatAdjudication
 	SessionID string    `json:"session_id"`
-	Rater     string    `json:"rater"`
-	RaterRole string    `json:"rater_role"` // primary, adjudicator
+	Rater     string    `json:"rater" intern:"true"`
+	RaterRole string    `json:"rater_role" intern:"true"` // primary, adjudicator
 	Blinded   bool      `json:"blinded"`
 	FrozenAt  time.Time `json:"frozen_at"`
 
-	Obligations []ObligationRating `json:"obligations"` // one per truth obligation
-	Citations   []CitationRating   `json:"citations"`   // one per final citation, by index
+	Obligations []ObligationRating `json:"obligations" intern:"true"` // one per truth obligation
+	Citations   []CitationRating   `json:"citations" intern:"true"`   // one per final citation, by index
 
 	CriticalWrongClaims     int64 `json:"critical_wrong_claims"`
 	WrongClaims             int64 `json:"wrong_claims"`
@@ -39,8 +39,8 @@ type Adjudication struct {
 
 // ObligationRating is the outcome of one truth obligation.
 type ObligationRating struct {
-	ObligationID string `json:"obligation_id"`
-	Outcome      string `json:"outcome"`
+	ObligationID string `json:"obligation_id" intern:"true"`
+	Outcome      string `json:"outcome" intern:"true"`
 }
 
 // CitationRating judges whether the final citation at Index supports the

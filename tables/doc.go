@@ -8,4 +8,9 @@
 // optional. Money columns are DECIMAL(18,12) (see [Money]); durations are
 // int64 nanoseconds; counts are int64. Rows are sorted by their key columns
 // before writing, so outputs are byte-identical for identical inputs.
+//
+// Input fields tagged `intern:"true"` hold values that repeat across a
+// campaign's records (task IDs and hashes, prompt lists, roles, outcomes);
+// the loader keeps one copy of each such value and the records share it,
+// so no consumer may write into a loaded record's strings or slices.
 package tables

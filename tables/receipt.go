@@ -46,20 +46,20 @@ const (
 
 // Receipt is one line of receipts.jsonl: one session attempt (rule I5).
 type Receipt struct {
-	Format           string          `json:"format"` // FormatReceipt
+	Format           string          `json:"format" intern:"true"` // FormatReceipt
 	SessionID        string          `json:"session_id"`
 	RequestID        string          `json:"request_id"`
 	Attempt          int64           `json:"attempt"` // 1-based; >1 only for an infrastructure replacement
-	TaskID           string          `json:"task_id"`
+	TaskID           string          `json:"task_id" intern:"true"`
 	Repetition       int64           `json:"repetition"`
-	Role             string          `json:"role"`
-	Arm              *string         `json:"arm"` // null for the shared draft
+	Role             string          `json:"role" intern:"true"`
+	Arm              *string         `json:"arm" intern:"true"` // null for the shared draft
 	StartedAt        time.Time       `json:"started_at"`
 	EndedAt          *time.Time      `json:"ended_at"` // null only when no terminal receipt exists
 	MonotonicStartNS *int64          `json:"monotonic_start_ns"`
 	MonotonicEndNS   *int64          `json:"monotonic_end_ns"`
-	Status           string          `json:"status"`
-	ErrorClass       *string         `json:"error_class"`
+	Status           string          `json:"status" intern:"true"`
+	ErrorClass       *string         `json:"error_class" intern:"true"`
 	Identity         ReceiptIdentity `json:"identity"`
 	Inputs           DeliveredInputs `json:"inputs"`
 	Output           *OutputRef      `json:"output"`
@@ -82,18 +82,18 @@ type Receipt struct {
 
 // ReceiptIdentity is what the provider and host reported for this session.
 type ReceiptIdentity struct {
-	ReturnedModel    string `json:"returned_model"`
-	CLISHA256        string `json:"cli_sha256"`
-	PermissionPolicy string `json:"permission_policy"`
+	ReturnedModel    string `json:"returned_model" intern:"true"`
+	CLISHA256        string `json:"cli_sha256" intern:"true"`
+	PermissionPolicy string `json:"permission_policy" intern:"true"`
 }
 
 // DeliveredInputs are the hashes of what the session actually received.
 type DeliveredInputs struct {
-	TaskSHA256           string   `json:"task_sha256"`
-	PacketSHA256         string   `json:"packet_sha256"`
-	PromptIDs            []string `json:"prompt_ids"`
-	PromptSHA256s        []string `json:"prompt_sha256s"`
-	ResponseSchemaSHA256 string   `json:"response_schema_sha256"`
+	TaskSHA256           string   `json:"task_sha256" intern:"true"`
+	PacketSHA256         string   `json:"packet_sha256" intern:"true"`
+	PromptIDs            []string `json:"prompt_ids" intern:"true"`
+	PromptSHA256s        []string `json:"prompt_sha256s" intern:"true"`
+	ResponseSchemaSHA256 string   `json:"response_schema_sha256" intern:"true"`
 	DraftSessionID       *string  `json:"draft_session_id"` // reviews: the draft they revised
 	RenderedSHA256       string   `json:"rendered_sha256"`
 	RenderedBytes        int64    `json:"rendered_bytes"`
@@ -101,14 +101,14 @@ type DeliveredInputs struct {
 	// EVIDENCE_PACKET, COMMON_DRAFT) as the runner serialized them into
 	// the rendering, in render order. Optional; when present each must
 	// equal the rendering's and both arms of a pair must agree.
-	DataBlocks []BlockDigest `json:"data_blocks,omitzero"`
+	DataBlocks []BlockDigest `json:"data_blocks,omitzero" intern:"true"`
 }
 
 // BlockDigest is one data block of a rendered input: its label and the
 // sha256 and byte count of its unframed bytes.
 type BlockDigest struct {
-	Label  string `json:"label"`
-	SHA256 string `json:"sha256"`
+	Label  string `json:"label" intern:"true"`
+	SHA256 string `json:"sha256" intern:"true"`
 	Bytes  int64  `json:"bytes"`
 }
 
@@ -122,15 +122,15 @@ type OutputRef struct {
 // Meter is the provider's usage object, kept in its native shape. Usage is
 // decoded strictly per Shape by stages/account.
 type Meter struct {
-	Shape    UsageShape     `json:"shape"`
-	RateCard string         `json:"rate_card"` // RateCard.ID
+	Shape    UsageShape     `json:"shape" intern:"true"`
+	RateCard string         `json:"rate_card" intern:"true"` // RateCard.ID
 	Usage    jsontext.Value `json:"usage"`
 }
 
 // ToolCall is one ordinary or MCP call made during the session.
 type ToolCall struct {
-	Kind         string  `json:"kind"` // ordinary, mcp
-	Name         string  `json:"name"`
+	Kind         string  `json:"kind" intern:"true"` // ordinary, mcp
+	Name         string  `json:"name" intern:"true"`
 	InputTokens  int64   `json:"input_tokens"`
 	OutputTokens int64   `json:"output_tokens"`
 	Charge       *string `json:"charge"` // decimal in the campaign currency; null = unattributable
@@ -141,7 +141,7 @@ type Reservation struct {
 	ID           string `json:"id"`
 	InputTokens  int64  `json:"input_tokens"`
 	OutputTokens int64  `json:"output_tokens"`
-	Cost         string `json:"cost"`
+	Cost         string `json:"cost" intern:"true"`
 }
 
 // Billing bases.
@@ -153,6 +153,6 @@ const (
 
 // Billing is how the session's charge is attributed (A3).
 type Billing struct {
-	Basis        string  `json:"basis"`         // reference, actual, unavailable
-	ActualCharge *string `json:"actual_charge"` // required when basis is actual
+	Basis        string  `json:"basis" intern:"true"` // reference, actual, unavailable
+	ActualCharge *string `json:"actual_charge"`       // required when basis is actual
 }

@@ -22,13 +22,14 @@ var shapeCodes = map[tables.Code]bool{
 // the named published schema, and sets out only when its shape is intact. It reports
 // whether out holds the decoded document; the findings say every problem.
 func decodeDoc(data []byte, schema string, at position, out any) (bool, tables.Findings) {
-	return decodeDocInto(data, schema, at, out, nil)
+	return decodeDocInto(data, schema, at, out, nil, nil)
 }
 
 // decodeDocInto is decodeDoc for a document whose findings go on into
 // sink (the loader's capped findings): a violation sink has no room for is
 // counted without its message being formatted, so a million malformed
-// lines cost little more than reading them.
-func decodeDocInto(data []byte, schema string, at position, out any, sink *tables.FindingCap) (bool, tables.Findings) {
-	return decodeStream(data, schema, at, out, sink)
+// lines cost little more than reading them. The values of fields tagged
+// intern are shared through in, when not nil (interner).
+func decodeDocInto(data []byte, schema string, at position, out any, sink *tables.FindingCap, in *interner) (bool, tables.Findings) {
+	return decodeStream(data, schema, at, out, sink, in)
 }

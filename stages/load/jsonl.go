@@ -34,6 +34,8 @@ func readJSONLHashed[T any](l *loader, name, schema string, session func(*T) str
 	if st, err := f.Stat(); err == nil && st.Size() > maxJSONLFile {
 		l.fileFinding(name, &tables.TooLargeError{Path: name, Size: st.Size(), Limit: maxJSONLFile})
 		return nil, "", false
+	} else if err == nil {
+		l.internFor(st.Size())
 	}
 	h := sha256.New()
 	records, whole := decodeLines(l, bufio.NewReaderSize(io.TeeReader(io.LimitReader(f, maxJSONLFile+1), h), 64<<10), name, schema, session)
@@ -115,7 +117,7 @@ func decodeLinesInto[T any](l *loader, r *bufio.Reader, name, schema string, ses
 			l.add(at.finding(tables.CodeBlankLine, "", "blank line; JSONL holds one JSON object per line"))
 		default:
 			var rec T
-			ok, findings := decodeDocInto(line, schema, at, &rec, &l.out)
+			ok, findings := decodeDocInto(line, schema, at, &rec, &l.out, l.internFor(0))
 			if ok {
 				records.add(tables.Line[T]{Line: n, Record: rec})
 				for i := range findings {
@@ -184,4 +186,13 @@ func readLongLine(r *bufio.Reader, limit int, chunk []byte, rerr error) (line []
 			return nil, size, false, rerr
 		}
 	}
+}
+
+// internFor returns the loader's interner, replaced by a larger one when
+// a file of size bytes wants more room than it has.
+func (l *loader) internFor(size int64) *interner {
+	if l.intern == nil || size/internBytesPerSlot > int64(len(l.intern.strs)) && len(l.intern.strs) < maxInternSlots {
+		l.intern = newInterner(size)
+	}
+	return l.intern
 }

@@ -55,6 +55,10 @@ type loader struct {
 	// linesLost counts the lines of the JSONL file last decoded that gave
 	// no record.
 	linesLost int
+	// intern shares the repeated values of the records of the campaign's
+	// JSONL files (internFor); the records keep what they share, the
+	// table goes with the loader.
+	intern *interner
 }
 
 func (l *loader) add(fs ...tables.Finding) { l.out.Add(fs...) }

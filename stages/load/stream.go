@@ -38,6 +38,11 @@ type streamer struct {
 	err  error // the first tokenizer error; the pass stops there
 	// interned are recent strings, shared across documents (str).
 	interned *internCache
+	// in keeps one copy of each value of the fields tagged intern
+	// (interner); nil when the document's values are not shared.
+	in *interner
+	// sharing is whether the value being read is in such a field.
+	sharing bool
 	// path is the JSON pointer of the value being read. The ptr strings
 	// the streamer passes down are views of it (pushName, pushIndex), not
 	// copies: a view is valid while its value is read, and walker.add
@@ -73,13 +78,13 @@ func (s *streamer) pushIndex(i int) (string, int) {
 func (s *streamer) pop(n int) { s.path = s.path[:n] }
 
 // decodeStream is decodeDocInto's one pass: see decodeDocInto.
-func decodeStream(data []byte, schema string, at position, out any, sink *tables.FindingCap) (bool, tables.Findings) {
+func decodeStream(data []byte, schema string, at position, out any, sink *tables.FindingCap, in *interner) (bool, tables.Findings) {
 	w := &walker{s: schemaFor(schema), at: at, sink: sink, deferSink: sink != nil}
 	target := reflect.ValueOf(out).Elem()
 	dst := reflect.New(target.Type()).Elem()
 	re := reusedPool.Get().(*reused)
 	re.dec.Reset(bytes.NewBuffer(data)) // read in place: a bytes.Buffer is not copied
-	s := &streamer{walker: w, dec: &re.dec, data: data, path: re.path[:0]}
+	s := &streamer{walker: w, dec: &re.dec, data: data, path: re.path[:0], in: in}
 	defer func() { // after the last use of the decoder
 		re.path = s.path[:0]
 		reusedPool.Put(re)
@@ -278,7 +283,11 @@ func (s *streamer) scalar(r *rule, ptr string, dst reflect.Value, check func(*no
 	*v = node{kind: nodeKindOf(tok.Kind())}
 	switch v.kind {
 	case kindString:
-		v.text = s.str(tok, start)
+		if s.sharing {
+			v.text = s.internStr(tok, start)
+		} else {
+			v.text = s.str(tok, start)
+		}
 	case kindNumber:
 		v.text = tok.String()
 	case kindBool:
@@ -316,6 +325,15 @@ func (s *streamer) str(tok jsontext.Token, start int64) string {
 		*slot = string(b)
 	}
 	return *slot
+}
+
+// internStr is a string token's text from the interner: the value of a
+// field tagged intern.
+func (s *streamer) internStr(tok jsontext.Token, start int64) string {
+	if raw := s.raw(start); len(raw) >= 2 && bytes.IndexByte(raw, '\\') < 0 {
+		return s.in.bytes(raw[1 : len(raw)-1])
+	}
+	return s.in.string(tok.String())
 }
 
 // maxInterned is the longest string str shares: a sha256 in hex.
@@ -428,7 +446,7 @@ func (s *streamer) object(r *rule, ptr string, dst reflect.Value) {
 	if !s.open() {
 		return
 	}
-	var fields [][]int // by property: the Go field's index, nil for none
+	var fields *propFields // by property: the Go field's index, nil for none
 	if dst.IsValid() {
 		if dst.Kind() == reflect.Struct {
 			fields = r.fieldsIn(dst.Type())
@@ -463,14 +481,18 @@ func (s *streamer) object(r *rule, ptr string, dst reflect.Value) {
 			seen |= 1 << req
 		}
 		var field reflect.Value
+		sharing := s.sharing
+		s.sharing = false
 		if dst.IsValid() {
-			if index := fields[i]; index != nil {
+			if index := fields.index[i]; index != nil {
 				field = dst.FieldByIndex(index)
+				s.sharing = s.in != nil && fields.intern[i]
 			} else {
 				s.misfit(p, fmt.Sprintf("member %q has no Go field", name))
 			}
 		}
 		s.value(r.props[i].rule, p, field)
+		s.sharing = sharing
 		s.pop(up)
 	}
 	s.read() // '}'
@@ -507,6 +529,7 @@ func (s *streamer) name(r *rule, hint int) (string, int) {
 // by the count finding and not checked one by one, but still decoded, as
 // Unmarshal decoded them.
 func (s *streamer) array(r *rule, ptr string, dst reflect.Value) {
+	start := s.start()
 	if !s.open() {
 		return
 	}
@@ -539,7 +562,9 @@ func (s *streamer) array(r *rule, ptr string, dst reflect.Value) {
 	if s.err != nil {
 		return
 	}
-	if dst.IsValid() && n > 0 {
+	if dst.IsValid() && n > 0 && s.sharing {
+		s.in.list(dst, buf.v, s.raw(start))
+	} else if dst.IsValid() && n > 0 {
 		dst.SetZero()
 		dst.Grow(n) // from nil: room for exactly n
 		dst.SetLen(n)
@@ -713,7 +738,7 @@ type selfDecodes struct {
 
 var (
 	selfDecoding typeCache[bool]
-	structFields typeCache[map[string][]int]
+	structFields typeCache[map[string]goField]
 )
 
 // typeCache is a map from Go types read without a lock: a writer
@@ -747,33 +772,40 @@ func (c *typeCache[V]) put(t reflect.Type, v V) {
 
 // propFields are the Go fields of a rule's properties in one struct type.
 type propFields struct {
-	t     reflect.Type
-	index [][]int // by property; nil when t has no field of its name
+	t      reflect.Type
+	index  [][]int // by property; nil when t has no field of its name
+	intern []bool  // by property: the field is tagged intern (interner)
 }
 
 // fieldsIn returns the index of the field of struct type t each of r's
 // properties is stored in, nil where there is none. A rule is read into
 // one Go type, so the last answer is kept on the rule.
-func (r *rule) fieldsIn(t reflect.Type) [][]int {
+func (r *rule) fieldsIn(t reflect.Type) *propFields {
 	if f := r.fields.Load(); f != nil && f.t == t {
-		return f.index
+		return f
 	}
 	byName := fieldsOf(t)
-	f := &propFields{t: t, index: make([][]int, len(r.props))}
+	f := &propFields{t: t, index: make([][]int, len(r.props)), intern: make([]bool, len(r.props))}
 	for i, p := range r.props {
-		f.index[i] = byName[p.name]
+		f.index[i], f.intern[i] = byName[p.name].index, byName[p.name].intern
 	}
 	r.fields.Store(f)
-	return f.index
+	return f
 }
 
-// fieldsOf maps the JSON member names of struct type t to field indexes,
+// goField is where a JSON member is stored in a struct type.
+type goField struct {
+	index  []int
+	intern bool // tagged `intern:"true"`: its values are shared (interner)
+}
+
+// fieldsOf maps the JSON member names of struct type t to their fields,
 // inline fields flattened, as the json package names them.
-func fieldsOf(t reflect.Type) map[string][]int {
+func fieldsOf(t reflect.Type) map[string]goField {
 	if v, ok := structFields.get(t); ok {
 		return v
 	}
-	out := map[string][]int{}
+	out := map[string]goField{}
 	var walk func(t reflect.Type, prefix []int)
 	walk = func(t reflect.Type, prefix []int) {
 		for i := range t.NumField() {
@@ -790,7 +822,7 @@ func fieldsOf(t reflect.Type) map[string][]int {
 				if name == "" {
 					name = f.Name
 				}
-				out[name] = index
+				out[name] = goField{index: index, intern: f.Tag.Get("intern") == "true"}
 			}
 		}
 	}

@@ -57,7 +57,7 @@ func FuzzDecodeStreamOracle(f *testing.F) {
 		at := position{file: "f", line: 1}
 		var sinkA, sinkB tables.FindingCap
 		a, b := st.value(), st.value()
-		okA, foundA := decodeStream(data, st.schema, at, a, &sinkA)
+		okA, foundA := decodeStream(data, st.schema, at, a, &sinkA, newInterner(0))
 		okB, foundB := decodeTree(data, st.schema, at, b, &sinkB)
 		sortA, sortB := slices.Clone(foundA), slices.Clone(foundB)
 		sortA.Sort()
