@@ -14,11 +14,11 @@ import (
 
 func newSynthCmd(stdout io.Writer) *cobra.Command {
 	var kind, out string
-	var sessions int64
+	var sessions, maxTasks int64
 	var faults float64
 	var seed uint64
 	cmd := &cobra.Command{
-		Use:   "synth --kind " + strings.Join(fixtures.SynthKinds, "|") + " --sessions N [--faults F] [--seed S] --out DIR",
+		Use:   "synth --kind " + strings.Join(fixtures.SynthKinds, "|") + " --sessions N [--max-tasks T] [--faults F] [--seed S] --out DIR",
 		Short: "Write a synthetic campaign of any size, for tests and benchmarks",
 		Long: `synth writes a valid synthetic campaign of at least N sessions into DIR
 (which must not exist or be empty), from the generator of the embedded
@@ -28,7 +28,8 @@ of that kind — a refusal, a timeout, a malformed answer, a blank
 investigation draft, a citation the raters judge unsupported, a finding
 at the wrong lines — spread evenly over the campaign: each is scored as a
 failure and none rejects the campaign, so validate accepts it whatever F
-is. A system comparison is capped at 90 model sessions by its kind: a
+is. A paired-review campaign has up to 1,000 tasks (or T with
+--max-tasks), then more repetitions. A system comparison is capped at 90 model sessions by its kind: a
 larger one is rejected for that ceiling alone. The same flags give a
 byte-identical directory. Everything it writes is labelled synthetic.
 
@@ -41,6 +42,9 @@ Exit 0 written, 2 usage, 3 I/O.`,
 			if sessions < 1 {
 				return usagef("--sessions must be at least 1")
 			}
+			if maxTasks < 0 || maxTasks > 0 && kind != "paired-review" {
+				return usagef("--max-tasks must be a positive number of tasks, and applies to paired-review only")
+			}
 			if math.IsNaN(faults) || faults < 0 || faults > 0.5 {
 				return usagef("--faults must be within 0 and 0.5")
 			}
@@ -51,7 +55,7 @@ Exit 0 written, 2 usage, 3 I/O.`,
 				return err
 			}
 			sum, err := fixtures.Synth(kind, out, fixtures.SynthOptions{
-				Sessions: sessions, FaultPPM: int64(math.Round(faults * 1e6)), Seed: seed,
+				Sessions: sessions, FaultPPM: int64(math.Round(faults * 1e6)), Seed: seed, MaxTasks: maxTasks,
 			})
 			if err != nil {
 				return err
@@ -69,6 +73,7 @@ Exit 0 written, 2 usage, 3 I/O.`,
 	fl := cmd.Flags()
 	fl.StringVar(&kind, "kind", "", "campaign kind: "+strings.Join(fixtures.SynthKinds, ", "))
 	fl.Int64Var(&sessions, "sessions", 0, "at least this many sessions (rounded up to whole task slots)")
+	fl.Int64Var(&maxTasks, "max-tasks", 0, "paired-review: at most this many tasks, more repetitions instead (default 1,000)")
 	fl.Float64Var(&faults, "faults", 0, "fraction of sessions with a model fault, 0 to 0.5")
 	fl.Uint64Var(&seed, "seed", 741, "seed of every random choice")
 	fl.StringVar(&out, "out", "", "campaign directory to write (must not exist or be empty)")
