@@ -7,12 +7,14 @@
 //
 // Memory is reported per session (divided by the campaign's receipts), in
 // bytes: live heap is what stays reachable after a full collection, alloc
-// is every byte allocated on the way. The campaign is small (a few
-// thousand sessions) so the benchmarks run in seconds; fixed costs
-// (compiled schemas, the embedded prompts) are then a visible share of
-// each per-session figure, which is the same at every run, so a regression
-// still shows. make bench-scale measures the same at 10^4 and 10^5
-// sessions on disk.
+// is every byte allocated on the way. The campaign is small (3,060
+// sessions) so the benchmarks run in seconds, but has the shape of the
+// 100,000-session one make bench-scale measures (34 repetitions of each
+// task: 30 tasks here, 981 there), so what is kept per task weighs on a
+// session as it does there. Each figure is of a run after a first,
+// untimed one, so what a process computes once (compiled schemas,
+// caches) is not counted. make bench-scale measures the same at 10^4 and
+// 10^5 sessions on disk.
 package bench_test
 
 import (
@@ -20,10 +22,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/evalgate/evalgate/fixtures"
-	"github.com/evalgate/evalgate/internal/heaptest"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/stages/report"
@@ -31,12 +34,9 @@ import (
 )
 
 // The campaign the benchmarks measure: what make bench-scale writes (5%
-// model faults, seed 741), at a size that takes seconds.
-const (
-	benchSessions = 3000
-	benchFaultPPM = 50_000
-	benchSeed     = 741
-)
+// model faults, seed 741), at a size that takes seconds, in the shape of
+// its 100,000 sessions (34 repetitions).
+var benchCampaign = fixtures.SynthOptions{Sessions: 3000, MaxTasks: 30, FaultPPM: 50_000, Seed: 741}
 
 // synthCampaign writes the benchmark campaign into a new directory under
 // b.TempDir and returns it and its number of sessions (receipts).
@@ -46,7 +46,7 @@ func synthCampaign(b *testing.B) (string, int64) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	sum, err := fixtures.Synth("paired-review", dir, fixtures.SynthOptions{Sessions: benchSessions, FaultPPM: benchFaultPPM, Seed: benchSeed})
+	sum, err := fixtures.Synth("paired-review", dir, benchCampaign)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -91,25 +91,22 @@ func perSession(b *testing.B, v uint64, sessions int64, unit string) {
 //     allocated to decode it (alloc-B/session) and the time;
 //   - run: what evalgate run does (every stage with the inputs released
 //     as it releases them, then every table and report written): the
-//     bytes allocated, the peak heap (sampled), the live heap at the
-//     start of each stage (STAGE-live-B/session, the collections that
-//     measure it are not timed) and the output tables' live heap once
-//     written (tables-live-B/session: what the run's memory can at best
-//     be bounded by).
+//     bytes allocated, the peak heap (sampled every millisecond), the
+//     peak while each stage ran (STAGE-peak-B/session, report for
+//     report.Write), the live heap at the start of each stage after load
+//     (STAGE-live-B/session; the collections that measure it are not
+//     timed) and the output tables' live heap once written
+//     (tables-live-B/session: what the run's memory can at best be
+//     bounded by).
 func BenchmarkSessionMemory(b *testing.B) {
 	dir, sessions := synthCampaign(b)
 	b.Run("load", func(b *testing.B) {
 		fsys := openCampaign(b, dir)
+		loadOnce(b, fsys) // warm-up: what is computed once per process
 		var live, allocated uint64
 		for b.Loop() {
-			floor, before := heapNow()
-			c, findings := load.Campaign(fsys, "bench")
-			if c == nil || findings.Rejected() {
-				b.Fatalf("the synthetic campaign does not load: %v", findings)
-			}
-			after, total := heapNow()
-			runtime.KeepAlive(c)
-			live, allocated = max(live, above(after, floor)), allocated+total-before
+			l, a := loadOnce(b, fsys)
+			live, allocated = max(live, l), allocated+a
 		}
 		perSession(b, live, sessions, "live-B/session")
 		perSession(b, allocated/uint64(b.N), sessions, "alloc-B/session")
@@ -118,48 +115,136 @@ func BenchmarkSessionMemory(b *testing.B) {
 	b.Run("run", func(b *testing.B) {
 		fsys := openCampaign(b, dir)
 		out := b.TempDir()
-		stageLive := map[string]uint64{}
-		var order []string
-		var peak, tablesLive, allocated uint64
+		runOnce(b, fsys, filepath.Join(out, "warm-up"))
+		var m runMemory
 		for i := 0; b.Loop(); i++ {
-			floor, before := heapNow()
-			mark := func(stage string) { // collections outside the timer
-				b.StopTimer()
-				live, _ := heapNow()
-				if _, seen := stageLive[stage]; !seen {
-					order = append(order, stage)
-				}
-				stageLive[stage] = max(stageLive[stage], above(live, floor))
-				b.StartTimer()
+			r := runOnce(b, fsys, filepath.Join(out, fmt.Sprint(i)))
+			m.allocated += r.allocated
+			m.peak, m.tables = max(m.peak, r.peak), max(m.tables, r.tables)
+			if m.stages == nil {
+				m.stages = r.stages
 			}
-			var res *stages.Result
-			p := heaptest.Peak(func() {
-				res = stages.Run(fsys, "bench", stages.Options{Progress: mark, ReleaseInputs: true})
-				if !res.Admissible() {
-					b.Fatal("the synthetic campaign is not admissible")
-				}
-				mark("report")
-				target := filepath.Join(out, fmt.Sprint(i))
-				if err := report.Write(target, res.Campaign, res.Tables, res.Figures, report.Meta{ToolVersion: "bench"}); err != nil {
-					b.Fatal(err)
-				}
-			})
-			after, total := heapNow()
-			runtime.KeepAlive(res)
-			peak, tablesLive = max(peak, above(p, floor)), max(tablesLive, above(after, floor))
-			allocated += total - before
-		}
-		perSession(b, allocated/uint64(b.N), sessions, "alloc-B/session")
-		perSession(b, peak, sessions, "peak-heap-B/session")
-		for _, stage := range order {
-			if stage == "load" {
-				continue // it starts at the floor
+			for k, st := range r.stages {
+				m.stages[k].live, m.stages[k].peak = max(m.stages[k].live, st.live), max(m.stages[k].peak, st.peak)
 			}
-			perSession(b, stageLive[stage], sessions, stage+"-live-B/session")
 		}
-		perSession(b, tablesLive, sessions, "tables-live-B/session")
+		perSession(b, m.allocated/uint64(b.N), sessions, "alloc-B/session")
+		perSession(b, m.peak, sessions, "peak-heap-B/session")
+		for _, st := range m.stages {
+			if st.name != "load" { // it starts at the floor
+				perSession(b, st.live, sessions, st.name+"-live-B/session")
+			}
+			perSession(b, st.peak, sessions, st.name+"-peak-B/session")
+		}
+		perSession(b, m.tables, sessions, "tables-live-B/session")
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(sessions), "ns/session")
 	})
+}
+
+// loadOnce loads the campaign and returns its live heap and the bytes
+// allocated to load it.
+func loadOnce(b *testing.B, fsys *tables.CampaignDir) (live, allocated uint64) {
+	floor, before := heapNow()
+	c, findings := load.Campaign(fsys, "bench")
+	if c == nil || findings.Rejected() {
+		b.Fatalf("the synthetic campaign does not load: %v", findings)
+	}
+	after, total := heapNow()
+	runtime.KeepAlive(c)
+	return above(after, floor), total - before
+}
+
+// runMemory is what one run of the pipeline and the report holds and
+// allocates, in bytes.
+type runMemory struct {
+	allocated, peak, tables uint64
+	stages                  []stageLive // in the order they ran
+}
+
+type stageLive struct {
+	name       string
+	live, peak uint64 // at the stage's start; the most while it ran
+}
+
+// runOnce runs the pipeline as evalgate run does and writes the outputs
+// into out.
+func runOnce(b *testing.B, fsys *tables.CampaignDir, out string) runMemory {
+	var m runMemory
+	floor, before := heapNow()
+	sampler := sampleHeap()
+	mark := func(stage string) {
+		b.StopTimer() // the collections are not the work's
+		if n := len(m.stages); n > 0 {
+			m.stages[n-1].peak = above(sampler.reset(), floor)
+		}
+		live, _ := heapNow()
+		m.stages = append(m.stages, stageLive{name: stage, live: above(live, floor)})
+		b.StartTimer()
+	}
+	res := stages.Run(fsys, "bench", stages.Options{Progress: mark, ReleaseInputs: true})
+	if !res.Admissible() {
+		b.Fatal("the synthetic campaign is not admissible")
+	}
+	mark("report")
+	if err := report.Write(out, res.Campaign, res.Tables, res.Figures, report.Meta{ToolVersion: "bench"}); err != nil {
+		b.Fatal(err)
+	}
+	m.stages[len(m.stages)-1].peak = above(sampler.stop(), floor)
+	after, total := heapNow()
+	runtime.KeepAlive(res)
+	m.allocated, m.tables = total-before, above(after, floor)
+	for _, st := range m.stages {
+		m.peak = max(m.peak, st.peak)
+	}
+	return m
+}
+
+// heapSampler records the largest heap seen (runtime.MemStats.HeapAlloc,
+// sampled every millisecond, so a shorter spike can be missed) since it
+// started or was last reset.
+type heapSampler struct {
+	mu         sync.Mutex
+	peak       uint64
+	quit, done chan struct{}
+}
+
+func sampleHeap() *heapSampler {
+	s := &heapSampler{quit: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			s.mu.Lock()
+			s.peak = max(s.peak, ms.HeapAlloc)
+			s.mu.Unlock()
+			select {
+			case <-s.quit:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	return s
+}
+
+// reset returns the peak so far and starts again from the heap now.
+func (s *heapSampler) reset() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := max(s.peak, ms.HeapAlloc)
+	s.peak = 0
+	return p
+}
+
+// stop ends sampling and returns the peak since the last reset.
+func (s *heapSampler) stop() uint64 {
+	p := s.reset()
+	close(s.quit)
+	<-s.done
+	return max(p, s.peak)
 }
 
 // BenchmarkSynth measures evalgate synth itself: the time and bytes
@@ -177,7 +262,7 @@ func BenchmarkSynth(b *testing.B) {
 		}
 		_, before := heapNow()
 		b.StartTimer()
-		sum, err := fixtures.Synth("paired-review", dir, fixtures.SynthOptions{Sessions: benchSessions, FaultPPM: benchFaultPPM, Seed: benchSeed})
+		sum, err := fixtures.Synth("paired-review", dir, benchCampaign)
 		if err != nil {
 			b.Fatal(err)
 		}
