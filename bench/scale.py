@@ -55,36 +55,46 @@ def timed(name, argv, stdout=subprocess.DEVNULL, env=None):
             "stdout": res.stdout if stdout == subprocess.PIPE else None, "stderr": res.stderr}
 
 
-GC_LINE = re.compile(r"^gc \d+ @.*?: .*?, (\d+)->(\d+)->(\d+) MB, ")
+GC_LINE = re.compile(r"^gc \d+ @.*?: .*?, (\d+)->(\d+)->(\d+) MB, (\d+) MB goal, ")
 STAGE_LINE = re.compile(r"^evalgate: (\w+) · ")
 
 
 def heap_by_stage(stderr):
     """Each stage's peak heap and largest live heap in MiB, from the Go
     runtime's GC trace (GODEBUG=gctrace=1: one line per collection, "heap
-    at its start->at its end->live MB") interleaved on stderr with
-    --progress's stage lines: every collection belongs to the stage whose
-    line precedes it. A stage that ran no collection is absent."""
-    stages, stage = {}, None
+    at its start->at its end->live MB, goal MB") interleaved on stderr
+    with --progress's stage lines: every collection belongs to the stage
+    whose line precedes it. A stage that ran no collection has no live
+    figure, and its heap stayed under the goal the last collection set:
+    that goal is its peak, marked as a bound."""
+    stages, stage, goal = {}, None, 0
     for line in stderr.splitlines():
         m = STAGE_LINE.match(line)
         if m and m.group(1) != "done":
             stage = m.group(1)
-            stages.setdefault(stage, None)
+            stages.setdefault(stage, {"peak": goal, "live": None})
             continue
         m = GC_LINE.match(line)
         if m and stage is not None:
-            start, end, live = map(int, m.groups())
-            peak, most = stages[stage] or (0, 0)
-            stages[stage] = (max(peak, start, end), max(most, live))
+            start, end, live, goal = map(int, m.groups())
+            st = stages[stage]
+            if st["live"] is None:  # the first collection of the stage
+                st["peak"], st["live"] = 0, 0
+            st["peak"], st["live"] = max(st["peak"], start, end), max(st["live"], live)
     return stages
 
 
+def heap_cell(st, sep):
+    if st["live"] is None:
+        return f"≤{st['peak']:,}{sep}–"
+    return f"{st['peak']:,}{sep}{st['live']:,}"
+
+
 def heap_line(stages):
-    parts = [f"{s} {v[0]:,}/{v[1]:,}" if v else f"{s} no collection" for s, v in stages.items()]
-    peak = max((v[0] for v in stages.values() if v), default=0)
-    return (f"evalgate run heap by stage, MiB peak/live after a collection (Go GC trace): {', '.join(parts)}; "
-            f"peak heap {peak:,} MiB")
+    parts = [f"{s} {heap_cell(v, '/')}" for s, v in stages.items()]
+    peak = max((v["peak"] for v in stages.values() if v["live"] is not None), default=0)
+    return (f"evalgate run heap by stage, MiB peak/live after a collection (Go GC trace; ≤: no collection, "
+            f"under the last goal): {', '.join(parts)}; peak heap {peak:,} MiB")
 
 
 def campaign_size(d):
@@ -120,7 +130,8 @@ def bench(evalgate, n):
     files, size = campaign_size(d)
     print(f"\n## {synth['stdout'].strip()}")
     print(f"{files:,} files, {size / 2**20:,.0f} MiB; written in {synth['wall']:.1f} s, peak RSS {synth['rss_mib']:.0f} MiB")
-    rows = [timed("evalgate run", [evalgate, "run", d, "--out", out, "--progress"], env={"GODEBUG": "gctrace=1"})]
+    godebug = ",".join(filter(None, [os.environ.get("GODEBUG"), "gctrace=1"]))
+    rows = [timed("evalgate run", [evalgate, "run", d, "--out", out, "--progress"], env={"GODEBUG": godebug})]
     heap = heap_by_stage(rows[0]["stderr"])
     listing = os.path.join(WORK, "files.txt")
     with open(listing, "w") as f:
@@ -191,9 +202,10 @@ def markdown():
     names = list(dict.fromkeys(s for res in RESULTS for s in res["heap"]))
     print("\n| sessions | " + " | ".join(names) + " |\n|---:|" + "---:|" * len(names))
     for res in RESULTS:
-        cells = [f"{v[0]:,} / {v[1]:,}" if (v := res["heap"].get(s)) else "–" for s in names]
+        cells = [heap_cell(v, " / ") if (v := res["heap"].get(s)) else "" for s in names]
         print(f"| {int(res['sessions']):,} | " + " | ".join(cells) + " |")
-    print("(evalgate run's heap by stage, MiB: peak / live after a collection, from the Go GC trace)")
+    print("(evalgate run's heap by stage, MiB: peak / live after a collection, from the Go GC trace; "
+          "≤: no collection in the stage, its heap stayed under the last collection's goal)")
 
 
 def load():
