@@ -80,7 +80,8 @@ generate:
 # pandas + scipy on synthetic campaigns of BENCH_SIZES sessions
 # (bench/scale.py), checks the peers agree with evalgate, and prints wall
 # and CPU time, peak RSS, evalgate run's peak and live heap by stage (from
-# the Go GC trace), the ratios against the targets, markdown
+# the Go GC trace of a second, untimed run), the ratios against the
+# targets, markdown
 # tables for the README's performance section, the load average and how
 # long the whole run took (10k and 100k: under 15 minutes on the 2-core
 # machine). It installs Debian's
