@@ -174,10 +174,13 @@ func runOnce(b *testing.B, fsys *tables.CampaignDir, out string) runMemory {
 	sampler := sampleHeap()
 	mark := func(stage string) {
 		b.StopTimer() // the collections are not the work's
-		if n := len(m.stages); n > 0 {
-			m.stages[n-1].peak = above(sampler.reset(), floor)
-		}
 		live, _ := heapNow()
+		// After the collections: what was sampled during them, the heap
+		// before they freed it, is the previous stage's.
+		peak := sampler.reset()
+		if n := len(m.stages); n > 0 {
+			m.stages[n-1].peak = above(peak, floor)
+		}
 		m.stages = append(m.stages, stageLive{name: stage, live: above(live, floor)})
 		b.StartTimer()
 	}
