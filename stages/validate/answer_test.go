@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -240,7 +241,7 @@ func FuzzLinks(f *testing.F) {
 		a.Final.Claims = append(a.Final.Claims, tables.Claim{ID: "C999999", Status: "unknown", UncertaintyID: &id})
 		want := naiveLinkCode(&a.Final, id, "U")
 		got = AnswerRules(&a, AnswerOptions{File: "f", Role: RoleDraft})
-		p := ptr("final", "claims", len(a.Final.Claims)-1, "uncertainty_id")
+		p := fmt.Sprintf("/final/claims/%d/uncertainty_id", len(a.Final.Claims)-1)
 		var have tables.Code
 		for _, fd := range got {
 			if fd.Pointer == p && (fd.Code == tables.CodeLinkDangling || fd.Code == tables.CodeLinkWrongType) {

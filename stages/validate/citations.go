@@ -21,14 +21,14 @@ func (v *runner) citationRows(session, file string, a *tables.Answer, task *tabl
 	v.citeCounts[session] = max(v.citeCounts[session], int64(len(a.Final.Citations)))
 	itemLines := map[*tables.PacketItem]splitText{} // each cited item's text, split once
 	for i, cit := range a.Final.Citations {
-		p := ptr("final", "citations", i)
+		p := at("/final/citations").index(i)
 		code := firstCode(found, p)
 		if code == "" {
 			if it := items[cit.EvidenceID]; it != nil {
 				var msg string
 				if code, msg = v.checkCitation(cit, it, itemLines); code != "" {
 					v.findings = append(v.findings, tables.Finding{
-						Code: code, Severity: tables.Warn, File: file, Pointer: p, Session: session, Message: msg,
+						Code: code, Severity: tables.Warn, File: file, Pointer: p.String(), Session: session, Message: msg,
 					})
 				}
 			}
@@ -105,7 +105,7 @@ func (v *runner) dispositionRows(session string, task *tables.LoadedTask, a *tab
 	disposed := map[string]bool{}
 	for i, d := range rec.EvidenceDispositions {
 		disposed[d.EvidenceID] = true
-		code := firstCode(found, ptr("reconciliation", "evidence_dispositions", i))
+		code := firstCode(found, at("/reconciliation/evidence_dispositions").index(i))
 		v.disps.Add(tables.DispositionRow{
 			SessionID:  session,
 			TaskID:     task.Spec.ID,

@@ -17,54 +17,54 @@ func (c *checker) finalRules() {
 		c.verificationRules(i, v)
 	}
 	for i, cit := range f.Citations {
-		p := ptr("final", "citations", i)
+		p := at("/final/citations").index(i)
 		if cit.StartLine > cit.EndLine {
-			c.add(tables.CodeCitationRangeInverted, p+"/start_line", "start_line %d is after end_line %d", cit.StartLine, cit.EndLine)
+			c.add(tables.CodeCitationRangeInverted, p.field("start_line"), "start_line %d is after end_line %d", cit.StartLine, cit.EndLine)
 		}
-		c.links(p+"/supports", cit.Supports, targetsSupports)
+		c.links(p.field("supports"), cit.Supports, targetsSupports)
 	}
 }
 
 func (c *checker) claimRules(i int, cl tables.Claim) {
-	p := ptr("final", "claims", i)
+	p := at("/final/claims").index(i)
 	if cl.UncertaintyID != nil {
-		c.link(p+"/uncertainty_id", *cl.UncertaintyID, targetsUncertainty)
+		c.link(p.field("uncertainty_id"), *cl.UncertaintyID, targetsUncertainty)
 	}
 	switch cl.Status {
 	case tables.ClaimSourceBacked:
 		c.sourceSupport(p, cl.ID, "source_backed claim", cl.EvidenceIDs)
 	case tables.ClaimInference:
 		if len(cl.EvidenceIDs) == 0 {
-			c.add(tables.CodeEvidenceRequired, p+"/evidence_ids", "inference claim %q names no source premises; a claim without them must be unknown", cl.ID)
+			c.add(tables.CodeEvidenceRequired, p.field("evidence_ids"), "inference claim %q names no source premises; a claim without them must be unknown", cl.ID)
 		}
 	case tables.ClaimUnknown:
 		if cl.UncertaintyID == nil {
-			c.add(tables.CodeUncertaintyLinkRequired, p+"/uncertainty_id", "unknown claim %q has no uncertainty_id", cl.ID)
+			c.add(tables.CodeUncertaintyLinkRequired, p.field("uncertainty_id"), "unknown claim %q has no uncertainty_id", cl.ID)
 		}
 	default:
-		c.add(tables.CodeEnumValue, p+"/status", "claim status %q is not source_backed, inference or unknown", cl.Status)
+		c.add(tables.CodeEnumValue, p.field("status"), "claim status %q is not source_backed, inference or unknown", cl.Status)
 	}
 }
 
 func (c *checker) actionRules(i int, a tables.Action) {
-	p := ptr("final", "implementation_plan", i)
-	c.links(p+"/verification_ids", a.VerificationIDs, targetsVerification)
+	p := at("/final/implementation_plan").index(i)
+	c.links(p.field("verification_ids"), a.VerificationIDs, targetsVerification)
 	if len(a.VerificationIDs) == 0 && a.VerificationLimitation == nil {
-		c.add(tables.CodeVerificationLinkRequired, p+"/verification_ids", "action %q has no verification link and no verification_limitation", a.ID)
+		c.add(tables.CodeVerificationLinkRequired, p.field("verification_ids"), "action %q has no verification link and no verification_limitation", a.ID)
 	}
 	switch a.SupportBasis {
 	case tables.BasisSource:
 		c.sourceSupport(p, a.ID, "source-based action", a.EvidenceIDs)
 	case tables.BasisTask:
 	default:
-		c.add(tables.CodeEnumValue, p+"/support_basis", "action support_basis %q is not source or task", a.SupportBasis)
+		c.add(tables.CodeEnumValue, p.field("support_basis"), "action support_basis %q is not source or task", a.SupportBasis)
 	}
 }
 
 func (c *checker) verificationRules(i int, v tables.Verification) {
-	p := ptr("final", "verification_plan", i)
+	p := at("/final/verification_plan").index(i)
 	if v.UncertaintyID != nil {
-		c.link(p+"/uncertainty_id", *v.UncertaintyID, targetsUncertainty)
+		c.link(p.field("uncertainty_id"), *v.UncertaintyID, targetsUncertainty)
 	}
 	switch v.SupportBasis {
 	case tables.BasisSource:
@@ -72,18 +72,18 @@ func (c *checker) verificationRules(i int, v tables.Verification) {
 	case tables.BasisTask:
 	case tables.BasisMissingSource:
 		if v.UncertaintyID == nil {
-			c.add(tables.CodeUncertaintyLinkRequired, p+"/uncertainty_id", "missing_source verification %q has no uncertainty_id", v.ID)
+			c.add(tables.CodeUncertaintyLinkRequired, p.field("uncertainty_id"), "missing_source verification %q has no uncertainty_id", v.ID)
 		}
 	default:
-		c.add(tables.CodeEnumValue, p+"/support_basis", "verification support_basis %q is not source, task or missing_source", v.SupportBasis)
+		c.add(tables.CodeEnumValue, p.field("support_basis"), "verification support_basis %q is not source, task or missing_source", v.SupportBasis)
 	}
 }
 
 // sourceSupport requires nonempty evidence and a citation of that evidence
 // supporting id.
-func (c *checker) sourceSupport(p, id, what string, evidence []string) {
+func (c *checker) sourceSupport(p pointer, id, what string, evidence []string) {
 	if len(evidence) == 0 {
-		c.add(tables.CodeEvidenceRequired, p+"/evidence_ids", "%s %q has no evidence IDs", what, id)
+		c.add(tables.CodeEvidenceRequired, p.field("evidence_ids"), "%s %q has no evidence IDs", what, id)
 		return
 	}
 	if !c.idx.citedBy(id, evidence) {

@@ -98,7 +98,7 @@ func (x finalIndex) citedBy(id string, evidence []string) bool {
 }
 
 // link checks one link field and returns the resolved record.
-func (c *checker) link(p, id, accepted string) (record, bool) {
+func (c *checker) link(p pointer, id, accepted string) (record, bool) {
 	r, code, ok := c.idx.resolve(id, accepted)
 	switch code {
 	case tables.CodeLinkDangling:
@@ -110,10 +110,10 @@ func (c *checker) link(p, id, accepted string) (record, bool) {
 }
 
 // links checks a link array and returns the resolved records.
-func (c *checker) links(base string, ids []string, accepted string) []record {
+func (c *checker) links(base pointer, ids []string, accepted string) []record {
 	var out []record
 	for j, id := range ids {
-		if r, ok := c.link(base+ptr(j), id, accepted); ok {
+		if r, ok := c.link(base.index(j), id, accepted); ok {
 			out = append(out, r)
 		}
 	}

@@ -12,36 +12,36 @@ func (c *checker) packetRules(pk *tables.Packet, rec *tables.Reconciliation) {
 	for _, it := range pk.Items {
 		known[it.ID] = true
 	}
-	check := func(base string, ids []string) {
+	check := func(base pointer, ids []string) {
 		for j, e := range ids {
 			if !known[e] {
-				c.add(tables.CodeEvidenceUnknown, base+ptr(j), "evidence %q is not an item of the packet", e)
+				c.add(tables.CodeEvidenceUnknown, base.index(j), "evidence %q is not an item of the packet", e)
 			}
 		}
 	}
 	f := &c.a.Final
 	for i, x := range f.Claims {
-		check(ptr("final", "claims", i, "evidence_ids"), x.EvidenceIDs)
+		check(at("/final/claims").index(i).field("evidence_ids"), x.EvidenceIDs)
 	}
 	for i, x := range f.ImplementationPlan {
-		check(ptr("final", "implementation_plan", i, "evidence_ids"), x.EvidenceIDs)
+		check(at("/final/implementation_plan").index(i).field("evidence_ids"), x.EvidenceIDs)
 	}
 	for i, x := range f.VerificationPlan {
-		check(ptr("final", "verification_plan", i, "evidence_ids"), x.EvidenceIDs)
+		check(at("/final/verification_plan").index(i).field("evidence_ids"), x.EvidenceIDs)
 	}
 	for i, x := range f.Exclusions {
-		check(ptr("final", "exclusions", i, "evidence_ids"), x.EvidenceIDs)
+		check(at("/final/exclusions").index(i).field("evidence_ids"), x.EvidenceIDs)
 	}
 	for i, x := range f.Citations {
 		if !known[x.EvidenceID] {
-			c.add(tables.CodeEvidenceUnknown, ptr("final", "citations", i, "evidence_id"), "evidence %q is not an item of the packet", x.EvidenceID)
+			c.add(tables.CodeEvidenceUnknown, at("/final/citations").index(i).field("evidence_id"), "evidence %q is not an item of the packet", x.EvidenceID)
 		}
 	}
 	if rec == nil {
 		return
 	}
 	for i, o := range rec.Obligations {
-		check(ptr("reconciliation", "obligations", i, "evidence_ids"), o.EvidenceIDs)
+		check(at("/reconciliation/obligations").index(i).field("evidence_ids"), o.EvidenceIDs)
 	}
 	c.dispositionSet(pk, rec, known)
 }
@@ -66,7 +66,7 @@ func (c *checker) dispositionSet(pk *tables.Packet, rec *tables.Reconciliation, 
 		}
 	}
 	for k, i := range invented {
-		p := ptr("reconciliation", "evidence_dispositions", i, "evidence_id")
+		p := at("/reconciliation/evidence_dispositions").index(i).field("evidence_id")
 		e := rec.EvidenceDispositions[i].EvidenceID
 		if k < len(missing) {
 			c.add(tables.CodeDispositionSubstituted, p, "disposition names %q, which is not in the packet, in place of packet evidence %q", e, missing[k])
@@ -75,6 +75,6 @@ func (c *checker) dispositionSet(pk *tables.Packet, rec *tables.Reconciliation, 
 		}
 	}
 	for k := len(invented); k < len(missing); k++ {
-		c.add(tables.CodeDispositionMissing, "/reconciliation/evidence_dispositions", "packet evidence %q has no disposition", missing[k])
+		c.add(tables.CodeDispositionMissing, at("/reconciliation/evidence_dispositions"), "packet evidence %q has no disposition", missing[k])
 	}
 }

@@ -15,9 +15,9 @@ func (c *checker) reconciliationRules(rec *tables.Reconciliation) {
 	}
 	seen := map[string]bool{}
 	for i, d := range rec.EvidenceDispositions {
-		p := ptr("reconciliation", "evidence_dispositions", i)
+		p := at("/reconciliation/evidence_dispositions").index(i)
 		if seen[d.EvidenceID] {
-			c.add(tables.CodeDispositionDuplicate, p+"/evidence_id", "evidence %q already has a disposition", d.EvidenceID)
+			c.add(tables.CodeDispositionDuplicate, p.field("evidence_id"), "evidence %q already has a disposition", d.EvidenceID)
 		}
 		seen[d.EvidenceID] = true
 		c.dispositionRules(p, d)
@@ -25,29 +25,29 @@ func (c *checker) reconciliationRules(rec *tables.Reconciliation) {
 }
 
 func (c *checker) obligationRules(i int, o tables.Obligation) {
-	p := ptr("reconciliation", "obligations", i)
-	linked := c.links(p+"/final_ids", o.FinalIDs, targetsFinalIDs)
+	p := at("/reconciliation/obligations").index(i)
+	linked := c.links(p.field("final_ids"), o.FinalIDs, targetsFinalIDs)
 	if o.Basis != tables.BasisSource && o.Basis != tables.BasisTask {
-		c.add(tables.CodeEnumValue, p+"/basis", "obligation basis %q is not task or source", o.Basis)
+		c.add(tables.CodeEnumValue, p.field("basis"), "obligation basis %q is not task or source", o.Basis)
 	}
 	switch o.Status {
 	case tables.ObligationAddressed:
 		if !c.addressedLinks(linked) {
-			c.add(tables.CodeObligationAddressedUnlinked, p+"/final_ids", "addressed obligation %q needs a C or A link and a V link, or an A link with a verification_limitation", o.ID)
+			c.add(tables.CodeObligationAddressedUnlinked, p.field("final_ids"), "addressed obligation %q needs a C or A link and a V link, or an A link with a verification_limitation", o.ID)
 		}
 		if o.Basis == tables.BasisSource && len(o.EvidenceIDs) == 0 {
-			c.add(tables.CodeEvidenceRequired, p+"/evidence_ids", "source-based addressed obligation %q has no evidence IDs", o.ID)
+			c.add(tables.CodeEvidenceRequired, p.field("evidence_ids"), "source-based addressed obligation %q has no evidence IDs", o.ID)
 		}
 	case tables.ObligationUnresolved:
 		if !hasKind(linked, kindUncertainty) {
-			c.add(tables.CodeObligationUnresolvedUnlinked, p+"/final_ids", "unresolved obligation %q has no U link", o.ID)
+			c.add(tables.CodeObligationUnresolvedUnlinked, p.field("final_ids"), "unresolved obligation %q has no U link", o.ID)
 		}
 	case tables.ObligationExcluded:
 		if !hasKind(linked, kindExclusion) {
-			c.add(tables.CodeObligationExcludedUnlinked, p+"/final_ids", "excluded obligation %q has no X link", o.ID)
+			c.add(tables.CodeObligationExcludedUnlinked, p.field("final_ids"), "excluded obligation %q has no X link", o.ID)
 		}
 	default:
-		c.add(tables.CodeEnumValue, p+"/status", "obligation status %q is not addressed, excluded or unresolved", o.Status)
+		c.add(tables.CodeEnumValue, p.field("status"), "obligation status %q is not addressed, excluded or unresolved", o.Status)
 	}
 }
 
@@ -60,24 +60,24 @@ func (c *checker) addressedLinks(linked []record) bool {
 	})
 }
 
-func (c *checker) dispositionRules(p string, d tables.Disposition) {
-	linked := c.links(p+"/final_ids", d.FinalIDs, targetsFinalIDs)
+func (c *checker) dispositionRules(p pointer, d tables.Disposition) {
+	linked := c.links(p.field("final_ids"), d.FinalIDs, targetsFinalIDs)
 	e := d.EvidenceID
 	switch d.Status {
 	case tables.DispositionUsed:
 		if !slices.ContainsFunc(linked, func(r record) bool {
 			return r.kind != kindUncertainty && r.kind != kindExclusion && c.citedWithEvidence(r, e)
 		}) {
-			c.add(tables.CodeDispositionUsedUnsupported, p+"/final_ids", "used evidence %q has no C/A/V link supported by a citation of %q", e, e)
+			c.add(tables.CodeDispositionUsedUnsupported, p.field("final_ids"), "used evidence %q has no C/A/V link supported by a citation of %q", e, e)
 		}
 	case tables.DispositionExcluded:
 		c.excludedDisposition(p, e, linked)
 	case tables.DispositionUnresolved:
 		if !hasKind(linked, kindUncertainty) {
-			c.add(tables.CodeDispositionUnresolvedUnlinked, p+"/final_ids", "unresolved evidence %q has no U link", e)
+			c.add(tables.CodeDispositionUnresolvedUnlinked, p.field("final_ids"), "unresolved evidence %q has no U link", e)
 		}
 	default:
-		c.add(tables.CodeEnumValue, p+"/status", "disposition status %q is not used, excluded or unresolved", d.Status)
+		c.add(tables.CodeEnumValue, p.field("status"), "disposition status %q is not used, excluded or unresolved", d.Status)
 	}
 }
 
@@ -102,7 +102,7 @@ func (c *checker) idOf(r record) string {
 }
 
 // excludedDisposition requires an X link naming e with a concrete reason.
-func (c *checker) excludedDisposition(p, e string, linked []record) {
+func (c *checker) excludedDisposition(p pointer, e string, linked []record) {
 	var naming []tables.Exclusion
 	for _, r := range linked {
 		if r.kind == kindExclusion && slices.Contains(c.a.Final.Exclusions[r.index].EvidenceIDs, e) {
@@ -110,11 +110,11 @@ func (c *checker) excludedDisposition(p, e string, linked []record) {
 		}
 	}
 	if len(naming) == 0 {
-		c.add(tables.CodeDispositionExcludedUnlinked, p+"/final_ids", "excluded evidence %q has no X link whose evidence_ids include it", e)
+		c.add(tables.CodeDispositionExcludedUnlinked, p.field("final_ids"), "excluded evidence %q has no X link whose evidence_ids include it", e)
 		return
 	}
 	if !slices.ContainsFunc(naming, func(x tables.Exclusion) bool { return !GenericReason(x.Reason) }) {
-		c.add(tables.CodeExclusionReasonGeneric, p+"/final_ids", "excluded evidence %q is justified only by the generic reason %q of %q", e, naming[0].Reason, naming[0].ID)
+		c.add(tables.CodeExclusionReasonGeneric, p.field("final_ids"), "excluded evidence %q is justified only by the generic reason %q of %q", e, naming[0].Reason, naming[0].ID)
 	}
 }
 

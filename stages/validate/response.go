@@ -155,10 +155,15 @@ func anyOutside(fs tables.Findings, prefix string) bool {
 	return false
 }
 
-// firstCode returns the code of the first finding at or under p, or "".
-func firstCode(fs tables.Findings, p string) tables.Code {
+// firstCode returns the code of the first finding at or under p, or "";
+// p is joined only when there are findings.
+func firstCode(fs tables.Findings, p pointer) tables.Code {
+	if len(fs) == 0 {
+		return ""
+	}
+	s := p.String()
 	for _, f := range fs {
-		if under(f.Pointer, p) {
+		if under(f.Pointer, s) {
 			return f.Code
 		}
 	}

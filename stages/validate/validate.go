@@ -36,17 +36,17 @@ func AnswerRules(a *tables.Answer, opts AnswerOptions) tables.Findings {
 	switch opts.Role {
 	case RoleReconciliation:
 		if rec == nil {
-			c.add(tables.CodeReconciliationMissing, "/reconciliation", "the reconciliation review returned reconciliation null")
+			c.add(tables.CodeReconciliationMissing, at("/reconciliation"), "the reconciliation review returned reconciliation null")
 		} else {
 			c.reconciliationRules(rec)
 		}
 	case RoleDraft, RoleReview:
 		if rec != nil {
-			c.add(tables.CodeReconciliationUnexpected, "/reconciliation", "a %s must return reconciliation null", opts.Role)
+			c.add(tables.CodeReconciliationUnexpected, at("/reconciliation"), "a %s must return reconciliation null", opts.Role)
 			rec = nil
 		}
 	default:
-		c.add(tables.CodeRoleUnknown, "", "role %q is not draft, review or reconciliation", opts.Role)
+		c.add(tables.CodeRoleUnknown, pointer{}, "role %q is not draft, review or reconciliation", opts.Role)
 		rec = nil
 	}
 	if opts.Packet != nil {
@@ -68,26 +68,12 @@ func newChecker(a *tables.Answer, file string) *checker {
 	return &checker{file: file, a: a, idx: indexFinal(&a.Final)}
 }
 
-func (c *checker) add(code tables.Code, ptr, format string, args ...any) {
+func (c *checker) add(code tables.Code, p pointer, format string, args ...any) {
 	c.out = append(c.out, tables.Finding{
 		Code:     code,
 		Severity: tables.Reject,
 		File:     c.file,
-		Pointer:  ptr,
+		Pointer:  p.String(),
 		Message:  fmt.Sprintf(format, args...) + ".",
 	})
-}
-
-// ptr joins RFC 6901 reference tokens; tokens are escaped.
-func ptr(tokens ...any) string {
-	s := ""
-	for _, t := range tokens {
-		switch t := t.(type) {
-		case int:
-			s += fmt.Sprintf("/%d", t)
-		case string:
-			s += "/" + tables.PointerToken(t)
-		}
-	}
-	return s
 }
