@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -214,39 +215,49 @@ func (v *runner) receipt(sessionID string) *tables.Receipt {
 // campaign's (C3, V1/C17). It runs after every session has been opened:
 // v.sessions[i] is the row of c.Receipts[i].
 func (v *runner) renderedInputs() {
-	pairs := map[[3]string][]int{}
-	digests := newRenderDigests(v)
 	for i := range v.c.Receipts {
-		l := &v.c.Receipts[i]
-		r, sr := &l.Record, v.sessions[i]
-		if !sr.planned {
-			continue
-		}
-		if r.Status == tables.StatusNotDispatched {
-			if r.Inputs.RenderedSHA256 != emptySHA256 && r.Inputs.RenderedSHA256 != "" || r.Inputs.RenderedBytes != 0 {
-				v.invalidRendering(sr, fmt.Sprintf("The session was not dispatched, so it received nothing, but the receipt declares a rendered input of %d bytes with sha256 %s; the execution record is invalid.", r.Inputs.RenderedBytes, r.Inputs.RenderedSHA256))
-			}
-			continue
-		}
-		rend, err := digests.digest(r)
-		if err != nil {
-			continue // the reason is reported by the check that owns it
-		}
-		if bad := renderingDiffers(r, rend); bad != "" {
-			v.invalidRendering(sr, bad)
-		}
-		if r.Role == tables.RoleReview && v.c.Manifest.Kind != tables.KindSystemComparison && len(r.Inputs.DataBlocks) > 0 {
-			k := [3]string{r.TaskID, fmt.Sprint(r.Repetition), deref(r.Inputs.DraftSessionID)}
-			pairs[k] = append(pairs[k], i)
-		}
+		v.renderedInput(i)
 	}
-	keys := make([][3]string, 0, len(pairs))
-	for k := range pairs {
+	v.pairsBlocks()
+}
+
+// renderedInput checks the declared rendering of c.Receipts[i], once its
+// session v.sessions[i] has been validated, and files a review with data
+// blocks under its repetition for pairsBlocks.
+func (v *runner) renderedInput(i int) {
+	r, sr := &v.c.Receipts[i].Record, v.sessions[i]
+	if !sr.planned {
+		return
+	}
+	if r.Status == tables.StatusNotDispatched {
+		if r.Inputs.RenderedSHA256 != emptySHA256 && r.Inputs.RenderedSHA256 != "" || r.Inputs.RenderedBytes != 0 {
+			v.invalidRendering(sr, fmt.Sprintf("The session was not dispatched, so it received nothing, but the receipt declares a rendered input of %d bytes with sha256 %s; the execution record is invalid.", r.Inputs.RenderedBytes, r.Inputs.RenderedSHA256))
+		}
+		return
+	}
+	rend, err := v.digests.digest(r)
+	if err != nil {
+		return // the reason is reported by the check that owns it
+	}
+	if bad := renderingDiffers(r, rend); bad != "" {
+		v.invalidRendering(sr, bad)
+	}
+	if r.Role == tables.RoleReview && v.c.Manifest.Kind != tables.KindSystemComparison && len(r.Inputs.DataBlocks) > 0 {
+		k := [3]string{r.TaskID, strconv.FormatInt(r.Repetition, 10), deref(r.Inputs.DraftSessionID)}
+		v.pairs[k] = append(v.pairs[k], i)
+	}
+}
+
+// pairsBlocks applies pairBlocks to every repetition renderedInput filed,
+// in the order of their keys.
+func (v *runner) pairsBlocks() {
+	keys := make([][3]string, 0, len(v.pairs))
+	for k := range v.pairs {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b [3]string) int { return slices.Compare(a[:], b[:]) })
 	for _, k := range keys {
-		v.pairBlocks(pairs[k])
+		v.pairBlocks(v.pairs[k])
 	}
 }
 

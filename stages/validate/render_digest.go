@@ -17,8 +17,8 @@ import (
 //     rendered and hashed once, and the sha256 state after them is
 //     resumed for each session that starts with the very same parts
 //     (the same slices of the campaign's bytes);
-//   - a draft's output, read and framed once, serves both reviews of its
-//     repetition, which follow it.
+//   - a draft's output, read once (by its own session, which keeps it) and
+//     framed once, serves both reviews of its repetition, which follow it.
 //
 // The result equals tables.Render of the same parts, Data aside (a test
 // compares them on every session of the examples). A rendering is a
@@ -125,8 +125,15 @@ func (d *renderDigests) framed(part tables.RenderPart) tables.Rendering {
 	return f.rend
 }
 
-// read is readFrozen, reusing the last output read when asked for it again
-// (the second review of a draft).
+// keep makes data, the bytes of out read and found to match it, the last
+// output read: the session of a draft keeps its output for the renderings
+// of its reviews, which follow it, so that it is read once.
+func (d *renderDigests) keep(out *tables.OutputRef, data []byte) {
+	d.lastRead.out, d.lastRead.data = out, data
+}
+
+// read is readFrozen, reusing the last output read or kept when asked for
+// it again (the reviews of a draft).
 func (d *renderDigests) read(out *tables.OutputRef) ([]byte, error) {
 	if d.lastRead.out == out && out != nil {
 		return d.lastRead.data, nil

@@ -21,6 +21,9 @@ func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 	if !ok {
 		return tables.ClassInvalid
 	}
+	if role == RoleDraft {
+		v.digests.keep(r.Output, data) // its reviews' renderings frame it
+	}
 	ans := v.checkAnswer(sr.row.SessionID, r.Output.Path, data, role, &task.Packet)
 	// The row points at copies: a pointer into ans would keep the whole
 	// decoded answer alive as long as the row.

@@ -25,8 +25,9 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 	}
 	for i := range c.Receipts {
 		v.session(c.Receipts[i])
+		v.renderedInput(i) // while the session's draft output is at hand
 	}
-	v.renderedInputs()
+	v.pairsBlocks()
 	v.completeness()
 	return v.finish()
 }
@@ -50,6 +51,11 @@ type runner struct {
 	// firstReceipt indexes c.Receipts by session ID, the first of each
 	// (built by receipt on first use).
 	firstReceipt map[string]int
+	// digests computes the renderings renderedInput compares; pairs files
+	// the reviews of each repetition (task, repetition, draft) for
+	// pairsBlocks.
+	digests *renderDigests
+	pairs   map[[3]string][]int
 }
 
 // sessionResult is one receipt's row under construction with what the
@@ -74,7 +80,9 @@ func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 		cites:      tables.NewSpool(compareCitations),
 		disps:      tables.NewSpool(compareDispositions),
 		citeCounts: map[string]int64{},
+		pairs:      map[[3]string][]int{},
 	}
+	v.digests = newRenderDigests(v)
 	for i := range c.Tasks {
 		v.tasks[c.Tasks[i].Spec.ID] = &c.Tasks[i]
 	}
