@@ -223,7 +223,7 @@ func (v *runner) missing(slot tables.Slot, attempt int64, role, arm string) {
 	if t := v.tasks[slot.Task]; t != nil {
 		row.Repository, row.Family = t.Spec.Repository, t.Spec.Family
 	}
-	v.sessions = append(v.sessions, &sessionResult{row: row})
+	v.newSession(row)
 	v.findings = append(v.findings, tables.Finding{
 		Code: tables.CodeSessionMissing, Severity: tables.Reject, File: receiptsFile, Session: id,
 		Message: fmt.Sprintf("The planned %s session of %s repetition %d (%s %q, attempt %d) has no receipt.", role, slot.Task, slot.Repetition, unit, arm, attempt),

@@ -40,9 +40,15 @@ type runner struct {
 	arms     map[string]tables.Arm
 	prompts  map[string]tables.PromptFile
 	lines    map[string][]int // source sha256 → line starts, computed once
-	sessions []*sessionResult
-	cites    *tables.Spool[tables.CitationRow]    // sorted by compareCitations
-	disps    *tables.Spool[tables.DispositionRow] // sorted by compareDispositions
+	sessions []*sessionResult // in the order opened
+	// rows and results hold the session rows and what the completeness
+	// pass needs of them, one of each per receipt in arrays sized for the
+	// receipts (see newSession), so that a session costs no allocation of
+	// its own and finish sorts the rows in place.
+	rows    []tables.Session
+	results []sessionResult
+	cites   *tables.Spool[tables.CitationRow]    // sorted by compareCitations
+	disps   *tables.Spool[tables.DispositionRow] // sorted by compareDispositions
 	// citeCounts is each session's answer's citation count (Out.CitationCounts).
 	citeCounts map[string]int64
 	findings   tables.Findings
@@ -61,7 +67,7 @@ type runner struct {
 // sessionResult is one receipt's row under construction with what the
 // completeness pass needs.
 type sessionResult struct {
-	row     tables.Session
+	row     *tables.Session
 	line    int64 // receipts.jsonl line
 	planned bool  // a draft or review of a known task and arm
 	infra   bool  // invalid for an infrastructure reason (error class)
@@ -103,16 +109,44 @@ func (v *runner) addReceipt(sr *sessionResult, code tables.Code, msg string) {
 	})
 }
 
-// finish sorts every row and finding and returns them.
+// newSession opens the row of one session: in v.rows while the receipts'
+// room lasts (every receipt opens one), else on its own (a planned session
+// without a receipt).
+func (v *runner) newSession(row tables.Session) *sessionResult {
+	if v.rows == nil {
+		v.rows = make([]tables.Session, 0, len(v.c.Receipts))
+		v.results = make([]sessionResult, 0, len(v.c.Receipts))
+	}
+	var sr *sessionResult
+	if len(v.rows) < cap(v.rows) {
+		v.rows = append(v.rows, row)
+		v.results = append(v.results, sessionResult{row: &v.rows[len(v.rows)-1]})
+		sr = &v.results[len(v.results)-1]
+	} else {
+		own := new(tables.Session)
+		*own = row
+		sr = &sessionResult{row: own}
+	}
+	v.sessions = append(v.sessions, sr)
+	return sr
+}
+
+// finish sorts every row and finding and returns them. It ends the
+// validation: sorted in place, v.rows no longer match v.sessions.
 func (v *runner) finish() Out {
 	perSession := map[string]int64{}
 	for _, f := range v.findings {
 		perSession[f.Session]++
 	}
-	rows := make([]tables.Session, 0, len(v.sessions))
 	for _, sr := range v.sessions {
 		sr.row.Findings = perSession[sr.row.SessionID]
-		rows = append(rows, sr.row)
+	}
+	rows := v.rows // every row, in the order opened, when all are in v.rows
+	if len(v.sessions) > len(v.rows) {
+		rows = make([]tables.Session, 0, len(v.sessions))
+		for _, sr := range v.sessions {
+			rows = append(rows, *sr.row)
+		}
 	}
 	slices.SortStableFunc(rows, compareSessions)
 	v.findings.Sort()
@@ -130,8 +164,6 @@ func compareDispositions(a, b tables.DispositionRow) int {
 	return cmp.Or(cmp.Compare(a.SessionID, b.SessionID), compareIDs(a.EvidenceID, b.EvidenceID))
 }
 
-var roleRank = map[string]int{tables.RolePreparation: 0, tables.RoleDraft: 0, tables.RoleInvestigation: 0, tables.RoleReview: 1}
-
 func compareSessions(a, b tables.Session) int {
 	return cmp.Or(
 		cmp.Compare(a.TaskID, b.TaskID),
@@ -144,9 +176,16 @@ func compareSessions(a, b tables.Session) int {
 	)
 }
 
+// rank orders roles within a repetition: the sessions that open it
+// (preparation, draft, investigation), then reviews, then any other role.
+// A switch, not a map: the sort of the sessions calls it on every
+// comparison.
 func rank(role string) int {
-	if r, ok := roleRank[role]; ok {
-		return r
+	switch role {
+	case tables.RolePreparation, tables.RoleDraft, tables.RoleInvestigation:
+		return 0
+	case tables.RoleReview:
+		return 1
 	}
 	return 2
 }

@@ -30,8 +30,8 @@ func (v *runner) session(l tables.Line[tables.Receipt]) {
 // and family when the task is known.
 func (v *runner) openSession(l tables.Line[tables.Receipt]) (*sessionResult, *tables.Receipt, *tables.LoadedTask) {
 	r := &l.Record
-	sr := &sessionResult{line: l.Line, row: baseRow(r), draftID: r.Inputs.DraftSessionID}
-	v.sessions = append(v.sessions, sr)
+	sr := v.newSession(baseRow(r))
+	sr.line, sr.draftID = l.Line, r.Inputs.DraftSessionID
 	task := v.tasks[r.TaskID]
 	if task != nil {
 		sr.row.Repository, sr.row.Family = task.Spec.Repository, task.Spec.Family
