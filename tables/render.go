@@ -89,14 +89,10 @@ func Render(parts []RenderPart) Rendering {
 	r := Rendering{Rule: RenderRule, Parts: make([]RenderedPart, 0, len(parts))}
 	for _, p := range parts {
 		before := len(r.Data)
-		switch label, framed := frameLabel(p); {
-		case framed:
-			r.Data = append(r.Data, "\n=== BEGIN "+label+" ("+strconv.Itoa(len(p.Data))+" bytes) ===\n"...)
-			r.Data = append(r.Data, p.Data...)
-			r.Data = append(r.Data, "\n=== END "+label+" ===\n"...)
-		default:
-			r.Data = append(r.Data, p.Data...)
-		}
+		head, tail := Frame(p)
+		r.Data = append(r.Data, head...)
+		r.Data = append(r.Data, p.Data...)
+		r.Data = append(r.Data, tail...)
 		r.Parts = append(r.Parts, RenderedPart{
 			Kind: p.Kind, ID: p.ID, SHA256: SHA256Hex(p.Data),
 			Bytes: int64(len(p.Data)), RenderedBytes: int64(len(r.Data) - before),
@@ -104,6 +100,18 @@ func Render(parts []RenderPart) Rendering {
 	}
 	r.SHA256, r.Bytes = SHA256Hex(r.Data), int64(len(r.Data))
 	return r
+}
+
+// Frame returns what the rule renders before and after p's bytes: a
+// frame's BEGIN and END lines for a schema or data block, nothing for an
+// instruction. A rendering is the concatenation of head, bytes and tail of
+// every part, which lets a caller hash one without building it.
+func Frame(p RenderPart) (head, tail string) {
+	label, framed := frameLabel(p)
+	if !framed {
+		return "", ""
+	}
+	return "\n=== BEGIN " + label + " (" + strconv.Itoa(len(p.Data)) + " bytes) ===\n", "\n=== END " + label + " ===\n"
 }
 
 // frameLabel returns the label a part is framed with, or false for an

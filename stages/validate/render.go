@@ -114,6 +114,7 @@ func (v *runner) renderPartsRead(r *tables.Receipt, read func(*tables.OutputRef)
 	if !ok {
 		return nil, 0, errNotRendered
 	}
+	parts = make([]tables.RenderPart, 0, len(ids)+len(tables.DataBlockLabels))
 	for _, id := range ids {
 		data, ok := v.c.Prompts[id]
 		if !ok {
@@ -269,7 +270,7 @@ func renderingDiffers(r *tables.Receipt, rend tables.Rendering) string {
 		return fmt.Sprintf("The receipt declares a rendered input of %d bytes with sha256 %s, but the campaign's prompt, task, packet and draft files render (%s) to %d bytes with sha256 %s; the session did not receive the frozen input and the execution is invalid.",
 			in.RenderedBytes, in.RenderedSHA256, tables.RenderRule, rend.Bytes, rend.SHA256)
 	}
-	if len(in.DataBlocks) == 0 {
+	if len(in.DataBlocks) == 0 || blocksEqual(in.DataBlocks, rend.Parts) {
 		return ""
 	}
 	var want []tables.BlockDigest
@@ -278,10 +279,23 @@ func renderingDiffers(r *tables.Receipt, rend tables.Rendering) string {
 			want = append(want, tables.BlockDigest{Label: p.ID, SHA256: p.SHA256, Bytes: p.Bytes})
 		}
 	}
-	if !slices.Equal(in.DataBlocks, want) {
-		return fmt.Sprintf("The receipt's data_blocks %s differ from the rendering's %s; the execution record is invalid.", blockList(in.DataBlocks), blockList(want))
+	return fmt.Sprintf("The receipt's data_blocks %s differ from the rendering's %s; the execution record is invalid.", blockList(in.DataBlocks), blockList(want))
+}
+
+// blocksEqual reports whether declared lists exactly the data blocks of
+// parts, in order.
+func blocksEqual(declared []tables.BlockDigest, parts []tables.RenderedPart) bool {
+	i := 0
+	for _, p := range parts {
+		if p.Kind != tables.PartKindData {
+			continue
+		}
+		if i == len(declared) || declared[i] != (tables.BlockDigest{Label: p.ID, SHA256: p.SHA256, Bytes: p.Bytes}) {
+			return false
+		}
+		i++
 	}
-	return ""
+	return i == len(declared)
 }
 
 // pairBlocks requires the reviews of one repetition (same task, repetition

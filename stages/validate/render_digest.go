@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding"
 	"encoding/hex"
+	"hash"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -14,16 +15,18 @@ import (
 //
 //   - the parts the campaign holds (prompt files, the task and packet
 //     files) open every rendering of one task, role and arm; they are
-//     rendered and hashed once, and the sha256 state after them is
-//     resumed for each session that starts with the very same parts
-//     (the same slices of the campaign's bytes);
-//   - a draft's output, read once (by its own session, which keeps it) and
-//     framed once, serves both reviews of its repetition, which follow it.
+//     hashed once, and the sha256 state after them is resumed for each
+//     session that starts with the very same parts (the same slices of
+//     the campaign's bytes);
+//   - a draft's output, read once (by its own session, which keeps it)
+//     and digested once, serves both reviews of its repetition, which
+//     follow it; each review's hash is fed its frame and its bytes, never
+//     a framed copy.
 //
 // The result equals tables.Render of the same parts, Data aside (a test
 // compares them on every session of the examples). A rendering is a
-// concatenation of independently framed parts, which is what makes its
-// prefix's hash state reusable.
+// concatenation of independently framed parts (tables.Frame), which is
+// what makes its prefix's hash state reusable.
 type renderDigests struct {
 	v        *runner
 	prefixes map[prefixKey]*renderedPrefix
@@ -31,7 +34,8 @@ type renderDigests struct {
 		out  *tables.OutputRef
 		data []byte
 	}
-	lastParts [2]framedPart // the most recent framed parts read from outputs
+	lastParts [2]digestedPart // the most recent parts read from outputs
+	frame     []byte          // scratch for a frame's lines
 }
 
 // prefixKey names the rendering prefixes that may be equal; equality is
@@ -49,10 +53,10 @@ type renderedPrefix struct {
 	out   []tables.RenderedPart
 }
 
-// framedPart is one part rendered alone.
-type framedPart struct {
+// digestedPart is one part with what tables.Render reports of it.
+type digestedPart struct {
 	part tables.RenderPart
-	rend tables.Rendering
+	rend tables.RenderedPart
 }
 
 func newRenderDigests(v *runner) *renderDigests {
@@ -82,10 +86,10 @@ func (d *renderDigests) digest(r *tables.Receipt) (tables.Rendering, error) {
 	out := tables.Rendering{Rule: tables.RenderRule, Bytes: p.bytes, Parts: make([]tables.RenderedPart, len(p.out), len(parts))}
 	copy(out.Parts, p.out)
 	for _, part := range parts[held:] {
-		f := d.framed(part)
-		h.Write(f.Data)
-		out.Parts = append(out.Parts, f.Parts...)
-		out.Bytes += f.Bytes
+		rend := d.digested(part)
+		d.write(h, part)
+		out.Parts = append(out.Parts, rend)
+		out.Bytes += rend.RenderedBytes
 	}
 	out.SHA256 = hex.EncodeToString(h.Sum(nil))
 	return out, nil
@@ -103,24 +107,46 @@ func (d *renderDigests) prefix(k prefixKey, held []tables.RenderPart) *renderedP
 			return p
 		}
 	}
-	rend := tables.Render(held)
 	h := sha256.New()
-	h.Write(rend.Data)
-	state, _ := h.(encoding.BinaryMarshaler).MarshalBinary()
-	p := &renderedPrefix{parts: append([]tables.RenderPart(nil), held...), state: state, bytes: rend.Bytes, out: rend.Parts}
+	p := &renderedPrefix{parts: append([]tables.RenderPart(nil), held...), out: make([]tables.RenderedPart, 0, len(held))}
+	for _, part := range held {
+		d.write(h, part)
+		rend := renderedPart(part)
+		p.out = append(p.out, rend)
+		p.bytes += rend.RenderedBytes
+	}
+	p.state, _ = h.(encoding.BinaryMarshaler).MarshalBinary()
 	d.prefixes[k] = p
 	return p
 }
 
-// framed is part rendered alone, reused while the most recent reads
+// write writes part's rendering into h: its frame (tables.Frame) around
+// its bytes, which are never copied.
+func (d *renderDigests) write(h hash.Hash, part tables.RenderPart) {
+	head, tail := tables.Frame(part)
+	d.frame = append(d.frame[:0], head...)
+	h.Write(d.frame)
+	h.Write(part.Data)
+	d.frame = append(d.frame[:0], tail...)
+	h.Write(d.frame)
+}
+
+// renderedPart is what tables.Render reports of part.
+func renderedPart(part tables.RenderPart) tables.RenderedPart {
+	head, tail := tables.Frame(part)
+	return tables.RenderedPart{Kind: part.Kind, ID: part.ID, SHA256: tables.SHA256Hex(part.Data),
+		Bytes: int64(len(part.Data)), RenderedBytes: int64(len(head) + len(part.Data) + len(tail))}
+}
+
+// digested is renderedPart(part), reused while the most recent reads
 // return the same bytes.
-func (d *renderDigests) framed(part tables.RenderPart) tables.Rendering {
+func (d *renderDigests) digested(part tables.RenderPart) tables.RenderedPart {
 	for _, f := range d.lastParts {
 		if samePart(f.part, part) {
 			return f.rend
 		}
 	}
-	f := framedPart{part: part, rend: tables.Render([]tables.RenderPart{part})}
+	f := digestedPart{part: part, rend: renderedPart(part)}
 	d.lastParts[1], d.lastParts[0] = d.lastParts[0], f
 	return f.rend
 }
