@@ -40,20 +40,33 @@ type record struct {
 
 // finalIndex resolves final-answer IDs. The kind of a record is the array
 // it sits in, not its prefix, so a mislabelled ID cannot change its type.
+// Both indexes are slices sorted by ID, two allocations per answer where
+// maps cost a growth and a slice per cited ID.
 type finalIndex struct {
-	byID map[string]record
-	// citedWith maps a final ID to the evidence IDs of the citations that
-	// list it in supports.
-	citedWith map[string][]string
+	// ids holds every record, sorted stably by ID: of a repeated ID, the
+	// record met first (claims, actions, verifications, uncertainties,
+	// exclusions, each in order) comes first and is the one an ID names.
+	ids []indexedRecord
+	// cites pairs a final ID with the evidence ID of each citation that
+	// lists it in supports, sorted by final ID.
+	cites []citedPair
+}
+
+type indexedRecord struct {
+	id string
+	record
+}
+
+type citedPair struct {
+	id, evidence string
 }
 
 func indexFinal(f *tables.Final) finalIndex {
-	x := finalIndex{byID: map[string]record{}, citedWith: map[string][]string{}}
+	n := len(f.Claims) + len(f.ImplementationPlan) + len(f.VerificationPlan) + len(f.Uncertainties) + len(f.Exclusions)
+	x := finalIndex{ids: make([]indexedRecord, 0, n)}
 	put := func(kind byte, n int, id func(int) string) {
 		for i := range n {
-			if _, dup := x.byID[id(i)]; !dup {
-				x.byID[id(i)] = record{kind, i}
-			}
+			x.ids = append(x.ids, indexedRecord{id(i), record{kind, i}})
 		}
 	}
 	put(kindClaim, len(f.Claims), func(i int) string { return f.Claims[i].ID })
@@ -61,19 +74,35 @@ func indexFinal(f *tables.Final) finalIndex {
 	put(kindVerification, len(f.VerificationPlan), func(i int) string { return f.VerificationPlan[i].ID })
 	put(kindUncertainty, len(f.Uncertainties), func(i int) string { return f.Uncertainties[i].ID })
 	put(kindExclusion, len(f.Exclusions), func(i int) string { return f.Exclusions[i].ID })
+	slices.SortStableFunc(x.ids, func(a, b indexedRecord) int { return strings.Compare(a.id, b.id) })
+	supports := 0
+	for _, cit := range f.Citations {
+		supports += len(cit.Supports)
+	}
+	x.cites = make([]citedPair, 0, supports)
 	for _, cit := range f.Citations {
 		for _, id := range cit.Supports {
-			x.citedWith[id] = append(x.citedWith[id], cit.EvidenceID)
+			x.cites = append(x.cites, citedPair{id, cit.EvidenceID})
 		}
 	}
+	slices.SortFunc(x.cites, func(a, b citedPair) int { return strings.Compare(a.id, b.id) })
 	return x
+}
+
+// lookup returns the record id names: the first with that ID.
+func (x finalIndex) lookup(id string) (record, bool) {
+	i, found := slices.BinarySearchFunc(x.ids, id, func(r indexedRecord, id string) int { return strings.Compare(r.id, id) })
+	if !found {
+		return record{}, false
+	}
+	return x.ids[i].record, true
 }
 
 // resolve returns the record id names when it is of an accepted kind. On
 // failure it returns the code saying why: dangling when id has the form of
 // an accepted kind but names no record, wrong type otherwise.
 func (x finalIndex) resolve(id, accepted string) (record, tables.Code, bool) {
-	r, ok := x.byID[id]
+	r, ok := x.lookup(id)
 	switch {
 	case ok && strings.IndexByte(accepted, r.kind) >= 0:
 		return r, "", true
@@ -89,8 +118,9 @@ func (x finalIndex) resolve(id, accepted string) (record, tables.Code, bool) {
 // citedBy reports whether some citation supporting id cites one of
 // evidence.
 func (x finalIndex) citedBy(id string, evidence []string) bool {
-	for _, e := range x.citedWith[id] {
-		if slices.Contains(evidence, e) {
+	i, _ := slices.BinarySearchFunc(x.cites, id, func(p citedPair, id string) int { return strings.Compare(p.id, id) })
+	for ; i < len(x.cites) && x.cites[i].id == id; i++ {
+		if slices.Contains(evidence, x.cites[i].evidence) {
 			return true
 		}
 	}
