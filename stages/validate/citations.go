@@ -3,7 +3,6 @@ package validate
 import (
 	"bytes"
 	"fmt"
-	"slices"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -13,20 +12,16 @@ import (
 // failing citations. A citation also fails when an answer rule already
 // flagged it (unknown evidence, inverted range, unresolved supports).
 func (v *runner) citationRows(session, file string, a *tables.Answer, task *tables.LoadedTask, found tables.Findings) int64 {
-	items := map[string]*tables.PacketItem{}
-	for i := range task.Packet.Items {
-		items[task.Packet.Items[i].ID] = &task.Packet.Items[i]
-	}
+	pk := v.packetOf(task)
 	var failures int64
 	v.citeCounts[session] = max(v.citeCounts[session], int64(len(a.Final.Citations)))
-	itemLines := map[*tables.PacketItem]splitText{} // each cited item's text, split once
 	for i, cit := range a.Final.Citations {
 		p := at("/final/citations").index(i)
 		code := firstCode(found, p)
 		if code == "" {
-			if it := items[cit.EvidenceID]; it != nil {
+			if it := pk.items[cit.EvidenceID]; it != nil {
 				var msg string
-				if code, msg = v.checkCitation(cit, it, itemLines); code != "" {
+				if code, msg = v.checkCitation(cit, it, pk.lines); code != "" {
 					v.findings = append(v.findings, tables.Finding{
 						Code: code, Severity: tables.Warn, File: file, Pointer: p.String(), Session: session, Message: msg,
 					})
@@ -43,7 +38,7 @@ func (v *runner) citationRows(session, file string, a *tables.Answer, task *tabl
 			Path:       cit.Path,
 			StartLine:  cit.StartLine,
 			EndLine:    cit.EndLine,
-			Supports:   slices.Clone(cit.Supports),
+			Supports:   cit.Supports, // the answer is never modified
 			Valid:      code == "",
 			Code:       string(code),
 		})
@@ -54,8 +49,8 @@ func (v *runner) citationRows(session, file string, a *tables.Answer, task *tabl
 // checkCitation applies V3 to one citation of a packet item: same path,
 // inside the source file's physical lines (C09), inside the item's range,
 // and the item's bytes at those lines equal the source's. itemLines caches
-// the line starts of item texts, so that an item cited many times is split
-// once per answer, not once per citation.
+// the line starts of item texts, so that an item is split once per
+// campaign, not once per answer or citation.
 func (v *runner) checkCitation(cit tables.Citation, it *tables.PacketItem, itemLines map[*tables.PacketItem]splitText) (tables.Code, string) {
 	if cit.Path != it.Path {
 		return tables.CodeCitationPathMismatch, fmt.Sprintf("The citation's path %q is not evidence %s's path %q.", cit.Path, it.ID, it.Path)
@@ -95,6 +90,45 @@ type splitText struct {
 	starts []int
 }
 
+// packetIndex is what the checks of every answer to one packet look up in
+// it, built once per packet.
+type packetIndex struct {
+	items map[string]*tables.PacketItem    // by ID; of a repeated ID, the last
+	lines map[*tables.PacketItem]splitText // each cited item's text, split once
+}
+
+// packetKey names a packet by its items, which the campaign holds (a task's
+// packet, or an investigation's observations, which a system comparison's
+// review receives in a copy of its task).
+type packetKey struct {
+	first *tables.PacketItem
+	n     int
+}
+
+// packetOf returns the index of task's packet, building it on first use.
+func (v *runner) packetOf(task *tables.LoadedTask) *packetIndex {
+	items := task.Packet.Items
+	if len(items) == 0 {
+		return &packetIndex{items: map[string]*tables.PacketItem{}, lines: map[*tables.PacketItem]splitText{}}
+	}
+	k := packetKey{&items[0], len(items)}
+	if pk := v.packets[k]; pk != nil {
+		return pk
+	}
+	pk := &packetIndex{items: packetItems(&task.Packet), lines: map[*tables.PacketItem]splitText{}}
+	v.packets[k] = pk
+	return pk
+}
+
+// packetItems indexes pk's items by ID; of a repeated ID, the last.
+func packetItems(pk *tables.Packet) map[string]*tables.PacketItem {
+	items := make(map[string]*tables.PacketItem, len(pk.Items))
+	for i := range pk.Items {
+		items[pk.Items[i].ID] = &pk.Items[i]
+	}
+	return items
+}
+
 // dispositionRows appends one row per disposition of a reconciliation
 // answer and one per packet evidence ID without a disposition.
 func (v *runner) dispositionRows(session string, task *tables.LoadedTask, a *tables.Answer, found tables.Findings) {
@@ -111,7 +145,7 @@ func (v *runner) dispositionRows(session string, task *tables.LoadedTask, a *tab
 			TaskID:     task.Spec.ID,
 			EvidenceID: d.EvidenceID,
 			Status:     d.Status,
-			FinalIDs:   slices.Clone(d.FinalIDs),
+			FinalIDs:   d.FinalIDs, // the answer is never modified
 			Valid:      code == "",
 			Code:       string(code),
 		})

@@ -7,14 +7,14 @@ import (
 // packetRules checks every evidence ID of the answer against the packet and,
 // for a reconciliation record, that the disposition set equals the packet
 // set (C13).
-func (c *checker) packetRules(pk *tables.Packet, rec *tables.Reconciliation) {
-	known := map[string]bool{}
-	for _, it := range pk.Items {
-		known[it.ID] = true
+func (c *checker) packetRules(pk *tables.Packet, items map[string]*tables.PacketItem, rec *tables.Reconciliation) {
+	if items == nil {
+		items = packetItems(pk)
 	}
+	known := func(id string) bool { return items[id] != nil }
 	check := func(base pointer, ids []string) {
 		for j, e := range ids {
-			if !known[e] {
+			if !known(e) {
 				c.add(tables.CodeEvidenceUnknown, base.index(j), "evidence %q is not an item of the packet", e)
 			}
 		}
@@ -33,7 +33,7 @@ func (c *checker) packetRules(pk *tables.Packet, rec *tables.Reconciliation) {
 		check(at("/final/exclusions").index(i).field("evidence_ids"), x.EvidenceIDs)
 	}
 	for i, x := range f.Citations {
-		if !known[x.EvidenceID] {
+		if !known(x.EvidenceID) {
 			c.add(tables.CodeEvidenceUnknown, at("/final/citations").index(i).field("evidence_id"), "evidence %q is not an item of the packet", x.EvidenceID)
 		}
 	}
@@ -49,12 +49,12 @@ func (c *checker) packetRules(pk *tables.Packet, rec *tables.Reconciliation) {
 // dispositionSet pairs invented disposition IDs with packet IDs that lack a
 // disposition, in order: a pair is a substitution, the rest are invented or
 // missing.
-func (c *checker) dispositionSet(pk *tables.Packet, rec *tables.Reconciliation, known map[string]bool) {
+func (c *checker) dispositionSet(pk *tables.Packet, rec *tables.Reconciliation, known func(string) bool) {
 	disposed := map[string]bool{}
 	var invented []int
 	for i, d := range rec.EvidenceDispositions {
 		disposed[d.EvidenceID] = true
-		if !known[d.EvidenceID] {
+		if !known(d.EvidenceID) {
 			invented = append(invented, i)
 		}
 	}

@@ -24,7 +24,7 @@ func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 	if role == RoleDraft {
 		v.digests.keep(r.Output, data) // its reviews' renderings frame it
 	}
-	ans := v.checkAnswer(sr.row.SessionID, r.Output.Path, data, role, &task.Packet)
+	ans := v.checkAnswer(sr.row.SessionID, r.Output.Path, data, role, task)
 	// The row points at copies: a pointer into ans would keep the whole
 	// decoded answer alive as long as the row.
 	finalValid, recValid := ans.finalValid, ans.recValid
@@ -76,11 +76,11 @@ type answerCheck struct {
 	recValid   bool
 }
 
-// checkAnswer decodes data and applies the answer rules with the packet.
+// checkAnswer decodes data and applies the answer rules with task's packet.
 // When the answer fails to decode only because of its reconciliation, the
 // final part is decoded on its own, so a valid final with a malformed
 // reconciliation is still scored (V7).
-func (v *runner) checkAnswer(session, file string, data []byte, role string, pk *tables.Packet) answerCheck {
+func (v *runner) checkAnswer(session, file string, data []byte, role string, task *tables.LoadedTask) answerCheck {
 	a, found := v.answers.Decode(file, data)
 	recOnly := a == nil && len(found) > 0 && allUnder(found, "/reconciliation")
 	if recOnly {
@@ -97,7 +97,7 @@ func (v *runner) checkAnswer(session, file string, data []byte, role string, pk 
 		if recOnly {
 			ruleRole = RoleReview // the reconciliation was already found malformed
 		}
-		found = append(found, AnswerRules(a, AnswerOptions{File: file, Role: ruleRole, Packet: pk})...)
+		found = append(found, AnswerRules(a, AnswerOptions{File: file, Role: ruleRole, Packet: &task.Packet, items: v.packetOf(task).items})...)
 	}
 	if a == nil && len(found) == 0 {
 		found = append(found, tables.Finding{Code: tables.CodeJSONSyntax, File: file, Message: "The answer could not be decoded."})

@@ -24,7 +24,7 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 		return v.finish()
 	}
 	for i := range c.Receipts {
-		v.session(c.Receipts[i])
+		v.session(&c.Receipts[i])
 		v.renderedInput(i) // while the session's draft output is at hand
 	}
 	v.pairsBlocks()
@@ -39,8 +39,9 @@ type runner struct {
 	tasks    map[string]*tables.LoadedTask
 	arms     map[string]tables.Arm
 	prompts  map[string]tables.PromptFile
-	lines    map[string][]int // source sha256 → line starts, computed once
-	sessions []*sessionResult // in the order opened
+	lines    map[string][]int           // source sha256 → line starts, computed once
+	packets  map[packetKey]*packetIndex // see packetOf
+	sessions []*sessionResult           // in the order opened
 	// rows and results hold the session rows and what the completeness
 	// pass needs of them, one of each per receipt in arrays sized for the
 	// receipts (see newSession), so that a session costs no allocation of
@@ -82,6 +83,7 @@ func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 		arms:    map[string]tables.Arm{},
 		prompts: map[string]tables.PromptFile{},
 		lines:   map[string][]int{},
+		packets: map[packetKey]*packetIndex{},
 
 		cites:      tables.NewSpool(compareCitations),
 		disps:      tables.NewSpool(compareDispositions),

@@ -15,7 +15,7 @@ var infraErrors = []string{tables.ErrorRecorderLoss, tables.ErrorWrongInputs, ta
 
 // session validates one receipt on its own: identity (V1), terminal status,
 // the answer and its citations (V3–V6); the completeness pass runs later.
-func (v *runner) session(l tables.Line[tables.Receipt]) {
+func (v *runner) session(l *tables.Line[tables.Receipt]) {
 	sr, r, task := v.openSession(l)
 	role, prompts, planned := v.plannedRole(r, task)
 	sr.planned = planned
@@ -28,7 +28,7 @@ func (v *runner) session(l tables.Line[tables.Receipt]) {
 
 // openSession starts the row of one receipt, with the task's repository
 // and family when the task is known.
-func (v *runner) openSession(l tables.Line[tables.Receipt]) (*sessionResult, *tables.Receipt, *tables.LoadedTask) {
+func (v *runner) openSession(l *tables.Line[tables.Receipt]) (*sessionResult, *tables.Receipt, *tables.LoadedTask) {
 	r := &l.Record
 	sr := v.newSession(baseRow(r))
 	sr.line, sr.draftID = l.Line, r.Inputs.DraftSessionID

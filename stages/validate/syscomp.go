@@ -38,7 +38,7 @@ var emptySHA256 = func() string { s := sha256.Sum256(nil); return hex.EncodeToSt
 // runSystems validates a system-comparison campaign.
 func (v *runner) runSystems() {
 	for i := range v.c.Receipts {
-		v.systemSession(v.c.Receipts[i])
+		v.systemSession(&v.c.Receipts[i])
 	}
 	v.renderedInputs()
 	v.systemCompleteness()
@@ -46,7 +46,7 @@ func (v *runner) runSystems() {
 }
 
 // systemSession validates one receipt of a system comparison on its own.
-func (v *runner) systemSession(l tables.Line[tables.Receipt]) {
+func (v *runner) systemSession(l *tables.Line[tables.Receipt]) {
 	sr, r, task := v.openSession(l)
 	arm, known := v.arms[deref(r.Arm)]
 	planned := task != nil && r.Arm != nil && known

@@ -18,6 +18,9 @@ type AnswerOptions struct {
 	File   string         // for findings
 	Role   string         // draft, review, reconciliation
 	Packet *tables.Packet // nil when checking an answer on its own
+	// items is Packet's items by ID (packetItems) when the caller keeps
+	// it across answers; nil builds it.
+	items map[string]*tables.PacketItem
 }
 
 // AnswerRules checks a decoded answer against the response contract's rules
@@ -50,7 +53,7 @@ func AnswerRules(a *tables.Answer, opts AnswerOptions) tables.Findings {
 		rec = nil
 	}
 	if opts.Packet != nil {
-		c.packetRules(opts.Packet, rec)
+		c.packetRules(opts.Packet, opts.items, rec)
 	}
 	c.out.Sort()
 	return c.out
