@@ -25,12 +25,11 @@ func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 		v.digests.keep(r.Output, data) // its reviews' renderings frame it
 	}
 	ans := v.checkAnswer(sr.row.SessionID, r.Output.Path, data, role, task)
-	// The row points at copies: a pointer into ans would keep the whole
-	// decoded answer alive as long as the row.
-	finalValid, recValid := ans.finalValid, ans.recValid
-	sr.row.FinalValid = &finalValid
+	// The row points at shared values: a pointer into ans would keep the
+	// whole decoded answer alive as long as the row.
+	sr.row.FinalValid = boolPtr(ans.finalValid)
 	if role == RoleReconciliation {
-		sr.row.ReconciliationValid = &recValid
+		sr.row.ReconciliationValid = boolPtr(ans.recValid)
 	}
 	if ans.answer != nil {
 		sr.row.CitationFailures = v.citationRows(sr.row.SessionID, r.Output.Path, ans.answer, task, ans.findings)
@@ -39,11 +38,24 @@ func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 		}
 	}
 	valid := ans.answer != nil && len(ans.findings) == 0 && sr.row.CitationFailures == 0
-	sr.row.AnswerValid = &valid
+	sr.row.AnswerValid = boolPtr(valid)
 	if valid {
 		return tables.ClassValid
 	}
 	return tables.ClassScoredFailure
+}
+
+// boolValues are what every row's nullable booleans point at: rows are
+// never modified through them.
+var boolValues = [2]bool{false, true}
+
+// boolPtr returns a pointer to a shared b, so that a session row's
+// nullable booleans cost no allocation.
+func boolPtr(b bool) *bool {
+	if b {
+		return &boolValues[1]
+	}
+	return &boolValues[0]
 }
 
 // readOutput reads the output a receipt names through the answer reader,

@@ -78,13 +78,13 @@ func baseRow(r *tables.Receipt) tables.Session {
 		ValidationNS: msToNS(r.ValidationMS),
 	}
 	if r.EndedAt != nil {
-		end := r.EndedAt.UnixNano()
-		row.EndedAtNS = &end
-		d := r.EndedAt.Sub(r.StartedAt).Nanoseconds()
+		times := new([2]int64) // the end and the duration, in one allocation
+		times[0] = r.EndedAt.UnixNano()
+		times[1] = r.EndedAt.Sub(r.StartedAt).Nanoseconds()
 		if r.MonotonicStartNS != nil && r.MonotonicEndNS != nil {
-			d = *r.MonotonicEndNS - *r.MonotonicStartNS
+			times[1] = *r.MonotonicEndNS - *r.MonotonicStartNS
 		}
-		row.DurationNS = &d
+		row.EndedAtNS, row.DurationNS = &times[0], &times[1]
 	}
 	return row
 }
