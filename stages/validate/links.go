@@ -61,9 +61,11 @@ type citedPair struct {
 	id, evidence string
 }
 
-func indexFinal(f *tables.Final) finalIndex {
+// indexFinal indexes f, reusing the arrays of reuse, an index no longer
+// needed.
+func indexFinal(f *tables.Final, reuse finalIndex) finalIndex {
 	n := len(f.Claims) + len(f.ImplementationPlan) + len(f.VerificationPlan) + len(f.Uncertainties) + len(f.Exclusions)
-	x := finalIndex{ids: make([]indexedRecord, 0, n)}
+	x := finalIndex{ids: slices.Grow(reuse.ids[:0], n)}
 	put := func(kind byte, n int, id func(int) string) {
 		for i := range n {
 			x.ids = append(x.ids, indexedRecord{id(i), record{kind, i}})
@@ -79,7 +81,7 @@ func indexFinal(f *tables.Final) finalIndex {
 	for _, cit := range f.Citations {
 		supports += len(cit.Supports)
 	}
-	x.cites = make([]citedPair, 0, supports)
+	x.cites = slices.Grow(reuse.cites[:0], supports)
 	for _, cit := range f.Citations {
 		for _, id := range cit.Supports {
 			x.cites = append(x.cites, citedPair{id, cit.EvidenceID})
@@ -139,14 +141,16 @@ func (c *checker) link(p pointer, id, accepted string) (record, bool) {
 	return r, ok
 }
 
-// links checks a link array and returns the resolved records.
+// links checks a link array and returns the resolved records, which are
+// valid until the next call (they live in the checker's scratch).
 func (c *checker) links(base pointer, ids []string, accepted string) []record {
-	var out []record
+	out := c.scratch.linked[:0]
 	for j, id := range ids {
 		if r, ok := c.link(base.index(j), id, accepted); ok {
 			out = append(out, r)
 		}
 	}
+	c.scratch.linked = out
 	return out
 }
 

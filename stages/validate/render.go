@@ -97,15 +97,15 @@ func (v *runner) render(r *tables.Receipt) (tables.Rendering, error) {
 
 // renderParts assembles the parts of r's rendering.
 func (v *runner) renderParts(r *tables.Receipt) ([]tables.RenderPart, error) {
-	parts, _, err := v.renderPartsRead(r, v.readFrozen)
+	parts, _, err := v.renderPartsRead(r, v.readFrozen, nil)
 	return parts, err
 }
 
-// renderPartsRead is renderParts reading recorded outputs through read.
-// The first held parts are bytes the campaign holds (prompt, task and
-// packet files), the rest bytes read through read (a draft's output, an
-// investigation's raw observations).
-func (v *runner) renderPartsRead(r *tables.Receipt, read func(*tables.OutputRef) ([]byte, error)) (parts []tables.RenderPart, held int, err error) {
+// renderPartsRead is renderParts reading recorded outputs through read,
+// appending the parts to buf[:0]. The first held parts are bytes the
+// campaign holds (prompt, task and packet files), the rest bytes read
+// through read (a draft's output, an investigation's raw observations).
+func (v *runner) renderPartsRead(r *tables.Receipt, read func(*tables.OutputRef) ([]byte, error), buf []tables.RenderPart) (parts []tables.RenderPart, held int, err error) {
 	task := v.tasks[r.TaskID]
 	if task == nil {
 		return nil, 0, fmt.Errorf("task %q is not in the manifest", r.TaskID)
@@ -114,7 +114,7 @@ func (v *runner) renderPartsRead(r *tables.Receipt, read func(*tables.OutputRef)
 	if !ok {
 		return nil, 0, errNotRendered
 	}
-	parts = make([]tables.RenderPart, 0, len(ids)+len(tables.DataBlockLabels))
+	parts = slices.Grow(buf[:0], len(ids)+len(tables.DataBlockLabels))
 	for _, id := range ids {
 		data, ok := v.c.Prompts[id]
 		if !ok {

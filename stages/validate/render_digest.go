@@ -36,6 +36,10 @@ type renderDigests struct {
 	}
 	lastParts [2]digestedPart // the most recent parts read from outputs
 	frame     []byte          // scratch for a frame's lines
+	// parts and rendered are the scratch of digest: its parts, and the
+	// Parts of the rendering it returns.
+	parts    []tables.RenderPart
+	rendered []tables.RenderedPart
 }
 
 // prefixKey names the rendering prefixes that may be equal; equality is
@@ -69,28 +73,30 @@ func samePart(a, b tables.RenderPart) bool {
 		(len(a.Data) == 0 || &a.Data[0] == &b.Data[0])
 }
 
-// digest is v.render(r) without the rendered bytes.
+// digest is v.render(r) without the rendered bytes. Its Parts are valid
+// until the next call.
 func (d *renderDigests) digest(r *tables.Receipt) (tables.Rendering, error) {
 	if r.Status == tables.StatusNotDispatched {
 		return tables.Rendering{}, errNotRendered
 	}
-	parts, held, err := d.v.renderPartsRead(r, d.read)
+	parts, held, err := d.v.renderPartsRead(r, d.read, d.parts)
 	if err != nil {
 		return tables.Rendering{}, err
 	}
+	d.parts = parts
 	p := d.prefix(prefixKey{task: r.TaskID, role: r.Role, arm: deref(r.Arm), hasArm: r.Arm != nil}, parts[:held])
 	h := sha256.New()
 	if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(p.state); err != nil {
 		return tables.Render(parts), nil // unreachable: the state is sha256's own
 	}
-	out := tables.Rendering{Rule: tables.RenderRule, Bytes: p.bytes, Parts: make([]tables.RenderedPart, len(p.out), len(parts))}
-	copy(out.Parts, p.out)
+	out := tables.Rendering{Rule: tables.RenderRule, Bytes: p.bytes, Parts: append(d.rendered[:0], p.out...)}
 	for _, part := range parts[held:] {
 		rend := d.digested(part)
 		d.write(h, part)
 		out.Parts = append(out.Parts, rend)
 		out.Bytes += rend.RenderedBytes
 	}
+	d.rendered = out.Parts
 	out.SHA256 = hex.EncodeToString(h.Sum(nil))
 	return out, nil
 }

@@ -109,7 +109,7 @@ func (v *runner) checkAnswer(session, file string, data []byte, role string, tas
 		if recOnly {
 			ruleRole = RoleReview // the reconciliation was already found malformed
 		}
-		found = append(found, AnswerRules(a, AnswerOptions{File: file, Role: ruleRole, Packet: &task.Packet, items: v.packetOf(task).items})...)
+		found = append(found, AnswerRules(a, AnswerOptions{File: file, Role: ruleRole, Packet: &task.Packet, items: v.packetOf(task).items, scratch: &v.scratch})...)
 	}
 	if a == nil && len(found) == 0 {
 		found = append(found, tables.Finding{Code: tables.CodeJSONSyntax, File: file, Message: "The answer could not be decoded."})

@@ -41,6 +41,7 @@ type runner struct {
 	prompts  map[string]tables.PromptFile
 	lines    map[string][]int           // source sha256 → line starts, computed once
 	packets  map[packetKey]*packetIndex // see packetOf
+	scratch  answerScratch              // reused by the rules of every answer
 	sessions []*sessionResult           // in the order opened
 	// rows and results hold the session rows and what the completeness
 	// pass needs of them, one of each per receipt in arrays sized for the

@@ -21,6 +21,17 @@ type AnswerOptions struct {
 	// items is Packet's items by ID (packetItems) when the caller keeps
 	// it across answers; nil builds it.
 	items map[string]*tables.PacketItem
+	// scratch is memory the checks reuse when the caller checks answers
+	// one at a time; nil allocates it.
+	scratch *answerScratch
+}
+
+// answerScratch is the memory one answer's checks use: the final-ID index
+// and the links resolved by one link array. Nothing of it outlives
+// AnswerRules.
+type answerScratch struct {
+	idx    finalIndex
+	linked []record
 }
 
 // AnswerRules checks a decoded answer against the response contract's rules
@@ -33,7 +44,7 @@ func AnswerRules(a *tables.Answer, opts AnswerOptions) tables.Findings {
 	if a == nil {
 		return nil
 	}
-	c := newChecker(a, opts.File)
+	c := newChecker(a, opts.File, opts.scratch)
 	c.finalRules()
 	rec := a.Reconciliation
 	switch opts.Role {
@@ -61,14 +72,19 @@ func AnswerRules(a *tables.Answer, opts AnswerOptions) tables.Findings {
 
 // checker accumulates the findings of one answer.
 type checker struct {
-	file string
-	a    *tables.Answer
-	idx  finalIndex
-	out  tables.Findings
+	file    string
+	a       *tables.Answer
+	idx     finalIndex
+	scratch *answerScratch
+	out     tables.Findings
 }
 
-func newChecker(a *tables.Answer, file string) *checker {
-	return &checker{file: file, a: a, idx: indexFinal(&a.Final)}
+func newChecker(a *tables.Answer, file string, scratch *answerScratch) *checker {
+	if scratch == nil {
+		scratch = &answerScratch{}
+	}
+	scratch.idx = indexFinal(&a.Final, scratch.idx)
+	return &checker{file: file, a: a, idx: scratch.idx, scratch: scratch}
 }
 
 func (c *checker) add(code tables.Code, p pointer, format string, args ...any) {
