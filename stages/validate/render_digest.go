@@ -40,6 +40,10 @@ type renderDigests struct {
 	// Parts of the rendering it returns.
 	parts    []tables.RenderPart
 	rendered []tables.RenderedPart
+	// h is the one sha256 every digest and prefix is computed in (a
+	// prefix's state is saved, then resumed in it); sum is Sum's scratch.
+	h   hash.Hash
+	sum [sha256.Size]byte
 }
 
 // prefixKey names the rendering prefixes that may be equal; equality is
@@ -64,7 +68,7 @@ type digestedPart struct {
 }
 
 func newRenderDigests(v *runner) *renderDigests {
-	return &renderDigests{v: v, prefixes: map[prefixKey]*renderedPrefix{}}
+	return &renderDigests{v: v, prefixes: map[prefixKey]*renderedPrefix{}, h: sha256.New()}
 }
 
 // samePart reports whether a and b are the same part of the same bytes.
@@ -85,7 +89,7 @@ func (d *renderDigests) digest(r *tables.Receipt) (tables.Rendering, error) {
 	}
 	d.parts = parts
 	p := d.prefix(prefixKey{task: r.TaskID, role: r.Role, arm: deref(r.Arm), hasArm: r.Arm != nil}, parts[:held])
-	h := sha256.New()
+	h := d.h
 	if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(p.state); err != nil {
 		return tables.Render(parts), nil // unreachable: the state is sha256's own
 	}
@@ -97,7 +101,7 @@ func (d *renderDigests) digest(r *tables.Receipt) (tables.Rendering, error) {
 		out.Bytes += rend.RenderedBytes
 	}
 	d.rendered = out.Parts
-	out.SHA256 = hex.EncodeToString(h.Sum(nil))
+	out.SHA256 = hex.EncodeToString(h.Sum(d.sum[:0]))
 	return out, nil
 }
 
@@ -113,7 +117,8 @@ func (d *renderDigests) prefix(k prefixKey, held []tables.RenderPart) *renderedP
 			return p
 		}
 	}
-	h := sha256.New()
+	h := d.h
+	h.Reset()
 	p := &renderedPrefix{parts: append([]tables.RenderPart(nil), held...), out: make([]tables.RenderedPart, 0, len(held))}
 	for _, part := range held {
 		d.write(h, part)
