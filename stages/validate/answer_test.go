@@ -3,7 +3,9 @@ package validate
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/go-json-experiment/json"
 
@@ -266,4 +268,45 @@ func sortedCodes(codes []tables.Code) []tables.Code {
 	c := slices.Clone(codes)
 	slices.Sort(c)
 	return slices.Compact(c)
+}
+
+// genericReasonOracle is the rule of GenericReason written the plain way:
+// lowercase the reason, split it on every rune that is neither a letter
+// nor a digit, and require every word to be generic, filler or an evidence
+// ID.
+func genericReasonOracle(reason string) bool {
+	fields := strings.FieldsFunc(strings.ToLower(reason), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	for _, w := range fields {
+		if !genericWords[w] && !fillerWords[w] && !isEvidenceToken(w) {
+			return false
+		}
+	}
+	return true
+}
+
+var genericReasonSeeds = []string{
+	"Not relevant.", "NOT RELEVANT", "E3 is out of scope.", "not\xffrelevant", "not\xff", "\xffnot",
+	"İrrelevant", "NOT\u00a0NEEDED", "e12", "E12x", "n/a", "Ⓝot relevant", "ⅰ not", "not—relevant…",
+	"ΣΊΣΥΦΟΣ", "relevant\u0301", "a b c", "   ", "useful" + strings.Repeat("x", 100),
+}
+
+func TestGenericReasonMatchesOracle(t *testing.T) {
+	for _, r := range genericReasonSeeds {
+		if got, want := GenericReason(r), genericReasonOracle(r); got != want {
+			t.Errorf("GenericReason(%q) = %v, the plain rule says %v", r, got, want)
+		}
+	}
+}
+
+func FuzzGenericReason(f *testing.F) {
+	for _, r := range genericReasonSeeds {
+		f.Add(r)
+	}
+	f.Fuzz(func(t *testing.T, r string) {
+		if got, want := GenericReason(r), genericReasonOracle(r); got != want {
+			t.Errorf("GenericReason(%q) = %v, the plain rule says %v", r, got, want)
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -138,17 +139,31 @@ func words(s string) map[string]bool {
 // relevant" or "out of scope". Evidence IDs count as filler ("E3 is not
 // needed" is generic). The rule is conservative: any other word makes a
 // reason concrete.
+//
+// Words are the runs of letters and digits of the lowercased reason
+// (unicode.ToLower of each rune; a byte that is not UTF-8 separates, as
+// U+FFFD does), gathered in a buffer rather than a lowercased copy split
+// into a slice.
 func GenericReason(reason string) bool {
-	fields := strings.FieldsFunc(strings.ToLower(reason), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-	for _, w := range fields {
-		if genericWords[w] || fillerWords[w] || isEvidenceToken(w) {
+	var stack [64]byte
+	word := stack[:0]
+	for _, r := range reason {
+		if r = unicode.ToLower(r); unicode.IsLetter(r) || unicode.IsDigit(r) {
+			word = utf8.AppendRune(word, r)
 			continue
 		}
-		return false
+		if len(word) > 0 && !emptyWord(word) {
+			return false
+		}
+		word = word[:0]
 	}
-	return true
+	return len(word) == 0 || emptyWord(word)
+}
+
+// emptyWord reports whether w is a generic or filler word or an evidence
+// ID.
+func emptyWord(w []byte) bool {
+	return genericWords[string(w)] || fillerWords[string(w)] || isEvidenceToken(string(w))
 }
 
 func isEvidenceToken(w string) bool {
