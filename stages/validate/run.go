@@ -163,20 +163,37 @@ func compareCitations(a, b tables.CitationRow) int {
 }
 
 // compareDispositions orders disposition rows by session and evidence ID.
+// Like the other orders it stops at the first key that differs (cmp.Or
+// would compute every key of every comparison of a sort).
 func compareDispositions(a, b tables.DispositionRow) int {
-	return cmp.Or(cmp.Compare(a.SessionID, b.SessionID), compareIDs(a.EvidenceID, b.EvidenceID))
+	if c := cmp.Compare(a.SessionID, b.SessionID); c != 0 {
+		return c
+	}
+	return compareIDs(a.EvidenceID, b.EvidenceID)
 }
 
+// compareSessions orders session rows by task, repetition, attempt, role
+// rank, arm, session ID and status.
 func compareSessions(a, b tables.Session) int {
-	return cmp.Or(
-		cmp.Compare(a.TaskID, b.TaskID),
-		cmp.Compare(a.Repetition, b.Repetition),
-		cmp.Compare(a.Attempt, b.Attempt),
-		cmp.Compare(rank(a.Role), rank(b.Role)),
-		cmp.Compare(deref(a.Arm), deref(b.Arm)),
-		cmp.Compare(a.SessionID, b.SessionID),
-		cmp.Compare(a.Status, b.Status),
-	)
+	if c := cmp.Compare(a.TaskID, b.TaskID); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Repetition, b.Repetition); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Attempt, b.Attempt); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(rank(a.Role), rank(b.Role)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(deref(a.Arm), deref(b.Arm)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.SessionID, b.SessionID); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Status, b.Status)
 }
 
 // rank orders roles within a repetition: the sessions that open it
