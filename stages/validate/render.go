@@ -195,8 +195,16 @@ func (v *runner) rolePrompts(r *tables.Receipt) ([]string, bool) {
 // The index is built once, so that looking up every review's draft costs
 // time linear in the receipts, not quadratic.
 func (v *runner) receipt(sessionID string) *tables.Receipt {
+	if i, ok := v.receiptIndex(sessionID); ok {
+		return &v.c.Receipts[i].Record
+	}
+	return nil
+}
+
+// receiptIndex is the position of receipt(sessionID) in c.Receipts.
+func (v *runner) receiptIndex(sessionID string) (int, bool) {
 	if sessionID == "" {
-		return nil
+		return 0, false
 	}
 	if v.firstReceipt == nil {
 		v.firstReceipt = make(map[string]int, len(v.c.Receipts))
@@ -206,10 +214,21 @@ func (v *runner) receipt(sessionID string) *tables.Receipt {
 			}
 		}
 	}
-	if i, ok := v.firstReceipt[sessionID]; ok {
-		return &v.c.Receipts[i].Record
+	i, ok := v.firstReceipt[sessionID]
+	return i, ok
+}
+
+// draftAfter reports whether c.Receipts[i] is a review whose draft's
+// receipt comes after it: its rendering check then waits for the end of
+// the pass, so that the answers are asked for in file order (the reader
+// prefetches them in that order).
+func (v *runner) draftAfter(i int) bool {
+	r := &v.c.Receipts[i].Record
+	if r.Role != tables.RoleReview {
+		return false
 	}
-	return nil
+	d, ok := v.receiptIndex(deref(r.Inputs.DraftSessionID))
+	return ok && d > i
 }
 
 // renderedInputs checks every receipt's declared rendering against the
@@ -250,7 +269,7 @@ func (v *runner) renderedInput(i int) {
 }
 
 // pairsBlocks applies pairBlocks to every repetition renderedInput filed,
-// in the order of their keys.
+// in the order of their keys, each repetition's reviews in file order.
 func (v *runner) pairsBlocks() {
 	keys := make([][3]string, 0, len(v.pairs))
 	for k := range v.pairs {
@@ -258,6 +277,7 @@ func (v *runner) pairsBlocks() {
 	}
 	slices.SortFunc(keys, func(a, b [3]string) int { return slices.Compare(a[:], b[:]) })
 	for _, k := range keys {
+		slices.Sort(v.pairs[k]) // a review checked late was filed late
 		v.pairBlocks(v.pairs[k])
 	}
 }

@@ -23,9 +23,17 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 		v.runSystems()
 		return v.finish()
 	}
+	var later []int // reviews whose draft comes after them in the file
 	for i := range c.Receipts {
 		v.session(&c.Receipts[i])
+		if v.draftAfter(i) {
+			later = append(later, i) // reading its draft now would read ahead of the answers
+			continue
+		}
 		v.renderedInput(i) // while the session's draft output is at hand
+	}
+	for _, i := range later {
+		v.renderedInput(i)
 	}
 	v.pairsBlocks()
 	v.completeness()
