@@ -23,13 +23,13 @@ type Options struct {
 	// (load, validate, account, score, aggregate, intervals). It only
 	// observes: nothing it does changes a result.
 	Progress func(stage string)
-	// ReleaseInputs lets Run drop the campaign's adjudications once the
-	// score stage (their last reader) has run and its receipts once the
-	// aggregate stage has, so that neither stays in memory while the
-	// intervals run and the caller writes the report (which reads
-	// neither). Result.Campaign then holds neither; set it only when
-	// nothing reads them after Run (evalgate run). Nothing computed
-	// changes.
+	// ReleaseInputs lets Run drop the campaign's adjudications and
+	// receipts once the score stage (their last reader) has run, so that
+	// neither stays in memory while the aggregate and intervals stages run
+	// and the caller writes the report (which read neither: the aggregate
+	// stage reads the account stage's token rows instead). Result.Campaign
+	// then holds neither; set it only when nothing reads them after Run
+	// (evalgate run). Nothing computed changes.
 	ReleaseInputs bool
 }
 
@@ -112,13 +112,10 @@ func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Se
 	opts.stage("score")
 	scored := score.Run(c, validated, accounted)
 	if opts.ReleaseInputs {
-		c.Adjudications = nil // last read by score
+		c.Adjudications, c.Receipts = nil, nil // last read by score
 	}
 	opts.stage("aggregate")
 	aggregated := aggregate.Run(c, validated, accounted, scored)
-	if opts.ReleaseInputs {
-		c.Receipts = nil // last read by aggregate
-	}
 	var iv intervals.Out
 	if !opts.SkipIntervals {
 		opts.stage("intervals")

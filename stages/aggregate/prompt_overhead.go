@@ -20,8 +20,10 @@ func promptOverheads(c *tables.Campaign, runs []tables.Run, tokens *tables.Spool
 	if c.Manifest.Kind != tables.KindPairedReview || len(arms) < 2 {
 		return nil
 	}
-	input := map[string]int64{} // metered review session → cumulative input
+	input := map[string]int64{}     // metered review session → cumulative input
+	dispatched := map[string]bool{} // the account stage has a token row for every dispatched receipt and no other
 	for t := range tokens.All() {
+		dispatched[t.SessionID] = true
 		if t.CostStatus != tables.CostMissingMeter && t.CostStatus != tables.CostInvalidMeter {
 			input[t.SessionID] = t.InputTotal
 		}
@@ -29,12 +31,6 @@ func promptOverheads(c *tables.Campaign, runs []tables.Run, tokens *tables.Spool
 	type pairKey struct {
 		task string
 		rep  int64
-	}
-	dispatched := map[string]bool{}
-	for _, l := range c.Receipts {
-		if l.Record.Status != tables.StatusNotDispatched {
-			dispatched[l.Record.SessionID] = true
-		}
 	}
 	review := map[string]map[pairKey]string{} // arm → pair → dispatched review session
 	for _, r := range runs {
