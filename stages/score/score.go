@@ -41,7 +41,7 @@ type Out = tables.Scored
 // every finding, sorted.
 func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted) Out {
 	in := newInputs(c, validated.Sessions, validated.CitationCounts, accounted.Tokens)
-	out := Out{Obligations: tables.NewSpool[tables.ObligationOutcome](nil)} // rows come in run order
+	out := Out{Runs: make([]tables.Run, 0, len(in.plan)), Obligations: tables.NewSpool[tables.ObligationOutcome](nil)} // one run per planned run; obligation rows come in run order
 	ratings := checkRatings(c, in, &out.Findings)
 	out.Findings = append(out.Findings, defectiveOracles(c)...)
 	out.Findings = append(out.Findings, requireUnblinding(c)...)
