@@ -23,13 +23,15 @@ type Options struct {
 	// (load, validate, account, score, aggregate, intervals). It only
 	// observes: nothing it does changes a result.
 	Progress func(stage string)
-	// ReleaseInputs lets Run drop the campaign's adjudications and
-	// receipts once the score stage (their last reader) has run, so that
-	// neither stays in memory while the aggregate and intervals stages run
-	// and the caller writes the report (which read neither: the aggregate
-	// stage reads the account stage's token rows instead). Result.Campaign
-	// then holds neither; set it only when nothing reads them after Run
-	// (evalgate run). Nothing computed changes.
+	// ReleaseInputs lets Run drop each of the campaign's inputs once its
+	// last reader has run, so that it is not in memory while later stages
+	// run and the caller writes the report (which reads none of them):
+	// the receipts after the account stage (the later stages read the
+	// validate and account stages' rows instead), except for a system
+	// comparison, whose score stage counts their tool calls, and the
+	// adjudications (and a system comparison's receipts) after the score
+	// stage. Result.Campaign then holds neither; set it only when nothing
+	// reads them after Run (evalgate run). Nothing computed changes.
 	ReleaseInputs bool
 }
 
@@ -109,6 +111,9 @@ func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Se
 	answers.Close()
 	opts.stage("account")
 	accounted := account.Run(c)
+	if opts.ReleaseInputs && c.Manifest.Kind != tables.KindSystemComparison {
+		c.Receipts = nil // last read by account; a system comparison's score stage counts their tool calls
+	}
 	opts.stage("score")
 	scored := score.Run(c, validated, accounted)
 	if opts.ReleaseInputs {
