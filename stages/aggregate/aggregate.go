@@ -35,10 +35,10 @@ type Out = tables.Aggregated
 
 // inputs are what the stage reads from the earlier stages.
 type inputs struct {
-	replacements tables.Replacements         // validate: the infrastructure-replacement rule's outcome
-	tokens       *tables.Spool[tables.Token] // account: per-session stop conditions
-	ceilings     []tables.Ceiling            // account: campaign ceilings
-	runs         []tables.Run                // score
+	replacements tables.Replacements // validate: the infrastructure-replacement rule's outcome
+	sessions     sessionFacts        // account: per-session stop conditions, costs and inputs, read once from its token rows
+	ceilings     []tables.Ceiling    // account: campaign ceilings
+	runs         []tables.Run        // score
 }
 
 // Run summarizes the scored runs per task and repository and judges every
@@ -47,7 +47,7 @@ type inputs struct {
 // decision row (one of each in the usual two-arm design).
 func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted, scored tables.Scored) Out {
 	in := &inputs{
-		replacements: validated.Replacements, tokens: accounted.Tokens, ceilings: accounted.Ceilings, runs: scored.Runs,
+		replacements: validated.Replacements, sessions: readSessions(accounted.Tokens), ceilings: accounted.Ceilings, runs: scored.Runs,
 	}
 	var out Out
 	all := summarize(c.Manifest.Design.Tasks, in.runs)
@@ -57,9 +57,9 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 		out.Tasks = append(out.Tasks, row)
 	}
 	out.Repositories = repositories(all)
-	out.Figures = figures(c, all, in.runs, in.tokens)
+	out.Figures = figures(c, all, in.runs, &in.sessions)
 	out.Figures.Systems = systemFigures(c, all, in.runs)
-	out.Figures.PromptOverheads = promptOverheads(c, in.runs, in.tokens)
+	out.Figures.PromptOverheads = promptOverheads(c, in.runs, in.sessions.dispatched)
 
 	// Sorted so that failing lists never depend on input order; the score
 	// stage's runs already are, and are then not copied.

@@ -12,7 +12,7 @@ import (
 // figures computes every number the reports show from all, the task
 // summaries of every run (the same medians the gates read: summarize),
 // over every split. The report formats them and computes nothing.
-func figures(c *tables.Campaign, all []*taskArm, runs []tables.Run, tokens *tables.Spool[tables.Token]) tables.Figures {
+func figures(c *tables.Campaign, all []*taskArm, runs []tables.Run, sessions *sessionFacts) tables.Figures {
 	arms, tasks := armOrder(c, runs), taskOrder(c, runs)
 	byArm := map[string]map[string]*taskArm{}
 	for _, arm := range arms {
@@ -23,7 +23,7 @@ func figures(c *tables.Campaign, all []*taskArm, runs []tables.Run, tokens *tabl
 	}
 	f := tables.Figures{CostArms: []tables.ArmCostTime{}, CostRatios: []tables.ArmCostRatio{},
 		EvidenceArms: []tables.SplitArmMacro{}, EvidenceTasks: []tables.TaskArmMedians{}}
-	f.SessionReferenceCost, f.SessionActualCharge = sessionCosts(tokens)
+	f.SessionReferenceCost, f.SessionActualCharge = sessions.referenceCost, sessions.actualCharge
 	for i, arm := range arms {
 		f.CostArms = append(f.CostArms, armCostTime(arm, runs, tasks, byArm[arm]))
 		if i == 0 {
@@ -129,17 +129,6 @@ func (ta *taskArm) uncertaintyMedian() *big.Rat {
 		return nil
 	}
 	return ta.medianU
-}
-
-// sessionCosts sums the tokens table once per session: reference cost plus
-// tool charges, and actual charges; nil when any amount is null.
-func sessionCosts(rows *tables.Spool[tables.Token]) (reference, actual *big.Rat) {
-	var ref, act []*big.Rat
-	for t := range rows.All() {
-		ref = append(ref, moneyRat(t.ReferenceCost), moneyRat(t.ToolCharges))
-		act = append(act, moneyRat(t.ActualCharge))
-	}
-	return stats.Sum(ref), stats.Sum(act)
 }
 
 // splitOrder lists the splits of tasks in first-seen order.

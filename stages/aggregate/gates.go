@@ -17,7 +17,7 @@ type judge struct {
 	arm, base  string
 	tasks      []string // judged task IDs, sorted
 	treat, ref map[string]*taskArm
-	treatRuns  []tables.Run
+	treatRuns  []*tables.Run // into the judged runs: not copied
 	pairs      []pair
 	overLimits []string // sessions not shown within their absolute limits
 	// costBlockers are the sessions whose cost cannot be shown within a
@@ -81,7 +81,7 @@ func newJudge(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, 
 		if r.Arm != arm && r.Arm != base {
 			continue
 		}
-		name := runName(*r)
+		name := runName(r)
 		p := byRep[name]
 		if p == nil {
 			p = &pair{name: name}
@@ -89,7 +89,7 @@ func newJudge(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, 
 		}
 		if r.Arm == arm {
 			p.treat = r
-			j.treatRuns = append(j.treatRuns, *r)
+			j.treatRuns = append(j.treatRuns, r)
 		} else {
 			p.base = r
 		}
@@ -98,8 +98,8 @@ func newJudge(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, 
 		j.pairs = append(j.pairs, *p)
 	}
 	slices.SortFunc(j.pairs, func(a, b pair) int { return strings.Compare(a.name, b.name) })
-	j.overLimits = sessionsOverLimits(in.tokens)
-	j.costBlockers = costBlockers(in.tokens)
+	j.overLimits = in.sessions.overLimits
+	j.costBlockers = in.sessions.costBlockers
 	return j
 }
 
@@ -126,7 +126,7 @@ func (j *judge) countGate(t threshold, failing []string, detail string) tables.G
 	return g
 }
 
-func runName(r tables.Run) string { return fmt.Sprintf("%s/r%d", r.TaskID, r.Repetition) }
+func runName(r *tables.Run) string { return fmt.Sprintf("%s/r%d", r.TaskID, r.Repetition) }
 
 // criticalSource is gate (1): zero critical failures in every treatment
 // review and every source gate passes. An unscored run cannot show either.

@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -12,49 +13,107 @@ import (
 // (token rows and ceiling rows); this file reads them for the gates and
 // the decision. It never reads findings.
 
-// sessionsOverLimits lists every dispatched session not shown within its
-// absolute per-session ceilings (A6, inclusive: wall time, cumulative
-// input, billed output), as the account stage recorded in
-// tokens.within_session_ceilings. Sorted, unique.
-func sessionsOverLimits(tokens *tables.Spool[tables.Token]) []string {
-	var over []string
-	for t := range tokens.All() {
-		if !t.WithinSessionCeilings {
-			over = append(over, t.SessionID)
-		}
-	}
-	slices.Sort(over)
-	return slices.Compact(over)
+// sessionFacts are what the aggregate stage reads of the account stage's
+// token rows, gathered in one pass: the rows are spooled, so each pass
+// decodes all of them, and every judge (one per arm and split) shares
+// these.
+type sessionFacts struct {
+	// overLimits lists every dispatched session not shown within its
+	// absolute per-session ceilings (A6, inclusive: wall time, cumulative
+	// input, billed output), as the account stage recorded in
+	// tokens.within_session_ceilings. Sorted, unique.
+	overLimits []string
+	// costBlockers lists, per dispatched session, why its cost cannot be
+	// shown within a hard spend bound (rules A2, A6, A7): no reservation
+	// before dispatch, a reservation its use exceeds, an incomplete meter,
+	// or a reference cost that is not priced (missing tariff, unknown rate
+	// card). Any blocker makes every cost gate fail, so the decision cannot
+	// be advance. Sorted by session.
+	costBlockers []costBlocker
+	// referenceCost sums every token row's reference cost plus tool
+	// charges and actualCharge its actual charge; each is nil when any
+	// amount is null.
+	referenceCost, actualCharge *big.Rat
+	// dispatched holds every session with a token row (the account stage
+	// writes one per dispatched receipt) and, when its meter decoded, its
+	// cumulative input tokens: the prompt overheads compare reviews'.
+	dispatched map[string]meteredInput
 }
 
-// costBlockers lists, per dispatched session, why its cost cannot be shown
-// within a hard spend bound (rules A2, A6, A7): no reservation before
-// dispatch, a reservation its use exceeds, an incomplete meter, or a
-// reference cost that is not priced (missing tariff, unknown rate card).
-// Any blocker makes every cost gate fail, so the decision cannot be
-// advance. Sorted by session.
-func costBlockers(tokens *tables.Spool[tables.Token]) []costBlocker {
-	var out []costBlocker
+// meteredInput is a dispatched session's cumulative input tokens, known
+// when its meter decoded.
+type meteredInput struct {
+	tokens  int64
+	metered bool
+}
+
+// readSessions reads the facts of every token row (see [sessionFacts]).
+func readSessions(tokens *tables.Spool[tables.Token]) sessionFacts {
+	f := sessionFacts{dispatched: map[string]meteredInput{}}
+	ref, act := exactSum{}, exactSum{}
 	for t := range tokens.All() {
-		var why []string
-		switch {
-		case !t.ReservationPresent:
-			why = append(why, "no reservation")
-		case !t.ReservationCoversUse:
-			why = append(why, "use not covered by its reservation")
+		if t.CostStatus != tables.CostMissingMeter && t.CostStatus != tables.CostInvalidMeter {
+			f.dispatched[t.SessionID] = meteredInput{t.InputTotal, true}
+		} else if _, seen := f.dispatched[t.SessionID]; !seen {
+			f.dispatched[t.SessionID] = meteredInput{}
 		}
-		if !t.MeterComplete {
-			why = append(why, "meter incomplete")
+		if !t.WithinSessionCeilings {
+			f.overLimits = append(f.overLimits, t.SessionID)
 		}
-		if t.MeterComplete && t.CostStatus != tables.CostPriced {
-			why = append(why, "cost "+t.CostStatus)
+		if why := costBlocked(&t); why != "" {
+			f.costBlockers = append(f.costBlockers, costBlocker{t.SessionID, why})
 		}
-		if len(why) > 0 {
-			out = append(out, costBlocker{t.SessionID, strings.Join(why, ", ")})
-		}
+		ref.add(t.ReferenceCost)
+		ref.add(t.ToolCharges)
+		act.add(t.ActualCharge)
 	}
-	slices.SortFunc(out, func(a, b costBlocker) int { return strings.Compare(a.session, b.session) })
-	return out
+	slices.Sort(f.overLimits)
+	f.overLimits = slices.Compact(f.overLimits)
+	slices.SortFunc(f.costBlockers, func(a, b costBlocker) int { return strings.Compare(a.session, b.session) })
+	f.referenceCost, f.actualCharge = ref.total(), act.total()
+	return f
+}
+
+// costBlocked is why a token row's cost cannot be shown within a hard
+// spend bound, "" when it can.
+func costBlocked(t *tables.Token) string {
+	var why []string
+	switch {
+	case !t.ReservationPresent:
+		why = append(why, "no reservation")
+	case !t.ReservationCoversUse:
+		why = append(why, "use not covered by its reservation")
+	}
+	if !t.MeterComplete {
+		why = append(why, "meter incomplete")
+	}
+	if t.MeterComplete && t.CostStatus != tables.CostPriced {
+		why = append(why, "cost "+t.CostStatus)
+	}
+	return strings.Join(why, ", ")
+}
+
+// exactSum is the exact sum of amounts, unknown once one is null.
+type exactSum struct {
+	sum     big.Int
+	unknown bool
+}
+
+func (s *exactSum) add(m *tables.Money) {
+	if m == nil {
+		s.unknown = true
+		return
+	}
+	var v big.Int
+	s.sum.Add(&s.sum, v.SetInt64(int64(*m)))
+}
+
+// total is the sum, nil when an amount was null.
+func (s *exactSum) total() *big.Rat {
+	if s.unknown {
+		return nil
+	}
+	return new(big.Rat).SetInt(&s.sum)
 }
 
 // costBlocker is one session whose cost cannot be shown within a hard

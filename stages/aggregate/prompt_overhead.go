@@ -15,18 +15,10 @@ import (
 // review counted beyond the baseline's: the instruction and schema tokens
 // the arm is charged for (rule C3). The campaign's prompt files are read
 // from c.Prompts; a part whose file did not load counts zero bytes.
-func promptOverheads(c *tables.Campaign, runs []tables.Run, tokens *tables.Spool[tables.Token]) []tables.PromptOverhead {
+func promptOverheads(c *tables.Campaign, runs []tables.Run, dispatched map[string]meteredInput) []tables.PromptOverhead {
 	arms := c.Manifest.Design.Arms
 	if c.Manifest.Kind != tables.KindPairedReview || len(arms) < 2 {
 		return nil
-	}
-	input := map[string]int64{}     // metered review session → cumulative input
-	dispatched := map[string]bool{} // the account stage has a token row for every dispatched receipt and no other
-	for t := range tokens.All() {
-		dispatched[t.SessionID] = true
-		if t.CostStatus != tables.CostMissingMeter && t.CostStatus != tables.CostInvalidMeter {
-			input[t.SessionID] = t.InputTotal
-		}
 	}
 	type pairKey struct {
 		task string
@@ -34,7 +26,7 @@ func promptOverheads(c *tables.Campaign, runs []tables.Run, tokens *tables.Spool
 	}
 	review := map[string]map[pairKey]string{} // arm → pair → dispatched review session
 	for _, r := range runs {
-		if !dispatched[r.ReviewSessionID] {
+		if _, ok := dispatched[r.ReviewSessionID]; !ok {
 			continue
 		}
 		if review[r.Arm] == nil {
@@ -70,11 +62,10 @@ func promptOverheads(c *tables.Campaign, runs []tables.Run, tokens *tables.Spool
 				continue
 			}
 			o.Pairs++
-			inA, okA := input[review[arm.ID][k]]
-			inB, okB := input[b]
-			if okA && okB {
+			inA, inB := dispatched[review[arm.ID][k]], dispatched[b]
+			if inA.metered && inB.metered {
 				o.MeteredPairs++
-				o.InputTokens += inA - inB
+				o.InputTokens += inA.tokens - inB.tokens
 			}
 		}
 		out = append(out, o)

@@ -21,8 +21,8 @@ import (
 // a limit; each failing item is the system, the run and the limits broken.
 func workflowLimits(j *judge, t threshold, judged []tables.Run) tables.Gate {
 	var failing []string
-	for _, r := range judged {
-		if len(r.LimitsExceeded) > 0 {
+	for i := range judged {
+		if r := &judged[i]; len(r.LimitsExceeded) > 0 {
 			failing = append(failing, fmt.Sprintf("%s:%s:%s", r.Arm, runName(r), strings.Join(r.LimitsExceeded, ",")))
 		}
 	}
