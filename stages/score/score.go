@@ -62,8 +62,8 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 // plannedRun is one (task, repetition, arm) with the sessions that
 // executed it: the latest attempt of each, nil when there is none.
 type plannedRun struct {
-	spec     tables.TaskSpec
-	truth    *tables.Truth // nil when the task was not loaded
+	spec     *tables.TaskSpec // the design's, shared by the task's runs
+	truth    *tables.Truth    // nil when the task was not loaded
 	rep      int64
 	arm      tables.Arm
 	position int64
@@ -144,6 +144,7 @@ func planRuns(c *tables.Campaign) []*plannedRun {
 		task string
 		rep  int64
 	}
+	specs, truths := taskIndex(c)
 	seen := map[slotKey]bool{}
 	var plan []*plannedRun
 	for _, slot := range slots {
@@ -151,11 +152,12 @@ func planRuns(c *tables.Campaign) []*plannedRun {
 			continue
 		}
 		seen[slotKey{slot.Task, slot.Repetition}] = true
-		spec := taskSpec(d, slot.Task)
-		var truth *tables.Truth
-		if t := c.Task(slot.Task); t != nil {
-			truth = &t.Truth
+		spec := specs[slot.Task]
+		if spec == nil { // a task the design does not list
+			spec = &tables.TaskSpec{ID: slot.Task}
+			specs[slot.Task] = spec
 		}
+		truth := truths[slot.Task] // nil when the task was not loaded
 		for i, arm := range d.Arms {
 			position := int64(slices.Index(slot.Order, arm.ID) + 1)
 			if len(slot.Order) == 0 {
@@ -170,13 +172,23 @@ func planRuns(c *tables.Campaign) []*plannedRun {
 	return plan
 }
 
-func taskSpec(d tables.Design, id string) tables.TaskSpec {
-	for _, t := range d.Tasks {
-		if t.ID == id {
-			return t
+// taskIndex indexes the design's task specs and the loaded tasks' truths
+// by task ID, the first of each ID as a scan would find it.
+func taskIndex(c *tables.Campaign) (map[string]*tables.TaskSpec, map[string]*tables.Truth) {
+	d := &c.Manifest.Design
+	specs := make(map[string]*tables.TaskSpec, len(d.Tasks))
+	for i := range d.Tasks {
+		if _, seen := specs[d.Tasks[i].ID]; !seen {
+			specs[d.Tasks[i].ID] = &d.Tasks[i]
 		}
 	}
-	return tables.TaskSpec{ID: id}
+	truths := make(map[string]*tables.Truth, len(c.Tasks))
+	for i := range c.Tasks {
+		if _, seen := truths[c.Tasks[i].Spec.ID]; !seen {
+			truths[c.Tasks[i].Spec.ID] = &c.Tasks[i].Truth
+		}
+	}
+	return specs, truths
 }
 
 // defectiveOracles reports every task whose oracle is marked defective
