@@ -176,7 +176,8 @@ func specOf(specs []tables.TaskSpec, r tables.Run) tables.TaskSpec {
 }
 
 func (ta *taskArm) computeMedians() {
-	var rs, us, costs, reviewCosts []*big.Rat
+	var rs, us []*big.Rat
+	var costs, reviewCosts amounts
 	var ns, reviewNS []int64
 	ta.timeComplete = true
 	for _, r := range ta.runs {
@@ -188,13 +189,14 @@ func (ta *taskArm) computeMedians() {
 			rv, uv = stats.Fraction(r.RNum, r.RDen), stats.Fraction(r.UNum, r.UDen)
 		}
 		rs, us = append(rs, rv), append(us, uv)
-		costs, reviewCosts = append(costs, moneyRat(r.WorkflowCost)), append(reviewCosts, moneyRat(r.ReviewCost))
+		costs.add(r.WorkflowCost)
+		reviewCosts.add(r.ReviewCost)
 		ns, reviewNS = append(ns, r.WorkflowNS), append(reviewNS, r.ReviewNS)
 		ta.timeComplete = ta.timeComplete && r.TimeComplete
 		ta.hasU = ta.hasU || r.UDen > 0 || r.U != nil
 	}
 	ta.medianR, ta.medianU = stats.MedianRat(rs), stats.MedianRat(us)
-	ta.medianCost, ta.medianReviewCost = stats.MedianRat(costs), stats.MedianRat(reviewCosts)
+	ta.medianCost, ta.medianReviewCost = costs.median(), reviewCosts.median()
 	ta.medianNS, ta.medianReviewNS = stats.MedianInt64(ns), stats.MedianInt64(reviewNS)
 }
 
@@ -248,7 +250,7 @@ func repositories(tas []*taskArm) []tables.Repository {
 	type key struct{ repo, arm string }
 	byKey := map[key]*tables.Repository{}
 	medians := map[key][]*big.Rat{}
-	costs := map[key][]*big.Rat{}
+	costs := map[key]*exactSum{}
 	var keys []key
 	for _, ta := range tas {
 		k := key{ta.spec.Repository, ta.arm}
@@ -257,13 +259,14 @@ func repositories(tas []*taskArm) []tables.Repository {
 			row = &tables.Repository{Repository: k.repo, Arm: k.arm}
 			byKey[k] = row
 			keys = append(keys, k)
+			costs[k] = &exactSum{}
 		}
 		row.Tasks++
 		row.Runs += ta.nRuns
 		row.CriticalFailures += ta.criticalFailures
 		medians[k] = append(medians[k], ta.medianR)
 		for _, r := range ta.runs {
-			costs[k] = append(costs[k], moneyRat(r.WorkflowCost))
+			costs[k].add(r.WorkflowCost)
 		}
 	}
 	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.repo, b.repo), cmp.Compare(a.arm, b.arm)) })
@@ -271,7 +274,7 @@ func repositories(tas []*taskArm) []tables.Repository {
 	for _, k := range keys {
 		row := byKey[k]
 		row.MeanMedianR = stats.Float(stats.Mean(medians[k]))
-		row.TotalCost = roundMoney(stats.Sum(costs[k]))
+		row.TotalCost = roundMoney(costs[k].total())
 		out = append(out, *row)
 	}
 	return out

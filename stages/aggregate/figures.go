@@ -70,20 +70,23 @@ func sumRatio(tasks []string, treat, ref map[string]*taskArm, median medianOf, r
 // armCostTime sums one arm's runs and task medians.
 func armCostTime(arm string, runs []tables.Run, tasks []string, tas map[string]*taskArm) tables.ArmCostTime {
 	a := tables.ArmCostTime{Arm: arm}
-	var cost, review, ns, reviewNS []*big.Rat
-	for _, r := range runs {
+	var cost, review amounts
+	var ns, reviewNS []int64
+	for i := range runs {
+		r := &runs[i]
 		if r.Arm != arm {
 			continue
 		}
 		a.Runs++
-		cost, review = append(cost, moneyRat(r.WorkflowCost)), append(review, moneyRat(r.ReviewCost))
-		ns, reviewNS = append(ns, big.NewRat(r.WorkflowNS, 1)), append(reviewNS, big.NewRat(r.ReviewNS, 1))
+		cost.add(r.WorkflowCost)
+		review.add(r.ReviewCost)
+		ns, reviewNS = append(ns, r.WorkflowNS), append(reviewNS, r.ReviewNS)
 		a.TotalWorkflowNS += r.WorkflowNS
 		a.TotalReviewNS += r.ReviewNS
 	}
-	a.TotalWorkflowCost, a.MedianWorkflowCost = stats.Sum(cost), stats.MedianRat(cost)
-	a.TotalReviewCost, a.MedianReviewCost = stats.Sum(review), stats.MedianRat(review)
-	a.MedianWorkflowNS, a.MedianReviewNS = stats.MedianRat(ns), stats.MedianRat(reviewNS)
+	a.TotalWorkflowCost, a.MedianWorkflowCost = cost.total(), cost.median()
+	a.TotalReviewCost, a.MedianReviewCost = review.total(), review.median()
+	a.MedianWorkflowNS, a.MedianReviewNS = stats.MedianInt64(ns), stats.MedianInt64(reviewNS)
 	var tc, trc, tn, trn []*big.Rat
 	for _, id := range tasks {
 		ta := tas[id]

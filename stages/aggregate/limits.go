@@ -93,29 +93,6 @@ func costBlocked(t *tables.Token) string {
 	return strings.Join(why, ", ")
 }
 
-// exactSum is the exact sum of amounts, unknown once one is null.
-type exactSum struct {
-	sum     big.Int
-	unknown bool
-}
-
-func (s *exactSum) add(m *tables.Money) {
-	if m == nil {
-		s.unknown = true
-		return
-	}
-	var v big.Int
-	s.sum.Add(&s.sum, v.SetInt64(int64(*m)))
-}
-
-// total is the sum, nil when an amount was null.
-func (s *exactSum) total() *big.Rat {
-	if s.unknown {
-		return nil
-	}
-	return new(big.Rat).SetInt(&s.sum)
-}
-
 // costBlocker is one session whose cost cannot be shown within a hard
 // spend bound, and why.
 type costBlocker struct{ session, why string }
