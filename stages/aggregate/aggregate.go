@@ -39,6 +39,24 @@ type inputs struct {
 	sessions     sessionFacts        // account: per-session stop conditions, costs and inputs, read once from its token rows
 	ceilings     []tables.Ceiling    // account: campaign ceilings
 	runs         []tables.Run        // score
+
+	judged []tables.Run         // the runs the policy judges (set once the policy is resolved)
+	judges map[[2]string]*judge // (baseline, arm) → its judge over judged, built once
+}
+
+// judgeOf returns the judge of arm against base over the judged runs,
+// built on first use: the split figures and the gates read the same one.
+func (in *inputs) judgeOf(pol *policy, c *tables.Campaign, base, arm string) *judge {
+	k := [2]string{base, arm}
+	if j := in.judges[k]; j != nil {
+		return j
+	}
+	if in.judges == nil {
+		in.judges = map[[2]string]*judge{}
+	}
+	j := newJudge(pol, c, in, in.judged, base, arm)
+	in.judges[k] = j
+	return j
 }
 
 // Run summarizes the scored runs per task and repository and judges every
@@ -93,6 +111,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	}
 	findings.Sort()
 	out.Findings = append(out.Findings, findings...)
+	in.judged = judged
 	out.Figures.JudgedSplit, out.Figures.SplitRatios = splitRatios(pol, c, in, runs, judged)
 
 	v := validity(in, judged)
@@ -109,7 +128,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	for _, arm := range arms[1:] {
 		var gates []tables.Gate
 		if pol != nil {
-			gates = evaluate(pol, c, in, judged, base, arm.ID)
+			gates = evaluate(pol, c, in, base, arm.ID)
 		}
 		out.Gates = append(out.Gates, gates...)
 		out.Decision = append(out.Decision, decide(pol, gates, arm.ID, v))

@@ -31,7 +31,12 @@ func splitRatios(pol *policy, c *tables.Campaign, in *inputs, runs, judged []tab
 			}
 		}
 		for _, arm := range arms[1:] {
-			j := newJudge(pol, c, in, of, arms[0].ID, arm.ID)
+			var j *judge
+			if sp == judgedSplit { // of is the judged runs, whose judge the gates read too
+				j = in.judgeOf(pol, c, arms[0].ID, arm.ID)
+			} else {
+				j = newJudge(pol, c, in, of, arms[0].ID, arm.ID)
+			}
 			out = append(out, tables.SplitCostRatio{Split: sp, Judged: sp == judgedSplit, ArmCostRatio: tables.ArmCostRatio{
 				Arm:        arm.ID,
 				Cost:       j.ratioOfSums(costMedian, false),

@@ -32,9 +32,10 @@ type pair struct {
 	base, treat *tables.Run
 }
 
-// evaluate returns the policy's gate rows for arm, in policy order.
-func evaluate(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, base, arm string) []tables.Gate {
-	j := newJudge(pol, c, in, judged, base, arm)
+// evaluate returns the policy's gate rows for arm over the judged runs, in
+// policy order.
+func evaluate(pol *policy, c *tables.Campaign, in *inputs, base, arm string) []tables.Gate {
+	j := in.judgeOf(pol, c, base, arm)
 	checks := map[tables.GateName]func(threshold) tables.Gate{
 		tables.GateCriticalSource: j.criticalSource,
 		tables.GateTaskFloor:      j.taskFloor,

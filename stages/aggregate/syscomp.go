@@ -23,9 +23,9 @@ type systemJudges struct {
 // evaluateSystems returns the G5 gate rows for the candidate, in policy
 // order.
 func evaluateSystems(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, base, cand, cmpArm string) []tables.Gate {
-	sj := systemJudges{vsBase: newJudge(pol, c, in, judged, base, cand), judged: judged}
+	sj := systemJudges{vsBase: in.judgeOf(pol, c, base, cand), judged: judged}
 	if cmpArm != "" {
-		sj.vsCmp = newJudge(pol, c, in, judged, cmpArm, cand)
+		sj.vsCmp = in.judgeOf(pol, c, cmpArm, cand)
 	}
 	gates := make([]tables.Gate, 0, len(pol.thresholds))
 	for _, t := range pol.thresholds {
