@@ -19,6 +19,7 @@ package account
 import (
 	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -62,7 +63,8 @@ type accountant struct {
 }
 
 func newAccountant(c *tables.Campaign) *accountant {
-	a := &accountant{c: c, cards: tariffs(&c.Manifest), charged: map[string]chargedRequest{}, tokens: tables.NewSpool(compareTokens)}
+	a := &accountant{c: c, cards: tariffs(&c.Manifest), tokens: tables.NewSpool(compareTokens),
+		charged: make(map[string]chargedRequest, len(c.Receipts)), ledger: slices.Grow([]tables.LedgerEntry(nil), len(c.Receipts))} // one entry per receipt; nil for none, as before
 	var probs []tables.Finding
 	a.limits, probs = manifestLimits(&c.Manifest)
 	a.findings = append(a.findings, probs...)

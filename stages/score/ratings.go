@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -143,18 +144,18 @@ func (rc *ratingChecker) checkObligations(a *tables.Adjudication, line int64, tr
 	}
 	rated := map[string]bool{}
 	for i, r := range a.Obligations {
-		ptr := fmt.Sprintf("/obligations/%d", i)
+		ptr := func(member string) string { return "/obligations/" + strconv.Itoa(i) + member } // built only for a finding
 		switch {
 		case !known[r.ObligationID]:
-			rc.add(tables.Reject, tables.CodeRatingUnknownObligation, line, ptr+"/obligation_id", sid,
+			rc.add(tables.Reject, tables.CodeRatingUnknownObligation, line, ptr("/obligation_id"), sid,
 				"obligation %q is not in the task's truth", r.ObligationID)
 		case rated[r.ObligationID]:
-			rc.add(tables.Reject, tables.CodeRatingDuplicateOblig, line, ptr+"/obligation_id", sid,
+			rc.add(tables.Reject, tables.CodeRatingDuplicateOblig, line, ptr("/obligation_id"), sid,
 				"obligation %s is rated more than once", r.ObligationID)
 		}
 		rated[r.ObligationID] = true
 		if !slices.Contains(outcomes, r.Outcome) {
-			rc.add(tables.Reject, tables.CodeRatingUnknownOutcome, line, ptr+"/outcome", sid,
+			rc.add(tables.Reject, tables.CodeRatingUnknownOutcome, line, ptr("/outcome"), sid,
 				"outcome %q is not one of addressed, missed, wrong, unknown_credited, not_applicable", r.Outcome)
 		}
 	}
@@ -182,13 +183,13 @@ func (rc *ratingChecker) checkCitations(a *tables.Adjudication, line int64) {
 	count, known := rc.in.citations[sid]
 	judged := map[int64]bool{}
 	for i, r := range a.Citations {
-		ptr := fmt.Sprintf("/citations/%d/index", i)
+		ptr := func() string { return "/citations/" + strconv.Itoa(i) + "/index" } // built only for a finding
 		switch {
 		case r.Index < 0 || (known && r.Index >= count):
-			rc.add(tables.Reject, tables.CodeRatingCitationIndex, line, ptr, sid,
+			rc.add(tables.Reject, tables.CodeRatingCitationIndex, line, ptr(), sid,
 				"citation index %d does not name a citation of the final answer (it has %d)", r.Index, count)
 		case judged[r.Index]:
-			rc.add(tables.Reject, tables.CodeRatingCitationIndex, line, ptr, sid,
+			rc.add(tables.Reject, tables.CodeRatingCitationIndex, line, ptr(), sid,
 				"citation %d is judged more than once", r.Index)
 		}
 		judged[r.Index] = true

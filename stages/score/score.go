@@ -41,7 +41,7 @@ type Out = tables.Scored
 // every finding, sorted.
 func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted) Out {
 	in := newInputs(c, validated.Sessions, validated.CitationCounts, accounted.Tokens)
-	out := Out{Runs: make([]tables.Run, 0, len(in.plan)), Obligations: tables.NewSpool[tables.ObligationOutcome](nil)} // one run per planned run; obligation rows come in run order
+	out := Out{Runs: slices.Grow([]tables.Run(nil), len(in.plan)), Obligations: tables.NewSpool[tables.ObligationOutcome](nil)} // one run per planned run; obligation rows come in run order
 	ratings := checkRatings(c, in, &out.Findings)
 	out.Findings = append(out.Findings, defectiveOracles(c)...)
 	out.Findings = append(out.Findings, requireUnblinding(c)...)
@@ -95,11 +95,11 @@ type sessionKey struct {
 func newInputs(c *tables.Campaign, sessions []tables.Session, citations map[string]int64, tokens *tables.Spool[tables.Token]) *inputs {
 	in := &inputs{
 		byReview:  map[string]*plannedRun{},
-		sessions:  map[string]*tables.Session{},
-		costs:     map[string]*tables.Money{},
+		sessions:  make(map[string]*tables.Session, len(sessions)),
+		costs:     make(map[string]*tables.Money, len(sessions)),
 		citations: citations,
 	}
-	latest := map[sessionKey]*tables.Session{}
+	latest := make(map[sessionKey]*tables.Session, len(sessions))
 	for i := range sessions {
 		sess := &sessions[i]
 		in.sessions[sess.SessionID] = sess
