@@ -195,26 +195,25 @@ func specOf(specs []tables.TaskSpec, r tables.Run) tables.TaskSpec {
 }
 
 func (ta *taskArm) computeMedians() {
-	var rs, us []*big.Rat
+	var rs, us fractions
 	var costs, reviewCosts amounts
 	var ns, reviewNS []int64
 	ta.timeComplete = true
 	for _, r := range ta.runs {
 		ta.nRuns++
 		ta.criticalFailures += r.CriticalFailures
-		var rv, uv *big.Rat
 		if r.Scored {
 			ta.scored++
-			rv, uv = stats.Fraction(r.RNum, r.RDen), stats.Fraction(r.UNum, r.UDen)
 		}
-		rs, us = append(rs, rv), append(us, uv)
+		rs.add(r.RNum, r.RDen, r.Scored) // unknown when unscored
+		us.add(r.UNum, r.UDen, r.Scored)
 		costs.add(r.WorkflowCost)
 		reviewCosts.add(r.ReviewCost)
 		ns, reviewNS = append(ns, r.WorkflowNS), append(reviewNS, r.ReviewNS)
 		ta.timeComplete = ta.timeComplete && r.TimeComplete
 		ta.hasU = ta.hasU || r.UDen > 0 || r.U != nil
 	}
-	ta.medianR, ta.medianU = stats.MedianRat(rs), stats.MedianRat(us)
+	ta.medianR, ta.medianU = rs.median(), us.median()
 	ta.medianCost, ta.medianReviewCost = costs.median(), reviewCosts.median()
 	ta.medianNS, ta.medianReviewNS = stats.MedianInt64(ns), stats.MedianInt64(reviewNS)
 }

@@ -1,7 +1,10 @@
 package aggregate
 
 import (
+	"cmp"
 	"math/big"
+	"math/bits"
+	"slices"
 
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
@@ -69,4 +72,76 @@ func (a *amounts) total() *big.Rat {
 		s.addInt(x)
 	}
 	return s.total()
+}
+
+// fractions holds exact fractions num/den for their median: the value
+// stats.MedianRat gives over stats.Fraction of each, without a rational
+// per fraction.
+type fractions struct {
+	xs      []fraction
+	unknown bool // a fraction was unknown (not given, or its den not positive)
+}
+
+type fraction struct{ num, den int64 } // den > 0
+
+// add adds num/den, or an unknown value when !known or den is not
+// positive (stats.Fraction's nil).
+func (f *fractions) add(num, den int64, known bool) {
+	if !known || den <= 0 {
+		f.unknown = true
+		return
+	}
+	f.xs = append(f.xs, fraction{num, den})
+}
+
+// median is the exact median (the mean of the two middle values of an
+// even count), nil when there is none or one was unknown.
+func (f *fractions) median() *big.Rat {
+	n := len(f.xs)
+	if f.unknown || n == 0 {
+		return nil
+	}
+	sorted := slices.Clone(f.xs)
+	slices.SortFunc(sorted, compareFractions)
+	mid := sorted[n/2]
+	if n%2 == 1 {
+		return big.NewRat(mid.num, mid.den)
+	}
+	lo := sorted[n/2-1]
+	sum := new(big.Rat).Add(big.NewRat(lo.num, lo.den), big.NewRat(mid.num, mid.den))
+	return sum.Quo(sum, big.NewRat(2, 1))
+}
+
+// compareFractions orders p and q by value exactly: the sign of
+// p.num·q.den − q.num·p.den (both dens positive), compared as 128-bit
+// products.
+func compareFractions(p, q fraction) int {
+	lNeg, lHi, lLo := signedProduct(p.num, q.den)
+	rNeg, rHi, rLo := signedProduct(q.num, p.den)
+	switch {
+	case lNeg && !rNeg:
+		return -1
+	case !lNeg && rNeg:
+		return 1
+	}
+	c := cmp.Or(cmp.Compare(lHi, rHi), cmp.Compare(lLo, rLo)) // magnitudes
+	if lNeg {
+		return -c
+	}
+	return c
+}
+
+// signedProduct is x·y as a sign and a 128-bit magnitude; zero is not
+// negative.
+func signedProduct(x, y int64) (neg bool, hi, lo uint64) {
+	hi, lo = bits.Mul64(absInt64(x), absInt64(y))
+	return (x < 0) != (y < 0) && (hi|lo) != 0, hi, lo
+}
+
+// absInt64 is |x| as a uint64 (exact for math.MinInt64).
+func absInt64(x int64) uint64 {
+	if x < 0 {
+		return uint64(-x)
+	}
+	return uint64(x)
 }

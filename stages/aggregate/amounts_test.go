@@ -55,3 +55,54 @@ func TestAmountsMatchRationals(t *testing.T) {
 		}
 	}
 }
+
+// TestFractionsMatchRationals checks fractions' median against
+// stats.MedianRat of stats.Fraction of the same values (the computation it
+// replaces), with unknown values, non-positive denominators, equal values
+// written differently and the int64 edges.
+func TestFractionsMatchRationals(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	edge := []int64{math.MinInt64, math.MinInt64 + 1, -1, 0, 1, 2, math.MaxInt64 - 1, math.MaxInt64}
+	pick := func() int64 {
+		if rng.IntN(3) == 0 {
+			return edge[rng.IntN(len(edge))]
+		}
+		return rng.Int64N(13) - 4
+	}
+	for trial := range 5000 {
+		var f fractions
+		var rats []*big.Rat
+		for range rng.IntN(7) {
+			num, den, known := pick(), pick(), rng.IntN(10) != 0
+			f.add(num, den, known)
+			var r *big.Rat
+			if known {
+				r = stats.Fraction(num, den)
+			}
+			rats = append(rats, r)
+		}
+		got, want := f.median(), stats.MedianRat(rats)
+		if (got == nil) != (want == nil) || (got != nil && got.Cmp(want) != 0) {
+			t.Fatalf("trial %d: median %v, want %v (of %v)", trial, got, want, rats)
+		}
+	}
+}
+
+// TestCompareFractionsMatchesCmp checks the 128-bit order against
+// big.Rat.Cmp at the int64 edges, where the cross products overflow 64 bits.
+func TestCompareFractionsMatchesCmp(t *testing.T) {
+	nums := []int64{math.MinInt64, math.MinInt64 + 1, -3, -1, 0, 1, 3, math.MaxInt64 - 1, math.MaxInt64}
+	dens := []int64{1, 2, 3, math.MaxInt64 - 1, math.MaxInt64}
+	for _, a := range nums {
+		for _, b := range dens {
+			for _, c := range nums {
+				for _, d := range dens {
+					got := compareFractions(fraction{a, b}, fraction{c, d})
+					if want := big.NewRat(a, b).Cmp(big.NewRat(c, d)); got != want {
+						t.Fatalf("compare %d/%d with %d/%d = %d, want %d", a, b, c, d, got, want)
+					}
+				}
+			}
+		}
+	}
+}
