@@ -93,6 +93,9 @@ def heap_cell(st, sep):
 
 
 def heap_line(stages, rss_mib):
+    if not any(v["live"] is not None for v in stages.values()):
+        return ("evalgate run heap by stage: no collection recognised in the second run's stderr "
+                "(GODEBUG=gctrace=1 and --progress lines expected)")
     parts = [f"{s} {heap_cell(v, '/')}" for s, v in stages.items()]
     peak = max((v["peak"] for v in stages.values() if v["live"] is not None), default=0)
     return (f"evalgate run heap by stage, MiB peak/live after a collection (Go GC trace of a second run; ≤: no "
