@@ -44,6 +44,18 @@ type renderDigests struct {
 	// prefix's state is saved, then resumed in it); sum is Sum's scratch.
 	h   hash.Hash
 	sum [sha256.Size]byte
+	// held is what Render reports of each part the campaign holds
+	// (prompt, task and packet files), computed once: the prompt files
+	// open the prefix of every task, the task and packet files those of
+	// its draft and both its arms.
+	held map[heldKey]tables.RenderedPart
+}
+
+// heldKey names a part by its kind, ID and the very bytes it renders.
+type heldKey struct {
+	kind, id string
+	data     *byte
+	n        int
 }
 
 // prefixKey names the rendering prefixes that may be equal; equality is
@@ -68,7 +80,7 @@ type digestedPart struct {
 }
 
 func newRenderDigests(v *runner) *renderDigests {
-	return &renderDigests{v: v, prefixes: map[prefixKey]*renderedPrefix{}, h: sha256.New()}
+	return &renderDigests{v: v, prefixes: map[prefixKey]*renderedPrefix{}, h: sha256.New(), held: map[heldKey]tables.RenderedPart{}}
 }
 
 // samePart reports whether a and b are the same part of the same bytes.
@@ -122,7 +134,7 @@ func (d *renderDigests) prefix(k prefixKey, held []tables.RenderPart) *renderedP
 	p := &renderedPrefix{parts: append([]tables.RenderPart(nil), held...), out: make([]tables.RenderedPart, 0, len(held))}
 	for _, part := range held {
 		d.write(h, part)
-		rend := renderedPart(part)
+		rend := d.heldPart(part)
 		p.out = append(p.out, rend)
 		p.bytes += rend.RenderedBytes
 	}
@@ -140,6 +152,21 @@ func (d *renderDigests) write(h hash.Hash, part tables.RenderPart) {
 	h.Write(part.Data)
 	d.frame = append(d.frame[:0], tail...)
 	h.Write(d.frame)
+}
+
+// heldPart is renderedPart(part) of a part the campaign holds, computed
+// once per part.
+func (d *renderDigests) heldPart(part tables.RenderPart) tables.RenderedPart {
+	if len(part.Data) == 0 {
+		return renderedPart(part)
+	}
+	k := heldKey{part.Kind, part.ID, &part.Data[0], len(part.Data)}
+	rend, ok := d.held[k]
+	if !ok {
+		rend = renderedPart(part)
+		d.held[k] = rend
+	}
+	return rend
 }
 
 // renderedPart is what tables.Render reports of part.
