@@ -20,8 +20,8 @@ const (
 // Adjudication is one line of adjudications.jsonl: one rater's frozen,
 // source-based rating of one review session's final answer.
 type Adjudication struct {
-	Format    string    `json:"format" intern:"true"` // FormatAdjudication
-	SessionID string    `json:"session_id"`
+	Format    string    `json:"format" intern:"true"`     // FormatAdjudication
+	SessionID string    `json:"session_id" intern:"true"` // two ratings or more per review
 	Rater     string    `json:"rater" intern:"true"`
 	RaterRole string    `json:"rater_role" intern:"true"` // primary, adjudicator
 	Blinded   bool      `json:"blinded"`

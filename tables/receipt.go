@@ -94,7 +94,7 @@ type DeliveredInputs struct {
 	PromptIDs            []string `json:"prompt_ids" intern:"true"`
 	PromptSHA256s        []string `json:"prompt_sha256s" intern:"true"`
 	ResponseSchemaSHA256 string   `json:"response_schema_sha256" intern:"true"`
-	DraftSessionID       *string  `json:"draft_session_id"` // reviews: the draft they revised
+	DraftSessionID       *string  `json:"draft_session_id" intern:"true"` // reviews: the draft they revised
 	RenderedSHA256       string   `json:"rendered_sha256"`
 	RenderedBytes        int64    `json:"rendered_bytes"`
 	// DataBlocks are the digests of the data blocks (TASK,

@@ -1,10 +1,11 @@
 package load
 
 import (
-	"hash/maphash"
+	"encoding/binary"
 	"math/bits"
 	"reflect"
 	"slices"
+	"unsafe"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -26,8 +27,8 @@ import (
 // value: a shared slice has no room past its length (an append copies)
 // and no consumer writes into a record's slices.
 type interner struct {
-	seed   maphash.Seed
 	strs   []string     // slot by hash of the bytes
+	ptrs   []*string    // slot by hash of the string pointed to
 	slices []sharedList // slot by hash of the array's bytes
 }
 
@@ -57,7 +58,7 @@ func newInterner(size int64) *interner {
 	if want := size / internBytesPerSlot; want > int64(slots) {
 		slots = min(maxInternSlots, 1<<bits.Len64(uint64(want-1)))
 	}
-	return &interner{seed: maphash.MakeSeed(), strs: make([]string, slots), slices: make([]sharedList, slots)}
+	return &interner{strs: make([]string, slots), ptrs: make([]*string, slots), slices: make([]sharedList, slots)}
 }
 
 // bytes returns the interned string equal to b, storing it when its slot
@@ -66,7 +67,7 @@ func (in *interner) bytes(b []byte) string {
 	if len(b) > maxInternBytes {
 		return string(b)
 	}
-	slot := &in.strs[maphash.Bytes(in.seed, b)&uint64(len(in.strs)-1)]
+	slot := &in.strs[hashBytes(b)&uint64(len(in.strs)-1)]
 	if *slot != string(b) { // compared without a copy
 		*slot = string(b)
 	}
@@ -78,9 +79,20 @@ func (in *interner) string(s string) string {
 	if len(s) > maxInternBytes {
 		return s
 	}
-	slot := &in.strs[maphash.String(in.seed, s)&uint64(len(in.strs)-1)]
+	slot := &in.strs[hashBytes(unsafe.Slice(unsafe.StringData(s), len(s)))&uint64(len(in.strs)-1)]
 	if *slot != s {
 		*slot = s
+	}
+	return *slot
+}
+
+// pointer returns a pointer to s (interned), shared with the last equal
+// one in its slot.
+func (in *interner) pointer(s string) *string {
+	s = in.string(s)
+	slot := &in.ptrs[hashBytes(unsafe.Slice(unsafe.StringData(s), len(s)))&uint64(len(in.ptrs)-1)]
+	if *slot == nil || **slot != s {
+		*slot = &s
 	}
 	return *slot
 }
@@ -90,7 +102,7 @@ func (in *interner) string(s string) string {
 // shared one when an equal slice was decoded last in raw's slot, else a
 // new one of exactly its length, which then takes the slot.
 func (in *interner) list(dst, scratch reflect.Value, raw []byte) {
-	sum := maphash.Bytes(in.seed, raw)
+	sum := hashBytes(raw)
 	slot := &in.slices[sum&uint64(len(in.slices)-1)]
 	if slot.v != nil && slot.sum == sum && sameElements(slot.v, scratch.Addr().Interface()) {
 		dst.Set(reflect.ValueOf(slot.v))
@@ -123,4 +135,22 @@ func sameElements(shared, fresh any) bool {
 func equalTo[T comparable](shared []T, fresh any) bool {
 	f, ok := fresh.(*[]T)
 	return ok && slices.Equal(shared, *f)
+}
+
+// hashBytes is a fast hash of b, fixed so that which values share a slot
+// (and so the memory a campaign takes) is the same on every run. A
+// collision only costs sharing, never a value: slots compare contents.
+func hashBytes(b []byte) uint64 {
+	const m = 0x9e3779b97f4a7c15
+	h := uint64(len(b)) * m
+	for ; len(b) >= 8; b = b[8:] {
+		h = (h ^ binary.LittleEndian.Uint64(b)) * m
+		h ^= h >> 29
+	}
+	var tail uint64
+	for i, c := range b {
+		tail |= uint64(c) << (8 * i)
+	}
+	h = (h ^ tail) * m
+	return h ^ h>>32
 }

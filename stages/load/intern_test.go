@@ -133,6 +133,20 @@ func TestInternedValuesShared(t *testing.T) {
 	if sharedPrompts == 0 || sharedTask == 0 {
 		t.Fatalf("no value shared: prompt hash lists %d, task hashes %d", sharedPrompts, sharedTask)
 	}
+	drafts := map[string]*string{} // the draft_session_id of both arms of a pair: one pointer
+	for i := range shared {
+		d := shared[i].Record.Inputs.DraftSessionID
+		if d == nil {
+			continue
+		}
+		if first, ok := drafts[*d]; ok && first != d {
+			t.Fatalf("%s: draft_session_id %q is not shared with its pair's", shared[i].Record.SessionID, *d)
+		}
+		drafts[*d] = d
+	}
+	if len(drafts) == 0 {
+		t.Fatal("the example has no review naming its draft")
+	}
 }
 
 func armOf(r *tables.Receipt) string {

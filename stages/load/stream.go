@@ -43,6 +43,8 @@ type streamer struct {
 	in *interner
 	// sharing is whether the value being read is in such a field.
 	sharing bool
+	// text is where a shared *string's value is read (sharedPointer).
+	text string
 	// path is the JSON pointer of the value being read. The ptr strings
 	// the streamer passes down are views of it (pushName, pushIndex), not
 	// copies: a view is valid while its value is read, and walker.add
@@ -233,6 +235,9 @@ func (s *streamer) value(r *rule, ptr string, dst reflect.Value) (text string, i
 			s.read() // the pointer stays nil
 			return "", false
 		}
+		if s.sharing && dst.Type() == stringPointer {
+			return s.sharedPointer(r, ptr, dst)
+		}
 		dst.Set(reflect.New(dst.Type().Elem()))
 		dst = dst.Elem()
 	}
@@ -269,6 +274,18 @@ func (s *streamer) value(r *rule, ptr string, dst reflect.Value) (text string, i
 		})
 	}
 	return "", false
+}
+
+var stringPointer = reflect.TypeFor[*string]()
+
+// sharedPointer reads the value of a *string field tagged intern into
+// dst as a pointer shared with every equal value (interner.pointer).
+func (s *streamer) sharedPointer(r *rule, ptr string, dst reflect.Value) (string, bool) {
+	s.text = ""
+	text, isString := s.value(r, ptr, reflect.ValueOf(&s.text).Elem())
+	dst.Set(reflect.ValueOf(s.in.pointer(s.text)))
+	s.text = ""
+	return text, isString
 }
 
 // scalar reads a string, number, boolean or null of rule r, checks it and

@@ -1,6 +1,8 @@
 package load
 
 import (
+	"bufio"
+	"bytes"
 	"io/fs"
 	"testing"
 
@@ -34,5 +36,33 @@ func BenchmarkDecodeAnswer(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkDecodeReceipts decodes the paired-review example's receipts
+// and ratings as a campaign's JSONL files are decoded (one interner for
+// the campaign): compare ns/op, B/op and allocs/op.
+//
+//	go test ./stages/load -run '^$' -bench DecodeReceipts -benchmem
+func BenchmarkDecodeReceipts(b *testing.B) {
+	fsys, _ := fixtures.Example("paired-review")
+	receipts, err := fs.ReadFile(fsys, "receipts.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ratings, err := fs.ReadFile(fsys, "adjudications.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(receipts) + len(ratings)))
+	for b.Loop() {
+		l := &loader{}
+		_, okR := decodeLines(l, bufio.NewReader(bytes.NewReader(receipts)), "receipts.jsonl", "receipt",
+			func(r *tables.Receipt) string { return r.SessionID })
+		_, okA := decodeLines(l, bufio.NewReader(bytes.NewReader(ratings)), "adjudications.jsonl", "adjudication",
+			func(a *tables.Adjudication) string { return a.SessionID })
+		if !okR || !okA || len(l.findings()) > 0 {
+			b.Fatal("example refused")
+		}
 	}
 }
