@@ -81,14 +81,19 @@ func (s *streamer) pop(n int) { s.path = s.path[:n] }
 
 // decodeStream is decodeDocInto's one pass: see decodeDocInto.
 func decodeStream(data []byte, schema string, at position, out any, sink *tables.FindingCap, in *interner) (bool, tables.Findings) {
-	w := &walker{s: schemaFor(schema), at: at, sink: sink, deferSink: sink != nil}
 	target := reflect.ValueOf(out).Elem()
 	dst := reflect.New(target.Type()).Elem()
 	re := reusedPool.Get().(*reused)
-	re.dec.Reset(bytes.NewBuffer(data)) // read in place: a bytes.Buffer is not copied
-	s := &streamer{walker: w, dec: &re.dec, data: data, path: re.path[:0], in: in}
+	w := &re.w
+	*w = walker{s: schemaFor(schema), at: at, sink: sink, deferSink: sink != nil}
+	re.buf = *bytes.NewBuffer(data)
+	re.dec.Reset(&re.buf) // read in place: a bytes.Buffer is not copied
+	s := &re.s
+	*s = streamer{walker: w, dec: &re.dec, data: data, path: re.path[:0], in: in}
 	defer func() { // after the last use of the decoder
 		re.path = s.path[:0]
+		// the pool keeps no document: what the pass returned is the caller's
+		re.buf, re.w, re.s = bytes.Buffer{}, walker{}, streamer{}
 		reusedPool.Put(re)
 	}()
 	s.value(w.s.root, "", dst)
@@ -114,10 +119,14 @@ func decodeStream(data []byte, schema string, at position, out any, sink *tables
 }
 
 // reused is what one document's pass needs and the next may reuse: the
-// decoder (Reset keeps its stacks) and the path buffer.
+// decoder (Reset keeps its stacks), the buffer it reads the document
+// from, the path buffer, and the pass's own state.
 type reused struct {
 	dec  jsontext.Decoder
+	buf  bytes.Buffer
 	path []byte
+	w    walker
+	s    streamer
 }
 
 var reusedPool = sync.Pool{New: func() any { return new(reused) }}
@@ -306,7 +315,10 @@ func (s *streamer) scalar(r *rule, ptr string, dst reflect.Value, check func(*no
 			v.text = s.str(tok, start)
 		}
 	case kindNumber:
-		v.text = tok.String()
+		// a view of the literal as read, not a copy: a number's text is
+		// only parsed and formatted into messages, never kept
+		raw := s.raw(start)
+		v.text = unsafe.String(unsafe.SliceData(raw), len(raw))
 	case kindBool:
 		v.boolean = tok.Bool()
 	}
