@@ -141,6 +141,8 @@ func TestAnswerRejects(t *testing.T) {
 		{"line 1.0", []edit{rawNumber("/final/citations/0/end_line", "1.0")}, tables.CodeLineInvalid, "/final/citations/0/end_line"},
 		{"line 1e2", []edit{rawNumber("/final/citations/0/end_line", "1e2")}, tables.CodeLineInvalid, "/final/citations/0/end_line"},
 		{"line 2^53", []edit{rawNumber("/final/citations/0/end_line", "9007199254740992")}, tables.CodeLineInvalid, "/final/citations/0/end_line"},
+		{"line past int64", []edit{rawNumber("/final/citations/0/end_line", "99999999999999999999")}, tables.CodeLineInvalid, "/final/citations/0/end_line"},
+		{"line -2^63", []edit{rawNumber("/final/citations/0/end_line", "-9223372036854775808")}, tables.CodeLineInvalid, "/final/citations/0/end_line"},
 		{"line as string", []edit{set("/final/citations/0/end_line", `"3"`)}, tables.CodeWrongType, "/final/citations/0/end_line"},
 	}
 	for _, tc := range cases {

@@ -3,6 +3,7 @@ package load
 import (
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -125,6 +126,14 @@ func checkLine(w *walker, v *node, ptr string, _ *rule) {
 	if v.kind != kindNumber {
 		w.checkType(&rule{types: []string{"integer"}}, v, ptr)
 		return
+	}
+	if isIntegerLiteral(v.text) { // compared without a big number when it fits
+		if n, err := strconv.ParseInt(v.text, 10, 64); err == nil {
+			if n <= 0 || n > maxLine.Int64() {
+				w.add(tables.CodeLineInvalid, ptr, "line %s is not a positive integer at most 2^53-1", clip(v.text))
+			}
+			return
+		}
 	}
 	n, ok := new(big.Int).SetString(v.text, 10)
 	if !isIntegerLiteral(v.text) || !ok || n.Sign() <= 0 || n.Cmp(maxLine) > 0 {
