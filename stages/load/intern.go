@@ -23,7 +23,9 @@ import (
 // The interner is bounded whatever the input: a fixed table of slots,
 // each holding the last value whose hash fell in it, so a campaign of
 // unique strings replaces entries instead of growing the table, and a
-// value evicted is only stored again, never wrong. Sharing changes no
+// value evicted is only stored again, never wrong. What a slot can hold
+// is capped too (maxInternBytes, maxSharedListBytes), so the values of
+// refused lines it may still hold are a few megabytes at most. Sharing changes no
 // value: a shared slice has no room past its length (an append copies)
 // and no consumer writes into a record's slices.
 type interner struct {
@@ -47,6 +49,13 @@ const (
 	// maxInternBytes is the longest string interned (IDs and hashes are
 	// shorter); a longer one is stored as read.
 	maxInternBytes = 128
+	// maxSharedLists is the most slots of the slice table, and
+	// maxSharedListBytes the most bytes of JSON array, and of its slice's
+	// elements, it shares (prompt lists, data blocks and ratings are a few
+	// hundred); a larger array is decoded into a slice of its own. The
+	// slice table so holds at most 8,192 × 2 KiB.
+	maxSharedLists     = 1 << 13
+	maxSharedListBytes = 1 << 10
 	// internBytesPerSlot is the file bytes per slot: a campaign file of
 	// n bytes gets room for about n/internBytesPerSlot values.
 	internBytesPerSlot = 1 << 10
@@ -58,7 +67,7 @@ func newInterner(size int64) *interner {
 	if want := size / internBytesPerSlot; want > int64(slots) {
 		slots = min(maxInternSlots, 1<<bits.Len64(uint64(want-1)))
 	}
-	return &interner{strs: make([]string, slots), ptrs: make([]*string, slots), slices: make([]sharedList, slots)}
+	return &interner{strs: make([]string, slots), ptrs: make([]*string, slots), slices: make([]sharedList, min(slots, maxSharedLists))}
 }
 
 // bytes returns the interned string equal to b, storing it when its slot
@@ -102,13 +111,18 @@ func (in *interner) pointer(s string) *string {
 // shared one when an equal slice was decoded last in raw's slot, else a
 // new one of exactly its length, which then takes the slot.
 func (in *interner) list(dst, scratch reflect.Value, raw []byte) {
+	n := scratch.Len()
+	if len(raw) > maxSharedListBytes || uintptr(n)*scratch.Type().Elem().Size() > maxSharedListBytes {
+		dst.Set(reflect.MakeSlice(dst.Type(), n, n))
+		reflect.Copy(dst, scratch)
+		return
+	}
 	sum := hashBytes(raw)
 	slot := &in.slices[sum&uint64(len(in.slices)-1)]
 	if slot.v != nil && slot.sum == sum && sameElements(slot.v, scratch.Addr().Interface()) {
 		dst.Set(reflect.ValueOf(slot.v))
 		return
 	}
-	n := scratch.Len()
 	dst.Set(reflect.MakeSlice(dst.Type(), n, n))
 	reflect.Copy(dst, scratch)
 	*slot = sharedList{sum: sum, v: dst.Interface()}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -50,6 +51,29 @@ func TestInternerBounded(t *testing.T) {
 	long := strings.Repeat("x", maxInternBytes+1)
 	if in.bytes([]byte(long)) != long || heldStrings(in) > len(in.strs) {
 		t.Fatal("a string over the length cap is not returned as read")
+	}
+	if got := len(newInterner(1 << 40).slices); got != maxSharedLists {
+		t.Fatalf("a huge file gets %d slice slots, want the cap %d", got, maxSharedLists)
+	}
+	// an array over the byte cap gets a slice of its own and no slot
+	elems := make([]string, 100)
+	for i := range elems {
+		elems[i] = strings.Repeat("y", 20)
+	}
+	raw := []byte(`["` + strings.Join(elems, `","`) + `"]`)
+	scratch := reflect.New(reflect.TypeFor[[]string]()).Elem()
+	scratch.Set(reflect.ValueOf(elems))
+	var x, y []string
+	in.list(reflect.ValueOf(&x).Elem(), scratch, raw)
+	in.list(reflect.ValueOf(&y).Elem(), scratch, raw)
+	if !slices.Equal(x, elems) || unsafe.SliceData(x) == unsafe.SliceData(y) || slices.ContainsFunc(in.slices, func(l sharedList) bool { return l.v != nil }) {
+		t.Fatalf("an array of %d bytes (cap %d) was shared or kept", len(raw), maxSharedListBytes)
+	}
+	scratch.Set(reflect.ValueOf(elems[:2]))
+	in.list(reflect.ValueOf(&x).Elem(), scratch, []byte(`["`+elems[0]+`","`+elems[1]+`"]`))
+	in.list(reflect.ValueOf(&y).Elem(), scratch, []byte(`["`+elems[0]+`","`+elems[1]+`"]`))
+	if len(x) != 2 || unsafe.SliceData(x) != unsafe.SliceData(y) || cap(x) != 2 {
+		t.Fatal("a short array decoded twice is not shared at its length")
 	}
 }
 
