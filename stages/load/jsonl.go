@@ -65,7 +65,8 @@ type lineChunks[T any] struct {
 
 const lineChunk = 4096
 
-func (c *lineChunks[T]) add(l tables.Line[T]) {
+// next appends a zero record and returns it, to be filled in place.
+func (c *lineChunks[T]) next() *tables.Line[T] {
 	if len(c.last) == cap(c.last) && c.last != nil {
 		c.done = append(c.done, c.last)
 		c.last = nil
@@ -77,8 +78,16 @@ func (c *lineChunks[T]) add(l tables.Line[T]) {
 		}
 		c.last = make([]tables.Line[T], 0, size)
 	}
-	c.last = append(c.last, l)
+	c.last = append(c.last, tables.Line[T]{})
 	c.n++
+	return &c.last[len(c.last)-1]
+}
+
+// drop removes the record next returned last, zero again.
+func (c *lineChunks[T]) drop() {
+	c.last[len(c.last)-1] = tables.Line[T]{}
+	c.last = c.last[:len(c.last)-1]
+	c.n--
 }
 
 // all returns the records in order.
@@ -116,14 +125,15 @@ func decodeLinesInto[T any](l *loader, r *bufio.Reader, name, schema string, ses
 			l.linesLost++
 			l.add(at.finding(tables.CodeBlankLine, "", "blank line; JSONL holds one JSON object per line"))
 		default:
-			var rec T
-			ok, findings := decodeDocInto(line, schema, at, &rec, &l.out, l.internFor(0))
+			rec := records.next() // decoded in place, given back when refused
+			ok, findings := decodeStreamTo(line, schema, at, &rec.Record, &l.out, l.internFor(0), true)
 			if ok {
-				records.add(tables.Line[T]{Line: n, Record: rec})
+				rec.Line = n
 				for i := range findings {
-					findings[i].Session = session(&rec)
+					findings[i].Session = session(&rec.Record)
 				}
 			} else {
+				records.drop()
 				l.linesLost++
 			}
 			l.add(findings...)

@@ -81,8 +81,25 @@ func (s *streamer) pop(n int) { s.path = s.path[:n] }
 
 // decodeStream is decodeDocInto's one pass: see decodeDocInto.
 func decodeStream(data []byte, schema string, at position, out any, sink *tables.FindingCap, in *interner) (bool, tables.Findings) {
+	return decodeStreamTo(data, schema, at, out, sink, in, false)
+}
+
+// decodeStreamTo is decodeStream; when zeroed, out holds its type's zero
+// value and the caller discards it if the document is refused, so the
+// document is read into it in place (and out is zeroed again when
+// refused) instead of into a copy set only once the document is whole.
+func decodeStreamTo(data []byte, schema string, at position, out any, sink *tables.FindingCap, in *interner, zeroed bool) (ok bool, _ tables.Findings) {
 	target := reflect.ValueOf(out).Elem()
-	dst := reflect.New(target.Type()).Elem()
+	dst := target
+	if zeroed {
+		defer func() {
+			if !ok {
+				target.SetZero()
+			}
+		}()
+	} else {
+		dst = reflect.New(target.Type()).Elem()
+	}
 	re := reusedPool.Get().(*reused)
 	w := &re.w
 	*w = walker{s: schemaFor(schema), at: at, sink: sink, deferSink: sink != nil}
@@ -114,7 +131,9 @@ func decodeStream(data []byte, schema string, at position, out any, sink *tables
 	if w.shapeBroken {
 		return false, found
 	}
-	target.Set(dst)
+	if !zeroed {
+		target.Set(dst)
+	}
 	return true, found
 }
 

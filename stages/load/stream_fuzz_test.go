@@ -56,8 +56,10 @@ func FuzzDecodeStreamOracle(f *testing.F) {
 		st := streamTypes[int(which)%len(streamTypes)]
 		at := position{file: "f", line: 1}
 		var sinkA, sinkB tables.FindingCap
-		a, b := st.value(), st.value()
+		a, b, c, zero := st.value(), st.value(), st.value(), st.value()
 		okA, foundA := decodeStream(data, st.schema, at, a, &sinkA, newInterner(0))
+		var sinkC tables.FindingCap
+		okC, _ := decodeStreamTo(data, st.schema, at, c, &sinkC, newInterner(0), true) // in place
 		okB, foundB := decodeTree(data, st.schema, at, b, &sinkB)
 		sortA, sortB := slices.Clone(foundA), slices.Clone(foundB)
 		sortA.Sort()
@@ -71,6 +73,8 @@ func FuzzDecodeStreamOracle(f *testing.F) {
 			t.Fatalf("%s: sink findings differ", st.schema)
 		case okA && !reflect.DeepEqual(a, b):
 			t.Fatalf("%s: decoded values differ\nstream %#v\ntree   %#v", st.schema, a, b)
+		case okC != okA || okC && !reflect.DeepEqual(c, a) || !okC && !reflect.DeepEqual(c, zero):
+			t.Fatalf("%s: decoded in place: ok %v, %#v", st.schema, okC, c)
 		}
 	})
 }
