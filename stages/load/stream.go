@@ -437,6 +437,12 @@ func (s *streamer) store(dst reflect.Value, raw []byte, ptr string) {
 	if s.err != nil || s.shapeBroken {
 		return
 	}
+	if v, ok := dst.Addr().Interface().(*jsontext.Value); ok {
+		// what Unmarshal stores: the value's bytes as read, which the
+		// pass has already checked with the same decoder options
+		*v = append(jsontext.Value(nil), raw...)
+		return
+	}
 	if err := json.Unmarshal(raw, dst.Addr().Interface(), json.RejectUnknownMembers(true)); err != nil {
 		var se *json.SemanticError
 		if errors.As(err, &se) {
