@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/go-json-experiment/json"
@@ -437,11 +438,17 @@ func (s *streamer) store(dst reflect.Value, raw []byte, ptr string) {
 	if s.err != nil || s.shapeBroken {
 		return
 	}
-	if v, ok := dst.Addr().Interface().(*jsontext.Value); ok {
+	switch v := dst.Addr().Interface().(type) {
+	case *jsontext.Value:
 		// what Unmarshal stores: the value's bytes as read, which the
 		// pass has already checked with the same decoder options
 		*v = append(jsontext.Value(nil), raw...)
 		return
+	case *time.Time:
+		if t, ok := timestampOf(raw); ok {
+			*v = t
+			return
+		}
 	}
 	if err := json.Unmarshal(raw, dst.Addr().Interface(), json.RejectUnknownMembers(true)); err != nil {
 		var se *json.SemanticError
@@ -450,6 +457,30 @@ func (s *streamer) store(dst reflect.Value, raw []byte, ptr string) {
 		}
 		s.misfit(ptr, err.Error())
 	}
+}
+
+// timestampOf is the time.Time Unmarshal stores for raw, a JSON string
+// without escapes, when Unmarshal accepts it: time.Time.UnmarshalText and
+// the RFC 3339 checks the json package adds to it. Any other raw is
+// false, and left to Unmarshal (and its error).
+func timestampOf(raw []byte) (time.Time, bool) {
+	var t time.Time
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return t, false
+	}
+	b := raw[1 : len(raw)-1]
+	if t.UnmarshalText(b) != nil || len(b) < len("2006-01-02T15:04:05Z") {
+		return time.Time{}, false
+	}
+	dec2 := func(b []byte) byte { return 10*(b[0]-'0') + (b[1] - '0') }
+	switch {
+	case b[len("2006-01-02T")+1] == ':', // hour must be two digits
+		b[len("2006-01-02T15:04:05")] == ',': // sub-second separator must be a period
+		return time.Time{}, false
+	case b[len(b)-1] != 'Z' && (dec2(b[len(b)-len("07:00"):]) >= 24 || dec2(b[len(b)-len("00"):]) >= 60):
+		return time.Time{}, false // the zone's hour or minute out of range
+	}
+	return t, true
 }
 
 // misfit reports a value the schema accepts but the Go type cannot hold.
