@@ -1,28 +1,22 @@
 package tables
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"io"
 	"iter"
 	"slices"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // SpoolChunkRows is how many rows a [Spool] holds as Go values before it
-// sorts them and encodes them into compressed Parquet bytes.
+// sorts them and encodes them into compressed bytes (see spool_codec.go).
 const SpoolChunkRows = 16384
-
-// spoolReadRows is how many rows of one chunk the merge decodes at a time.
-const spoolReadRows = 256
 
 // Spool holds one output table's rows compactly while the pipeline runs,
 // so that memory is bounded by the encoded output rather than by the
 // campaign. Rows are added in any order; each full chunk of
 // [SpoolChunkRows] rows is sorted stably by the spool's order and encoded
-// into Snappy-compressed Parquet bytes in memory; [Spool.All] gives every
+// into Snappy-compressed blocks in memory (a compact row format of the
+// spool's own, cheaper to write and read back than Parquet, with each
+// block's distinct strings stored and decoded once); [Spool.All] gives every
 // row back in order by a k-way merge of the chunks and of the rows not yet
 // encoded (a table smaller than one chunk is never encoded).
 //
@@ -34,9 +28,10 @@ const spoolReadRows = 256
 //   - A consumer may keep a row All yields but must not modify what it
 //     points to (list items, nullable values): a row not yet encoded
 //     shares them with the row added.
-//   - Rows that were encoded come back as a Parquet reader returns them:
-//     an empty list is a nil-or-empty slice as written, a nil pointer
-//     stays nil.
+//   - Rows that were encoded come back equal to the rows added
+//     (reflect.DeepEqual): a nil slice or pointer stays nil, an empty
+//     slice stays empty, a float keeps its bits. Equal strings of one
+//     block share their bytes.
 //   - [WriteSpool] writes the same bytes as [WriteParquet] of the sorted
 //     rows.
 //
@@ -87,8 +82,9 @@ func (s *Spool[T]) Len() int {
 }
 
 // Err is the first error met encoding or decoding a chunk. It is nil unless
-// T's Parquet tags are invalid, which the registry tests rule out;
-// [WriteSpool] returns it.
+// T holds a kind the spool cannot copy (a map, an interface, an unexported
+// field; see spool_codec.go) or T's Parquet tags are invalid, which the
+// registry tests rule out; [WriteSpool] returns it.
 func (s *Spool[T]) Err() error {
 	if s == nil {
 		return nil
@@ -101,11 +97,11 @@ func (s *Spool[T]) flush() {
 	if s.order != nil {
 		slices.SortStableFunc(s.tail, s.order)
 	}
-	var b bytes.Buffer
-	if err := encodeChunk(&b, s.tail); err != nil && s.err == nil {
+	chunk, err := encodeSpoolChunk(s.tail)
+	if err != nil && s.err == nil {
 		s.err = err
 	}
-	s.chunks = append(s.chunks, bytes.Clone(b.Bytes())) // exact size: a chunk lives until the run ends
+	s.chunks = append(s.chunks, chunk)
 	clear(s.tail)
 	s.tail = s.tail[:0]
 }
@@ -147,28 +143,14 @@ func (s *Spool[T]) Collect() []T {
 	return out
 }
 
-// encodeChunk writes rows as one spool chunk: Parquet, Snappy (cheap to
-// encode and decode; chunks live only in memory).
-func encodeChunk[T any](w io.Writer, rows []T) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %v", ErrParquetSchema, r)
-		}
-	}()
-	pw := parquet.NewGenericWriter[T](w, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(SpoolChunkRows))
-	if _, err := pw.Write(rows); err != nil {
-		return err
-	}
-	return pw.Close()
-}
-
-// chunkReader reads one chunk's rows in batches.
+// chunkReader reads one chunk's rows a block at a time; the unencoded
+// tail is a reader without a decoder, its rows all in buf.
 type chunkReader[T any] struct {
-	r     *parquet.GenericReader[T] // nil for the unencoded tail
-	index int                       // the chunk's place: ties go to the lower
+	d     *blockDecoder // nil for the unencoded tail
+	codec *rowCodec
+	index int // the chunk's place: ties go to the lower
 	buf   []T
 	at    int
-	done  bool
 }
 
 func (c *chunkReader[T]) head() *T { return &c.buf[c.at] }
@@ -179,23 +161,18 @@ func (c *chunkReader[T]) advance(fail func(error)) bool {
 	if c.at < len(c.buf) {
 		return true
 	}
-	if c.done || c.r == nil {
+	if c.d == nil {
 		return false
 	}
-	buf := c.buf[:cap(c.buf)]
-	clear(buf) // the reader may reuse what a row holds; rows handed out keep theirs
-	n, err := c.r.Read(buf)
-	if err != nil && !errors.Is(err, io.EOF) {
-		fail(err)
-		n = 0
+	c.buf, c.at = decodeSpoolBlock(c.d, c.codec, c.buf[:cap(c.buf)]), 0
+	if c.d.err != nil {
+		fail(c.d.err)
 	}
-	c.done = err != nil
-	c.buf, c.at = buf[:n], 0
-	return n > 0
+	return len(c.buf) > 0
 }
 
 // merger is a k-way merge of the chunks and the sorted tail (a reader
-// without a Parquet reader): a binary heap keyed by (head row, chunk index).
+// without a decoder): a binary heap keyed by (head row, chunk index).
 type merger[T any] struct {
 	s    *Spool[T]
 	heap []*chunkReader[T]
@@ -203,12 +180,15 @@ type merger[T any] struct {
 
 func (s *Spool[T]) merger() *merger[T] {
 	m := &merger[T]{s: s}
+	codec, err := codecOf[T]()
+	if err != nil {
+		m.fail(err)
+		return m
+	}
 	for i, b := range s.chunks {
-		c := &chunkReader[T]{r: parquet.NewGenericReader[T](bytes.NewReader(b)), index: i, buf: make([]T, 0, spoolReadRows), at: -1}
+		c := &chunkReader[T]{d: &blockDecoder{chunk: b}, codec: codec, index: i, buf: make([]T, 0, spoolBlockRows), at: -1}
 		if c.advance(m.fail) {
 			m.push(c)
-		} else {
-			c.r.Close()
 		}
 	}
 	if len(s.tail) > 0 { // the rows not yet encoded, sorted: the last chunk
@@ -272,15 +252,12 @@ func (m *merger[T]) next() (T, bool) {
 	}
 	top := m.heap[0]
 	r := *top.head()
-	if top.r != nil { // a decoded row: the merge's own copy
+	if top.d != nil { // a decoded row: the merge's own copy
 		*top.head() = zero
 	}
 	if top.advance(m.fail) {
 		m.down(0)
 	} else {
-		if top.r != nil {
-			top.r.Close()
-		}
 		last := len(m.heap) - 1
 		m.heap[0] = m.heap[last]
 		m.heap = m.heap[:last]
@@ -291,14 +268,7 @@ func (m *merger[T]) next() (T, bool) {
 	return r, true
 }
 
-func (m *merger[T]) close() {
-	for _, c := range m.heap {
-		if c.r != nil {
-			c.r.Close()
-		}
-	}
-	m.heap = nil
-}
+func (m *merger[T]) close() { m.heap = nil }
 
 // WriteSpool writes the rows of s, in order, to path exactly as
 // [WriteParquet] writes the sorted slice of them: the same bytes.

@@ -1,0 +1,177 @@
+package tables
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// codecRow holds every kind the spool codec copies, at both ends of each
+// range, nil and non-nil.
+type codecRow struct {
+	B      bool
+	I      int
+	I8     int8
+	I16    int16
+	I32    int32
+	I64    int64
+	U      uint
+	U8     uint8
+	U16    uint16
+	U32    uint32
+	U64    uint64
+	F32    float32
+	F64    float64
+	S      string
+	Shape  UsageShape
+	M      *Money
+	P      *int64
+	PS     *string
+	L      []string
+	LP     []*float64
+	A      [2]int32
+	Nested struct {
+		X []int64
+		Y *codecLeaf
+	}
+	Empty struct{}
+	Zeros []struct{}
+}
+
+type codecLeaf struct{ Z string }
+
+func codecRows() []codecRow {
+	m, p, ps, f := Money(math.MaxInt64), int64(math.MinInt64), "x", math.Copysign(0, -1)
+	rows := make([]codecRow, 3*spoolBlockRows+7) // several blocks and a short last one
+	for i := range rows {
+		r := &rows[i]
+		switch i % 3 {
+		case 0: // zero values and nils
+		case 1:
+			r.B, r.I, r.I8, r.I16, r.I32, r.I64 = true, math.MinInt, math.MinInt8, math.MinInt16, math.MinInt32, math.MinInt64
+			r.U, r.U8, r.U16, r.U32, r.U64 = math.MaxUint, math.MaxUint8, math.MaxUint16, math.MaxUint32, math.MaxUint64
+			r.F32, r.F64 = float32(math.Inf(-1)), f
+			r.S, r.Shape, r.M, r.P, r.PS = "ünïcode\x00", ShapeOpenAIChat, &m, &p, &ps
+			r.L, r.LP = []string{}, []*float64{nil, &f}
+			r.A = [2]int32{math.MaxInt32, -1}
+			r.Nested.X, r.Nested.Y = []int64{}, &codecLeaf{}
+			r.Zeros = []struct{}{}
+		case 2:
+			r.I, r.F64 = i, math.NaN()
+			r.S = string(rune('a' + i%26)) // repeats within a block
+			r.L = []string{r.S, "", r.S}
+			r.Nested.X, r.Nested.Y = []int64{int64(i), -int64(i)}, &codecLeaf{Z: r.S}
+			r.Zeros = make([]struct{}, i)
+		}
+	}
+	return rows
+}
+
+// TestSpoolCodecRoundTrip: rows come back from a chunk exactly as added
+// (NaN compared by bits), nil and empty kept apart, across blocks.
+func TestSpoolCodecRoundTrip(t *testing.T) {
+	rows := codecRows()
+	chunk, err := encodeSpoolChunk(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := codecOf[codecRow]()
+	d := &blockDecoder{chunk: chunk}
+	buf := make([]codecRow, spoolBlockRows)
+	var got []codecRow
+	for {
+		block := decodeSpoolBlock(d, c, buf)
+		if block == nil {
+			break
+		}
+		got = append(got, block...)
+	}
+	if d.err != nil {
+		t.Fatal(d.err)
+	}
+	if len(got) != len(rows) {
+		t.Fatalf("%d rows back, want %d", len(got), len(rows))
+	}
+	for i := range rows {
+		want := rows[i]
+		if math.IsNaN(want.F64) {
+			if !math.IsNaN(got[i].F64) {
+				t.Fatalf("row %d: F64 %v, want NaN", i, got[i].F64)
+			}
+			want.F64, got[i].F64 = 0, 0
+		}
+		if !reflect.DeepEqual(got[i], want) {
+			t.Fatalf("row %d:\n got %+v\nwant %+v", i, got[i], want)
+		}
+		if math.Float64bits(got[i].F64) != math.Float64bits(want.F64) {
+			t.Fatalf("row %d: F64 bits %x, want %x", i, math.Float64bits(got[i].F64), math.Float64bits(want.F64))
+		}
+		if (got[i].L == nil) != (want.L == nil) || (got[i].Nested.X == nil) != (want.Nested.X == nil) || (got[i].Zeros == nil) != (want.Zeros == nil) {
+			t.Fatalf("row %d: a nil slice and an empty one were not kept apart", i)
+		}
+	}
+}
+
+// TestSpoolCodecRegistry: every output table's row type can be spooled.
+func TestSpoolCodecRegistry(t *testing.T) {
+	for _, tb := range Registry() {
+		if _, err := buildCodec(tb.RowType, map[reflect.Type]bool{}); err != nil {
+			t.Errorf("table %s: %v", tb.Name, err)
+		}
+	}
+}
+
+type recursiveRow struct{ Next *recursiveRow }
+
+// TestSpoolCodecRefuses: kinds the codec cannot copy exactly are an error
+// of the spool, not a panic or a wrong copy.
+func TestSpoolCodecRefuses(t *testing.T) {
+	check := func(name string, err error) {
+		t.Helper()
+		if !errors.Is(err, errSpoolType) {
+			t.Errorf("%s: err = %v, want errSpoolType", name, err)
+		}
+	}
+	_, err := codecOf[struct{ M map[string]int }]()
+	check("map", err)
+	_, err = codecOf[struct{ A any }]()
+	check("interface", err)
+	_, err = codecOf[struct{ T time.Time }]()
+	check("unexported fields", err)
+	_, err = codecOf[recursiveRow]()
+	check("recursive", err)
+
+	sp := NewSpool[struct{ M map[string]int }](nil)
+	sp.Add(make([]struct{ M map[string]int }, SpoolChunkRows)...)
+	if !errors.Is(sp.Err(), errSpoolType) {
+		t.Errorf("a spool of an unsupported type: Err = %v, want errSpoolType", sp.Err())
+	}
+}
+
+// TestSpoolCodecCorrupt: a damaged chunk is an error, never a panic or an
+// allocation sized by garbage.
+func TestSpoolCodecCorrupt(t *testing.T) {
+	chunk, err := encodeSpoolChunk(codecRows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := codecOf[codecRow]()
+	buf := make([]codecRow, spoolBlockRows)
+	for _, cut := range []int{1, 2, 10, len(chunk) / 2, len(chunk) - 1} {
+		for _, flip := range []bool{false, true} {
+			b := append([]byte(nil), chunk[:cut]...)
+			if flip {
+				b = append([]byte(nil), chunk...)
+				b[cut] ^= 0xff
+			}
+			d := &blockDecoder{chunk: b}
+			for decodeSpoolBlock(d, c, buf) != nil {
+			}
+			if !flip && d.err == nil {
+				t.Errorf("a chunk cut at %d of %d bytes decoded without an error", cut, len(chunk))
+			}
+		}
+	}
+}
