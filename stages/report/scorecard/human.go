@@ -3,6 +3,7 @@ package scorecard
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/evalgate/evalgate/tables"
@@ -47,14 +48,20 @@ func rounded(r *big.Rat, digits int) string {
 	x := new(big.Rat).Mul(new(big.Rat).Abs(r), new(big.Rat).SetInt(scale))
 	x.Add(x, big.NewRat(1, 2))
 	q := new(big.Int).Quo(x.Num(), x.Denom()) // floor(|r|·10^d + 1/2)
-	s := q.String()
+	return decimalText(r.Sign() < 0, q.String(), digits)
+}
+
+// decimalText prints q·10^-digits (q in decimal digits, a magnitude)
+// with exactly digits decimals, negative when neg and not zero.
+func decimalText(neg bool, q string, digits int) string {
+	s := q
 	if digits > 0 {
 		if len(s) <= digits {
 			s = strings.Repeat("0", digits-len(s)+1) + s
 		}
 		s = s[:len(s)-digits] + "." + s[len(s)-digits:]
 	}
-	if r.Sign() < 0 && strings.Trim(s, "0.") != "" {
+	if neg && strings.Trim(s, "0.") != "" {
 		s = "-" + s
 	}
 	return s
@@ -83,28 +90,49 @@ func Duration(ns *string) string {
 	return DurationRat(r)
 }
 
-// DurationNS prints a whole number of nanoseconds.
-func DurationNS(ns int64) string { return DurationRat(new(big.Rat).SetInt64(ns)) }
+// DurationNS prints a whole number of nanoseconds, as [DurationRat] does,
+// in integers: the tenths of a second are floor(|ns|/10^8 + 1/2).
+func DurationNS(ns int64) string {
+	t := (absInt64(ns) + nsPerTenth/2) / nsPerTenth
+	return durationText(ns < 0 && t > 0, strconv.FormatUint(t/tenthsPerHour, 10), int64(t%tenthsPerHour))
+}
+
+// Tenths of a second in a nanosecond count and in an hour.
+const (
+	nsPerTenth    = 100_000_000
+	tenthsPerHour = 36_000
+)
 
 // DurationRat prints an exact number of nanoseconds, rounded to a tenth
 // of a second first, so 59.99 s prints as 1 min.
 func DurationRat(ns *big.Rat) string {
-	tenths := new(big.Rat).Quo(new(big.Rat).Abs(ns), big.NewRat(100_000_000, 1))
+	tenths := new(big.Rat).Quo(new(big.Rat).Abs(ns), big.NewRat(nsPerTenth, 1))
 	tenths.Add(tenths, big.NewRat(1, 2))
 	t := new(big.Int).Quo(tenths.Num(), tenths.Denom())
+	hours, rest := new(big.Int).QuoRem(t, big.NewInt(tenthsPerHour), new(big.Int))
+	return durationText(ns.Sign() < 0 && t.Sign() > 0, hours.String(), rest.Int64())
+}
+
+// durationText prints a duration of hours (decimal digits) and rest
+// tenths of a second (0 ≤ rest < 36,000), with a minus sign when neg.
+func durationText(neg bool, hours string, rest int64) string {
 	sign := ""
-	if ns.Sign() < 0 && t.Sign() > 0 {
+	if neg {
 		sign = "-"
 	}
-	hours, rest := new(big.Int).QuoRem(t, big.NewInt(36000), new(big.Int))
-	min, tenth := rest.Int64()/600, rest.Int64()%600
-	secs := trimmedOne(big.NewRat(tenth, 10)) + " s"
+	min, tenth := rest/600, rest%600
+	secs := strconv.FormatInt(tenth/10, 10) // a tenth of a second is one trimmed decimal
+	if tenth%10 != 0 {
+		secs += "." + strconv.FormatInt(tenth%10, 10)
+	}
+	secs += " s"
+	anyHours := hours != "0"
 	switch {
-	case hours.Sign() > 0 && rest.Sign() == 0:
+	case anyHours && rest == 0:
 		return fmt.Sprintf("%s%s h", sign, hours)
-	case hours.Sign() > 0 && tenth == 0:
+	case anyHours && tenth == 0:
 		return fmt.Sprintf("%s%s h %d min", sign, hours, min)
-	case hours.Sign() > 0:
+	case anyHours:
 		return fmt.Sprintf("%s%s h %d min %s", sign, hours, min, secs)
 	case min == 0:
 		return sign + secs
@@ -114,7 +142,13 @@ func DurationRat(ns *big.Rat) string {
 	return fmt.Sprintf("%s%d min %s", sign, min, secs)
 }
 
-func trimmedOne(r *big.Rat) string { return trimmed(r, 1) }
+// absInt64 is |i| as a uint64 (exact for math.MinInt64 too).
+func absInt64(i int64) uint64 {
+	if i < 0 {
+		return -uint64(i)
+	}
+	return uint64(i)
+}
 
 // Amount prints an exact decimal amount with currency and MoneyDecimals
 // decimals; "unavailable" for none.
@@ -126,20 +160,30 @@ func Amount(currency string, amount *string) string {
 	if !ok {
 		return *amount
 	}
-	s := rounded(r, MoneyDecimals)
-	if currency == "" {
-		return s
-	}
-	return currency + " " + s
+	return withCurrency(currency, rounded(r, MoneyDecimals))
 }
 
-// MoneyAmount is [Amount] of a Money value.
+// MoneyAmount is [Amount] of a Money value, in integers: its
+// MoneyDecimals-digit magnitude is floor(|m|/10^(MoneyScale-MoneyDecimals) + 1/2).
 func MoneyAmount(currency string, m *tables.Money) string {
 	if m == nil {
 		return "unavailable"
 	}
-	s := m.String()
-	return Amount(currency, &s)
+	const unit = moneyUnitsPerShownDigit
+	q := (absInt64(int64(*m)) + unit/2) / unit
+	return withCurrency(currency, decimalText(*m < 0, strconv.FormatUint(q, 10), MoneyDecimals))
+}
+
+// moneyUnitsPerShownDigit is 10^(MoneyScale-MoneyDecimals): the Money
+// units in the last decimal an amount shows.
+const moneyUnitsPerShownDigit = 100_000_000
+
+// withCurrency puts the currency code before an amount, when known.
+func withCurrency(currency, amount string) string {
+	if currency == "" {
+		return amount
+	}
+	return currency + " " + amount
 }
 
 // Times prints a ratio as "×1.165 (+16.5%)": the ratio to three decimals
