@@ -30,8 +30,10 @@ const File = "report.html"
 //   - Each task's runs are a <details> drill-down: classification, R, U,
 //     cost, time and the findings of the run's sessions.
 //   - Every string from the inputs reaches the page through html/template
-//     (text and attributes) or, inside the SVG plots, through escapeHTML;
-//     control and format characters are blanked first (plainText).
+//     (text and attributes), in the tables through htmlEscaper (the same
+//     escaping, held to html/template by a test) or, inside the SVG plots,
+//     through escapeHTML; control and format characters are blanked first
+//     (plainText).
 //   - Byte-deterministic: every row comes from an ordered slice, and every
 //     coordinate is printed with a fixed number of decimals.
 //   - The exploratory intervals come last and carry no pass or fail mark.

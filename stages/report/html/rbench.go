@@ -43,7 +43,7 @@ func reviewerBenchmark(sc scorecard.Scorecard) *benchmarkSection {
 }
 
 // The section's template is, associated with pageTemplate so the
-// page can call it and it can call "table".
+// page can call it.
 var _ = template.Must(pageTemplate.New("benchmark").Parse(`<h2 id="reviewer-benchmark">Reviewer benchmark</h2>
 <p>{{.Summary}}</p>
 {{range .Promotion}}<p data-promotion="">{{.}}</p>
@@ -51,6 +51,6 @@ var _ = template.Must(pageTemplate.New("benchmark").Parse(`<h2 id="reviewer-benc
 {{range .Failing}}<li>{{.}}</li>
 {{end}}</ul>
 {{end}}<p>{{.Attempts}}</p>
-{{template "table" .Metrics}}<p class="note">{{.Note}}</p>
+{{.Metrics.HTML}}<p class="note">{{.Note}}</p>
 {{if .Ledger}}<p data-ledger="">{{.Ledger}}</p>
 {{end}}`))

@@ -8,7 +8,7 @@ import (
 )
 
 // The tables of report.html. They carry the same columns as report.md;
-// cells hold plain text that html/template escapes.
+// cells hold plain text that htmlTable.HTML escapes.
 
 // gatesTable shows each observation in its gate's unit, its exact value
 // on hover.

@@ -87,21 +87,21 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 {{range .Completion}}<li>{{.}}</li>
 {{end}}</ul>
 <h2 id="gates">Gates</h2>
-{{if .Gates.Rows}}{{template "table" .Gates}}{{else}}<p>No gate was evaluated.</p>
+{{if .Gates.Rows}}{{.Gates.HTML}}{{else}}<p>No gate was evaluated.</p>
 {{end}}{{if .Benchmark}}{{template "benchmark" .Benchmark}}{{end}}<h3>Paired task R</h3>
 <div class="scroll">{{.TaskRPlot}}</div>
 <h3>Cost and time ratios against their thresholds</h3>
 <div class="scroll">{{.RatioPlot}}</div>
 <h2 id="scorecards">Scorecards</h2>
 <h3>Source and protocol correctness</h3>
-{{template "table" .Source}}<h3>Final evidence and plan correctness</h3>
-{{template "table" .EvidenceArms}}{{template "table" .EvidenceTask}}<h3>Complete cost and time</h3>
+{{.Source.HTML}}<h3>Final evidence and plan correctness</h3>
+{{.EvidenceArms.HTML}}{{.EvidenceTask.HTML}}<h3>Complete cost and time</h3>
 <p>{{.CostSummary}}</p>
-{{template "table" .CostArms}}{{if .CostRatios.Rows}}{{template "table" .CostRatios}}{{end}}<h2 id="runs">Runs per task</h2>
+{{.CostArms.HTML}}{{if .CostRatios.Rows}}{{.CostRatios.HTML}}{{end}}<h2 id="runs">Runs per task</h2>
 {{if .Tasks}}<p class="note">Every planned run, none left out of its denominator; open a task for its runs.</p>
 {{range .Tasks}}<details>
 <summary><strong>{{.Task}}</strong>{{.Summary}}</summary>
-{{template "table" .Runs}}</details>
+{{.Runs.HTML}}</details>
 {{end}}{{else}}<p>No run was planned or recorded.</p>
 {{end}}<h2 id="findings">Findings</h2>
 {{if .Findings}}<ul>
@@ -113,15 +113,8 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 <div class="exploratory">
 <p>Label: {{.Intervals.Label}}. Gate effect: {{.Intervals.GateEffect}}. These intervals never change a gate or the decision.</p>
 {{if .Intervals.Rows}}{{range .ForestPlots}}<div class="scroll">{{.}}</div>
-{{end}}{{template "table" .IntervalRows}}{{else}}<p>No interval was computed.</p>
+{{end}}{{.IntervalRows.HTML}}{{else}}<p>No interval was computed.</p>
 {{end}}</div>
 </body>
 </html>
-{{define "table"}}<div class="scroll"><table>
-{{if .Caption}}<caption>{{.Caption}}</caption>{{end}}
-<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>
-{{range .Rows}}<tr>{{range .}}<td{{if .Class}} class="{{.Class}}"{{end}}{{if .Title}} title="{{.Title}}"{{end}}>{{.Text}}</td>{{end}}</tr>
-{{end}}</tbody>
-</table></div>
-{{end}}`))
+`))
