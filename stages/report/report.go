@@ -25,6 +25,7 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -75,14 +76,12 @@ func Write(dir string, c *tables.Campaign, s *tables.Set, f tables.Figures, meta
 	if err := writeFileAtomic(filepath.Join(dir, ScorecardFile), js); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, ReportFile), markdown.Render(sc, s)); err != nil {
+	// report.md and report.html are written as they are built, never held
+	// whole (at a million sessions report.html is over 100 MB).
+	if err := tables.WriteAtomic(filepath.Join(dir, ReportFile), 0o644, func(w io.Writer) error { return markdown.Write(w, sc, s) }); err != nil {
 		return err
 	}
-	page, err := html.Render(sc, s)
-	if err != nil {
-		return err
-	}
-	return writeFileAtomic(filepath.Join(dir, HTMLFile), page)
+	return tables.WriteAtomic(filepath.Join(dir, HTMLFile), 0o644, func(w io.Writer) error { return html.Write(w, sc, s) })
 }
 
 // writeFileAtomic writes one report file atomically (see

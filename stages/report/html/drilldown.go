@@ -2,6 +2,7 @@ package html
 
 import (
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/evalgate/evalgate/stages/report/scorecard"
@@ -20,30 +21,48 @@ type taskDetail struct {
 	Runs    htmlTable
 }
 
-// taskDetails groups runs by task, in order of first appearance, and
-// attaches to each run the findings of its draft, review and setup
-// sessions.
-func taskDetails(runs []tables.Run, findings []tables.Finding, currency string) []taskDetail {
-	bySession := map[string][]string{}
-	sorted := append(tables.Findings(nil), findings...)
-	sorted.Sort()
-	for _, f := range sorted {
-		if f.Session != "" {
-			bySession[f.Session] = append(bySession[f.Session], plainText(string(f.Severity))+": "+plainText(f.Error()))
+// taskDetails yields each task's drill-down, tasks in order of first
+// appearance in runs, each run with the findings of its draft, review and
+// setup sessions. A task's cells are built when it is yielded, so the
+// page holds one task's table at a time, not a cell of every run.
+func taskDetails(runs []tables.Run, findings []tables.Finding, currency string) iter.Seq[taskDetail] {
+	return func(yield func(taskDetail) bool) {
+		bySession := map[string][]string{}
+		sorted := append(tables.Findings(nil), findings...)
+		sorted.Sort()
+		for _, f := range sorted {
+			if f.Session != "" {
+				bySession[f.Session] = append(bySession[f.Session], plainText(string(f.Severity))+": "+plainText(f.Error()))
+			}
+		}
+		var groups [][]int // indices into runs, one list per task
+		index := map[string]int{}
+		for i, r := range runs {
+			g, ok := index[r.TaskID]
+			if !ok {
+				g = len(groups)
+				index[r.TaskID] = g
+				groups = append(groups, nil)
+			}
+			groups[g] = append(groups[g], i)
+		}
+		for _, g := range groups {
+			if !yield(detailOf(runs, g, bySession, currency)) {
+				return
+			}
 		}
 	}
-	var out []taskDetail
-	index := map[string]int{}
-	for _, r := range runs {
-		i, ok := index[r.TaskID]
-		if !ok {
-			i = len(out)
-			index[r.TaskID] = i
-			out = append(out, taskDetail{Task: plainText(r.TaskID), Runs: htmlTable{
-				Header: []string{"rep", "arm", "classification", "scored", "R", "U", "critical failures",
-					"source gate", "protocol gate", "workflow cost", "workflow time", "findings of its sessions"},
-			}})
-		}
+}
+
+// detailOf is the drill-down of the runs at indices g, all of one task.
+func detailOf(runs []tables.Run, g []int, bySession map[string][]string, currency string) taskDetail {
+	d := taskDetail{Task: plainText(runs[g[0]].TaskID), Runs: htmlTable{
+		Header: []string{"rep", "arm", "classification", "scored", "R", "U", "critical failures",
+			"source gate", "protocol gate", "workflow cost", "workflow time", "findings of its sessions"},
+		Rows: make([][]htmlCell, 0, len(g)),
+	}}
+	for _, i := range g {
+		r := &runs[i]
 		var notes []string
 		for _, s := range []string{r.DraftSessionID, r.ReviewSessionID, r.SetupSessionID} {
 			if s != "" {
@@ -55,12 +74,10 @@ func taskDetails(runs []tables.Run, findings []tables.Finding, currency string) 
 			scorecard.Int(r.CriticalFailures), scorecard.YesNo(r.SourceGate), scorecard.YesNo(r.ProtocolGate),
 			scorecard.MoneyAmount(currency, r.WorkflowCost), scorecard.DurationNS(r.WorkflowNS))
 		row = append(row, htmlCell{Text: joinLines(notes)})
-		out[i].Runs.Rows = append(out[i].Runs.Rows, row)
+		d.Runs.Rows = append(d.Runs.Rows, row)
 	}
-	for i := range out {
-		out[i].Summary = detailSummary(out[i].Runs)
-	}
-	return out
+	d.Summary = detailSummary(d.Runs)
+	return d
 }
 
 // detailSummary counts a task's runs by classification (column 2).

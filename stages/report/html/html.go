@@ -4,10 +4,13 @@
 package html
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"fmt"
 	"html/template"
+	"io"
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -79,7 +82,8 @@ type htmlPage struct {
 	CostSummary  string
 	CostArms     htmlTable
 	CostRatios   htmlTable
-	Tasks        []taskDetail
+	AnyRun       bool
+	Tasks        iter.Seq[taskDetail] // built as the page is written
 	Findings     []string
 	MoreFindings int
 	Intervals    scorecard.Intervals
@@ -93,6 +97,17 @@ type htmlPage struct {
 // named, completion, gates, plots, the three scorecards, runs per task,
 // findings, then the exploratory intervals with their forest plot.
 func Render(sc scorecard.Scorecard, s *tables.Set) ([]byte, error) {
+	var b bytes.Buffer
+	if err := Write(&b, sc, s); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Write writes [Render]'s page to w as it is built, through a buffer: the
+// drill-down of each task is built, written and dropped in turn, so the
+// page is never held whole; the error is w's or the template's.
+func Write(w io.Writer, sc scorecard.Scorecard, s *tables.Set) error {
 	if s == nil {
 		s = &tables.Set{}
 	}
@@ -121,6 +136,7 @@ func Render(sc scorecard.Scorecard, s *tables.Set) ([]byte, error) {
 			scorecard.Amount(sc.CostAndTime.Currency, sc.CostAndTime.SessionReferenceCost), scorecard.Amount(sc.CostAndTime.Currency, sc.CostAndTime.SessionActualCharge)),
 		CostArms:     costArmsTable(sc.CostAndTime),
 		CostRatios:   costRatiosTable(sc.CostAndTime),
+		AnyRun:       len(s.Runs) > 0,
 		Tasks:        taskDetails(s.Runs, s.Rejections, sc.CostAndTime.Currency),
 		Intervals:    sc.Intervals,
 		ForestPlots:  forestPlots(sc.Intervals.Rows, sc.Gates),
@@ -128,11 +144,11 @@ func Render(sc scorecard.Scorecard, s *tables.Set) ([]byte, error) {
 		Benchmark:    reviewerBenchmark(sc),
 	}
 	p.Findings, p.MoreFindings = findingLines(s.Rejections)
-	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, p); err != nil {
-		return nil, fmt.Errorf("report: %s: %w", File, err)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := pageTemplate.Execute(bw, p); err != nil {
+		return fmt.Errorf("report: %s: %w", File, err)
 	}
-	return b.Bytes(), nil
+	return bw.Flush()
 }
 
 // plainText makes untrusted text safe to show as one line before HTML

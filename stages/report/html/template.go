@@ -98,7 +98,7 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 {{.EvidenceArms.HTML}}{{.EvidenceTask.HTML}}<h3>Complete cost and time</h3>
 <p>{{.CostSummary}}</p>
 {{.CostArms.HTML}}{{if .CostRatios.Rows}}{{.CostRatios.HTML}}{{end}}<h2 id="runs">Runs per task</h2>
-{{if .Tasks}}<p class="note">Every planned run, none left out of its denominator; open a task for its runs.</p>
+{{if .AnyRun}}<p class="note">Every planned run, none left out of its denominator; open a task for its runs.</p>
 {{range .Tasks}}<details>
 <summary><strong>{{.Task}}</strong>{{.Summary}}</summary>
 {{.Runs.HTML}}</details>

@@ -4,9 +4,11 @@
 package markdown
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -23,32 +25,40 @@ const File = "report.md"
 // scorecards, runs per task, findings, then the exploratory intervals.
 // Every string taken from the tables is escaped.
 func Render(sc scorecard.Scorecard, s *tables.Set) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "# evalgate report: %s\n\n", escapeMarkdown(sc.CampaignID))
+	var out bytes.Buffer
+	_ = Write(&out, sc, s) // a bytes.Buffer does not fail
+	return out.Bytes()
+}
+
+// Write writes [Render]'s report to w as it is built (the runs table row
+// by row), never holding it whole; the error is w's.
+func Write(w io.Writer, sc scorecard.Scorecard, s *tables.Set) error {
+	b := bufio.NewWriterSize(w, 1<<16)
+	fmt.Fprintf(b, "# evalgate report: %s\n\n", escapeMarkdown(sc.CampaignID))
 	if sc.Synthetic {
 		b.WriteString("> **SYNTHETIC CAMPAIGN.** The manifest marks this campaign as synthetic: " +
 			"no number below is evidence about a real model or workflow.\n\n")
 	}
-	fmt.Fprintf(&b, "- Kind: %s\n- Manifest sha256: %s\n- Tool version: %s\n- Scorecard: %s\n\n",
+	fmt.Fprintf(b, "- Kind: %s\n- Manifest sha256: %s\n- Tool version: %s\n- Scorecard: %s\n\n",
 		escapeMarkdown(sc.Kind), escapeMarkdown(sc.ManifestSHA256), escapeMarkdown(sc.ToolVersion), sc.ScorecardVersion)
-	writeDecision(&b, sc.Decision, sc.CostAndTime.Currency)
-	writeCompletion(&b, sc.Completion)
-	writeGates(&b, sc.Gates, sc.CostAndTime.Currency)
-	writeReviewerBenchmark(&b, &sc)
-	writeSourceProtocol(&b, sc.SourceAndProtocol)
-	writeEvidencePlan(&b, sc.EvidenceAndPlan)
-	writeCostTime(&b, sc.CostAndTime)
-	writeCeilings(&b, sc.Ceilings, sc.CostAndTime.Currency)
-	writeSystemComparison(&b, sc.SystemComparison, s.Tokens, sc.CostAndTime.Currency)
-	writeRuns(&b, s.Runs, sc.CostAndTime.Currency)
-	writeFindings(&b, s.Rejections)
-	writeIntervals(&b, sc.Intervals)
-	return b.Bytes()
+	writeDecision(b, sc.Decision, sc.CostAndTime.Currency)
+	writeCompletion(b, sc.Completion)
+	writeGates(b, sc.Gates, sc.CostAndTime.Currency)
+	writeReviewerBenchmark(b, &sc)
+	writeSourceProtocol(b, sc.SourceAndProtocol)
+	writeEvidencePlan(b, sc.EvidenceAndPlan)
+	writeCostTime(b, sc.CostAndTime)
+	writeCeilings(b, sc.Ceilings, sc.CostAndTime.Currency)
+	writeSystemComparison(b, sc.SystemComparison, s.Tokens, sc.CostAndTime.Currency)
+	writeRuns(b, s.Runs, sc.CostAndTime.Currency)
+	writeFindings(b, s.Rejections)
+	writeIntervals(b, sc.Intervals)
+	return b.Flush()
 }
 
 // writeDecision writes the decision, its reason, then each failing gate
 // on its own line: observed against threshold and what failed it.
-func writeDecision(b *bytes.Buffer, d scorecard.DecisionResult, currency string) {
+func writeDecision(b *bufio.Writer, d scorecard.DecisionResult, currency string) {
 	fmt.Fprintf(b, "## Decision\n\n**%s**", escapeMarkdown(string(d.Decision)))
 	if d.Arm != "" {
 		fmt.Fprintf(b, " for arm %s", escapeMarkdown(d.Arm))
@@ -73,14 +83,14 @@ func writeDecision(b *bytes.Buffer, d scorecard.DecisionResult, currency string)
 	b.WriteString("\n")
 }
 
-func writeCompletion(b *bytes.Buffer, c scorecard.Completion) {
+func writeCompletion(b *bufio.Writer, c scorecard.Completion) {
 	b.WriteString("## Completion\n\nA complete run is not a success: the decision above is the verdict.\n\n")
 	fmt.Fprintf(b, "- Sessions: %d (%s); by status: %s\n", c.Sessions, counts(c.SessionsByClassification), counts(c.SessionsByStatus))
 	fmt.Fprintf(b, "- Runs: %d planned, %d scored, %d unscored (%s)\n", c.Runs, c.RunsScored, c.RunsUnscored, counts(c.RunsByClassification))
 	fmt.Fprintf(b, "- Findings: %d (%s)\n\n", c.Findings, counts(c.FindingsBySeverity))
 }
 
-func writeGates(b *bytes.Buffer, gates []scorecard.GateResult, currency string) {
+func writeGates(b *bufio.Writer, gates []scorecard.GateResult, currency string) {
 	b.WriteString("## Gates\n\n")
 	if len(gates) == 0 {
 		b.WriteString("No gate was evaluated.\n\n")
@@ -98,7 +108,7 @@ func writeGates(b *bytes.Buffer, gates []scorecard.GateResult, currency string) 
 	b.WriteString("\n")
 }
 
-func writeSourceProtocol(b *bytes.Buffer, sp scorecard.SourceAndProtocol) {
+func writeSourceProtocol(b *bufio.Writer, sp scorecard.SourceAndProtocol) {
 	b.WriteString("## Scorecards\n\n### Source and protocol correctness\n\n")
 	fmt.Fprintf(b, "Identity mismatches: %d. Citation failures: %d.\n\n", sp.IdentityMismatches, sp.CitationFailures)
 	table(b, []string{"arm", "runs", "scored", "critical failures", "critical completion failed",
@@ -113,7 +123,7 @@ func writeSourceProtocol(b *bytes.Buffer, sp scorecard.SourceAndProtocol) {
 	b.WriteString("\n")
 }
 
-func writeEvidencePlan(b *bytes.Buffer, ep scorecard.EvidenceAndPlan) {
+func writeEvidencePlan(b *bufio.Writer, ep scorecard.EvidenceAndPlan) {
 	b.WriteString("### Final evidence and plan correctness\n\n")
 	table(b, []string{"arm", "split", "tasks", "macro-average task-median R", "uncertainty tasks", "macro-average task-median U"})
 	for _, a := range ep.Arms {
@@ -132,7 +142,7 @@ func writeEvidencePlan(b *bytes.Buffer, ep scorecard.EvidenceAndPlan) {
 	b.WriteString("\n" + scorecard.MedianRule + "\n\n")
 }
 
-func writeCostTime(b *bytes.Buffer, ct scorecard.CostAndTime) {
+func writeCostTime(b *bufio.Writer, ct scorecard.CostAndTime) {
 	b.WriteString("### Complete cost and time\n\n")
 	fmt.Fprintf(b, "Physical campaign billing (every session once): reference %s, actual %s.\n\n",
 		scorecard.Amount(ct.Currency, ct.SessionReferenceCost), scorecard.Amount(ct.Currency, ct.SessionActualCharge))
@@ -174,7 +184,7 @@ func writeCostTime(b *bytes.Buffer, ct scorecard.CostAndTime) {
 
 // writeCeilings writes campaign wall time beside its ceiling, then every
 // campaign ceiling with its use and limit.
-func writeCeilings(b *bytes.Buffer, cs []scorecard.CeilingResult, currency string) {
+func writeCeilings(b *bufio.Writer, cs []scorecard.CeilingResult, currency string) {
 	if len(cs) == 0 {
 		return
 	}
@@ -192,7 +202,7 @@ func writeCeilings(b *bytes.Buffer, cs []scorecard.CeilingResult, currency strin
 	b.WriteString("\n")
 }
 
-func writeRuns(b *bytes.Buffer, runs []tables.Run, currency string) {
+func writeRuns(b *bufio.Writer, runs []tables.Run, currency string) {
 	b.WriteString("## Runs per task\n\n")
 	if len(runs) == 0 {
 		b.WriteString("No run was planned or recorded.\n\n")
@@ -209,7 +219,7 @@ func writeRuns(b *bytes.Buffer, runs []tables.Run, currency string) {
 	b.WriteString("\n")
 }
 
-func writeFindings(b *bytes.Buffer, fs []tables.Finding) {
+func writeFindings(b *bufio.Writer, fs []tables.Finding) {
 	b.WriteString("## Findings\n\n")
 	if len(fs) == 0 {
 		b.WriteString("None.\n\n")
@@ -227,7 +237,7 @@ func writeFindings(b *bytes.Buffer, fs []tables.Finding) {
 	b.WriteString("\n")
 }
 
-func writeIntervals(b *bytes.Buffer, iv scorecard.Intervals) {
+func writeIntervals(b *bufio.Writer, iv scorecard.Intervals) {
 	b.WriteString("## Exploratory intervals (do not gate)\n\n")
 	fmt.Fprintf(b, "Label: %s. Gate effect: %s. These intervals never change a gate or the decision.\n\n", iv.Label, iv.GateEffect)
 	if len(iv.Rows) == 0 {
@@ -246,13 +256,13 @@ func writeIntervals(b *bytes.Buffer, iv scorecard.Intervals) {
 }
 
 // table writes a Markdown table header.
-func table(b *bytes.Buffer, header []string) {
+func table(b *bufio.Writer, header []string) {
 	row(b, header...)
 	b.WriteString("|" + strings.Repeat("---|", len(header)) + "\n")
 }
 
 // row writes one table row of already escaped cells.
-func row(b *bytes.Buffer, cells ...string) {
+func row(b *bufio.Writer, cells ...string) {
 	b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 }
 

@@ -1,7 +1,7 @@
 package markdown
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 
 	"github.com/evalgate/evalgate/stages/report/scorecard"
@@ -11,7 +11,7 @@ import (
 // one line per failing gate, why; the attempts by status; one table of
 // rates with numerator/denominator per split, profile and model stratum
 // with the sums; and the ledger's commitment.
-func writeReviewerBenchmark(b *bytes.Buffer, sc *scorecard.Scorecard) {
+func writeReviewerBenchmark(b *bufio.Writer, sc *scorecard.Scorecard) {
 	rb := sc.ReviewerBenchmark
 	if rb == nil {
 		return

@@ -1,7 +1,7 @@
 package markdown
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 
 	"github.com/evalgate/evalgate/stages/report/scorecard"
@@ -14,7 +14,7 @@ import (
 // coverage; per (system, repository) the cold first task; per task each
 // system's cost and time. Every figure is the scorecard's, formatted. The
 // gates above carry each §6 gate's observed value and failing items.
-func writeSystemComparison(b *bytes.Buffer, sc *scorecard.SystemComparison, tokens *tables.Spool[tables.Token], cur string) {
+func writeSystemComparison(b *bufio.Writer, sc *scorecard.SystemComparison, tokens *tables.Spool[tables.Token], cur string) {
 	if sc == nil {
 		return
 	}
