@@ -109,6 +109,8 @@ func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Se
 	answers := load.Prefetched(c, runtime.GOMAXPROCS(0), answerWindow)
 	validated := validate.Run(c, answers) // answers decoded ahead on every core, checked in receipt order
 	answers.Close()
+	validated.Citations.Compact() // complete: only the report reads them (tables.Spool.Compact)
+	validated.Dispositions.Compact()
 	opts.stage("account")
 	accounted := account.Run(c)
 	if opts.ReleaseInputs && c.Manifest.Kind != tables.KindSystemComparison {
@@ -116,6 +118,7 @@ func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Se
 	}
 	opts.stage("score")
 	scored := score.Run(c, validated, accounted)
+	scored.Obligations.Compact()
 	if opts.ReleaseInputs {
 		c.Adjudications, c.Receipts = nil, nil // last read by score
 	}

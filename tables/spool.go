@@ -106,12 +106,30 @@ func (s *Spool[T]) flush() {
 	s.tail = s.tail[:0]
 }
 
+// Compact encodes the rows not yet encoded as a last, shorter chunk and
+// releases their storage (a chunk of Go values: SpoolChunkRows rows), when
+// the spool already holds encoded chunks; a table smaller than one chunk
+// stays as values. A producer calls it after its last Add, and All does on
+// every iteration, so a large table's tail does not stay as values for the
+// rest of the run. The rows and their order are unchanged; rows added
+// later start a new tail.
+func (s *Spool[T]) Compact() {
+	if s == nil || len(s.chunks) == 0 {
+		return
+	}
+	if len(s.tail) > 0 {
+		s.flush()
+	}
+	s.tail = nil
+}
+
 // All yields every row in order (see [Spool]).
 func (s *Spool[T]) All() iter.Seq[T] {
 	return func(yield func(T) bool) {
 		if s == nil || s.n == 0 {
 			return
 		}
+		s.Compact()
 		if s.order != nil { // stable: sorting a sorted head plus later rows keeps the order added
 			slices.SortStableFunc(s.tail, s.order)
 		}

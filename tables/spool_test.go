@@ -121,3 +121,31 @@ func TestSpoolEarlyBreak(t *testing.T) {
 		t.Errorf("after an early break All gave %d rows, want %d", got, len(rows))
 	}
 }
+
+// TestSpoolCompact: compacting a spool (after some rows, at a chunk
+// boundary, twice, then adding more) changes neither its rows nor their
+// stable order, and a small spool is left as it is.
+func TestSpoolCompact(t *testing.T) {
+	rows := spoolRows(3*tables.SpoolChunkRows + 5)
+	sp := tables.NewSpool(orderCitations)
+	sp.Compact() // empty: nothing to do
+	sp.Add(rows[:100]...)
+	sp.Compact() // no chunk yet: stays as values
+	sp.Add(rows[100:tables.SpoolChunkRows]...)
+	sp.Compact() // the tail was just encoded: releases it
+	sp.Add(rows[tables.SpoolChunkRows : 2*tables.SpoolChunkRows+7]...)
+	sp.Compact()
+	sp.Compact()
+	sp.Add(rows[2*tables.SpoolChunkRows+7:]...)
+	want := slices.Clone(rows)
+	slices.SortStableFunc(want, orderCitations)
+	if got := sp.Collect(); !reflect.DeepEqual(got, want) {
+		t.Errorf("after Compact and more Adds, All is not the stable sort of every row")
+	}
+	if got := sp.Collect(); !reflect.DeepEqual(got, want) {
+		t.Errorf("a second iteration differs from the first")
+	}
+	if sp.Len() != len(rows) {
+		t.Errorf("Len %d, want %d", sp.Len(), len(rows))
+	}
+}
