@@ -69,7 +69,7 @@ func detailOf(runs []tables.Run, g []int, bySession map[string][]string, currenc
 				notes = append(notes, bySession[s]...)
 			}
 		}
-		row := cells(scorecard.Int(r.Repetition), r.Arm, string(r.Classification), scorecard.YesNo(r.Scored),
+		row := appendCells(make([]htmlCell, 0, len(d.Runs.Header)), scorecard.Int(r.Repetition), r.Arm, string(r.Classification), scorecard.YesNo(r.Scored),
 			scorecard.Fraction(r.R != nil, r.RNum, r.RDen), scorecard.Fraction(r.U != nil, r.UNum, r.UDen),
 			scorecard.Int(r.CriticalFailures), scorecard.YesNo(r.SourceGate), scorecard.YesNo(r.ProtocolGate),
 			scorecard.MoneyAmount(currency, r.WorkflowCost), scorecard.DurationNS(r.WorkflowNS))

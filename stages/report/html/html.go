@@ -153,8 +153,19 @@ func Write(w io.Writer, sc scorecard.Scorecard, s *tables.Set) error {
 
 // plainText makes untrusted text safe to show as one line before HTML
 // escaping: invalid UTF-8 becomes U+FFFD; line breaks, control and format
-// characters (bidi overrides included) become a space.
+// characters (bidi overrides included) become a space. Printable ASCII
+// (most cells: numbers, IDs, codes) is returned as it is.
 func plainText(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return plainRunes(s)
+		}
+	}
+	return s
+}
+
+// plainRunes is plainText of text with a byte outside printable ASCII.
+func plainRunes(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i, w := 0, 0; i < len(s); i += w {
@@ -237,11 +248,15 @@ func findingLines(fs []tables.Finding) (lines []string, more int) {
 
 // cells wraps plain strings as unclassed cells, blanking control characters.
 func cells(texts ...string) []htmlCell {
-	out := make([]htmlCell, len(texts))
-	for i, t := range texts {
-		out[i] = htmlCell{Text: plainText(t)}
+	return appendCells(make([]htmlCell, 0, len(texts)), texts...)
+}
+
+// appendCells is cells appended to row.
+func appendCells(row []htmlCell, texts ...string) []htmlCell {
+	for _, t := range texts {
+		row = append(row, htmlCell{Text: plainText(t)})
 	}
-	return out
+	return row
 }
 
 func passCell(pass bool) htmlCell {

@@ -17,3 +17,15 @@ func TestPlainText(t *testing.T) {
 		})
 	}
 }
+
+// TestPlainTextASCII: the printable-ASCII shortcut gives what the rune by
+// rune rule gives, for every byte value alone and inside ASCII text.
+func TestPlainTextASCII(t *testing.T) {
+	for b := range 256 {
+		for _, s := range []string{string([]byte{byte(b)}), "a" + string([]byte{byte(b)}) + "z"} {
+			if got, want := plainText(s), plainRunes(s); got != want {
+				t.Errorf("plainText(%q) = %q, rune by rune %q", s, got, want)
+			}
+		}
+	}
+}

@@ -50,3 +50,15 @@ func TestTableHTMLIsTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestTableSize: size is the markup's length when nothing is escaped.
+func TestTableSize(t *testing.T) {
+	for _, tb := range []htmlTable{
+		{},
+		{Caption: "c", Header: []string{"a", "bb"}, Rows: [][]htmlCell{{{Text: "x"}, {Text: "y", Class: "pass", Title: "t"}}, {}}},
+	} {
+		if got, want := tb.size(), len(tb.HTML()); got != want {
+			t.Errorf("size %d, markup %d bytes", got, want)
+		}
+	}
+}
