@@ -87,7 +87,7 @@ func validateCampaign(stdout, stderr io.Writer, args []string, opts validateOpti
 		return err
 	}
 	watched, stage, finish := watch(opts.progress(), stderr, args, fsys)
-	res := stages.Run(watched, name, stages.Options{SkipIntervals: true, Progress: stage})
+	res := stages.Run(watched, name, stages.Options{SkipIntervals: true, Progress: stage, ReleaseInputs: true}) // only its findings are printed
 	finish()
 	return printReport(stdout, name, relabelManifest(fsys, res.Tables.Rejections), opts.json)
 }
