@@ -2,8 +2,10 @@ package validate
 
 import (
 	"fmt"
+	"io/fs"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures"
@@ -11,11 +13,12 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// TestRunReceiptOrder validates every paired-review example with its
-// receipts reversed, so that every review comes before its draft (its
+// TestRunReceiptOrder validates every example with its receipts reversed,
+// so that in a paired review every review comes before its draft (its
 // rendering check waits for the end of the pass), through the prefetching
 // reader: the rows and findings are the example's own, since every table
-// and finding is sorted and each receipt keeps its line.
+// and finding is sorted and each receipt keeps its line. It also counts
+// the answer files opened (see the comment inside).
 func TestRunReceiptOrder(t *testing.T) {
 	for _, name := range fixtures.Examples() {
 		t.Run(name, func(t *testing.T) {
@@ -24,14 +27,36 @@ func TestRunReceiptOrder(t *testing.T) {
 			if c == nil || found.Rejected() {
 				t.Fatalf("example %s does not load: %v", name, found)
 			}
-			if c.Manifest.Kind != tables.KindPairedReview {
-				t.Skip("not a paired review")
+			roles := map[string]string{} // answer file → its session's role
+			for _, l := range c.Receipts {
+				if l.Record.Output != nil {
+					roles[l.Record.Output.Path] = l.Record.Role
+				}
 			}
-			want := Run(c, load.Answers(c))
+			opened := &openCounter{FS: c.FS, n: map[string]int{}}
+			c.FS = opened
+			want := validated(c)
+			if len(want.Sessions) == 0 {
+				t.Fatal("no session rows to compare")
+			}
+			// A paired review reads each answer once in file order (a
+			// draft's bytes serve its reviews' renderings); reversed, only
+			// a draft is read again, by its reviews' checks at the end of
+			// the pass, never an answer the reader had to skip.
+			paired := c.Manifest.Kind == tables.KindPairedReview
+			for name, n := range opened.n {
+				if paired && roles[name] != "" && n != 1 {
+					t.Errorf("in file order %s (%s) was opened %d times, want once", name, roles[name], n)
+				}
+			}
+			clear(opened.n)
 			slices.Reverse(c.Receipts)
-			p := load.Prefetched(c, 2, 8)
-			defer p.Close()
-			got := Run(c, p)
+			got := validated(c)
+			for name, n := range opened.n {
+				if paired && roles[name] != "" && roles[name] != tables.RoleDraft && n != 1 {
+					t.Errorf("reversed, %s (%s) was opened %d times, want once", name, roles[name], n)
+				}
+			}
 			if len(got.Sessions) != len(want.Sessions) {
 				t.Fatalf("%d session rows, want %d", len(got.Sessions), len(want.Sessions))
 			}
@@ -51,4 +76,25 @@ func TestRunReceiptOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// validated runs validate on c through the prefetching reader.
+func validated(c *tables.Campaign) Out {
+	p := load.Prefetched(c, 2, 8)
+	defer p.Close()
+	return Run(c, p)
+}
+
+// openCounter counts how often each file of a campaign is opened.
+type openCounter struct {
+	fs.FS
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (o *openCounter) Open(name string) (fs.File, error) {
+	o.mu.Lock()
+	o.n[name]++
+	o.mu.Unlock()
+	return o.FS.Open(name)
 }
