@@ -31,7 +31,7 @@ func Admit(fsys fs.FS, name string, req *tables.AdmitRequest) *AdmitResult {
 	}
 	res.Loaded = true
 	accounted := account.Run(c)
-	var ledger []tables.LedgerEntry
+	var ledger *tables.Spool[tables.LedgerEntry]
 	res.Verdict, ledger = account.Admit(c, accounted.Ledger, res.Request)
 	res.Tables = &tables.Set{Tokens: accounted.Tokens, Ledger: ledger, Rejections: slices.Concat(findings, accounted.Findings)}
 	return res

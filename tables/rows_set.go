@@ -1,9 +1,9 @@
 package tables
 
 // Set is every table one run of the pipeline produces. Each stage fills
-// its own fields and reads those of earlier stages. The largest tables,
-// read only by the report, are held as a [Spool] (compressed, iterated in
-// order); a nil spool is an empty table.
+// its own fields and reads those of earlier stages. The largest tables
+// are held as a [Spool] (compressed, iterated in order), which every reader
+// iterates with All; a nil spool is an empty table.
 type Set struct {
 	Sessions     []Session
 	Tokens       *Spool[Token]
@@ -17,7 +17,7 @@ type Set struct {
 	Decision     []Decision
 	Intervals    []Interval
 	Rejections   []Finding
-	Ledger       []LedgerEntry
+	Ledger       *Spool[LedgerEntry] // in receipt order, then admission entries
 	Ceilings     []Ceiling
 
 	// Reviewer-benchmark tables (tables/rbench_rows.go).

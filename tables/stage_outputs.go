@@ -35,9 +35,9 @@ type Replacements struct {
 // dispatched receipt (sorted by session ID), one ledger entry per receipt
 // (in receipt order), and the stage's findings in the order found.
 type Accounted struct {
-	Tokens   *Spool[Token] // sorted by session ID, then line
-	Ledger   []LedgerEntry
-	Ceilings []Ceiling // every campaign ceiling with its limit, use and whether it held
+	Tokens   *Spool[Token]       // sorted by session ID, then line
+	Ledger   *Spool[LedgerEntry] // in receipt order
+	Ceilings []Ceiling           // every campaign ceiling with its limit, use and whether it held
 	Findings Findings
 }
 

@@ -19,7 +19,6 @@ package account
 import (
 	"cmp"
 	"fmt"
-	"slices"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -42,6 +41,7 @@ func Run(c *tables.Campaign) Out {
 		a.receipt(line)
 	}
 	a.campaignCeilings()
+	a.ledger.Compact() // complete (tables.Spool.Compact)
 	return Out{Tokens: a.tokens, Ledger: a.ledger, Ceilings: a.ceilings, Findings: a.findings}
 }
 
@@ -55,16 +55,16 @@ type accountant struct {
 	c        *tables.Campaign
 	cards    map[string]Tariff
 	limits   limits
-	charged  map[string]chargedRequest   // request IDs already charged
-	tokens   *tables.Spool[tables.Token] // sorted by compareTokens
-	ledger   []tables.LedgerEntry
+	charged  map[string]chargedRequest         // request IDs already charged
+	tokens   *tables.Spool[tables.Token]       // sorted by compareTokens
+	ledger   *tables.Spool[tables.LedgerEntry] // in receipt order
 	ceilings []tables.Ceiling
 	findings []tables.Finding
 }
 
 func newAccountant(c *tables.Campaign) *accountant {
 	a := &accountant{c: c, cards: tariffs(&c.Manifest), tokens: tables.NewSpool(compareTokens),
-		charged: make(map[string]chargedRequest, len(c.Receipts)), ledger: slices.Grow([]tables.LedgerEntry(nil), len(c.Receipts))} // one entry per receipt; nil for none, as before
+		charged: make(map[string]chargedRequest, len(c.Receipts)), ledger: tables.NewSpool[tables.LedgerEntry](nil)} // one entry per receipt, in receipt order
 	var probs []tables.Finding
 	a.limits, probs = manifestLimits(&c.Manifest)
 	a.findings = append(a.findings, probs...)
@@ -91,12 +91,12 @@ func (a *accountant) checkCurrencies() {
 func (a *accountant) receipt(line tables.Line[tables.Receipt]) {
 	r := &line.Record
 	entry := tables.LedgerEntry{
-		Seq: int64(len(a.ledger) + 1), SessionID: r.SessionID, RequestID: r.RequestID, Line: line.Line,
+		Seq: int64(a.ledger.Len() + 1), SessionID: r.SessionID, RequestID: r.RequestID, Line: line.Line,
 	}
 	if r.Status == tables.StatusNotDispatched {
 		entry.Kind = tables.LedgerReleased
 		entry.ReferenceCost, entry.ActualCost, entry.ToolCharges = ptrMoney(0), ptrMoney(0), ptrMoney(0)
-		a.ledger = append(a.ledger, entry)
+		a.ledger.Add(entry)
 		return
 	}
 	row, metered := a.tokenRow(line)
@@ -113,7 +113,7 @@ func (a *accountant) receipt(line tables.Line[tables.Receipt]) {
 	row.MeterComplete = metered && row.CostStatus != tables.CostUnsupportedModifier
 	row.WithinCeilings = metered && a.sessionCeilings(line, &row, res)
 	a.tokens.Add(row)
-	a.ledger = append(a.ledger, entry)
+	a.ledger.Add(entry)
 }
 
 // fillEntry sets the ledger charge of a dispatched receipt: accounted for a

@@ -31,7 +31,9 @@ type Verdict struct {
 }
 
 // Admit decides whether req may be dispatched against the campaign's
-// ledger (Run's Out.Ledger) and returns the verdict with the ledger after it. It refuses, with a typed reason, an
+// ledger (Run's Out.Ledger) and returns the verdict with the ledger after it (a new
+// spool holding ledger's entries and the reserved one when one is charged; ledger is
+// not changed). It refuses, with a typed reason, an
 // incomplete request, a missing reservation or meter identity (an unknown
 // usage shape), an unknown rate card or a card without uncached-input,
 // cached-input or output price, an invalid ceiling or an unknown ledger
@@ -43,10 +45,16 @@ type Verdict struct {
 // price. An admitted request is appended to the ledger as a reserved entry;
 // a request ID already in the ledger is admitted again without a second
 // charge. Wall time cannot be bounded before dispatch and is not checked.
-func Admit(c *tables.Campaign, ledger []tables.LedgerEntry, req Request) (Verdict, []tables.LedgerEntry) {
+func Admit(c *tables.Campaign, ledger *tables.Spool[tables.LedgerEntry], req Request) (Verdict, *tables.Spool[tables.LedgerEntry]) {
 	v, entry := admit(c, ledger, req)
 	if entry != nil {
-		ledger = append(slices.Clip(ledger), *entry)
+		after := tables.NewSpool[tables.LedgerEntry](nil)
+		for e := range ledger.All() {
+			after.Add(e)
+		}
+		after.Add(*entry)
+		after.Compact()
+		ledger = after
 		v.Used = Summarize(ledger).Used
 	}
 	return v, ledger
@@ -54,7 +62,7 @@ func Admit(c *tables.Campaign, ledger []tables.LedgerEntry, req Request) (Verdic
 
 // admit is Admit's verdict and the reserved entry to append, nil when
 // nothing is charged.
-func admit(c *tables.Campaign, ledger []tables.LedgerEntry, req Request) (Verdict, *tables.LedgerEntry) {
+func admit(c *tables.Campaign, ledger *tables.Spool[tables.LedgerEntry], req Request) (Verdict, *tables.LedgerEntry) {
 	used := Summarize(ledger).Used
 	refuse := func(code tables.Code, msg string) (Verdict, *tables.LedgerEntry) {
 		return Verdict{Code: code, Message: msg, Used: used}, nil
@@ -63,7 +71,7 @@ func admit(c *tables.Campaign, ledger []tables.LedgerEntry, req Request) (Verdic
 		req.MaxInputTokens > maxTokens || req.MaxOutputTokens > maxTokens {
 		return refuse(tables.CodeAdmissionInvalidRequest, "The request lacks a request or session ID or has negative or absurd token bounds.")
 	}
-	for _, e := range ledger {
+	for e := range ledger.All() {
 		if e.RequestID != req.RequestID || !chargesBudget(e.Kind) {
 			continue
 		}
@@ -96,7 +104,7 @@ func admit(c *tables.Campaign, ledger []tables.LedgerEntry, req Request) (Verdic
 		return refuse(code, msg)
 	}
 	entry := tables.LedgerEntry{
-		Seq: int64(len(ledger) + 1), SessionID: req.SessionID, RequestID: req.RequestID, Kind: tables.LedgerReserved,
+		Seq: int64(ledger.Len() + 1), SessionID: req.SessionID, RequestID: req.RequestID, Kind: tables.LedgerReserved,
 		InputTokens: req.MaxInputTokens, OutputTokens: req.MaxOutputTokens, ReferenceCost: ptrMoney(bound),
 		ToolCharges: ptrMoney(0),
 	}

@@ -66,7 +66,7 @@ func TestAdmitCeilings(t *testing.T) {
 				c, s := admitSet(t)
 				c.Manifest.Ceilings.Session = tables.SessionCeilings{WallMS: 240_000, InputTokens: 90_000, OutputTokens: 8_000}
 				tc.set(&c.Manifest.Ceilings, tc.needed+step.delta)
-				before := len(s.Ledger)
+				before := s.Ledger.Len()
 				v := admitInto(c, s, request())
 				if v.Admitted != step.admitted {
 					t.Fatalf("verdict = %+v, want admitted %v", v, step.admitted)
@@ -75,10 +75,10 @@ func TestAdmitCeilings(t *testing.T) {
 					t.Errorf("refusal code = %s, want %s", v.Code, tc.code)
 				}
 				if step.admitted {
-					if v.Bound == nil || int64(*v.Bound) != requestBound || len(s.Ledger) != before+1 || s.Ledger[before].Kind != tables.LedgerReserved {
-						t.Errorf("admitted verdict %+v, ledger %+v", v, s.Ledger)
+					if v.Bound == nil || int64(*v.Bound) != requestBound || s.Ledger.Len() != before+1 || s.Ledger.Collect()[before].Kind != tables.LedgerReserved {
+						t.Errorf("admitted verdict %+v, ledger %+v", v, s.Ledger.Collect())
 					}
-				} else if len(s.Ledger) != before {
+				} else if s.Ledger.Len() != before {
 					t.Errorf("a refusal changed the ledger")
 				}
 			})
@@ -112,7 +112,9 @@ func TestAdmitRefusals(t *testing.T) {
 	}
 	t.Run("unknown ledger charge", func(t *testing.T) {
 		c, s := admitSet(t)
-		s.Ledger[0].ReferenceCost = nil
+		rows := s.Ledger.Collect()
+		rows[0].ReferenceCost = nil
+		s.Ledger = tables.SpoolOf(rows...)
 		if v := admitInto(c, s, request()); v.Admitted || v.Code != tables.CodeAdmissionInvalidCeiling {
 			t.Errorf("verdict = %+v", v)
 		}
@@ -128,16 +130,16 @@ func TestAdmitReplay(t *testing.T) {
 		c.Manifest.Ceilings.Campaign.TotalSessions = 1      // no room for a new session
 		before := Summarize(s.Ledger).Used
 		v := admitInto(c, s, r)
-		if !v.Admitted || !v.Replay || len(s.Ledger) != 1 || v.Used.Sessions != before.Sessions || *v.Used.ReferenceCost != *before.ReferenceCost {
-			t.Errorf("verdict = %+v, ledger %d entries", v, len(s.Ledger))
+		if !v.Admitted || !v.Replay || s.Ledger.Len() != 1 || v.Used.Sessions != before.Sessions || *v.Used.ReferenceCost != *before.ReferenceCost {
+			t.Errorf("verdict = %+v, ledger %d entries", v, s.Ledger.Len())
 		}
 	})
 	t.Run("admitted twice", func(t *testing.T) {
 		c, s := admitSet(t)
 		first := admitInto(c, s, request())
 		second := admitInto(c, s, request())
-		if !first.Admitted || first.Replay || !second.Admitted || !second.Replay || len(s.Ledger) != 2 {
-			t.Errorf("first %+v second %+v ledger %d", first, second, len(s.Ledger))
+		if !first.Admitted || first.Replay || !second.Admitted || !second.Replay || s.Ledger.Len() != 2 {
+			t.Errorf("first %+v second %+v ledger %d", first, second, s.Ledger.Len())
 		}
 		// 0.006 accounted + 0.3 reserved, counted once.
 		if got := Summarize(s.Ledger).Used.ReferenceCost.String(); got != "0.306" {
@@ -160,8 +162,8 @@ func TestAdmitReplay(t *testing.T) {
 			r := request()
 			tc.edit(&r)
 			v := admitInto(c, s, r)
-			if v.Admitted || v.Replay || v.Code != tables.CodeAdmissionRequestReused || len(s.Ledger) != 2 {
-				t.Errorf("verdict %+v, ledger %d entries; want refusal admission_request_reused", v, len(s.Ledger))
+			if v.Admitted || v.Replay || v.Code != tables.CodeAdmissionRequestReused || s.Ledger.Len() != 2 {
+				t.Errorf("verdict %+v, ledger %d entries; want refusal admission_request_reused", v, s.Ledger.Len())
 			}
 		})
 	}

@@ -56,7 +56,7 @@ func TestCommitmentReproducesRFC0033(t *testing.T) {
 		t.Error("committed $97.968357 is within the $150 cap")
 	}
 	replayed := 0
-	for _, e := range out.Ledger {
+	for e := range out.Ledger.All() {
 		if e.Kind == tables.LedgerReplayed {
 			replayed++
 		}

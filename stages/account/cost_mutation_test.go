@@ -191,8 +191,8 @@ func TestMutationDoubleCountSharedDBilling(t *testing.T) {
 // nextDispatchProhibited is C18's control on an exactly exhausted global
 // budget: the next dispatch must be refused for the reference-cost
 // ceiling. It returns "" when the control passes.
-func nextDispatchProhibited(c *tables.Campaign, ledger []tables.LedgerEntry) string {
-	v, _ := account.Admit(c, slices.Clone(ledger), account.Request{RequestID: "req-next", SessionID: "T9-r1-D", RateCard: "codex-work-2026-09-05",
+func nextDispatchProhibited(c *tables.Campaign, ledger *tables.Spool[tables.LedgerEntry]) string {
+	v, _ := account.Admit(c, ledger, account.Request{RequestID: "req-next", SessionID: "T9-r1-D", RateCard: "codex-work-2026-09-05",
 		MeterShape: tables.ShapeOpenAIResponses, ReservationID: "res-next", MaxInputTokens: 1, MaxOutputTokens: 0})
 	if v.Admitted {
 		return "the next dispatch was admitted against an exhausted global budget: " + v.Message
@@ -224,11 +224,12 @@ func TestMutationOmitOneGlobalReservation(t *testing.T) {
 		}
 	})
 	t.Run("mutation: one reservation omitted from the global ledger", func(t *testing.T) {
-		last := len(s.Ledger) - 1
-		if s.Ledger[last].Kind != tables.LedgerReserved {
-			t.Fatalf("setup: last entry %+v", s.Ledger[last])
+		rows := s.Ledger.Collect()
+		last := len(rows) - 1
+		if rows[last].Kind != tables.LedgerReserved {
+			t.Fatalf("setup: last entry %+v", rows[last])
 		}
-		msg := nextDispatchProhibited(c, s.Ledger[:last])
+		msg := nextDispatchProhibited(c, tables.SpoolOf(rows[:last]...))
 		if !strings.HasPrefix(msg, "the next dispatch was admitted against an exhausted global budget") {
 			t.Fatalf("control reported %q, want an admission against the exhausted budget", msg)
 		}

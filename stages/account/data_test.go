@@ -52,7 +52,7 @@ func renderAccount(out Out) string {
 			r.UncachedInput, r.CachedInput, r.Output, r.Reasoning, golden.OrNull(r.ReferenceCost), secondsOrNull(r.DurationNS), r.WithinCeilings)
 	}
 	b.WriteString("ledger (seq session: kind, input output, cost):\n")
-	for _, e := range out.Ledger {
+	for e := range out.Ledger.All() {
 		fmt.Fprintf(&b, "  %d %s: %s, %d %d, %s\n", e.Seq, e.SessionID, e.Kind, e.InputTokens, e.OutputTokens, golden.OrNull(e.ReferenceCost))
 	}
 	b.WriteString("ceilings (ceiling: use / limit, held):\n")

@@ -30,7 +30,7 @@ func TestRunPricedSession(t *testing.T) {
 	}
 	want := tables.LedgerEntry{Seq: 1, SessionID: "T1-r1-D", RequestID: "req-T1-r1-D", Kind: tables.LedgerAccounted,
 		InputTokens: 20_000, OutputTokens: 2_000, Line: 1}
-	got := s.Ledger[0]
+	got := s.Ledger.Collect()[0]
 	if got.ReferenceCost == nil || got.ReferenceCost.String() != "0.12" {
 		t.Errorf("ledger cost = %v", got.ReferenceCost)
 	}
@@ -77,8 +77,8 @@ func TestRunCostStatus(t *testing.T) {
 			if s.Tokens.Len() != 1 || s.Tokens.Collect()[0].CostStatus != tc.status || s.Tokens.Collect()[0].ReferenceCost != nil || s.Tokens.Collect()[0].WithinCeilings {
 				t.Fatalf("tokens = %+v, want status %s, null cost, not within ceilings", s.Tokens, tc.status)
 			}
-			if s.Ledger[0].Kind != tc.kind {
-				t.Errorf("ledger kind = %s, want %s", s.Ledger[0].Kind, tc.kind)
+			if s.Ledger.Collect()[0].Kind != tc.kind {
+				t.Errorf("ledger kind = %s, want %s", s.Ledger.Collect()[0].Kind, tc.kind)
 			}
 			f := s.Rejections[0]
 			if f.Code != tc.code || f.Severity != tc.sev || f.Pointer != tc.ptr || f.File != receiptsFile || f.Line != 1 || f.Session != "T1-r1-A" {
@@ -97,7 +97,7 @@ func TestRunHeldAtReservation(t *testing.T) {
 	r := receipt("T1-r1-B", tables.ShapeNormalized, "")
 	r.Meter, r.Status = nil, tables.StatusInterruption
 	s := runOn(testCampaign(r))
-	e := s.Ledger[0]
+	e := s.Ledger.Collect()[0]
 	if e.Kind != tables.LedgerHeld || e.InputTokens != 90_000 || e.OutputTokens != 8_000 || e.ReferenceCost == nil || e.ReferenceCost.String() != "0.52" {
 		t.Errorf("held entry = %+v, want the reservation's 90000/8000/0.52", e)
 	}
@@ -125,7 +125,7 @@ func TestRunLedgerOrderAndReplay(t *testing.T) {
 		t.Errorf("token order = %v, want %v (no row for the not_dispatched receipt)", ids, want)
 	}
 	var kinds []string
-	for i, e := range s.Ledger {
+	for i, e := range s.Ledger.Collect() {
 		kinds = append(kinds, e.Kind)
 		if e.Seq != int64(i+1) || e.Line != int64(i+1) {
 			t.Errorf("entry %d: seq %d line %d", i, e.Seq, e.Line)

@@ -24,10 +24,10 @@ type Summary struct {
 // ActualCost of accounted entries (it is not zero; the Token row keeps it
 // null); held and reserved entries count their reference bound as their
 // worst-case actual charge.
-func Summarize(ledger []tables.LedgerEntry) Summary {
+func Summarize(ledger *tables.Spool[tables.LedgerEntry]) Summary {
 	var s Summary
 	s.Accounted, s.Held, s.Reserved = zeroAllowance(), zeroAllowance(), zeroAllowance()
-	for _, e := range ledger {
+	for e := range ledger.All() {
 		switch e.Kind {
 		case tables.LedgerAccounted:
 			// Only attributable charges count as actual: unavailable

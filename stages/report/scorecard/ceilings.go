@@ -1,6 +1,7 @@
 package scorecard
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/evalgate/evalgate/tables"
@@ -51,17 +52,33 @@ func buildCeilings(s *tables.Set) []CeilingResult {
 }
 
 // unbilledSessions counts the token rows of accounted ledger entries
-// whose actual charge is unavailable.
+// whose actual charge is unavailable. It keeps only the lines of the
+// unbilled token rows (sorted), then reads the ledger once: each distinct
+// accounted line counts its unbilled rows.
 func unbilledSessions(s *tables.Set) int64 {
-	accounted := map[int64]bool{}
-	for _, e := range s.Ledger {
-		if e.Kind == tables.LedgerAccounted && e.Line > 0 {
-			accounted[e.Line] = true
+	var unbilled []int64
+	for t := range s.Tokens.All() {
+		if t.ActualCharge == nil {
+			unbilled = append(unbilled, t.Line)
 		}
 	}
+	if len(unbilled) == 0 {
+		return 0
+	}
+	slices.Sort(unbilled)
+	var hits []int64 // accounted lines with an unbilled row
+	for e := range s.Ledger.All() {
+		if e.Kind == tables.LedgerAccounted && e.Line > 0 {
+			if _, ok := slices.BinarySearch(unbilled, e.Line); ok {
+				hits = append(hits, e.Line)
+			}
+		}
+	}
+	slices.Sort(hits)
 	var n int64
-	for t := range s.Tokens.All() {
-		if t.ActualCharge == nil && accounted[t.Line] {
+	for _, line := range slices.Compact(hits) {
+		i, _ := slices.BinarySearch(unbilled, line)
+		for ; i < len(unbilled) && unbilled[i] == line; i++ {
 			n++
 		}
 	}

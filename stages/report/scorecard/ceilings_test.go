@@ -36,10 +36,10 @@ func TestUnbilledSessions(t *testing.T) {
 	one := tables.Money(1)
 	s := &tables.Set{
 		Tokens: tables.SpoolOf([]tables.Token{{Line: 1}, {Line: 2}, {Line: 3, ActualCharge: &one}, {Line: 4}}...),
-		Ledger: []tables.LedgerEntry{
+		Ledger: tables.SpoolOf([]tables.LedgerEntry{
 			{Kind: tables.LedgerAccounted, Line: 1}, {Kind: tables.LedgerAccounted, Line: 2},
 			{Kind: tables.LedgerAccounted, Line: 3}, {Kind: tables.LedgerHeld, Line: 4},
-		},
+		}...),
 		Ceilings: []tables.Ceiling{{Ceiling: "actual_cost", Unit: "money", UseCost: &one}, {Ceiling: "wall_time", Unit: "ns"}},
 	}
 	got := buildCeilings(s)
