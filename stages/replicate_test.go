@@ -134,7 +134,7 @@ func TestReplicateKeepsRows(t *testing.T) {
 		if !three.Admissible() || one.Admissible() != three.Admissible() {
 			t.Fatalf("v2 %v: replicated campaign not admissible: %v", v2, three.Tables.Rejections)
 		}
-		if got, want := len(three.Tables.Sessions), 3*len(one.Tables.Sessions); got != want {
+		if got, want := three.Tables.Sessions.Len(), 3*one.Tables.Sessions.Len(); got != want {
 			t.Errorf("v2 %v: %d session rows, want %d", v2, got, want)
 		}
 	}

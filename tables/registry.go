@@ -35,8 +35,8 @@ func (t Table) Write(path string, s *Set, meta Metadata) error {
 // review_metrics (empty for other kinds).
 func Registry() []Table {
 	return []Table{
-		table("sessions", "Every session attempt and every planned session, with its status and classification (V2, V7).",
-			func(s *Set) []Session { return s.Sessions }),
+		spooled("sessions", "Every session attempt and every planned session, with its status and classification (V2, V7).",
+			func(s *Set) *Spool[Session] { return s.Sessions }),
 		spooled("tokens", "Token meters normalised into disjoint buckets, with exact reference and actual cost (A1–A3).",
 			func(s *Set) *Spool[Token] { return s.Tokens }),
 		spooled("obligations", "Settled rating outcome of every truth obligation in every review run (Q1, Q2).",

@@ -5,7 +5,7 @@ package tables
 // are held as a [Spool] (compressed, iterated in order), which every reader
 // iterates with All; a nil spool is an empty table.
 type Set struct {
-	Sessions     []Session
+	Sessions     *Spool[Session] // sorted as the validate stage sorts them
 	Tokens       *Spool[Token]
 	Obligations  *Spool[ObligationOutcome]
 	Dispositions *Spool[DispositionRow]

@@ -6,10 +6,12 @@ package tables
 // stage never imports another stage.
 
 // Validated is what the validate stage produces: one session row per
-// receipt, the citation and disposition rows of every decoded answer
-// (spooled: only the report writes them), and the stage's findings, sorted.
+// receipt and per planned session without one (spooled, sorted by task,
+// repetition, attempt, role, arm, session and status), the citation and
+// disposition rows of every decoded answer (spooled: only the report writes
+// them), and the stage's findings, sorted.
 type Validated struct {
-	Sessions     []Session
+	Sessions     *Spool[Session]
 	Citations    *Spool[CitationRow]
 	Dispositions *Spool[DispositionRow]
 	// CitationCounts maps a session ID to the number of citations of its

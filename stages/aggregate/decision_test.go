@@ -106,14 +106,14 @@ func TestNoVerdict(t *testing.T) {
 	})
 	t.Run("a malformed answer is the model's scored failure, not an invalid execution", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
-		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "scored_failure"})
+		f.s.Sessions = tables.SpoolOf(append(f.s.Sessions.Collect(), tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "scored_failure"})...)
 		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: tables.CodeJSONSyntax, Severity: tables.Warn, File: "answers/T1-r1-B.json", Session: "T1-r1-B"})
 		f.aggregate()
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("a rejecting finding on a valid session invalidates", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
-		f.s.Sessions = append(f.s.Sessions, tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "valid"})
+		f.s.Sessions = tables.SpoolOf(append(f.s.Sessions.Collect(), tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "valid"})...)
 		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "identity_mismatch", Severity: tables.Reject, Session: "T1-r1-B"})
 		f.aggregate()
 		if d := f.decision(); d.Decision != tables.DecisionNoVerdict {

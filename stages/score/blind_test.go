@@ -149,7 +149,7 @@ func TestBlindItemsLeakNothing(t *testing.T) {
 	res := runExample(t, exampleFS(t))
 	exp := export(t, res, 0)
 	var sessionIDs []string
-	for _, s := range res.Tables.Sessions {
+	for s := range res.Tables.Sessions.All() {
 		sessionIDs = append(sessionIDs, s.SessionID)
 	}
 	for _, it := range exp.Items {

@@ -23,6 +23,7 @@ import (
 type fixture struct {
 	c         *tables.Campaign
 	s         *tables.Set
+	sessions  []tables.Session // the validate stage's session rows, spooled into s by run
 	citations map[string]int64 // the validate stage's citation counts
 }
 
@@ -87,14 +88,14 @@ func (f *fixture) addSession(t *testing.T, id string, rep int64, role, arm, cost
 		}
 		f.citations[id] = 2
 	}
-	f.s.Sessions = append(f.s.Sessions, s)
+	f.sessions = append(f.sessions, s)
 	f.s.Tokens.Add(tables.Token{SessionID: id, ReferenceCost: money(t, cost), ToolCharges: money(t, tools)})
 }
 
 func (f *fixture) session(id string) *tables.Session {
-	for i := range f.s.Sessions {
-		if f.s.Sessions[i].SessionID == id {
-			return &f.s.Sessions[i]
+	for i := range f.sessions {
+		if f.sessions[i].SessionID == id {
+			return &f.sessions[i]
 		}
 	}
 	panic("no session " + id)
@@ -146,6 +147,7 @@ func (f *fixture) rateAll(o1, o2, o3, o4 string) {
 
 func (f *fixture) run(t *testing.T) {
 	t.Helper()
+	f.s.Sessions = tables.SpoolOf(f.sessions...)
 	scoreInto(f.c, f.s, f.citations)
 }
 

@@ -87,21 +87,29 @@ type inputs struct {
 	citations map[string]int64         // session ID → number of citations of its answer (validate's CitationCounts)
 }
 
+// sessionSlab is how many session rows newInputs copies per allocation.
+const sessionSlab = 1024
+
 type sessionKey struct {
 	task, role, arm string
 	rep             int64
 }
 
-func newInputs(c *tables.Campaign, sessions []tables.Session, citations map[string]int64, tokens *tables.Spool[tables.Token]) *inputs {
+func newInputs(c *tables.Campaign, sessions *tables.Spool[tables.Session], citations map[string]int64, tokens *tables.Spool[tables.Token]) *inputs {
 	in := &inputs{
 		byReview:  map[string]*plannedRun{},
-		sessions:  make(map[string]*tables.Session, len(sessions)),
-		costs:     make(map[string]*tables.Money, len(sessions)),
+		sessions:  make(map[string]*tables.Session, sessions.Len()),
+		costs:     make(map[string]*tables.Money, sessions.Len()),
 		citations: citations,
 	}
-	latest := make(map[sessionKey]*tables.Session, len(sessions))
-	for i := range sessions {
-		sess := &sessions[i]
+	latest := make(map[sessionKey]*tables.Session, sessions.Len())
+	var slab []tables.Session // the rows read, in blocks: one allocation per sessionSlab rows
+	for row := range sessions.All() {
+		if len(slab) == cap(slab) {
+			slab = make([]tables.Session, 0, sessionSlab)
+		}
+		slab = append(slab, row)
+		sess := &slab[len(slab)-1]
 		in.sessions[sess.SessionID] = sess
 		k := sessionKey{task: sess.TaskID, role: sess.Role, rep: sess.Repetition}
 		if sess.Arm != nil {

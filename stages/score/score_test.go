@@ -47,7 +47,7 @@ func TestEveryPlannedRunHasARow(t *testing.T) {
 	})
 	t.Run("a planned run without sessions is kept, unscored, classified invalid", func(t *testing.T) {
 		f := newFixture(t, 1)
-		f.s.Sessions = f.s.Sessions[:2] // drop T1-r1-B
+		f.sessions = f.sessions[:2] // drop T1-r1-B
 		f.rateAll(addr, addr, addr, unkc)
 		f.run(t)
 		b := f.runRow(t, 1, "B")
@@ -272,7 +272,7 @@ func TestInfrastructureReplacement(t *testing.T) {
 	old := f.session(sessionID(1, "B"))
 	old.Classification = "invalid"
 	f.addSession(t, "T1-r1-B-a2", 1, tables.RoleReview, "B", "0.20", "0", 30)
-	f.s.Sessions[len(f.s.Sessions)-1].Attempt = 2
+	f.sessions[len(f.sessions)-1].Attempt = 2
 	f.rate(rating(sessionID(1, "A"), "", "", addr, addr, addr, unkc))
 	f.rate(rating("T1-r1-B-a2", "", "", addr, addr, miss, unkc))
 	f.run(t)

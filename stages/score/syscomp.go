@@ -52,7 +52,7 @@ type slotRef struct {
 }
 
 // newSystems returns nil unless c is a system comparison.
-func newSystems(c *tables.Campaign, sessions []tables.Session, in *inputs) *systems {
+func newSystems(c *tables.Campaign, sessions *tables.Spool[tables.Session], in *inputs) *systems {
 	if c.Manifest.Kind != tables.KindSystemComparison {
 		return nil
 	}
@@ -61,14 +61,14 @@ func newSystems(c *tables.Campaign, sessions []tables.Session, in *inputs) *syst
 	for _, l := range c.Receipts {
 		sy.calls[attemptKey{l.Record.SessionID, l.Record.Attempt}] += int64(len(l.Record.ToolCalls))
 	}
-	for i := range sessions {
-		sess := &sessions[i]
-		if sess.Role != tables.RolePreparation || sess.Arm == nil {
+	for row := range sessions.All() {
+		if row.Role != tables.RolePreparation || row.Arm == nil {
 			continue
 		}
-		k := setupKey{*sess.Arm, sess.Repository}
+		k := setupKey{*row.Arm, row.Repository}
 		if sy.setup[k] == nil {
-			sy.setup[k] = sess
+			sess := row // a copy of the few preparation rows
+			sy.setup[k] = &sess
 		}
 	}
 	d := &c.Manifest.Design

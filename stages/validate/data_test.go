@@ -39,7 +39,7 @@ func TestData(t *testing.T) {
 func renderSessions(out Out) string {
 	var b strings.Builder
 	b.WriteString("sessions (session attempt: status, classification, answer valid, identity matches, findings):\n")
-	for _, s := range out.Sessions {
+	for s := range out.Sessions.All() {
 		fmt.Fprintf(&b, "  %s %d: %s, %s, %s, %t, %d\n", s.SessionID, s.Attempt, s.Status, s.Classification, golden.OrNull(s.AnswerValid), s.IdentityMatches, s.Findings)
 	}
 	for _, f := range out.Findings {

@@ -36,7 +36,7 @@ func TestRunReceiptOrder(t *testing.T) {
 			opened := &openCounter{FS: c.FS, n: map[string]int{}}
 			c.FS = opened
 			want := validated(c)
-			if len(want.Sessions) == 0 {
+			if want.Sessions.Len() == 0 {
 				t.Fatal("no session rows to compare")
 			}
 			// A paired review reads each answer once in file order (a
@@ -57,12 +57,13 @@ func TestRunReceiptOrder(t *testing.T) {
 					t.Errorf("reversed, %s (%s) was opened %d times, want once", name, roles[name], n)
 				}
 			}
-			if len(got.Sessions) != len(want.Sessions) {
-				t.Fatalf("%d session rows, want %d", len(got.Sessions), len(want.Sessions))
+			gotRows, wantRows := got.Sessions.Collect(), want.Sessions.Collect()
+			if len(gotRows) != len(wantRows) {
+				t.Fatalf("%d session rows, want %d", len(gotRows), len(wantRows))
 			}
-			for i := range got.Sessions {
-				if !reflect.DeepEqual(got.Sessions[i], want.Sessions[i]) { // nullable columns compare by value
-					t.Errorf("session row %d:\n%+v\nwant\n%+v", i, got.Sessions[i], want.Sessions[i])
+			for i := range gotRows {
+				if !reflect.DeepEqual(gotRows[i], wantRows[i]) { // nullable columns compare by value
+					t.Errorf("session row %d:\n%+v\nwant\n%+v", i, gotRows[i], wantRows[i])
 				}
 			}
 			if !reflect.DeepEqual(slices.Collect(got.Citations.All()), slices.Collect(want.Citations.All())) {

@@ -22,7 +22,7 @@ func TestRunRows(t *testing.T) {
 	if len(s.Findings) > 0 {
 		t.Fatalf("passing fixture rejected: %v", s.Findings)
 	}
-	if got := len(s.Sessions); got != 3 {
+	if got := s.Sessions.Len(); got != 3 {
 		t.Fatalf("%d session rows, want 3", got)
 	}
 	d, rb := sessionRow(s, "T1-r1-D"), sessionRow(s, "T1-r1-B")
@@ -132,9 +132,12 @@ func TestRunDeterministic(t *testing.T) {
 	if !reflect.DeepEqual(s1.Citations.Collect(), s2.Citations.Collect()) || !reflect.DeepEqual(s1.Dispositions.Collect(), s2.Dispositions.Collect()) {
 		t.Errorf("citation or disposition rows differ with receipt order")
 	}
-	s1.Citations, s2.Citations, s1.Dispositions, s2.Dispositions = nil, nil, nil, nil // compared in order above
+	if r1, r2 := s1.Sessions.Collect(), s2.Sessions.Collect(); !reflect.DeepEqual(r1, r2) {
+		t.Errorf("session rows differ with receipt order:\n%+v\n%+v", r1, r2)
+	}
+	s1.Sessions, s2.Sessions, s1.Citations, s2.Citations, s1.Dispositions, s2.Dispositions = nil, nil, nil, nil, nil, nil // compared in order above
 	if !reflect.DeepEqual(s1, s2) {
-		t.Errorf("outputs differ with receipt order:\n%+v\n%+v", s1.Sessions, s2.Sessions)
+		t.Errorf("outputs differ with receipt order:\n%+v\n%+v", s1, s2)
 	}
 }
 

@@ -160,8 +160,10 @@ func (v *runner) finish() Out {
 		}
 	}
 	slices.SortStableFunc(rows, compareSessions)
+	sessions := tables.SpoolOf(rows...) // in the order sorted; the rows are garbage from here
+	sessions.Compact()
 	v.findings.Sort()
-	return Out{Sessions: rows, Citations: v.cites, Dispositions: v.disps, CitationCounts: v.citeCounts,
+	return Out{Sessions: sessions, Citations: v.cites, Dispositions: v.disps, CitationCounts: v.citeCounts,
 		Replacements: v.replacements, Findings: v.findings}
 }
 

@@ -184,7 +184,7 @@ func (f *fixture) run() Out {
 }
 
 func sessionRow(s Out, id string) tables.Session {
-	for _, r := range s.Sessions {
+	for r := range s.Sessions.All() {
 		if r.SessionID == id {
 			return r
 		}

@@ -119,7 +119,7 @@ func TestSystemComparisonValidate(t *testing.T) {
 					t.Errorf("session %s: row %+v, want classification %s", id, row, class)
 				}
 			}
-			if n := len(s.Sessions); n < 72+8 { // every planned workflow session has a row; a missing setup has none
+			if n := s.Sessions.Len(); n < 72+8 { // every planned workflow session has a row; a missing setup has none
 				t.Errorf("%d session rows, want at least 80", n)
 			}
 		})
@@ -127,9 +127,9 @@ func TestSystemComparisonValidate(t *testing.T) {
 }
 
 func sysRow(s Out, id string) *tables.Session {
-	for i := range s.Sessions {
-		if s.Sessions[i].SessionID == id {
-			return &s.Sessions[i]
+	for r := range s.Sessions.All() {
+		if r.SessionID == id {
+			return &r
 		}
 	}
 	return nil

@@ -94,7 +94,7 @@ type EvidencePlanTask struct {
 
 func buildSourceAndProtocol(s *tables.Set, arms []string) SourceAndProtocol {
 	out := SourceAndProtocol{Arms: make([]SourceProtocolArm, 0, len(arms))}
-	for _, ss := range s.Sessions {
+	for ss := range s.Sessions.All() {
 		if !ss.IdentityMatches {
 			out.IdentityMismatches++
 		}

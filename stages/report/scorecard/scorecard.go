@@ -192,12 +192,12 @@ func Marshal(sc Scorecard) ([]byte, error) {
 
 func buildCompletion(s *tables.Set) Completion {
 	c := Completion{
-		Sessions: int64(len(s.Sessions)),
+		Sessions: int64(s.Sessions.Len()),
 		Runs:     int64(len(s.Runs)),
 		Findings: int64(len(s.Rejections)),
 	}
 	var bySessClass, byStatus, byRunClass, byCode counter
-	for _, ss := range s.Sessions {
+	for ss := range s.Sessions.All() {
 		bySessClass.add(string(ss.Classification))
 		byStatus.add(ss.Status)
 	}
