@@ -14,14 +14,21 @@ type Validated struct {
 	Sessions     *Spool[Session]
 	Citations    *Spool[CitationRow]
 	Dispositions *Spool[DispositionRow]
-	// CitationCounts maps a session ID to the number of citations of its
-	// decoded answer's final part, the fact the score stage reads of the
-	// citation rows. A session whose receipt is duplicated has its rows
-	// twice but its answer's count once.
-	CitationCounts map[string]int64
+	// CitationCounts is a column beside Sessions, the fact the score stage
+	// reads of the citation rows: its i-th value belongs to the i-th row
+	// Sessions.All yields and is the number of citations of the final part
+	// of its session's decoded answer, or [NoCitationCount] when no answer
+	// of that session decoded. Every row of a session ID has the same
+	// value: a session whose receipt is duplicated has its rows twice but
+	// its answer's count once (the larger, should the two answers differ).
+	CitationCounts []int64
 	Replacements   Replacements // the replacement allowance, a fact the aggregate stage reads
 	Findings       Findings
 }
+
+// NoCitationCount is the [Validated.CitationCounts] value of a session
+// without a decoded answer: its citations are unknown, not zero.
+const NoCitationCount = -1
 
 // Replacements is the outcome of the infrastructure-replacement rule, which
 // the validate stage owns: how many planned attempts (triplets of a paired

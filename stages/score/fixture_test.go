@@ -154,7 +154,15 @@ func (f *fixture) run(t *testing.T) {
 // scoreInto runs the stage on the earlier stages' tables in s and the
 // validate stage's citation counts, and adds its output to s.
 func scoreInto(c *tables.Campaign, s *tables.Set, citations map[string]int64) {
-	out := Run(c, tables.Validated{Sessions: s.Sessions, CitationCounts: citations}, tables.Accounted{Tokens: s.Tokens})
+	var counts []int64 // validate's column beside the session rows
+	for r := range s.Sessions.All() {
+		n, ok := citations[r.SessionID]
+		if !ok {
+			n = tables.NoCitationCount
+		}
+		counts = append(counts, n)
+	}
+	out := Run(c, tables.Validated{Sessions: s.Sessions, CitationCounts: counts}, tables.Accounted{Tokens: s.Tokens})
 	s.Runs = append(s.Runs, out.Runs...)
 	s.Obligations = out.Obligations
 	s.Rejections = append(s.Rejections, out.Findings...)

@@ -128,7 +128,7 @@ func (rc *ratingChecker) checkContent(a *tables.Adjudication, line int64, p *pla
 			"rater %q was not blinded to arm, cost and reconciliation, so the rating cannot count", a.Rater)
 	}
 	rc.checkObligations(a, line, p.truth)
-	rc.checkCitations(a, line)
+	rc.checkCitations(a, line, p)
 	rc.checkCounts(a, line)
 	rc.checkUnblinding(a, line)
 	return len(*rc.out) == n
@@ -178,9 +178,9 @@ var outcomes = []string{
 // checkCitations checks the citation support judgments. The number of
 // final citations is known from the validate stage's citation rows; when a
 // session has none, only negative and repeated indexes can be detected.
-func (rc *ratingChecker) checkCitations(a *tables.Adjudication, line int64) {
+func (rc *ratingChecker) checkCitations(a *tables.Adjudication, line int64, p *plannedRun) {
 	sid := a.SessionID
-	count, known := rc.in.citations[sid]
+	count, known := p.reviewCitations, p.reviewCitations != tables.NoCitationCount
 	judged := map[int64]bool{}
 	for i, r := range a.Citations {
 		ptr := func() string { return "/citations/" + strconv.Itoa(i) + "/index" } // built only for a finding

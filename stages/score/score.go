@@ -69,6 +69,9 @@ type plannedRun struct {
 	position int64
 	draft    *tables.Session
 	review   *tables.Session
+	// reviewCitations is the number of citations of the review's final
+	// answer (validate's CitationCounts), tables.NoCitationCount when unknown.
+	reviewCitations int64
 }
 
 func (p *plannedRun) reviewID() string {
@@ -80,11 +83,16 @@ func (p *plannedRun) reviewID() string {
 
 // inputs indexes what the score stage reads.
 type inputs struct {
-	plan      []*plannedRun
-	byReview  map[string]*plannedRun // scored review session ID → run
-	sessions  map[string]*tables.Session
-	costs     map[string]*tables.Money // session ID → reference cost plus tool charges (nil: unknown), from its token row
-	citations map[string]int64         // session ID → number of citations of its answer (validate's CitationCounts)
+	plan     []*plannedRun
+	byReview map[string]*plannedRun // scored review session ID → run
+	sessions map[string]*tables.Session
+	costs    map[string]*tables.Money // session ID → reference cost plus tool charges (nil: unknown), from its token row
+}
+
+// sessionRow is a session row newInputs keeps, with its citation count.
+type sessionRow struct {
+	tables.Session
+	citations int64 // validate's CitationCounts
 }
 
 // sessionSlab is how many session rows newInputs copies per allocation.
@@ -95,41 +103,56 @@ type sessionKey struct {
 	rep             int64
 }
 
-func newInputs(c *tables.Campaign, sessions *tables.Spool[tables.Session], citations map[string]int64, tokens *tables.Spool[tables.Token]) *inputs {
+// newInputs indexes the sessions and their citation counts (validate's
+// Sessions and CitationCounts; nil counts: every count unknown) and the
+// token rows' costs, and plans the runs.
+func newInputs(c *tables.Campaign, sessions *tables.Spool[tables.Session], citations []int64, tokens *tables.Spool[tables.Token]) *inputs {
 	in := &inputs{
-		byReview:  map[string]*plannedRun{},
-		sessions:  make(map[string]*tables.Session, sessions.Len()),
-		costs:     make(map[string]*tables.Money, sessions.Len()),
-		citations: citations,
+		byReview: map[string]*plannedRun{},
+		sessions: make(map[string]*tables.Session, sessions.Len()),
+		costs:    make(map[string]*tables.Money, sessions.Len()),
 	}
-	latest := make(map[sessionKey]*tables.Session, sessions.Len())
-	var slab []tables.Session // the rows read, in blocks: one allocation per sessionSlab rows
+	latest := make(map[sessionKey]*sessionRow, sessions.Len())
+	var slab []sessionRow // the rows read, in blocks: one allocation per sessionSlab rows
+	i := 0
 	for row := range sessions.All() {
 		if len(slab) == cap(slab) {
-			slab = make([]tables.Session, 0, sessionSlab)
+			slab = make([]sessionRow, 0, sessionSlab)
 		}
-		slab = append(slab, row)
-		sess := &slab[len(slab)-1]
+		slab = append(slab, sessionRow{Session: row, citations: tables.NoCitationCount})
+		sr := &slab[len(slab)-1]
+		if i < len(citations) {
+			sr.citations = citations[i]
+		}
+		i++
+		sess := &sr.Session
 		in.sessions[sess.SessionID] = sess
 		k := sessionKey{task: sess.TaskID, role: sess.Role, rep: sess.Repetition}
 		if sess.Arm != nil {
 			k.arm = *sess.Arm
 		}
 		if old := latest[k]; old == nil || cmp.Or(cmp.Compare(sess.Attempt, old.Attempt), cmp.Compare(sess.SessionID, old.SessionID)) > 0 {
-			latest[k] = sess
+			latest[k] = sr
 		}
 	}
 	for t := range tokens.All() { // the session's last row, as rows are sorted by session and line
 		in.costs[t.SessionID] = addMoney(t.ReferenceCost, t.ToolCharges)
 	}
 	in.plan = planRuns(c)
-	for _, p := range in.plan {
-		p.draft = latest[sessionKey{task: p.spec.ID, role: tables.RoleDraft, rep: p.rep}]
-		if c.Manifest.Kind == tables.KindSystemComparison { // the workflow's own investigation
-			p.draft = latest[sessionKey{task: p.spec.ID, role: tables.RoleInvestigation, rep: p.rep, arm: p.arm.ID}]
+	session := func(k sessionKey) *tables.Session {
+		if sr := latest[k]; sr != nil {
+			return &sr.Session
 		}
-		p.review = latest[sessionKey{task: p.spec.ID, role: tables.RoleReview, rep: p.rep, arm: p.arm.ID}]
-		if p.review != nil {
+		return nil
+	}
+	for _, p := range in.plan {
+		p.draft = session(sessionKey{task: p.spec.ID, role: tables.RoleDraft, rep: p.rep})
+		if c.Manifest.Kind == tables.KindSystemComparison { // the workflow's own investigation
+			p.draft = session(sessionKey{task: p.spec.ID, role: tables.RoleInvestigation, rep: p.rep, arm: p.arm.ID})
+		}
+		p.reviewCitations = tables.NoCitationCount
+		if sr := latest[sessionKey{task: p.spec.ID, role: tables.RoleReview, rep: p.rep, arm: p.arm.ID}]; sr != nil {
+			p.review, p.reviewCitations = &sr.Session, sr.citations
 			in.byReview[p.review.SessionID] = p
 		}
 	}

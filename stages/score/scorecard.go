@@ -75,7 +75,7 @@ func scoreRun(in *inputs, p *plannedRun, u *usableRatings) (tables.Run, []tables
 			by = settledUnrated
 			break
 		}
-		scoreRated(&run, p, tally, settled, in.citations[p.review.SessionID])
+		scoreRated(&run, p, tally, settled, max(p.reviewCitations, 0)) // unknown counts none, as before
 	case kindCompletionFailure, kindSharedDraft:
 		by = settledNotScorable
 		scoreCompletionFailure(&run, tally)

@@ -87,8 +87,17 @@ func TestRunDuplicatedReceiptCitations(t *testing.T) {
 	if rows != 4 {
 		t.Errorf("%d citation rows of the duplicated review, want 2 per receipt", rows)
 	}
-	if n := s.CitationCounts["T1-r1-A"]; n != 2 {
-		t.Errorf("citation count %d, want the answer's 2", n)
+	i := 0
+	for r := range s.Sessions.All() {
+		if r.SessionID == "T1-r1-A" {
+			if n := s.CitationCounts[i]; n != 2 {
+				t.Errorf("row %d: citation count %d, want the answer's 2", i, n)
+			}
+		}
+		i++
+	}
+	if len(s.CitationCounts) != i {
+		t.Errorf("%d citation counts beside %d session rows", len(s.CitationCounts), i)
 	}
 }
 

@@ -59,7 +59,8 @@ type runner struct {
 	results []sessionResult
 	cites   *tables.Spool[tables.CitationRow]    // sorted by compareCitations
 	disps   *tables.Spool[tables.DispositionRow] // sorted by compareDispositions
-	// citeCounts is each session's answer's citation count (Out.CitationCounts).
+	// citeCounts is each session's answer's citation count (finish lays it
+	// beside the rows as Out.CitationCounts).
 	citeCounts map[string]int64
 	findings   tables.Findings
 	// replacements is the replacement rule's outcome (walkSchedule).
@@ -160,10 +161,17 @@ func (v *runner) finish() Out {
 		}
 	}
 	slices.SortStableFunc(rows, compareSessions)
+	counts := make([]int64, len(rows)) // Out.CitationCounts: beside the rows, in their order
+	for i := range rows {
+		counts[i] = tables.NoCitationCount
+		if n, ok := v.citeCounts[rows[i].SessionID]; ok {
+			counts[i] = n
+		}
+	}
 	sessions := tables.SpoolOf(rows...) // in the order sorted; the rows are garbage from here
 	sessions.Compact()
 	v.findings.Sort()
-	return Out{Sessions: sessions, Citations: v.cites, Dispositions: v.disps, CitationCounts: v.citeCounts,
+	return Out{Sessions: sessions, Citations: v.cites, Dispositions: v.disps, CitationCounts: counts,
 		Replacements: v.replacements, Findings: v.findings}
 }
 
