@@ -248,15 +248,15 @@ func checkResult(t *testing.T, res *Result) {
 	if res.Campaign == nil {
 		t.Fatal("Loaded with a nil campaign")
 	}
-	if want := plannedRuns(&res.Campaign.Manifest); len(res.Tables.Runs) != want {
-		t.Errorf("runs table has %d rows; the manifest plans %d runs", len(res.Tables.Runs), want)
+	if want := plannedRuns(&res.Campaign.Manifest); res.Tables.Runs.Len() != want {
+		t.Errorf("runs table has %d rows; the manifest plans %d runs", res.Tables.Runs.Len(), want)
 	}
 	type runKey struct {
 		task, arm string
 		rep       int64
 	}
 	seen := map[runKey]bool{}
-	for _, r := range res.Tables.Runs {
+	for _, r := range res.Tables.Runs.Collect() {
 		k := runKey{r.TaskID, r.Arm, r.Repetition}
 		if seen[k] {
 			t.Errorf("run %v has two rows", k)
@@ -354,8 +354,8 @@ func TestPipelineExample(t *testing.T) {
 	if !res.Admissible() {
 		t.Fatalf("example is not admissible: %v", res.Tables.Rejections)
 	}
-	if len(res.Tables.Runs) != 48 {
-		t.Errorf("runs = %d, want 48", len(res.Tables.Runs))
+	if res.Tables.Runs.Len() != 48 {
+		t.Errorf("runs = %d, want 48", res.Tables.Runs.Len())
 	}
 }
 

@@ -118,6 +118,7 @@ func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Se
 	}
 	opts.stage("score")
 	scored := score.Run(c, validated, accounted)
+	scored.Runs.Compact() // complete: aggregate, intervals and the report iterate them
 	scored.Obligations.Compact()
 	if opts.ReleaseInputs {
 		c.Adjudications, c.Receipts = nil, nil // last read by score

@@ -60,7 +60,7 @@ func TestRegistryCoversSet(t *testing.T) {
 
 func TestRegistryRowsAndLen(t *testing.T) {
 	s := &tables.Set{
-		Runs:       sampleRows[tables.Run](),
+		Runs:       tables.SpoolOf(sampleRows[tables.Run]()...),
 		Rejections: []tables.Finding{{Code: "b", File: "z"}, {Code: "a", File: "a"}},
 	}
 	for _, tb := range tables.Registry() {

@@ -10,7 +10,7 @@ type Set struct {
 	Obligations  *Spool[ObligationOutcome]
 	Dispositions *Spool[DispositionRow]
 	Citations    *Spool[CitationRow]
-	Runs         []Run
+	Runs         *Spool[Run]
 	Tasks        []Task
 	Repositories []Repository
 	Gates        []Gate

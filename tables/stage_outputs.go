@@ -51,10 +51,12 @@ type Accounted struct {
 }
 
 // Scored is what the score stage produces: one run row per planned run and
-// one obligation row per (run, truth obligation), sorted by (task,
-// repetition, arm), and the stage's findings, sorted.
+// one obligation row per (run, truth obligation), both in run order, sorted
+// by (task, repetition, arm), and the stage's findings, sorted. The runs are
+// spooled in that order (no spool order: they are added sorted), so that
+// every reader iterates them and none holds them whole.
 type Scored struct {
-	Runs        []Run
+	Runs        *Spool[Run]               // in run order
 	Obligations *Spool[ObligationOutcome] // in run order; only the report reads them
 	Findings    Findings
 }

@@ -141,7 +141,7 @@ func c20Violations(c *tables.Campaign, s *tables.Set, want *big.Rat) []string {
 	arms := int64(len(c.Manifest.Design.Arms))
 	allocated := new(big.Rat)
 	drafts := map[string]int64{}
-	for _, r := range s.Runs {
+	for _, r := range s.Runs.Collect() {
 		if r.WorkflowCost == nil {
 			return append(out, fmt.Sprintf("run %s/r%d/%s has no workflow cost", r.TaskID, r.Repetition, r.Arm))
 		}

@@ -65,7 +65,7 @@ func unattributableMCPViolations(s *tables.Set) []string {
 			out = append(out, "tool_charges of "+mcpSession+" is "+tok.ToolCharges.String()+", want null for an unattributable MCP charge")
 		}
 	}
-	for _, r := range s.Runs {
+	for _, r := range s.Runs.Collect() {
 		if r.ReviewSessionID == mcpSession && r.WorkflowCost != nil {
 			out = append(out, "the workflow cost of "+mcpSession+"'s run is "+r.WorkflowCost.String()+", want null")
 		}
@@ -133,7 +133,7 @@ func TestMutationZeroAnMCPCost(t *testing.T) {
 // runCost is the workflow cost of the run whose review is session.
 func runCost(t *testing.T, s *tables.Set, session string) *big.Rat {
 	t.Helper()
-	for _, r := range s.Runs {
+	for _, r := range s.Runs.Collect() {
 		if r.ReviewSessionID == session {
 			if r.WorkflowCost == nil {
 				t.Fatalf("run of %s has no cost", session)
@@ -161,7 +161,7 @@ func TestMutationDoubleCountSharedDBilling(t *testing.T) {
 		mutated := *s
 		mutated.Tokens = tables.SpoolOf(s.Tokens.Collect()...)
 		drafts := map[string]bool{}
-		for _, r := range s.Runs {
+		for _, r := range s.Runs.Collect() {
 			drafts[r.DraftSessionID] = true
 		}
 		for tok := range s.Tokens.All() {
@@ -179,8 +179,9 @@ func TestMutationDoubleCountSharedDBilling(t *testing.T) {
 		// The converse: a comparative allocation that leaves D out of a
 		// run breaks the per-run sum and the identity.
 		mutated := *s
-		mutated.Runs = slices.Clone(s.Runs)
-		mutated.Runs[0].WorkflowCost = mutated.Runs[0].ReviewCost
+		runs := s.Runs.Collect()
+		runs[0].WorkflowCost = runs[0].ReviewCost
+		mutated.Runs = tables.SpoolOf(runs...)
 		v := c20Violations(c, &mutated, want)
 		if len(v) != 2 || !strings.Contains(v[0], "want draft + review") || !strings.HasSuffix(v[1], "D is not billed exactly once") {
 			t.Fatalf("control reported %q", v)

@@ -18,6 +18,11 @@
 //     is unrated, whatever the gates say.
 //   - Rows are sorted by their keys; no map order reaches the output. The
 //     package knows nothing of intervals: an interval never moves a gate.
+//   - Memory is bounded by the tasks, not the runs: every reader iterates
+//     the score stage's spooled runs (runSet, sorted by task, repetition
+//     and arm), a task's values are held only while its runs pass, and
+//     only the medians over all of an arm's runs hold a few integers per
+//     run while they are computed.
 package aggregate
 
 import (
@@ -38,9 +43,9 @@ type inputs struct {
 	replacements tables.Replacements // validate: the infrastructure-replacement rule's outcome
 	sessions     sessionFacts        // account: per-session stop conditions, costs and inputs, read once from its token rows
 	ceilings     []tables.Ceiling    // account: campaign ceilings
-	runs         []tables.Run        // score
+	runs         runSet              // score: every run, sorted (sortedRuns)
 
-	judged []tables.Run         // the runs the policy judges (set once the policy is resolved)
+	judged runSet               // the runs the policy judges (set once the policy is resolved)
 	judges map[[2]string]*judge // (baseline, arm) → its judge over judged, built once
 }
 
@@ -65,7 +70,8 @@ func (in *inputs) judgeOf(pol *policy, c *tables.Campaign, base, arm string) *ju
 // decision row (one of each in the usual two-arm design).
 func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted, scored tables.Scored) Out {
 	in := &inputs{
-		replacements: validated.Replacements, sessions: readSessions(accounted.Tokens), ceilings: accounted.Ceilings, runs: scored.Runs,
+		replacements: validated.Replacements, sessions: readSessions(accounted.Tokens), ceilings: accounted.Ceilings,
+		runs: runSet{spool: sortedRuns(scored.Runs)}, // the score stage's are sorted: then not copied
 	}
 	var out Out
 	all := summarize(c.Manifest.Design.Tasks, in.runs)
@@ -79,23 +85,13 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	out.Figures.Systems = systemFigures(c, all, in.runs)
 	out.Figures.PromptOverheads = promptOverheads(c, in.runs, in.sessions.dispatched)
 
-	// Sorted so that failing lists never depend on input order; the score
-	// stage's runs already are, and are then not copied.
-	byRun := func(a, b tables.Run) int {
-		return cmp.Or(cmp.Compare(a.TaskID, b.TaskID), cmp.Compare(a.Repetition, b.Repetition), cmp.Compare(a.Arm, b.Arm))
-	}
-	runs := in.runs
-	if !slices.IsSortedFunc(runs, byRun) {
-		runs = slices.Clone(runs)
-		slices.SortStableFunc(runs, byRun)
-	}
 	pol, findings := resolvePolicy(c.Manifest.GatePolicy)
 	if pol != nil && pol.name == tables.PresetReviewerBenchmark {
 		findings = append(findings, tables.Finding{Code: tables.CodeGatePresetKind, Severity: tables.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
 			Message: fmt.Sprintf("gate preset %s judges only reviewer benchmarks, not a %s campaign", pol.name, c.Manifest.Kind)})
 		pol = nil
 	}
-	var judged []tables.Run
+	var judged runSet // no run until the policy judges some
 	var refused string
 	if pol != nil && pol.lastRound {
 		refused = round2Refusal(&c.Manifest.Design, pol.split)
@@ -104,15 +100,15 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	case refused != "":
 		findings = append(findings, round2Finding(pol, refused))
 	case pol != nil:
-		judged = pol.judgedRuns(c.Manifest.Design.Tasks, runs)
-		if len(judged) == 0 {
+		judged = pol.judgedRuns(c.Manifest.Design.Tasks, in.runs)
+		if judged.empty() {
 			findings = append(findings, noTasksFinding(pol))
 		}
 	}
 	findings.Sort()
 	out.Findings = append(out.Findings, findings...)
 	in.judged = judged
-	out.Figures.JudgedSplit, out.Figures.SplitRatios = splitRatios(pol, c, in, runs, judged)
+	out.Figures.JudgedSplit, out.Figures.SplitRatios = splitRatios(pol, c, in, all, judged)
 
 	v := validity(in, judged)
 	if judgeSystems(c, in, &out, pol, judged, v) {
@@ -145,11 +141,12 @@ func constructedComplete(c *tables.Campaign, task string) bool {
 	return t != nil && t.Packet.ConstructedComplete
 }
 
-// taskArm is one task under one arm: its runs and their exact medians.
+// taskArm is one task under one arm: its exact medians and sums over its
+// runs. It holds no run: the values of a task's runs are held only until
+// the task's last run has passed (taskValues).
 type taskArm struct {
 	spec tables.TaskSpec
 	arm  string
-	runs []*tables.Run // into the score stage's runs: not copied
 
 	medianR, medianU                *big.Rat // nil when a run is unscored (or, for U, the task has no unanswerable obligation)
 	medianCost, medianReviewCost    *big.Rat // nil when a run's cost is null
@@ -157,35 +154,55 @@ type taskArm struct {
 	timeComplete                    bool
 	hasU                            bool // some run has an unanswerable obligation
 	scored, criticalFailures, nRuns int64
+	cost, ns                        exactSum // Σ workflow cost (unknown once one is null) and Σ workflow time
+	coldRuns                        int64    // runs carrying their system's cold setup
+	answerable                      int64    // r_den of the task's last run
+
+	values *taskValues // while the task's runs pass; nil once its medians are computed
+}
+
+// taskValues are the values of one task-arm's runs that its medians need.
+type taskValues struct {
+	rs, us             fractions
+	costs, reviewCosts amounts
+	ns, reviewNS       []int64
 }
 
 // summarize groups runs by (task, arm), sorted by task ID then arm, and
 // computes their medians. Tasks without a design entry keep their ID.
-func summarize(specs []tables.TaskSpec, runs []tables.Run) []*taskArm {
+// The runs of a task follow each other (runSet), so a task's medians are
+// computed, and its values dropped, once its runs have passed.
+func summarize(specs []tables.TaskSpec, runs runSet) []*taskArm {
 	type key struct{ task, arm string }
 	byKey := map[key]*taskArm{}
-	var out []*taskArm
-	for i := range runs {
-		r := &runs[i]
+	var out, open []*taskArm // open: the current task's
+	for r := range runs.All() {
+		if len(open) > 0 && open[0].spec.ID != r.TaskID {
+			for _, ta := range open {
+				ta.computeMedians()
+			}
+			open = open[:0]
+		}
 		k := key{r.TaskID, r.Arm}
 		ta := byKey[k]
 		if ta == nil {
-			ta = &taskArm{spec: specOf(specs, *r), arm: r.Arm}
+			ta = &taskArm{spec: specOf(specs, r), arm: r.Arm, timeComplete: true, values: &taskValues{}}
 			byKey[k] = ta
 			out = append(out, ta)
+			open = append(open, ta)
 		}
-		ta.runs = append(ta.runs, r)
+		ta.add(r)
+	}
+	for _, ta := range open {
+		ta.computeMedians()
 	}
 	slices.SortFunc(out, func(a, b *taskArm) int {
 		return cmp.Or(cmp.Compare(a.spec.ID, b.spec.ID), cmp.Compare(a.arm, b.arm))
 	})
-	for _, ta := range out {
-		ta.computeMedians()
-	}
 	return out
 }
 
-func specOf(specs []tables.TaskSpec, r tables.Run) tables.TaskSpec {
+func specOf(specs []tables.TaskSpec, r *tables.Run) tables.TaskSpec {
 	for _, s := range specs {
 		if s.ID == r.TaskID {
 			return s
@@ -194,28 +211,36 @@ func specOf(specs []tables.TaskSpec, r tables.Run) tables.TaskSpec {
 	return tables.TaskSpec{ID: r.TaskID, Repository: r.Repository, Family: r.Family}
 }
 
-func (ta *taskArm) computeMedians() {
-	var rs, us fractions
-	var costs, reviewCosts amounts
-	var ns, reviewNS []int64
-	ta.timeComplete = true
-	for _, r := range ta.runs {
-		ta.nRuns++
-		ta.criticalFailures += r.CriticalFailures
-		if r.Scored {
-			ta.scored++
-		}
-		rs.add(r.RNum, r.RDen, r.Scored) // unknown when unscored
-		us.add(r.UNum, r.UDen, r.Scored)
-		costs.add(r.WorkflowCost)
-		reviewCosts.add(r.ReviewCost)
-		ns, reviewNS = append(ns, r.WorkflowNS), append(reviewNS, r.ReviewNS)
-		ta.timeComplete = ta.timeComplete && r.TimeComplete
-		ta.hasU = ta.hasU || r.UDen > 0 || r.U != nil
+// add counts one run of the task-arm and keeps the values its medians need.
+func (ta *taskArm) add(r *tables.Run) {
+	v := ta.values
+	ta.nRuns++
+	ta.criticalFailures += r.CriticalFailures
+	if r.Scored {
+		ta.scored++
 	}
-	ta.medianR, ta.medianU = rs.median(), us.median()
-	ta.medianCost, ta.medianReviewCost = costs.median(), reviewCosts.median()
-	ta.medianNS, ta.medianReviewNS = stats.MedianInt64(ns), stats.MedianInt64(reviewNS)
+	v.rs.add(r.RNum, r.RDen, r.Scored) // unknown when unscored
+	v.us.add(r.UNum, r.UDen, r.Scored)
+	v.costs.add(r.WorkflowCost)
+	v.reviewCosts.add(r.ReviewCost)
+	v.ns, v.reviewNS = append(v.ns, r.WorkflowNS), append(v.reviewNS, r.ReviewNS)
+	ta.timeComplete = ta.timeComplete && r.TimeComplete
+	ta.hasU = ta.hasU || r.UDen > 0 || r.U != nil
+	ta.cost.add(r.WorkflowCost)
+	ta.ns.addInt(r.WorkflowNS)
+	if r.Cold {
+		ta.coldRuns++
+	}
+	ta.answerable = r.RDen
+}
+
+// computeMedians computes the medians of the values added and drops them.
+func (ta *taskArm) computeMedians() {
+	v := ta.values
+	ta.medianR, ta.medianU = v.rs.median(), v.us.median()
+	ta.medianCost, ta.medianReviewCost = v.costs.median(), v.reviewCosts.median()
+	ta.medianNS, ta.medianReviewNS = stats.MedianInt64(v.ns), stats.MedianInt64(v.reviewNS)
+	ta.values = nil
 }
 
 func moneyRat(m *tables.Money) *big.Rat {
@@ -268,7 +293,7 @@ func repositories(tas []*taskArm) []tables.Repository {
 	type key struct{ repo, arm string }
 	byKey := map[key]*tables.Repository{}
 	medians := map[key][]*big.Rat{}
-	costs := map[key]*exactSum{}
+	costs := map[key]*exactSum{} // Σ workflow cost of every run
 	var keys []key
 	for _, ta := range tas {
 		k := key{ta.spec.Repository, ta.arm}
@@ -283,9 +308,7 @@ func repositories(tas []*taskArm) []tables.Repository {
 		row.Runs += ta.nRuns
 		row.CriticalFailures += ta.criticalFailures
 		medians[k] = append(medians[k], ta.medianR)
-		for _, r := range ta.runs {
-			costs[k].add(r.WorkflowCost)
-		}
+		costs[k].merge(&ta.cost)
 	}
 	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.repo, b.repo), cmp.Compare(a.arm, b.arm)) })
 	out := make([]tables.Repository, 0, len(keys))

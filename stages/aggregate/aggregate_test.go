@@ -180,7 +180,7 @@ func TestOrderIndependence(t *testing.T) {
 		f.edit("T5", "B", 2, func(r *tables.Run) { r.CriticalFailures = 1 })
 		f.edit("T2", "B", 1, func(r *tables.Run) { r.CriticalFailures = 1 })
 		if reverse {
-			slices.Reverse(f.s.Runs)
+			slices.Reverse(f.runs)
 		}
 		f.aggregate()
 		return f

@@ -31,6 +31,12 @@ func (s *exactSum) addInt(v int64) {
 	s.sum.Add(&s.sum, x.SetInt64(v))
 }
 
+// merge adds the amounts o summed: unknown when either is.
+func (s *exactSum) merge(o *exactSum) {
+	s.unknown = s.unknown || o.unknown
+	s.sum.Add(&s.sum, &o.sum)
+}
+
 // total is the sum, nil when an amount was null.
 func (s *exactSum) total() *big.Rat {
 	if s.unknown {

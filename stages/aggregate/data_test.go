@@ -21,7 +21,7 @@ func TestData(t *testing.T) {
 	golden.RunCommands(t, "testdata/aggregate.txt", golden.Commands{
 		"campaign": func(c *golden.Case) string {
 			f = newFixture(t, int(c.Int("tasks", 0)), c.Int("reps", 0))
-			return fmt.Sprintf("%d runs\n", len(f.s.Runs))
+			return fmt.Sprintf("%d runs\n", len(f.runs))
 		},
 		"set-r": func(c *golden.Case) string {
 			f.setR(c.Arg("task", ""), c.Arg("arm", ""), c.Int("rep", 0), c.Int("r", 0))

@@ -17,14 +17,14 @@ type validityReport struct{ reasons []string }
 // scored (an unrated run, a missing session or a defective oracle leaves a
 // run unscored). Rejecting findings give no verdict whatever this says
 // (tables.ApplyRejections, applied once by stages.Run).
-func validity(in *inputs, judged []tables.Run) validityReport {
+func validity(in *inputs, judged runSet) validityReport {
 	var v validityReport
 	v.reasons = append(v.reasons, ceilingsExceeded(in.ceilings)...)
 	if r := in.replacements; r.Exceeded {
 		v.reasons = append(v.reasons, fmt.Sprintf("%d infrastructure-invalid %s, at most %d may be replaced", r.Invalid, r.Unit, r.Allowed))
 	}
 	byClass := map[string][]string{}
-	for _, r := range judged {
+	for r := range judged.All() {
 		if r.Scored {
 			continue
 		}

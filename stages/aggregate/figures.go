@@ -12,8 +12,8 @@ import (
 // figures computes every number the reports show from all, the task
 // summaries of every run (the same medians the gates read: summarize),
 // over every split. The report formats them and computes nothing.
-func figures(c *tables.Campaign, all []*taskArm, runs []tables.Run, sessions *sessionFacts) tables.Figures {
-	arms, tasks := armOrder(c, runs), taskOrder(c, runs)
+func figures(c *tables.Campaign, all []*taskArm, runs runSet, sessions *sessionFacts) tables.Figures {
+	arms, tasks := armOrder(c, all), taskOrder(c, all)
 	byArm := map[string]map[string]*taskArm{}
 	for _, arm := range arms {
 		byArm[arm] = map[string]*taskArm{}
@@ -25,7 +25,7 @@ func figures(c *tables.Campaign, all []*taskArm, runs []tables.Run, sessions *se
 		EvidenceArms: []tables.SplitArmMacro{}, EvidenceTasks: []tables.TaskArmMedians{}}
 	f.SessionReferenceCost, f.SessionActualCharge = sessions.referenceCost, sessions.actualCharge
 	for i, arm := range arms {
-		f.CostArms = append(f.CostArms, armCostTime(arm, runs, tasks, byArm[arm]))
+		f.CostArms = append(f.CostArms, armCostTime(arm, runs.ofArm(arm), tasks, byArm[arm]))
 		if i == 0 {
 			f.Baseline = arm
 			continue
@@ -67,16 +67,14 @@ func sumRatio(tasks []string, treat, ref map[string]*taskArm, median medianOf, r
 	return stats.RatioOfSums(num, den)
 }
 
-// armCostTime sums one arm's runs and task medians.
-func armCostTime(arm string, runs []tables.Run, tasks []string, tas map[string]*taskArm) tables.ArmCostTime {
+// armCostTime sums one arm's runs and task medians; runs are the arm's.
+// Its medians over every run of the arm hold four integers per run while
+// it runs.
+func armCostTime(arm string, runs runSet, tasks []string, tas map[string]*taskArm) tables.ArmCostTime {
 	a := tables.ArmCostTime{Arm: arm}
 	var cost, review amounts
 	var ns, reviewNS []int64
-	for i := range runs {
-		r := &runs[i]
-		if r.Arm != arm {
-			continue
-		}
+	for r := range runs.All() {
 		a.Runs++
 		cost.add(r.WorkflowCost)
 		review.add(r.ReviewCost)
@@ -146,29 +144,30 @@ func splitOrder(tasks []string, split map[string]string) []string {
 }
 
 // armOrder is the manifest's arm order (baseline first), then any other
-// arm of the runs, sorted.
-func armOrder(c *tables.Campaign, runs []tables.Run) []string {
+// arm of the runs (of the task summaries all, one per task and arm of a
+// run), sorted.
+func armOrder(c *tables.Campaign, all []*taskArm) []string {
 	var manifest []string
 	for _, a := range c.Manifest.Design.Arms {
 		manifest = append(manifest, a.ID)
 	}
 	seen := map[string]bool{}
-	for _, r := range runs {
-		seen[r.Arm] = true
+	for _, ta := range all {
+		seen[ta.arm] = true
 	}
 	return withExtras(manifest, seen)
 }
 
-// taskOrder is the manifest's task order, then any other task of the runs,
-// sorted.
-func taskOrder(c *tables.Campaign, runs []tables.Run) []string {
+// taskOrder is the manifest's task order, then any other task of the runs
+// (of the task summaries all), sorted.
+func taskOrder(c *tables.Campaign, all []*taskArm) []string {
 	var manifest []string
 	for _, t := range c.Manifest.Design.Tasks {
 		manifest = append(manifest, t.ID)
 	}
 	seen := map[string]bool{}
-	for _, r := range runs {
-		seen[r.TaskID] = true
+	for _, ta := range all {
+		seen[ta.spec.ID] = true
 	}
 	return withExtras(manifest, seen)
 }

@@ -6,29 +6,24 @@ import "github.com/evalgate/evalgate/tables"
 // non-baseline arm through the gates' own judge (newJudge, ratioOfSums):
 // the judged split over judged, exactly the runs the gates read, every
 // other split over all its runs. pol may be nil (nothing judged).
-func splitRatios(pol *policy, c *tables.Campaign, in *inputs, runs, judged []tables.Run) (string, []tables.SplitCostRatio) {
+func splitRatios(pol *policy, c *tables.Campaign, in *inputs, all []*taskArm, judged runSet) (string, []tables.SplitCostRatio) {
 	arms := c.Manifest.Design.Arms
 	out := []tables.SplitCostRatio{}
 	if len(arms) < 2 {
 		return "", out
 	}
 	judgedSplit := ""
-	if pol != nil && len(judged) > 0 {
+	if pol != nil && !judged.empty() {
 		judgedSplit = pol.split
 	}
 	split := map[string]string{}
 	for _, t := range c.Manifest.Design.Tasks {
 		split[t.ID] = t.Split
 	}
-	for _, sp := range splitOrder(taskOrder(c, runs), split) {
+	for _, sp := range splitOrder(taskOrder(c, all), split) {
 		of := judged
 		if sp != judgedSplit {
-			of = nil
-			for _, r := range runs {
-				if split[r.TaskID] == sp {
-					of = append(of, r)
-				}
-			}
+			of = in.runs.where(func(r *tables.Run) bool { return split[r.TaskID] == sp })
 		}
 		for _, arm := range arms[1:] {
 			var j *judge

@@ -13,7 +13,7 @@ import (
 // task summaries the gates read. nil for other kinds. A run's warm part is
 // its workflow minus the setup charged to it; totals are plain sums, so a
 // cold setup is never amortized over the suite.
-func systemFigures(c *tables.Campaign, all []*taskArm, runs []tables.Run) *tables.SystemFigures {
+func systemFigures(c *tables.Campaign, all []*taskArm, runs runSet) *tables.SystemFigures {
 	if c.Manifest.Kind != tables.KindSystemComparison {
 		return nil
 	}
@@ -26,16 +26,16 @@ func systemFigures(c *tables.Campaign, all []*taskArm, runs []tables.Run) *table
 		}
 	}
 	for _, arm := range d.Arms {
-		f.Systems = append(f.Systems, systemTotals(arm, runs, all))
+		f.Systems = append(f.Systems, systemTotals(arm, runs.ofArm(arm.ID), all))
 		for _, repo := range repos {
-			if s, ok := systemSetup(arm.ID, repo, runs); ok {
+			if s, ok := systemSetup(arm.ID, repo, runs.ofArm(arm.ID)); ok {
 				f.Setups = append(f.Setups, s)
 			}
 		}
 	}
 	for _, t := range d.Tasks {
 		for _, arm := range d.Arms {
-			f.Tasks = append(f.Tasks, systemTask(t, arm.ID, runs, all))
+			f.Tasks = append(f.Tasks, systemTask(t, arm.ID, all))
 		}
 	}
 	return f
@@ -43,7 +43,7 @@ func systemFigures(c *tables.Campaign, all []*taskArm, runs []tables.Run) *table
 
 // runParts are a run's exact cost and time, whole and without its setup;
 // a nil cost is unknown.
-func runParts(r tables.Run) (cost, ns, warmCost, warmNS *big.Rat) {
+func runParts(r *tables.Run) (cost, ns, warmCost, warmNS *big.Rat) {
 	cost, ns = moneyRat(r.WorkflowCost), big.NewRat(r.WorkflowNS, 1)
 	warmNS = big.NewRat(r.WorkflowNS-r.SetupNS, 1)
 	if setup := moneyRat(r.SetupCost); cost != nil && setup != nil {
@@ -52,13 +52,11 @@ func runParts(r tables.Run) (cost, ns, warmCost, warmNS *big.Rat) {
 	return cost, ns, warmCost, warmNS
 }
 
-func systemTotals(arm tables.Arm, runs []tables.Run, all []*taskArm) tables.SystemTotals {
+// systemTotals sums the system's runs (runs are the arm's).
+func systemTotals(arm tables.Arm, runs runSet, all []*taskArm) tables.SystemTotals {
 	t := tables.SystemTotals{System: arm.ID, Role: arm.ComparatorRole}
 	var cost, ns, warm, warmNS, setup, setupNS []*big.Rat
-	for _, r := range runs {
-		if r.Arm != arm.ID {
-			continue
-		}
+	for r := range runs.All() {
 		t.Runs++
 		c, n, w, wn := runParts(r)
 		cost, ns, warm, warmNS = append(cost, c), append(ns, n), append(warm, w), append(warmNS, wn)
@@ -97,10 +95,11 @@ func systemTotals(arm tables.Arm, runs []tables.Run, all []*taskArm) tables.Syst
 	return t
 }
 
-// systemSetup is the cold run of arm in repo: the run marked cold there.
-func systemSetup(arm, repo string, runs []tables.Run) (tables.SystemSetup, bool) {
-	for _, r := range runs {
-		if r.Arm != arm || r.Repository != repo || !r.Cold {
+// systemSetup is the cold run of arm in repo: the first run marked cold
+// there (runs are the arm's).
+func systemSetup(arm, repo string, runs runSet) (tables.SystemSetup, bool) {
+	for r := range runs.All() {
+		if r.Repository != repo || !r.Cold {
 			continue
 		}
 		c, n, w, wn := runParts(r)
@@ -112,24 +111,15 @@ func systemSetup(arm, repo string, runs []tables.Run) (tables.SystemSetup, bool)
 	return tables.SystemSetup{}, false
 }
 
-func systemTask(spec tables.TaskSpec, arm string, runs []tables.Run, all []*taskArm) tables.SystemTaskCost {
+// systemTask is the system's cost and time on one task, from its task
+// summary (none when the system has no run of the task).
+func systemTask(spec tables.TaskSpec, arm string, all []*taskArm) tables.SystemTaskCost {
 	t := tables.SystemTaskCost{Task: spec.ID, Repository: spec.Repository, System: arm}
-	var cost, ns []*big.Rat
-	for _, r := range runs {
-		if r.Arm != arm || r.TaskID != spec.ID {
-			continue
-		}
-		t.Runs++
-		if r.Cold {
-			t.ColdRuns++
-		}
-		c, n, _, _ := runParts(r)
-		cost, ns = append(cost, c), append(ns, n)
-		t.Answerable = r.RDen
-	}
-	t.TotalCost, t.TotalNS = stats.Sum(cost), stats.Sum(ns)
+	t.TotalCost, t.TotalNS = new(big.Rat), new(big.Rat) // the sums over no run
 	for _, ta := range all {
 		if ta.arm == arm && ta.spec.ID == spec.ID {
+			t.Runs, t.ColdRuns, t.Answerable = ta.nRuns, ta.coldRuns, ta.answerable
+			t.TotalCost, t.TotalNS = ta.cost.total(), ta.ns.total()
 			t.MedianCost, t.MedianNS = ta.medianCost, timeMedian(ta, false)
 		}
 	}

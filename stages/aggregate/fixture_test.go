@@ -23,6 +23,7 @@ type fixture struct {
 	t            *testing.T
 	c            *tables.Campaign
 	s            *tables.Set
+	runs         []tables.Run        // the score stage's, edited in place; spooled by aggregate
 	replacements tables.Replacements // the validate stage's replacement outcome
 }
 
@@ -40,7 +41,7 @@ func newFixture(t *testing.T, tasks int, reps int64) *fixture {
 		repo := fmt.Sprintf("R%d", (i+1)/2)
 		m.Design.Tasks = append(m.Design.Tasks, tables.TaskSpec{ID: id, Repository: repo, Family: id, Split: "evaluation", Category: tables.CategoryChangeImpact})
 		for rep := int64(1); rep <= reps; rep++ {
-			f.s.Runs = append(f.s.Runs,
+			f.runs = append(f.runs,
 				f.run(id, repo, rep, "A", 80, "1.00", "0.50", 100),
 				f.run(id, repo, rep, "B", 95, "1.05", "0.55", 105))
 		}
@@ -73,8 +74,8 @@ func (f *fixture) run(task, repo string, rep int64, arm string, r int64, cost, r
 // edit changes the runs of a task and arm (all repetitions when rep is 0).
 func (f *fixture) edit(task, arm string, rep int64, fn func(*tables.Run)) {
 	n := 0
-	for i := range f.s.Runs {
-		r := &f.s.Runs[i]
+	for i := range f.runs {
+		r := &f.runs[i]
 		if r.TaskID == task && r.Arm == arm && (rep == 0 || r.Repetition == rep) {
 			fn(r)
 			n++
@@ -97,13 +98,14 @@ func (f *fixture) setCost(task, arm string, rep int64, cost string) {
 }
 
 func (f *fixture) aggregate() {
-	aggregateInto(f.c, f.s, f.replacements)
+	aggregateInto(f.c, f.s, f.runs, f.replacements)
 }
 
 // aggregateInto runs the stage on the earlier stages' tables in s (their
-// findings in s.Rejections, which the stage never reads) and adds its
-// output to s, with the decision after tables.ApplyRejections.
-func aggregateInto(c *tables.Campaign, s *tables.Set, replacements tables.Replacements) {
+// findings in s.Rejections, which the stage never reads) and runs, and adds
+// its output to s, with the decision after tables.ApplyRejections.
+func aggregateInto(c *tables.Campaign, s *tables.Set, runs []tables.Run, replacements tables.Replacements) {
+	s.Runs = tables.SpoolOf(runs...)
 	out := Run(c, tables.Validated{Sessions: s.Sessions, Replacements: replacements}, tables.Accounted{Tokens: s.Tokens, Ceilings: s.Ceilings}, tables.Scored{Runs: s.Runs, Findings: s.Rejections})
 	s.Tasks = append(s.Tasks, out.Tasks...)
 	s.Repositories = append(s.Repositories, out.Repositories...)

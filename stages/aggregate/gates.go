@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-	"strings"
 
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
@@ -17,19 +16,12 @@ type judge struct {
 	arm, base  string
 	tasks      []string // judged task IDs, sorted
 	treat, ref map[string]*taskArm
-	treatRuns  []*tables.Run // into the judged runs: not copied
-	pairs      []pair
+	runs       runSet   // the judged runs of both arms
+	treatRuns  runSet   // the judged runs of the treatment arm
 	overLimits []string // sessions not shown within their absolute limits
 	// costBlockers are the sessions whose cost cannot be shown within a
 	// hard spend bound, with the reason; any makes every cost gate fail.
 	costBlockers []costBlocker
-}
-
-// pair is one repetition of one task: the baseline and treatment runs
-// sharing a draft.
-type pair struct {
-	name        string // task/r<rep>
-	base, treat *tables.Run
 }
 
 // evaluate returns the policy's gate rows for arm over the judged runs, in
@@ -60,9 +52,10 @@ func evaluate(pol *policy, c *tables.Campaign, in *inputs, base, arm string) []t
 	return gates
 }
 
-func newJudge(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, base, arm string) *judge {
-	j := &judge{pol: pol, arm: arm, base: base, treat: map[string]*taskArm{}, ref: map[string]*taskArm{}}
-	for _, ta := range summarize(c.Manifest.Design.Tasks, judged) {
+func newJudge(pol *policy, c *tables.Campaign, in *inputs, judged runSet, base, arm string) *judge {
+	j := &judge{pol: pol, arm: arm, base: base, treat: map[string]*taskArm{}, ref: map[string]*taskArm{},
+		runs: judged.where(func(r *tables.Run) bool { return r.Arm == arm || r.Arm == base }), treatRuns: judged.ofArm(arm)}
+	for _, ta := range summarize(c.Manifest.Design.Tasks, j.runs) {
 		switch ta.arm {
 		case arm:
 			j.treat[ta.spec.ID] = ta
@@ -76,29 +69,6 @@ func newJudge(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, 
 		}
 	}
 	slices.Sort(j.tasks)
-	byRep := map[string]*pair{}
-	for i := range judged {
-		r := &judged[i]
-		if r.Arm != arm && r.Arm != base {
-			continue
-		}
-		name := runName(r)
-		p := byRep[name]
-		if p == nil {
-			p = &pair{name: name}
-			byRep[name] = p
-		}
-		if r.Arm == arm {
-			p.treat = r
-			j.treatRuns = append(j.treatRuns, r)
-		} else {
-			p.base = r
-		}
-	}
-	for _, p := range byRep {
-		j.pairs = append(j.pairs, *p)
-	}
-	slices.SortFunc(j.pairs, func(a, b pair) int { return strings.Compare(a.name, b.name) })
 	j.overLimits = in.sessions.overLimits
 	j.costBlockers = in.sessions.costBlockers
 	return j
@@ -133,8 +103,9 @@ func runName(r *tables.Run) string { return fmt.Sprintf("%s/r%d", r.TaskID, r.Re
 // review and every source gate passes. An unscored run cannot show either.
 func (j *judge) criticalSource(t threshold) tables.Gate {
 	var failing []string
-	var critical, source int64
-	for _, r := range j.treatRuns {
+	var critical, source, n int64
+	for r := range j.treatRuns.All() {
+		n++
 		critical += r.CriticalFailures
 		if !r.SourceGate {
 			source++
@@ -143,7 +114,7 @@ func (j *judge) criticalSource(t threshold) tables.Gate {
 			failing = append(failing, runName(r))
 		}
 	}
-	return j.countGate(t, failing, fmt.Sprintf("%d critical failures and %d source-gate failures in %d %s reviews", critical, source, len(j.treatRuns), j.arm))
+	return j.countGate(t, failing, fmt.Sprintf("%d critical failures and %d source-gate failures in %d %s reviews", critical, source, n, j.arm))
 }
 
 // taskFloor is gate (2a): every task-median R of the treatment meets the floor.
@@ -188,7 +159,7 @@ func (j *judge) macroFloor(t threshold) tables.Gate {
 func (j *judge) uncertainty(t threshold) tables.Gate {
 	var failing []string
 	var cases int
-	for _, r := range j.treatRuns {
+	for r := range j.treatRuns.All() {
 		if r.UDen == 0 {
 			continue
 		}
@@ -256,12 +227,14 @@ func (j *judge) maxTaskDrop(t threshold) tables.Gate {
 // protocol is gate (4): the protocol gate passes in every treatment review.
 func (j *judge) protocol(t threshold) tables.Gate {
 	var failing []string
-	for _, r := range j.treatRuns {
+	var n int
+	for r := range j.treatRuns.All() {
+		n++
 		if !r.ProtocolGate {
 			failing = append(failing, runName(r))
 		}
 	}
-	return j.countGate(t, failing, fmt.Sprintf("%d of %d %s reviews fail the disposition and cross-reference checks", len(failing), len(j.treatRuns), j.arm))
+	return j.countGate(t, failing, fmt.Sprintf("%d of %d %s reviews fail the disposition and cross-reference checks", len(failing), n, j.arm))
 }
 
 // sessionLimits is the absolute per-session limit gate.

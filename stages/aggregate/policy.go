@@ -3,7 +3,6 @@ package aggregate
 import (
 	"fmt"
 	"math/big"
-	"slices"
 
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
@@ -98,28 +97,14 @@ func (p *policy) find(name tables.GateName) *threshold {
 // split, and for development round 2 only repetition 2, the round-2
 // triplet (one round-2 observation per task; round2Refusal has checked
 // that every development task has exactly two rounds).
-func (p *policy) judgedRuns(specs []tables.TaskSpec, runs []tables.Run) []tables.Run {
+func (p *policy) judgedRuns(specs []tables.TaskSpec, runs runSet) runSet {
 	split := map[string]string{}
 	for _, s := range specs {
 		split[s.ID] = s.Split
 	}
-	var out []tables.Run
-	filtered := false // out holds the judged runs once one run is left out; until then runs[:i] are all judged
-	for i, r := range runs {
-		if split[r.TaskID] != p.split || (p.lastRound && r.Repetition != round2Rounds) {
-			if !filtered {
-				out, filtered = slices.Clone(runs[:i]), true
-			}
-			continue
-		}
-		if filtered {
-			out = append(out, r)
-		}
-	}
-	if !filtered {
-		return runs // every run is judged: no copy (the caller only reads them)
-	}
-	return out
+	return runs.where(func(r *tables.Run) bool {
+		return split[r.TaskID] == p.split && (!p.lastRound || r.Repetition == round2Rounds)
+	})
 }
 
 func noTasksFinding(p *policy) tables.Finding {

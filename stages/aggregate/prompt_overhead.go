@@ -15,27 +15,13 @@ import (
 // review counted beyond the baseline's: the instruction and schema tokens
 // the arm is charged for (rule C3). The campaign's prompt files are read
 // from c.Prompts; a part whose file did not load counts zero bytes.
-func promptOverheads(c *tables.Campaign, runs []tables.Run, dispatched map[string]meteredInput) []tables.PromptOverhead {
+func promptOverheads(c *tables.Campaign, runs runSet, dispatched map[string]meteredInput) []tables.PromptOverhead {
 	arms := c.Manifest.Design.Arms
 	if c.Manifest.Kind != tables.KindPairedReview || len(arms) < 2 {
 		return nil
 	}
-	type pairKey struct {
-		task string
-		rep  int64
-	}
-	review := map[string]map[pairKey]string{} // arm → pair → dispatched review session
-	for _, r := range runs {
-		if _, ok := dispatched[r.ReviewSessionID]; !ok {
-			continue
-		}
-		if review[r.Arm] == nil {
-			review[r.Arm] = map[pairKey]string{}
-		}
-		review[r.Arm][pairKey{r.TaskID, r.Repetition}] = r.ReviewSessionID
-	}
 	base := arms[0]
-	var out []tables.PromptOverhead
+	out := make([]tables.PromptOverhead, 0, len(arms)-1)
 	for _, arm := range arms[1:] {
 		o := tables.PromptOverhead{Arm: arm.ID, Baseline: base.ID}
 		mine, theirs := renderedParts(c, arm.Prompts), renderedParts(c, base.Prompts)
@@ -46,30 +32,43 @@ func promptOverheads(c *tables.Campaign, runs []tables.Run, dispatched map[strin
 		for _, p := range o.BaselineOnly {
 			o.Bytes -= p.RenderedBytes
 		}
-		keys := make([]pairKey, 0, len(review[arm.ID]))
-		for k := range review[arm.ID] {
-			keys = append(keys, k)
+		out = append(out, o)
+	}
+	// A pair is one (task, repetition) whose baseline and arm reviews were
+	// both dispatched (the last of each, should one repeat); its runs
+	// follow each other (runSet). Only sums are kept, so no pair order
+	// enters them.
+	var task string
+	var rep int64
+	group := map[string]meteredInput{} // arm → its dispatched review in the current pair
+	flush := func() {
+		b, ok := group[base.ID]
+		if !ok {
+			return
 		}
-		slices.SortFunc(keys, func(x, y pairKey) int {
-			if x.task != y.task {
-				return compareStrings(x.task, y.task)
-			}
-			return int(x.rep - y.rep)
-		})
-		for _, k := range keys {
-			b, ok := review[base.ID][k]
+		for i := range out {
+			a, ok := group[out[i].Arm]
 			if !ok {
 				continue
 			}
-			o.Pairs++
-			inA, inB := dispatched[review[arm.ID][k]], dispatched[b]
-			if inA.metered && inB.metered {
-				o.MeteredPairs++
-				o.InputTokens += inA.tokens - inB.tokens
+			out[i].Pairs++
+			if a.metered && b.metered {
+				out[i].MeteredPairs++
+				out[i].InputTokens += a.tokens - b.tokens
 			}
 		}
-		out = append(out, o)
 	}
+	for r := range runs.All() {
+		if r.TaskID != task || r.Repetition != rep {
+			flush()
+			clear(group)
+			task, rep = r.TaskID, r.Repetition
+		}
+		if in, ok := dispatched[r.ReviewSessionID]; ok {
+			group[r.Arm] = in
+		}
+	}
+	flush()
 	return out
 }
 
@@ -104,14 +103,4 @@ func partsNotIn(xs, ys []part) []tables.PromptPartBytes {
 		}
 	}
 	return out
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -69,21 +69,55 @@ func (j *judge) taskRatio(t threshold, median medianOf) tables.Gate {
 }
 
 // pairRatio bounds every paired complete-workflow ratio (same task and
-// repetition, so the same draft); observed is the largest.
+// repetition, so the same draft); observed is the largest. A pair is the
+// last baseline and the last treatment run of a (task, repetition), whose
+// runs follow each other (runSet); failing names pairs in name order.
 func (j *judge) pairRatio(t threshold, value func(*tables.Run) *big.Rat) tables.Gate {
 	var failing []string
-	var ratios []*big.Rat
-	for _, p := range j.pairs {
+	var worst *big.Rat
+	known := true // every pair's ratio is known
+	var cur struct {
+		task        string
+		rep         int64
+		open        bool
+		base, treat *big.Rat // the pair's values, nil when unknown
+		hasBase     bool
+		hasTreat    bool
+	}
+	flush := func() {
+		if !cur.open {
+			return
+		}
 		var r *big.Rat
-		if p.base != nil && p.treat != nil {
-			r = stats.Ratio(value(p.treat), value(p.base))
+		if cur.hasBase && cur.hasTreat {
+			r = stats.Ratio(cur.treat, cur.base)
 		}
 		if !t.pass(r) {
-			failing = append(failing, p.name)
+			failing = append(failing, fmt.Sprintf("%s/r%d", cur.task, cur.rep))
 		}
-		ratios = append(ratios, r)
+		switch {
+		case r == nil:
+			known = false
+		case worst == nil || r.Cmp(worst) > 0:
+			worst = r
+		}
 	}
-	worst := largest(ratios)
+	for r := range j.runs.All() {
+		if !cur.open || r.TaskID != cur.task || r.Repetition != cur.rep {
+			flush()
+			cur.task, cur.rep, cur.open, cur.hasBase, cur.hasTreat = r.TaskID, r.Repetition, true, false, false
+		}
+		if r.Arm == j.arm {
+			cur.treat, cur.hasTreat = value(r), true
+		} else {
+			cur.base, cur.hasBase = value(r), true
+		}
+	}
+	flush()
+	if !known {
+		worst = nil // largest: unknown when a ratio is
+	}
+	slices.Sort(failing) // the pairs' names are distinct
 	return j.gate(t, worst, failing, "largest paired complete-workflow ratio: "+stats.FormatPercentChange(worst))
 }
 

@@ -17,12 +17,12 @@ var gainGates = []tables.GateName{tables.GateBaselineCostAggregate, tables.GateB
 // is nil when the design names no comparator.
 type systemJudges struct {
 	vsBase, vsCmp *judge
-	judged        []tables.Run // every system's judged runs
+	judged        runSet // every system's judged runs
 }
 
 // evaluateSystems returns the G5 gate rows for the candidate, in policy
 // order.
-func evaluateSystems(pol *policy, c *tables.Campaign, in *inputs, judged []tables.Run, base, cand, cmpArm string) []tables.Gate {
+func evaluateSystems(pol *policy, c *tables.Campaign, in *inputs, judged runSet, base, cand, cmpArm string) []tables.Gate {
 	sj := systemJudges{vsBase: in.judgeOf(pol, c, base, cand), judged: judged}
 	if cmpArm != "" {
 		sj.vsCmp = in.judgeOf(pol, c, cmpArm, cand)

@@ -11,7 +11,7 @@ import (
 // judgeSystems writes the gates and the decision of a system comparison,
 // or of a campaign whose kind and preset do not fit each other, and
 // reports whether it did. Anything else is left to the paired-review path.
-func judgeSystems(c *tables.Campaign, in *inputs, out *Out, pol *policy, judged []tables.Run, v validityReport) bool {
+func judgeSystems(c *tables.Campaign, in *inputs, out *Out, pol *policy, judged runSet, v validityReport) bool {
 	isSys := c.Manifest.Kind == tables.KindSystemComparison
 	sysPreset := pol != nil && pol.name == tables.PresetSystemComparison
 	if !isSys && !sysPreset {

@@ -19,13 +19,15 @@ import (
 //
 // workflowLimits counts the judged runs whose limits_exceeded column names
 // a limit; each failing item is the system, the run and the limits broken.
-func workflowLimits(j *judge, t threshold, judged []tables.Run) tables.Gate {
+func workflowLimits(j *judge, t threshold, judged runSet) tables.Gate {
 	var failing []string
-	for i := range judged {
-		if r := &judged[i]; len(r.LimitsExceeded) > 0 {
+	var n int
+	for r := range judged.All() {
+		n++
+		if len(r.LimitsExceeded) > 0 {
 			failing = append(failing, fmt.Sprintf("%s:%s:%s", r.Arm, runName(r), strings.Join(r.LimitsExceeded, ",")))
 		}
 	}
 	return j.countGate(t, failing, fmt.Sprintf("%d of %d workflows of any system beyond a workflow limit (12 min workflow incl. cold setup, 8 min investigation, 4 min review, %d operations)",
-		len(failing), len(judged), tables.WorkflowOperationLimit))
+		len(failing), n, tables.WorkflowOperationLimit))
 }

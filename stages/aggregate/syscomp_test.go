@@ -12,9 +12,10 @@ import (
 // r2), one repetition, three systems. Every run is scored and valid; the
 // numbers below are set per test.
 type sysFixture struct {
-	t *testing.T
-	c *tables.Campaign
-	s *tables.Set
+	t    *testing.T
+	c    *tables.Campaign
+	s    *tables.Set
+	runs []tables.Run
 }
 
 // usd converts a decimal text in dollars to Money.
@@ -61,7 +62,7 @@ func newSysFixture(t *testing.T) *sysFixture {
 			id, cost string
 			r, ns    int64
 		}{{"madar", "0.85", 1900, 850}, {"native", "1.00", 1600, 1000}, {"serena", "0.85", 2000, 850}} {
-			f.s.Runs = append(f.s.Runs, tables.Run{
+			f.runs = append(f.runs, tables.Run{
 				TaskID: task, Repository: "r" + task[1:], Family: "F" + task[1:], Repetition: 1, Arm: arm.id,
 				Classification: "valid", Scored: true, RNum: arm.r, RDen: 2000,
 				SourceGate: true, ProtocolGate: true, StructuralPass: true,
@@ -73,8 +74,8 @@ func newSysFixture(t *testing.T) *sysFixture {
 }
 
 func (f *sysFixture) run(task, arm string) *tables.Run {
-	for i := range f.s.Runs {
-		if r := &f.s.Runs[i]; r.TaskID == task && r.Arm == arm {
+	for i := range f.runs {
+		if r := &f.runs[i]; r.TaskID == task && r.Arm == arm {
 			return r
 		}
 	}
@@ -84,7 +85,7 @@ func (f *sysFixture) run(task, arm string) *tables.Run {
 
 func (f *sysFixture) judge() (map[tables.GateName]tables.Gate, tables.Decision) {
 	f.t.Helper()
-	aggregateInto(f.c, f.s, tables.Replacements{})
+	aggregateInto(f.c, f.s, f.runs, tables.Replacements{})
 	gates := map[tables.GateName]tables.Gate{}
 	for _, g := range f.s.Gates {
 		gates[g.Gate] = g
@@ -222,7 +223,7 @@ func TestGatePresetKindMismatch(t *testing.T) {
 	t.Run("system preset on a paired review", func(t *testing.T) {
 		f := newSysFixture(t)
 		f.c.Manifest.Kind = tables.KindPairedReview
-		aggregateInto(f.c, f.s, tables.Replacements{})
+		aggregateInto(f.c, f.s, f.runs, tables.Replacements{})
 		if len(f.s.Decision) != 2 || f.s.Decision[0].Decision != tables.DecisionNoVerdict || !hasCode(f.s.Rejections, tables.CodeGatePresetKind) {
 			t.Fatalf("decisions %+v findings %v", f.s.Decision, f.s.Rejections)
 		}
@@ -244,7 +245,7 @@ func sysPreset(t *testing.T) tables.Preset {
 func TestNoGateEvaluatedRejects(t *testing.T) {
 	f := newSysFixture(t)
 	var out Out
-	judgeSystems(f.c, &inputs{}, &out, &policy{name: tables.PresetSystemComparison}, nil, validityReport{})
+	judgeSystems(f.c, &inputs{}, &out, &policy{name: tables.PresetSystemComparison}, runSet{}, validityReport{})
 	if len(out.Decision) != 1 || out.Decision[0].Decision != tables.DecisionNoVerdict || !hasCode(out.Findings, tables.CodeGateNoneEvaluated) {
 		t.Fatalf("decisions %+v findings %v", out.Decision, out.Findings)
 	}

@@ -34,7 +34,7 @@ func TestData(t *testing.T) {
 			}
 			runs = append(runs, run(w[0], w[1], w[2], n[0], n[1], n[2], n[3], n[4]))
 		}
-		return renderIntervals(Run(campaign("A", "B"), runs))
+		return renderIntervals(Run(campaign("A", "B"), tables.SpoolOf(runs...)))
 	}})
 }
 

@@ -65,12 +65,12 @@ type Out struct {
 }
 
 // Run computes the intervals of the score stage's runs.
-func Run(c *tables.Campaign, runs []tables.Run) Out {
+func Run(c *tables.Campaign, runs *tables.Spool[tables.Run]) Out {
 	return RunWith(c, runs, Options{})
 }
 
 // RunWith is Run with explicit options.
-func RunWith(c *tables.Campaign, runs []tables.Run, opt Options) Out {
+func RunWith(c *tables.Campaign, runs *tables.Spool[tables.Run], opt Options) Out {
 	var m tables.Manifest
 	if c != nil {
 		m = c.Manifest
@@ -79,7 +79,8 @@ func RunWith(c *tables.Campaign, runs []tables.Run, opt Options) Out {
 	if len(findings) > 0 {
 		return Out{Findings: findings}
 	}
-	red, bad := reduce(runs, p.cluster, armOrder(m, runs))
+	arms, grouped := armOrder(m, runs)
+	red, bad := reduce(runs, p.cluster, arms, grouped)
 	return Out{Intervals: red.rows(m.CampaignID, p), Findings: bad}
 }
 

@@ -20,24 +20,39 @@ const (
 	numMeasures
 )
 
-// cell holds the usable values of one (cluster, task, arm).
+// cell is one (cluster, task, arm): the exact task median of each measure
+// over its usable values and how many there are. The values themselves
+// are held only while the task's runs pass (reduce).
 type cell struct {
-	vals [numMeasures][]*big.Rat
+	medians [numMeasures]*big.Rat // nil with no usable run
+	n       [numMeasures]int
+	vals    [numMeasures][]*big.Rat // until finish
+}
+
+// finish computes the medians and drops the values.
+func (c *cell) finish() {
+	for m, vs := range c.vals {
+		c.n[m] = len(vs)
+		if len(vs) > 0 {
+			c.medians[m] = stats.MedianRat(vs)
+		}
+		c.vals[m] = nil
+	}
 }
 
 // median returns the exact task median of m, or nil with no usable run.
 func (c *cell) median(m measure) *big.Rat {
-	if c == nil || len(c.vals[m]) == 0 {
+	if c == nil {
 		return nil
 	}
-	return stats.MedianRat(c.vals[m])
+	return c.medians[m]
 }
 
 func (c *cell) runs(m measure) int {
 	if c == nil {
 		return 0
 	}
-	return len(c.vals[m])
+	return c.n[m]
 }
 
 // taskKey identifies a task inside its cluster.
@@ -54,33 +69,53 @@ type reduction struct {
 }
 
 // armOrder is the manifest's arm order (baseline first) followed by any
-// other arm found in runs, sorted.
-func armOrder(m tables.Manifest, runs []tables.Run) []string {
-	var arms []string
+// other arm found in runs, sorted; grouped reports whether the runs of
+// each task follow each other, as the score stage's (sorted by task) do.
+func armOrder(m tables.Manifest, runs *tables.Spool[tables.Run]) (arms []string, grouped bool) {
 	for _, a := range m.Design.Arms {
 		if !slices.Contains(arms, a.ID) {
 			arms = append(arms, a.ID)
 		}
 	}
 	var extra []string
-	for _, r := range runs {
+	grouped = true
+	seen := map[string]bool{} // tasks whose runs have passed
+	last := ""
+	for r := range runs.All() {
 		if !slices.Contains(arms, r.Arm) && !slices.Contains(extra, r.Arm) {
 			extra = append(extra, r.Arm)
 		}
+		if r.TaskID != last || len(seen) == 0 {
+			if seen[r.TaskID] {
+				grouped = false
+			}
+			seen[r.TaskID], last = true, r.TaskID
+		}
 	}
 	slices.Sort(extra)
-	return append(arms, extra...)
+	return append(arms, extra...), grouped
 }
 
 // reduce groups runs into cells; out-of-range values become findings and
-// are left out.
-func reduce(runs []tables.Run, cluster string, arms []string) (*reduction, []tables.Finding) {
+// are left out. When the runs of each task follow each other (grouped), a
+// task's cells are finished, and their values dropped, once its runs have
+// passed; otherwise at the end. The cells are the same either way.
+func reduce(runs *tables.Spool[tables.Run], cluster string, arms []string, grouped bool) (*reduction, []tables.Finding) {
 	red := &reduction{arms: arms, cells: map[taskKey]map[string]*cell{}}
 	for m := range red.armAny {
 		red.armAny[m] = map[string]bool{}
 	}
 	var bad []tables.Finding
-	for _, r := range runs {
+	var open []*cell // not yet finished: the current task's when grouped
+	last := ""
+	for r := range runs.All() {
+		if grouped && len(open) > 0 && r.TaskID != last {
+			for _, c := range open {
+				c.finish()
+			}
+			open = open[:0]
+		}
+		last = r.TaskID
 		k := taskKey{cluster: r.Family, task: r.TaskID}
 		if cluster == ClusterRepo {
 			k.cluster = r.Repository
@@ -95,8 +130,9 @@ func reduce(runs []tables.Run, cluster string, arms []string) (*reduction, []tab
 		if c == nil {
 			c = &cell{}
 			byArm[r.Arm] = c
+			open = append(open, c)
 		}
-		vals, f := runValues(r)
+		vals, f := runValues(&r)
 		bad = append(bad, f...)
 		for m, v := range vals {
 			if v != nil {
@@ -104,6 +140,9 @@ func reduce(runs []tables.Run, cluster string, arms []string) (*reduction, []tab
 				red.any[m], red.armAny[m][r.Arm] = true, true
 			}
 		}
+	}
+	for _, c := range open {
+		c.finish()
 	}
 	slices.SortFunc(red.tasks, func(a, b taskKey) int {
 		return cmp.Or(cmp.Compare(a.cluster, b.cluster), cmp.Compare(a.task, b.task))
@@ -118,7 +157,7 @@ func reduce(runs []tables.Run, cluster string, arms []string) (*reduction, []tab
 
 // runValues returns the run's usable R, workflow cost and workflow time
 // (nil when absent), with a finding for each out-of-range value.
-func runValues(r tables.Run) ([numMeasures]*big.Rat, []tables.Finding) {
+func runValues(r *tables.Run) ([numMeasures]*big.Rat, []tables.Finding) {
 	var v [numMeasures]*big.Rat
 	var bad []tables.Finding
 	if r.Scored {
@@ -145,7 +184,7 @@ func runValues(r tables.Run) ([numMeasures]*big.Rat, []tables.Finding) {
 	return v, bad
 }
 
-func valueFinding(r tables.Run, what string) tables.Finding {
+func valueFinding(r *tables.Run, what string) tables.Finding {
 	return tables.Finding{
 		Code: tables.CodeIntervalValueInvalid, Severity: tables.Warn, Session: r.ReviewSessionID,
 		Message: fmt.Sprintf("Run %s repetition %d arm %s: %s, so it is left out of the exploratory intervals.", r.TaskID, r.Repetition, r.Arm, what),

@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/stages/report/html"
+	"github.com/evalgate/evalgate/stages/report/internal/fixture"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -120,11 +121,13 @@ func hostileSet(t *testing.T) (*tables.Campaign, *tables.Set) {
 	c := fixtureCampaign()
 	c.Manifest.CampaignID = hostile
 	s := fixtureSet(t)
-	for i := range s.Runs {
-		if s.Runs[i].TaskID == "T2" {
-			s.Runs[i].TaskID = hostile
+	fixture.EditRuns(s, func(runs []tables.Run) {
+		for i := range runs {
+			if runs[i].TaskID == "T2" {
+				runs[i].TaskID = hostile
+			}
 		}
-	}
+	})
 	s.Gates = append(s.Gates,
 		tables.Gate{Gate: "g2_task_floor", Arm: hostile, Observed: "0.5", Threshold: `>= 0.80 "><script>`, Detail: hostile},
 		tables.Gate{Gate: "g5_cost_aggregate", Arm: hostile, Observed: "11/10 " + hostile, Threshold: "<= 1.10", Pass: true})
@@ -173,7 +176,7 @@ func FuzzRenderHTML(f *testing.F) {
 	render := func(t *testing.T, text string) string {
 		text = "fz:" + text // never equal to a fixture id, so the page's shape is fixed
 		s := fixtureSet(t)
-		s.Runs[0].TaskID = text
+		fixture.EditRuns(s, func(runs []tables.Run) { runs[0].TaskID = text })
 		s.Gates[0].Detail = text
 		s.Rejections[0].Message = text
 		c := fixtureCampaign()
@@ -300,12 +303,13 @@ func TestHTMLContentSecurityPolicy(t *testing.T) {
 // that task's runs and the findings of their sessions only.
 func TestHTMLTaskDrillDown(t *testing.T) {
 	s := fixtureSet(t)
-	s.Runs[0].ReviewSessionID = "S-drill"
+	fixture.EditRuns(s, func(runs []tables.Run) { runs[0].ReviewSessionID = "S-drill" })
 	s.Rejections = append(s.Rejections, tables.Finding{Code: "c_code", Severity: tables.Warn, File: "receipts.jsonl", Line: 3,
 		Session: "S-drill", Message: "drill-down marker"})
 	page := renderFixtureHTML(t, fixtureCampaign(), s)
 	tasks := map[string]int{}
-	for _, r := range s.Runs {
+	runs := s.Runs.Collect()
+	for _, r := range runs {
 		tasks[r.TaskID]++
 	}
 	if got := strings.Count(page, "<details>"); got != len(tasks) {
@@ -317,7 +321,7 @@ func TestHTMLTaskDrillDown(t *testing.T) {
 		if got := strings.Count(d, "<tr><td>"); got != tasks[task] {
 			t.Errorf("task %s lists %d runs, want %d", task, got, tasks[task])
 		}
-		if has := strings.Contains(d, "drill-down marker"); has != (task == s.Runs[0].TaskID) {
+		if has := strings.Contains(d, "drill-down marker"); has != (task == runs[0].TaskID) {
 			t.Errorf("task %s: finding of session S-drill shown = %v", task, has)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/stages/report/internal/fixture"
 	"github.com/evalgate/evalgate/stages/report/markdown"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
@@ -59,7 +60,7 @@ func TestRenderMarkdown(t *testing.T) {
 func TestRenderMarkdownEscapesInputs(t *testing.T) {
 	hostile := "x|<img src=x onerror=alert(1)>\n# h"
 	s := fixtureSet(t)
-	s.Runs[0].TaskID = hostile
+	fixture.EditRuns(s, func(runs []tables.Run) { runs[0].TaskID = hostile })
 	s.Gates[0].Detail = hostile
 	s.Decision[0].Reason = hostile
 	s.Rejections = append(s.Rejections, tables.Finding{Code: "c", Severity: tables.Reject, Message: hostile})

@@ -72,7 +72,7 @@ func TestWrite(t *testing.T) {
 	})
 	t.Run("overwrite", func(t *testing.T) {
 		s := fixtureSet(t)
-		s.Runs = s.Runs[:1]
+		s.Runs = tables.SpoolOf(s.Runs.Collect()[0])
 		if err := Write(dir, fixtureCampaign(), s, figuresOf(fixtureCampaign(), s), Meta{ToolVersion: "t"}); err != nil {
 			t.Fatal(err)
 		}

@@ -282,7 +282,7 @@ func TestScoreRefusesRatingsAfterUnblinding(t *testing.T) {
 		}
 		// Line 2 rates T2-r1-B (the second primary): the run loses a
 		// usable rating and stays unscored.
-		for _, r := range res.Tables.Runs {
+		for _, r := range res.Tables.Runs.Collect() {
 			if r.TaskID == "T2" && r.Repetition == 1 && r.Arm == "B" && r.Scored {
 				t.Errorf("run T2 r1 B is still scored: %+v", r)
 			}

@@ -39,7 +39,7 @@ func TestData(t *testing.T) {
 func renderRuns(s *tables.Set) string {
 	var b strings.Builder
 	b.WriteString("runs (rep arm: scored, R, U, critical failures, semantic pass, workflow cost, workflow s):\n")
-	for _, r := range s.Runs {
+	for _, r := range s.Runs.Collect() {
 		fmt.Fprintf(&b, "  %d %s: %t, %d/%d, %d/%d, %d, %s, %s, %d\n", r.Repetition, r.Arm, r.Scored,
 			r.RNum, r.RDen, r.UNum, r.UDen, r.CriticalFailures, golden.OrNull(r.SemanticPass), golden.OrNull(r.WorkflowCost), r.WorkflowNS/1e9)
 	}

@@ -163,14 +163,17 @@ func scoreInto(c *tables.Campaign, s *tables.Set, citations map[string]int64) {
 		counts = append(counts, n)
 	}
 	out := Run(c, tables.Validated{Sessions: s.Sessions, CitationCounts: counts}, tables.Accounted{Tokens: s.Tokens})
-	s.Runs = append(s.Runs, out.Runs...)
+	if s.Runs == nil {
+		s.Runs = tables.NewSpool[tables.Run](nil)
+	}
+	s.Runs.Add(out.Runs.Collect()...)
 	s.Obligations = out.Obligations
 	s.Rejections = append(s.Rejections, out.Findings...)
 }
 
 func (f *fixture) runRow(t *testing.T, rep int64, arm string) tables.Run {
 	t.Helper()
-	for _, r := range f.s.Runs {
+	for _, r := range f.s.Runs.Collect() {
 		if r.Repetition == rep && r.Arm == arm {
 			return r
 		}

@@ -161,8 +161,8 @@ func FuzzRatings(f *testing.F) {
 		}
 		fx.add(a, a)
 		fx.run(t)
-		if len(fx.s.Runs) != 2 {
-			t.Fatalf("got %d runs, want 2", len(fx.s.Runs))
+		if fx.s.Runs.Len() != 2 {
+			t.Fatalf("got %d runs, want 2", fx.s.Runs.Len())
 		}
 	})
 }

@@ -41,7 +41,7 @@ type Out = tables.Scored
 // every finding, sorted.
 func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted) Out {
 	in := newInputs(c, validated.Sessions, validated.CitationCounts, accounted.Tokens)
-	out := Out{Runs: slices.Grow([]tables.Run(nil), len(in.plan)), Obligations: tables.NewSpool[tables.ObligationOutcome](nil)} // one run per planned run; obligation rows come in run order
+	out := Out{Runs: tables.NewSpool[tables.Run](nil), Obligations: tables.NewSpool[tables.ObligationOutcome](nil)} // one run per planned run, in plan order (sorted); obligation rows come in run order
 	ratings := checkRatings(c, in, &out.Findings)
 	out.Findings = append(out.Findings, defectiveOracles(c)...)
 	out.Findings = append(out.Findings, requireUnblinding(c)...)
@@ -51,7 +51,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 		if sys != nil {
 			f = append(f, sys.apply(&run, p)...)
 		}
-		out.Runs = append(out.Runs, run)
+		out.Runs.Add(run)
 		out.Obligations.Add(outcomes...)
 		out.Findings = append(out.Findings, f...)
 	}

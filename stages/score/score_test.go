@@ -26,16 +26,17 @@ func TestEveryPlannedRunHasARow(t *testing.T) {
 		f := newFixture(t, 3)
 		f.rateAll(addr, addr, addr, unkc)
 		f.run(t)
-		if len(f.s.Runs) != 6 {
-			t.Fatalf("got %d runs, want 6", len(f.s.Runs))
+		if f.s.Runs.Len() != 6 {
+			t.Fatalf("got %d runs, want 6", f.s.Runs.Len())
 		}
 		want := []struct {
 			rep      int64
 			arm      string
 			position int64
 		}{{1, "A", 1}, {1, "B", 2}, {2, "A", 2}, {2, "B", 1}, {3, "A", 1}, {3, "B", 2}}
+		runs := f.s.Runs.Collect()
 		for i, w := range want {
-			r := f.s.Runs[i]
+			r := runs[i]
 			if r.Repetition != w.rep || r.Arm != w.arm || r.Position != w.position {
 				t.Fatalf("row %d = rep %d arm %s position %d, want %+v", i, r.Repetition, r.Arm, r.Position, w)
 			}

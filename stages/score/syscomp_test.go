@@ -59,8 +59,9 @@ func receiptOf(t *testing.T, c *tables.Campaign, id string) *tables.Receipt {
 }
 
 func runOf(t *testing.T, s *tables.Set, task string, rep int64, arm string) *tables.Run {
-	for i := range s.Runs {
-		if r := &s.Runs[i]; r.TaskID == task && r.Repetition == rep && r.Arm == arm {
+	runs := s.Runs.Collect()
+	for i := range runs {
+		if r := &runs[i]; r.TaskID == task && r.Repetition == rep && r.Arm == arm {
 			return r
 		}
 	}
@@ -71,10 +72,10 @@ func runOf(t *testing.T, s *tables.Set, task string, rep int64, arm string) *tab
 func TestSystemComparisonScore(t *testing.T) {
 	c, s := scoredSystems(t)
 	t.Run("every workflow has a run over the shared denominator", func(t *testing.T) {
-		if len(s.Runs) != 36 {
-			t.Fatalf("%d runs, want 6 tasks × 2 repetitions × 3 systems = 36", len(s.Runs))
+		if s.Runs.Len() != 36 {
+			t.Fatalf("%d runs, want 6 tasks × 2 repetitions × 3 systems = 36", s.Runs.Len())
 		}
-		for _, r := range s.Runs {
+		for _, r := range s.Runs.Collect() {
 			if r.RDen != 4 || r.PacketSupportedDen != 4 || r.UDen != 1 {
 				t.Errorf("%s r%d %s: denominators %d/%d/%d, want 4/4/1", r.TaskID, r.Repetition, r.Arm, r.RDen, r.PacketSupportedDen, r.UDen)
 			}
@@ -82,7 +83,7 @@ func TestSystemComparisonScore(t *testing.T) {
 	})
 	t.Run("cold setup is charged once per system and repository to its first workflow", func(t *testing.T) {
 		cold := 0
-		for _, r := range s.Runs {
+		for _, r := range s.Runs.Collect() {
 			if !r.Cold {
 				if r.SetupCost == nil || *r.SetupCost != 0 || r.SetupNS != 0 {
 					t.Errorf("warm run %s r%d %s has setup %v %d", r.TaskID, r.Repetition, r.Arm, r.SetupCost, r.SetupNS)

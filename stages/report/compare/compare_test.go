@@ -114,10 +114,12 @@ func TestCompareGateAndDecision(t *testing.T) {
 func TestCompareMetrics(t *testing.T) {
 	old := writeOutput(t, nil)
 	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
-		s.Tasks[0].MedianRExact = fixture.Ptr("0.63")     // 5/8 = 0.625 → delta 0.005
-		s.Runs[6].RNum = 2                                // T2 r1 B: 3/3 → 2/3
-		s.Runs[2].WorkflowCost = fixture.Money(t, "1.20") // T1 B: median(1.10, 1.30) = 1.20 →
-		s.Runs[3].WorkflowCost = fixture.Money(t, "1.40") // median(1.20, 1.40) = 1.30
+		s.Tasks[0].MedianRExact = fixture.Ptr("0.63") // 5/8 = 0.625 → delta 0.005
+		fixture.EditRuns(s, func(runs []tables.Run) {
+			runs[6].RNum = 2                                // T2 r1 B: 3/3 → 2/3
+			runs[2].WorkflowCost = fixture.Money(t, "1.20") // T1 B: median(1.10, 1.30) = 1.20 →
+			runs[3].WorkflowCost = fixture.Money(t, "1.40") // median(1.20, 1.40) = 1.30
+		})
 	})
 	// Macro R of B: before (7/8 + median(3/3, 2/3)) / 2 = (21/24 + 20/24) / 2 = 41/48;
 	// after (7/8 + 2/3) / 2 = 37/48; delta −4/48 = −1/12 (no terminating decimal).

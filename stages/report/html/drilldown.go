@@ -24,8 +24,11 @@ type taskDetail struct {
 // taskDetails yields each task's drill-down, tasks in order of first
 // appearance in runs, each run with the findings of its draft, review and
 // setup sessions. A task's cells are built when it is yielded, so the
-// page holds one task's table at a time, not a cell of every run.
-func taskDetails(runs []tables.Run, findings []tables.Finding, currency string) iter.Seq[taskDetail] {
+// page holds one task's runs and table at a time, not a cell of every run.
+// The score stage's runs are sorted by task, so each task's runs follow
+// each other and one pass over the spool yields them; runs in another
+// order (a table set built by hand) take one pass per task.
+func taskDetails(runs *tables.Spool[tables.Run], findings []tables.Finding, currency string) iter.Seq[taskDetail] {
 	return func(yield func(taskDetail) bool) {
 		bySession := map[string][]string{}
 		sorted := append(tables.Findings(nil), findings...)
@@ -35,33 +38,65 @@ func taskDetails(runs []tables.Run, findings []tables.Finding, currency string) 
 				bySession[f.Session] = append(bySession[f.Session], plainText(string(f.Severity))+": "+plainText(f.Error()))
 			}
 		}
-		var groups [][]int // indices into runs, one list per task
-		index := map[string]int{}
-		for i, r := range runs {
-			g, ok := index[r.TaskID]
-			if !ok {
-				g = len(groups)
-				index[r.TaskID] = g
-				groups = append(groups, nil)
+		tasks, grouped := taskOrder(runs)
+		if !grouped {
+			for _, task := range tasks {
+				var g []tables.Run
+				for r := range runs.All() {
+					if r.TaskID == task {
+						g = append(g, r)
+					}
+				}
+				if !yield(detailOf(g, bySession, currency)) {
+					return
+				}
 			}
-			groups[g] = append(groups[g], i)
+			return
 		}
-		for _, g := range groups {
-			if !yield(detailOf(runs, g, bySession, currency)) {
-				return
+		var g []tables.Run // the current task's runs
+		for r := range runs.All() {
+			if len(g) > 0 && r.TaskID != g[0].TaskID {
+				if !yield(detailOf(g, bySession, currency)) {
+					return
+				}
+				clear(g)
+				g = g[:0]
 			}
+			g = append(g, r)
+		}
+		if len(g) > 0 {
+			yield(detailOf(g, bySession, currency))
 		}
 	}
 }
 
-// detailOf is the drill-down of the runs at indices g, all of one task.
-func detailOf(runs []tables.Run, g []int, bySession map[string][]string, currency string) taskDetail {
-	d := taskDetail{Task: plainText(runs[g[0]].TaskID), Runs: htmlTable{
+// taskOrder lists the tasks of runs in order of first appearance and
+// reports whether each task's runs follow each other.
+func taskOrder(runs *tables.Spool[tables.Run]) (tasks []string, grouped bool) {
+	seen := map[string]bool{}
+	grouped = true
+	for r := range runs.All() {
+		if n := len(tasks); n > 0 && tasks[n-1] == r.TaskID {
+			continue
+		}
+		if seen[r.TaskID] {
+			grouped = false
+			continue
+		}
+		seen[r.TaskID] = true
+		tasks = append(tasks, r.TaskID)
+	}
+	return tasks, grouped
+}
+
+// detailOf is the drill-down of runs, all of one task.
+func detailOf(runs []tables.Run, bySession map[string][]string, currency string) taskDetail {
+	d := taskDetail{Task: plainText(runs[0].TaskID), Runs: htmlTable{
 		Header: []string{"rep", "arm", "classification", "scored", "R", "U", "critical failures",
 			"source gate", "protocol gate", "workflow cost", "workflow time", "findings of its sessions"},
-		Rows: make([][]htmlCell, 0, len(g)),
+		Rows: make([][]htmlCell, 0, len(runs)),
 	}}
-	for _, i := range g {
+	for i := range runs {
 		r := &runs[i]
 		var notes []string
 		for _, s := range []string{r.DraftSessionID, r.ReviewSessionID, r.SetupSessionID} {

@@ -136,7 +136,7 @@ func Write(w io.Writer, sc scorecard.Scorecard, s *tables.Set) error {
 			scorecard.Amount(sc.CostAndTime.Currency, sc.CostAndTime.SessionReferenceCost), scorecard.Amount(sc.CostAndTime.Currency, sc.CostAndTime.SessionActualCharge)),
 		CostArms:     costArmsTable(sc.CostAndTime),
 		CostRatios:   costRatiosTable(sc.CostAndTime),
-		AnyRun:       len(s.Runs) > 0,
+		AnyRun:       s.Runs.Len() > 0,
 		Tasks:        taskDetails(s.Runs, s.Rejections, sc.CostAndTime.Currency),
 		Intervals:    sc.Intervals,
 		ForestPlots:  forestPlots(sc.Intervals.Rows, sc.Gates),

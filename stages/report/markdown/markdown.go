@@ -202,15 +202,15 @@ func writeCeilings(b *bufio.Writer, cs []scorecard.CeilingResult, currency strin
 	b.WriteString("\n")
 }
 
-func writeRuns(b *bufio.Writer, runs []tables.Run, currency string) {
+func writeRuns(b *bufio.Writer, runs *tables.Spool[tables.Run], currency string) {
 	b.WriteString("## Runs per task\n\n")
-	if len(runs) == 0 {
+	if runs.Len() == 0 {
 		b.WriteString("No run was planned or recorded.\n\n")
 		return
 	}
 	table(b, []string{"task", "rep", "arm", "classification", "scored", "R", "U", "critical failures",
 		"source gate", "protocol gate", "workflow cost", "workflow time"})
-	for _, r := range runs {
+	for r := range runs.All() {
 		row(b, escapeMarkdown(r.TaskID), scorecard.Int(r.Repetition), escapeMarkdown(r.Arm), escapeMarkdown(string(r.Classification)),
 			scorecard.YesNo(r.Scored), scorecard.Fraction(r.R != nil, r.RNum, r.RDen), scorecard.Fraction(r.U != nil, r.UNum, r.UDen),
 			scorecard.Int(r.CriticalFailures), scorecard.YesNo(r.SourceGate), scorecard.YesNo(r.ProtocolGate),

@@ -100,14 +100,22 @@ func buildSourceAndProtocol(s *tables.Set, arms []string) SourceAndProtocol {
 		}
 		out.CitationFailures += ss.CitationFailures
 	}
+	byArm := make(map[string]int, len(arms)) // arm → its first place in out.Arms
 	for _, arm := range arms {
-		a := SourceProtocolArm{Arm: arm}
-		for _, r := range s.Runs {
-			if r.Arm == arm {
-				a.addRun(r)
-			}
+		if _, seen := byArm[arm]; !seen {
+			byArm[arm] = len(out.Arms)
 		}
-		out.Arms = append(out.Arms, a)
+		out.Arms = append(out.Arms, SourceProtocolArm{Arm: arm})
+	}
+	for r := range s.Runs.All() { // one pass over the spooled runs
+		if i, ok := byArm[r.Arm]; ok {
+			out.Arms[i].addRun(r)
+		}
+	}
+	for i, arm := range arms { // an arm listed twice: the same counts at each place, as before
+		if j := byArm[arm]; j != i {
+			out.Arms[i] = out.Arms[j]
+		}
 	}
 	return out
 }

@@ -193,7 +193,7 @@ func Marshal(sc Scorecard) ([]byte, error) {
 func buildCompletion(s *tables.Set) Completion {
 	c := Completion{
 		Sessions: int64(s.Sessions.Len()),
-		Runs:     int64(len(s.Runs)),
+		Runs:     int64(s.Runs.Len()),
 		Findings: int64(len(s.Rejections)),
 	}
 	var bySessClass, byStatus, byRunClass, byCode counter
@@ -201,7 +201,7 @@ func buildCompletion(s *tables.Set) Completion {
 		bySessClass.add(string(ss.Classification))
 		byStatus.add(ss.Status)
 	}
-	for _, r := range s.Runs {
+	for r := range s.Runs.All() {
 		byRunClass.add(string(r.Classification))
 		if r.Scored {
 			c.RunsScored++

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/evalgate/evalgate/stages/report/internal/fixture"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -134,7 +135,7 @@ func TestScorecardEvidenceAndPlan(t *testing.T) {
 	})
 	t.Run("unscored_run_nulls_macro", func(t *testing.T) {
 		s := fixtureSet(t)
-		s.Runs[7].Scored, s.Runs[7].R = false, nil // B T2 r2 lacks ratings
+		fixture.EditRuns(s, func(runs []tables.Run) { runs[7].Scored, runs[7].R = false, nil }) // B T2 r2 lacks ratings
 		ep := Build(fixtureCampaign(), s, figuresOf(fixtureCampaign(), s), "").EvidenceAndPlan
 		if ep.Arms[1].MacroMedianR != nil {
 			t.Errorf("macro R of B = %+v with an unscored run, want null", ep.Arms[1].MacroMedianR)
@@ -209,7 +210,7 @@ func TestScorecardCostAndTime(t *testing.T) {
 	})
 	t.Run("missing_task_median_gives_null_ratio", func(t *testing.T) {
 		s := fixtureSet(t)
-		s.Runs[0].WorkflowCost = nil // A T1 r1 unknown, so A T1's task median is
+		fixture.EditRuns(s, func(runs []tables.Run) { runs[0].WorkflowCost = nil }) // A T1 r1 unknown, so A T1's task median is
 		ct := Build(fixtureCampaign(), s, figuresOf(fixtureCampaign(), s), "").CostAndTime
 		if ct.Ratios[0].Cost != nil || ct.Arms[0].SumTaskMedianCost != nil {
 			t.Errorf("cost ratio %+v, Σ %v: want null, never a partial sum", ct.Ratios[0].Cost, deref(ct.Arms[0].SumTaskMedianCost))

@@ -26,7 +26,7 @@ func TestRatiosBySplitMatchTheGates(t *testing.T) {
 	m.GatePolicy.Preset = string(tables.PresetEvaluation)
 	m.Design.Arms = []tables.Arm{{ID: "A"}, {ID: "B", Reconciliation: true}}
 	m.Design.Repetitions = 1
-	s := &tables.Set{}
+	s := &tables.Set{Runs: tables.NewSpool[tables.Run](nil)}
 	for _, task := range []struct {
 		id, split          string
 		costA, costB       string
@@ -37,7 +37,7 @@ func TestRatiosBySplitMatchTheGates(t *testing.T) {
 		{"D1", "development", "2.00", "1.00", 200, 100},
 	} {
 		m.Design.Tasks = append(m.Design.Tasks, tables.TaskSpec{ID: task.id, Repository: "R", Family: task.id, Split: task.split, Category: tables.CategoryChangeImpact})
-		s.Runs = append(s.Runs, splitRun(t, task.id, "A", task.costA, task.secondsA), splitRun(t, task.id, "B", task.costB, task.secondsB))
+		s.Runs.Add(splitRun(t, task.id, "A", task.costA, task.secondsA), splitRun(t, task.id, "B", task.costB, task.secondsB))
 	}
 	out := aggregate.Run(c, tables.Validated{}, tables.Accounted{}, tables.Scored{Runs: s.Runs})
 	ct := buildCostAndTime(out.Figures)

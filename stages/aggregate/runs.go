@@ -1,0 +1,86 @@
+package aggregate
+
+import (
+	"cmp"
+	"iter"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// runSet is a set of the score stage's runs, read by iterating their
+// spool: every run, or those keep admits. The stage never holds the runs
+// whole: each reader takes, per run, the few numbers it needs. Invariant:
+// the spool is sorted by (task, repetition, arm) ([sortedRuns]), so the
+// runs of one task, and of one task and repetition, follow each other in
+// every set.
+type runSet struct {
+	spool *tables.Spool[tables.Run] // nil: no run
+	keep  func(*tables.Run) bool    // nil: every run of the spool
+}
+
+// All yields each run of the set in spool order. The run pointed to is
+// valid only until the next one: a reader keeps what it needs, not the
+// pointer.
+func (s runSet) All() iter.Seq[*tables.Run] {
+	return func(yield func(*tables.Run) bool) {
+		for r := range s.spool.All() {
+			if s.keep != nil && !s.keep(&r) {
+				continue
+			}
+			if !yield(&r) {
+				return
+			}
+		}
+	}
+}
+
+// where is the subset of s that keep admits.
+func (s runSet) where(keep func(*tables.Run) bool) runSet {
+	if s.keep == nil {
+		return runSet{spool: s.spool, keep: keep}
+	}
+	outer := s.keep
+	return runSet{spool: s.spool, keep: func(r *tables.Run) bool { return outer(r) && keep(r) }}
+}
+
+// ofArm is the subset of s of one arm.
+func (s runSet) ofArm(arm string) runSet {
+	return s.where(func(r *tables.Run) bool { return r.Arm == arm })
+}
+
+// empty reports whether s holds no run.
+func (s runSet) empty() bool {
+	for range s.All() {
+		return false
+	}
+	return true
+}
+
+// byRun is the order of the score stage's runs: task, repetition, arm.
+func byRun(a, b tables.Run) int {
+	return cmp.Or(cmp.Compare(a.TaskID, b.TaskID), cmp.Compare(a.Repetition, b.Repetition), cmp.Compare(a.Arm, b.Arm))
+}
+
+// sortedRuns returns runs when they are sorted by [byRun], as the score
+// stage writes them, and otherwise a spool of them sorted stably, so that
+// failing lists and the grouping of runs never depend on input order.
+func sortedRuns(runs *tables.Spool[tables.Run]) *tables.Spool[tables.Run] {
+	var prev tables.Run
+	first, sorted := true, true
+	for r := range runs.All() {
+		if !first && byRun(prev, r) > 0 {
+			sorted = false
+			break
+		}
+		prev, first = r, false
+	}
+	if sorted {
+		return runs
+	}
+	out := tables.NewSpool(byRun)
+	for r := range runs.All() {
+		out.Add(r)
+	}
+	out.Compact()
+	return out
+}
