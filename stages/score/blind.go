@@ -129,7 +129,7 @@ func blindItem(c *tables.Campaign, answers tables.Answers, p *plannedRun, label 
 
 // readFinal re-reads the session's answer through its receipt and decodes
 // its final member strictly. The validate stage already found it valid.
-func readFinal(c *tables.Campaign, answers tables.Answers, sess *tables.Session) (*tables.Final, error) {
+func readFinal(c *tables.Campaign, answers tables.Answers, sess *session) (*tables.Final, error) {
 	var out *tables.OutputRef
 	for i := range c.Receipts {
 		r := &c.Receipts[i].Record

@@ -14,8 +14,8 @@ import (
 
 // fillCostTime sets WorkflowCost, ReviewCost, WorkflowNS, ReviewNS and
 // TimeComplete.
-func fillCostTime(run *tables.Run, in *inputs, p *plannedRun, sharedDraftFailure bool) {
-	draftCost := sessionCost(in, p.draft)
+func fillCostTime(run *tables.Run, p *plannedRun, sharedDraftFailure bool) {
+	draftCost := sessionCost(p.draft)
 	draftNS, draftKnown := sessionNS(p.draft)
 	if sharedDraftFailure {
 		zero := tables.Money(0)
@@ -24,7 +24,7 @@ func fillCostTime(run *tables.Run, in *inputs, p *plannedRun, sharedDraftFailure
 		run.WorkflowNS, run.ReviewNS, run.TimeComplete = draftNS, 0, draftKnown
 		return
 	}
-	reviewCost := sessionCost(in, p.review)
+	reviewCost := sessionCost(p.review)
 	reviewNS, reviewKnown := sessionNS(p.review)
 	run.ReviewCost = reviewCost
 	run.WorkflowCost = addMoney(draftCost, reviewCost)
@@ -35,11 +35,11 @@ func fillCostTime(run *tables.Run, in *inputs, p *plannedRun, sharedDraftFailure
 
 // sessionCost is the session's reference cost plus its tool charges, or
 // nil when the session, its token row or either part is unknown.
-func sessionCost(in *inputs, s *tables.Session) *tables.Money {
+func sessionCost(s *session) *tables.Money {
 	if s == nil {
 		return nil
 	}
-	return in.costs[s.SessionID]
+	return s.cost
 }
 
 // addMoney adds two nullable amounts; the sum is null when either is null
@@ -59,7 +59,7 @@ func addMoney(a, b *tables.Money) *tables.Money {
 // sessionNS is the session's duration plus its validation time, and
 // whether the duration is known. A session without a duration counts its
 // validation time only.
-func sessionNS(s *tables.Session) (int64, bool) {
+func sessionNS(s *session) (int64, bool) {
 	if s == nil {
 		return 0, false
 	}

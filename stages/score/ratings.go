@@ -64,14 +64,14 @@ func checkRatings(c *tables.Campaign, in *inputs, out *tables.Findings) map[stri
 
 // runOf finds the run a rating belongs to, or reports why it has none.
 func (rc *ratingChecker) runOf(a *tables.Adjudication, line int64) *plannedRun {
-	p := rc.in.byReview[a.SessionID]
+	p := rc.in.runOfReview(a.SessionID)
 	switch {
 	case p != nil && needsRatings(p):
 		return p
 	case p != nil:
 		rc.add(tables.Warn, tables.CodeRatingUnscoreableRun, line, "/session_id", a.SessionID,
 			"session %s has no valid final answer or no valid execution to rate, so this rating is ignored", a.SessionID)
-	case rc.in.sessions[a.SessionID] != nil:
+	case rc.in.isSession(a.SessionID):
 		rc.add(tables.Warn, tables.CodeRatingUnscoreableRun, line, "/session_id", a.SessionID,
 			"session %s is not the scored review attempt of a planned run, so this rating is ignored", a.SessionID)
 	default:

@@ -25,6 +25,7 @@ package score
 import (
 	"cmp"
 	"slices"
+	"sort"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -65,10 +66,10 @@ type plannedRun struct {
 	spec     *tables.TaskSpec // the design's, shared by the task's runs
 	truth    *tables.Truth    // nil when the task was not loaded
 	rep      int64
-	arm      tables.Arm
+	arm      *tables.Arm // the design's, shared by the arm's runs
 	position int64
-	draft    *tables.Session
-	review   *tables.Session
+	draft    *session // shared by the runs of the draft's repetition
+	review   *session
 	// reviewCitations is the number of citations of the review's final
 	// answer (validate's CitationCounts), tables.NoCitationCount when unknown.
 	reviewCitations int64
@@ -81,82 +82,104 @@ func (p *plannedRun) reviewID() string {
 	return p.review.SessionID
 }
 
-// inputs indexes what the score stage reads.
+// inputs indexes what the score stage reads. It holds no map of every
+// session: the plan points to the few facts it reads of the sessions that
+// executed it (session), a review is found by binary search, and the set
+// of every session ID is built only when a rating names a session that is
+// not a planned run's scored review (isSession).
 type inputs struct {
 	plan     []*plannedRun
-	byReview map[string]*plannedRun // scored review session ID → run
-	sessions map[string]*tables.Session
-	costs    map[string]*tables.Money // session ID → reference cost plus tool charges (nil: unknown), from its token row
+	reviews  []*plannedRun // the runs with a review, sorted by its session ID, then plan order
+	sessions *tables.Spool[tables.Session]
+	tokens   *tables.Spool[tables.Token] // the costs of the sessions linked (sessionSlab.price)
+	known    map[string]bool             // every session ID, built on first use by isSession
 }
 
-// sessionRow is a session row newInputs keeps, with its citation count.
-type sessionRow struct {
-	tables.Session
-	citations int64 // validate's CitationCounts
-}
-
-// sessionSlab is how many session rows newInputs copies per allocation.
-const sessionSlab = 1024
-
-type sessionKey struct {
-	task, role, arm string
-	rep             int64
-}
-
-// newInputs indexes the sessions and their citation counts (validate's
-// Sessions and CitationCounts; nil counts: every count unknown) and the
-// token rows' costs, and plans the runs.
-func newInputs(c *tables.Campaign, sessions *tables.Spool[tables.Session], citations []int64, tokens *tables.Spool[tables.Token]) *inputs {
-	in := &inputs{
-		byReview: map[string]*plannedRun{},
-		sessions: make(map[string]*tables.Session, sessions.Len()),
-		costs:    make(map[string]*tables.Money, sessions.Len()),
-	}
-	latest := make(map[sessionKey]*sessionRow, sessions.Len())
-	var slab []sessionRow // the rows read, in blocks: one allocation per sessionSlab rows
-	i := 0
-	for row := range sessions.All() {
-		if len(slab) == cap(slab) {
-			slab = make([]sessionRow, 0, sessionSlab)
-		}
-		slab = append(slab, sessionRow{Session: row, citations: tables.NoCitationCount})
-		sr := &slab[len(slab)-1]
-		if i < len(citations) {
-			sr.citations = citations[i]
-		}
-		i++
-		sess := &sr.Session
-		in.sessions[sess.SessionID] = sess
-		k := sessionKey{task: sess.TaskID, role: sess.Role, rep: sess.Repetition}
-		if sess.Arm != nil {
-			k.arm = *sess.Arm
-		}
-		if old := latest[k]; old == nil || cmp.Or(cmp.Compare(sess.Attempt, old.Attempt), cmp.Compare(sess.SessionID, old.SessionID)) > 0 {
-			latest[k] = sr
-		}
-	}
-	for t := range tokens.All() { // the session's last row, as rows are sorted by session and line
-		in.costs[t.SessionID] = addMoney(t.ReferenceCost, t.ToolCharges)
-	}
-	in.plan = planRuns(c)
-	session := func(k sessionKey) *tables.Session {
-		if sr := latest[k]; sr != nil {
-			return &sr.Session
-		}
+// runOfReview is the run whose scored review is session id (the last in
+// plan order, should two share it), nil when there is none.
+func (in *inputs) runOfReview(id string) *plannedRun {
+	i := sort.Search(len(in.reviews), func(i int) bool { return in.reviews[i].review.SessionID > id })
+	if i == 0 || in.reviews[i-1].review.SessionID != id {
 		return nil
 	}
-	for _, p := range in.plan {
-		p.draft = session(sessionKey{task: p.spec.ID, role: tables.RoleDraft, rep: p.rep})
-		if c.Manifest.Kind == tables.KindSystemComparison { // the workflow's own investigation
-			p.draft = session(sessionKey{task: p.spec.ID, role: tables.RoleInvestigation, rep: p.rep, arm: p.arm.ID})
-		}
-		p.reviewCitations = tables.NoCitationCount
-		if sr := latest[sessionKey{task: p.spec.ID, role: tables.RoleReview, rep: p.rep, arm: p.arm.ID}]; sr != nil {
-			p.review, p.reviewCitations = &sr.Session, sr.citations
-			in.byReview[p.review.SessionID] = p
+	return in.reviews[i-1]
+}
+
+// isSession reports whether id is the ID of any session row.
+func (in *inputs) isSession(id string) bool {
+	if in.known == nil {
+		in.known = map[string]bool{}
+		for row := range in.sessions.All() {
+			in.known[row.SessionID] = true
 		}
 	}
+	return in.known[id]
+}
+
+// newInputs plans the runs and links each to the latest attempt of its
+// draft (a system comparison: its investigation) and review among the
+// session rows, with the review's citation count (validate's Sessions and
+// CitationCounts, a column beside the rows; nil counts: every count
+// unknown), and gives each linked session its cost from the token rows
+// (nil tokens: none).
+func newInputs(c *tables.Campaign, sessions *tables.Spool[tables.Session], citations []int64, tokens *tables.Spool[tables.Token]) *inputs {
+	in := &inputs{plan: planRuns(c), sessions: sessions, tokens: tokens}
+	var linked sessionSlab
+	syscomp := c.Manifest.Kind == tables.KindSystemComparison
+	i := 0
+	for row := range sessions.All() {
+		count := int64(tables.NoCitationCount)
+		if i < len(citations) {
+			count = citations[i]
+		}
+		i++
+		arm := ""
+		if row.Arm != nil {
+			arm = *row.Arm
+		}
+		var s *session // the row's facts, made once it is some run's latest attempt
+		link := func(slot **session) {
+			if old := *slot; old == nil || cmp.Or(cmp.Compare(row.Attempt, old.Attempt), cmp.Compare(row.SessionID, old.SessionID)) > 0 {
+				if s == nil {
+					s = linked.add(&row, count)
+				}
+				*slot = s
+			}
+		}
+		for _, p := range in.slot(row.TaskID, row.Repetition) {
+			switch {
+			case row.Role == tables.RoleDraft && !syscomp && arm == "":
+				link(&p.draft)
+			case row.Role == tables.RoleInvestigation && syscomp && arm == p.arm.ID: // the workflow's own investigation
+				link(&p.draft)
+			case row.Role == tables.RoleReview && arm == p.arm.ID:
+				link(&p.review)
+			}
+		}
+	}
+	for _, p := range in.plan {
+		p.reviewCitations = tables.NoCitationCount
+		if p.review != nil {
+			p.reviewCitations = p.review.citations
+			in.reviews = append(in.reviews, p)
+		}
+	}
+	slices.SortStableFunc(in.reviews, func(a, b *plannedRun) int { return cmp.Compare(a.review.SessionID, b.review.SessionID) })
+	linked.price(tokens)
 	return in
+}
+
+// slot is the planned runs of one task and repetition: the plan is sorted
+// by task, repetition and arm, so they follow each other.
+func (in *inputs) slot(task string, rep int64) []*plannedRun {
+	lo, _ := slices.BinarySearchFunc(in.plan, 0, func(p *plannedRun, _ int) int {
+		return cmp.Or(cmp.Compare(p.spec.ID, task), cmp.Compare(p.rep, rep))
+	})
+	hi := lo
+	for hi < len(in.plan) && in.plan[hi].spec.ID == task && in.plan[hi].rep == rep {
+		hi++
+	}
+	return in.plan[lo:hi]
 }
 
 // planRuns lists every planned run, sorted by task, repetition and arm.
@@ -189,7 +212,8 @@ func planRuns(c *tables.Campaign) []*plannedRun {
 			specs[slot.Task] = spec
 		}
 		truth := truths[slot.Task] // nil when the task was not loaded
-		for i, arm := range d.Arms {
+		for i := range d.Arms {
+			arm := &d.Arms[i]
 			position := int64(slices.Index(slot.Order, arm.ID) + 1)
 			if len(slot.Order) == 0 {
 				position = int64(i + 1)

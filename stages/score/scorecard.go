@@ -47,7 +47,7 @@ func needsRatings(p *plannedRun) bool {
 }
 
 // draftFailed: an error, no answer, or a final that is not valid (C23).
-func draftFailed(d *tables.Session) bool {
+func draftFailed(d *session) bool {
 	if d.Role == tables.RoleInvestigation {
 		return investigationFailed(d)
 	}
@@ -63,7 +63,7 @@ func scoreRun(in *inputs, p *plannedRun, u *usableRatings) (tables.Run, []tables
 	run := baseRun(p, class)
 	tally := newTally(p.truth)
 	run.RDen, run.UDen = tally.answerable, tally.unanswerable
-	fillCostTime(&run, in, p, kind == kindSharedDraft)
+	fillCostTime(&run, p, kind == kindSharedDraft)
 	var settled *tables.Adjudication
 	by := settledInvalid
 	var findings tables.Findings

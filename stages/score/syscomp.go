@@ -35,10 +35,9 @@ import (
 // systems holds what the system-comparison columns need.
 type systems struct {
 	c     *tables.Campaign
-	in    *inputs
-	setup map[setupKey]*tables.Session // (system, repository) → preparation
-	cold  map[setupKey]slotRef         // (system, repository) → first workflow
-	calls map[attemptKey]int64         // tool calls per receipt
+	setup map[setupKey]*session // (system, repository) → preparation
+	cold  map[setupKey]slotRef  // (system, repository) → first workflow
+	calls map[attemptKey]int64  // tool calls per receipt
 	// packetTokens is each investigation's returned packet size under the
 	// frozen tokenizer (stages/load).
 	packetTokens map[string]int64
@@ -56,21 +55,22 @@ func newSystems(c *tables.Campaign, sessions *tables.Spool[tables.Session], in *
 	if c.Manifest.Kind != tables.KindSystemComparison {
 		return nil
 	}
-	sy := &systems{c: c, in: in, setup: map[setupKey]*tables.Session{}, cold: map[setupKey]slotRef{},
+	sy := &systems{c: c, setup: map[setupKey]*session{}, cold: map[setupKey]slotRef{},
 		calls: map[attemptKey]int64{}, packetTokens: c.ObservationTokens}
 	for _, l := range c.Receipts {
 		sy.calls[attemptKey{l.Record.SessionID, l.Record.Attempt}] += int64(len(l.Record.ToolCalls))
 	}
+	var setups sessionSlab // the few preparation sessions
 	for row := range sessions.All() {
 		if row.Role != tables.RolePreparation || row.Arm == nil {
 			continue
 		}
 		k := setupKey{*row.Arm, row.Repository}
 		if sy.setup[k] == nil {
-			sess := row // a copy of the few preparation rows
-			sy.setup[k] = &sess
+			sy.setup[k] = setups.add(&row, tables.NoCitationCount)
 		}
 	}
+	setups.price(in.tokens)
 	d := &c.Manifest.Design
 	repoOf := make(map[string]string, len(d.Tasks)) // the first task of each ID, as taskSpec finds it
 	for _, t := range d.Tasks {
@@ -91,7 +91,7 @@ func newSystems(c *tables.Campaign, sessions *tables.Spool[tables.Session], in *
 }
 
 // investigationFailed: the investigation erred or returned an empty draft.
-func investigationFailed(d *tables.Session) bool {
+func investigationFailed(d *session) bool {
 	return d.Status != tables.StatusResponse || d.Classification == tables.ClassScoredFailure
 }
 
@@ -127,7 +127,7 @@ func (sy *systems) chargeSetup(run *tables.Run, p *plannedRun) {
 		return
 	}
 	run.SetupSessionID = prep.SessionID
-	run.SetupCost = sessionCost(sy.in, prep)
+	run.SetupCost = sessionCost(prep)
 	run.WorkflowCost = addMoney(run.WorkflowCost, run.SetupCost)
 	ns, known := sessionNS(prep)
 	total, ok := stats.AddInt64(run.WorkflowNS, ns)

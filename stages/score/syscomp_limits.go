@@ -74,7 +74,7 @@ func (sy *systems) limits(run *tables.Run, p *plannedRun) tables.Findings {
 
 // toolCalls is the number of tool calls on the receipt of a session
 // attempt; 0 for a missing or not dispatched session.
-func (sy *systems) toolCalls(s *tables.Session) int64 {
+func (sy *systems) toolCalls(s *session) int64 {
 	if s == nil {
 		return 0
 	}
