@@ -297,3 +297,36 @@ func TestDefectiveOracle(t *testing.T) {
 		t.Fatalf("findings %v", f.s.Rejections)
 	}
 }
+
+// TestLatestAttemptLinks: a run reads the latest attempt of its draft and
+// review whatever the rows' order, a replaced draft is replaced for both
+// arms with its own cost, a session of an unplanned repetition is no run's,
+// and a rating of a session that is no scored review is told apart from
+// one of no session at all. By hand: D attempt 2 costs 0.30 and A's review
+// 0.20, so A's workflow costs 0.50; B's review 0.20 + 0.01 tools, 0.51.
+func TestLatestAttemptLinks(t *testing.T) {
+	f := newFixture(t, 1)
+	f.addSession(t, "T1-r1-D-a2", 1, tables.RoleDraft, "", "0.30", "0", 60)
+	f.sessions[len(f.sessions)-1].Attempt = 2
+	f.sessions = append([]tables.Session{f.sessions[len(f.sessions)-1]}, f.sessions[:len(f.sessions)-1]...) // attempt 2 first
+	f.addSession(t, "T1-r7-B", 7, tables.RoleReview, "B", "9", "0", 30)                                     // repetition 7 is not planned
+	f.rateAll(addr, addr, addr, unkc)
+	f.rate(rating("T1-r1-D", "", "", addr, addr, addr, unkc)) // a session, no scored review: warn
+	f.rate(rating("T1-r9-X", "", "", addr, addr, addr, unkc)) // no session: reject
+	f.run(t)
+	if f.s.Runs.Len() != 2 {
+		t.Fatalf("%d runs, want 2", f.s.Runs.Len())
+	}
+	for _, c := range []struct {
+		arm, cost string
+	}{{"A", "0.50"}, {"B", "0.51"}} {
+		r := f.runRow(t, 1, c.arm)
+		if r.DraftSessionID != "T1-r1-D-a2" || r.WorkflowCost == nil || r.WorkflowCost.String() != c.cost {
+			t.Errorf("arm %s: draft %s workflow cost %v, want T1-r1-D-a2 and %s", c.arm, r.DraftSessionID, r.WorkflowCost, c.cost)
+		}
+	}
+	codes := f.codes()
+	if codes[tables.CodeRatingUnscoreableRun] != 2 || codes[tables.CodeRatingUnknownSession] != 2 {
+		t.Errorf("findings %v, want two unscoreable-run warnings and two unknown-session rejections", f.s.Rejections)
+	}
+}
