@@ -10,6 +10,10 @@ import (
 // sorts them and encodes them into compressed bytes (see spool_codec.go).
 const SpoolChunkRows = 16384
 
+// spoolChunkRows is SpoolChunkRows, or fewer in a test that needs small
+// campaigns' tables encoded in several chunks.
+var spoolChunkRows = SpoolChunkRows
+
 // Spool holds one output table's rows compactly while the pipeline runs,
 // so that memory is bounded by the encoded output rather than by the
 // campaign. Rows are added in any order; each full chunk of
@@ -31,7 +35,10 @@ const SpoolChunkRows = 16384
 //   - Rows that were encoded come back equal to the rows added
 //     (reflect.DeepEqual): a nil slice or pointer stays nil, an empty
 //     slice stays empty, a float keeps its bits. Equal strings of one
-//     block share their bytes.
+//     block share their bytes. A time.Time keeps its instant, text and
+//     zone; it loses its monotonic clock reading, and a location other
+//     than UTC, Local or a fixed zone comes back as the fixed zone in
+//     effect at its instant (see spool_time.go).
 //   - [WriteSpool] writes the same bytes as [WriteParquet] of the sorted
 //     rows.
 //
@@ -62,12 +69,12 @@ func SpoolOf[T any](rows ...T) *Spool[T] {
 // Add adds rows to the spool.
 func (s *Spool[T]) Add(rows ...T) {
 	for len(rows) > 0 {
-		room := SpoolChunkRows - len(s.tail)
+		room := spoolChunkRows - len(s.tail)
 		take := min(room, len(rows))
 		s.tail = append(s.tail, rows[:take]...)
 		s.n += take
 		rows = rows[take:]
-		if len(s.tail) == SpoolChunkRows {
+		if len(s.tail) >= spoolChunkRows {
 			s.flush()
 		}
 	}

@@ -24,6 +24,7 @@ import (
 //	  int kinds    zig-zag varint;  uint kinds  uvarint
 //	  float kinds  their IEEE 754 bits, uvarint
 //	  string kinds uvarint index into the block's strings
+//	  time.Time    its instant and location (see spool_time.go)
 //	  pointer      0 for nil, else 1 and the value
 //	  slice        0 for nil, else 1 + length and the elements
 //	  array        the elements;   struct  its fields
@@ -85,6 +86,9 @@ func buildCodec(t reflect.Type, open map[reflect.Type]bool) (*rowCodec, error) {
 	}
 	open[t] = true
 	defer delete(open, t)
+	if t == timeType { // its instant and location, not its fields (spool_time.go)
+		return timeCodec, nil
+	}
 	switch t.Kind() {
 	case reflect.Bool:
 		return &rowCodec{
@@ -256,7 +260,7 @@ func structCodec(t reflect.Type, open map[reflect.Type]bool) (*rowCodec, error) 
 	fields := make([]field, t.NumField())
 	for i := range fields {
 		f := t.Field(i)
-		if !f.IsExported() { // e.g. time.Time: its pointers are not values to copy
+		if !f.IsExported() { // its pointers are not values to copy (time.Time is copied by meaning)
 			return nil, fmt.Errorf("%w: %s has the unexported field %s", errSpoolType, t, f.Name)
 		}
 		c, err := buildCodec(f.Type, open)
@@ -351,6 +355,8 @@ type blockDecoder struct {
 	strings []string // the block's strings
 	err     error
 	codec   snappy.Codec
+	// lastZone is the fixed zone of the time decoded last (spool_time.go).
+	lastZone spoolZone
 }
 
 // decodeSpoolBlock decompresses d's next block into rows (reusing their

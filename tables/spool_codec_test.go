@@ -126,6 +126,10 @@ func TestSpoolCodecRegistry(t *testing.T) {
 
 type recursiveRow struct{ Next *recursiveRow }
 
+// myTime has time.Time's fields but is not time.Time: copied field by
+// field it would share its location by address.
+type myTime time.Time
+
 // TestSpoolCodecRefuses: kinds the codec cannot copy exactly are an error
 // of the spool, not a panic or a wrong copy.
 func TestSpoolCodecRefuses(t *testing.T) {
@@ -139,8 +143,12 @@ func TestSpoolCodecRefuses(t *testing.T) {
 	check("map", err)
 	_, err = codecOf[struct{ A any }]()
 	check("interface", err)
-	_, err = codecOf[struct{ T time.Time }]()
+	_, err = codecOf[struct{ T struct{ x *int } }]()
 	check("unexported fields", err)
+	_, err = codecOf[struct{ T myTime }]()
+	check("a type of time.Time's fields but not time.Time's meaning", err)
+	_, err = codecOf[struct{ L *time.Location }]()
+	check("a location by address", err)
 	_, err = codecOf[recursiveRow]()
 	check("recursive", err)
 
