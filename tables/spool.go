@@ -18,11 +18,15 @@ var spoolChunkRows = SpoolChunkRows
 // so that memory is bounded by the encoded output rather than by the
 // campaign. Rows are added in any order; each full chunk of
 // [SpoolChunkRows] rows is sorted stably by the spool's order and encoded
-// into Snappy-compressed blocks in memory (a compact row format of the
-// spool's own, cheaper to write and read back than Parquet, with each
-// block's distinct strings stored and decoded once); [Spool.All] gives every
-// row back in order by a k-way merge of the chunks and of the rows not yet
-// encoded (a table smaller than one chunk is never encoded).
+// into Snappy-compressed blocks (a compact row format of the spool's own,
+// cheaper to write and read back than Parquet, with each block's distinct
+// strings stored and decoded once), kept in memory until they pass
+// [SpoolFileAfter] bytes and in a temporary file from then on
+// (spool_file.go); [Spool.All] gives every row back in order by a k-way
+// merge of the chunks and of the rows not yet encoded (a table smaller
+// than one chunk is never encoded). An iteration holds one decoded block
+// and one read-ahead buffer per chunk; a spool without an order reads its
+// chunks one after the other, so it holds one chunk's.
 //
 // Invariants:
 //   - All yields exactly the rows slices.SortStableFunc would give over
@@ -45,11 +49,11 @@ var spoolChunkRows = SpoolChunkRows
 // The zero value and a nil *Spool are empty spools that keep the order rows
 // are added in. A Spool is not safe for concurrent use.
 type Spool[T any] struct {
-	order  func(a, b T) int // nil: the order rows were added
-	tail   []T              // rows not yet encoded
-	chunks [][]byte         // encoded chunks, each in order
-	n      int
-	err    error // the first encoding error; a programming error in T's tags
+	order func(a, b T) int // nil: the order rows were added
+	tail  []T              // rows not yet encoded
+	store spoolStore       // encoded chunks, each in order
+	n     int
+	err   error // the first error encoding or reading a chunk
 }
 
 // NewSpool returns an empty spool whose rows come back ordered by order
@@ -75,7 +79,7 @@ func (s *Spool[T]) Add(rows ...T) {
 		s.n += take
 		rows = rows[take:]
 		if len(s.tail) >= spoolChunkRows {
-			s.flush()
+			s.fail(s.flush())
 		}
 	}
 }
@@ -91,7 +95,9 @@ func (s *Spool[T]) Len() int {
 // Err is the first error met encoding or decoding a chunk. It is nil unless
 // T holds a kind the spool cannot copy (a map, an interface, an unexported
 // field; see spool_codec.go) or T's Parquet tags are invalid, which the
-// registry tests rule out; [WriteSpool] returns it.
+// registry tests rule out, or a chunk written to the spool's temporary
+// file could not be read back (an I/O error; see [SpoolFileAfter]): an
+// iteration then ends early. [WriteSpool] returns it.
 func (s *Spool[T]) Err() error {
 	if s == nil {
 		return nil
@@ -99,18 +105,26 @@ func (s *Spool[T]) Err() error {
 	return s.err
 }
 
-// flush sorts the tail and encodes it as a chunk.
-func (s *Spool[T]) flush() {
-	if s.order != nil {
-		slices.SortStableFunc(s.tail, s.order)
-	}
-	chunk, err := encodeSpoolChunk(s.tail)
+// fail keeps the first error.
+func (s *Spool[T]) fail(err error) {
 	if err != nil && s.err == nil {
 		s.err = err
 	}
-	s.chunks = append(s.chunks, chunk)
+}
+
+// flush sorts the tail and encodes it as a chunk; an error is the spool's
+// (the rows are lost, Err says so).
+func (s *Spool[T]) flush() error {
+	if s.order != nil {
+		slices.SortStableFunc(s.tail, s.order)
+	}
+	err := encodeSpoolChunkInto(s.tail, s.store.add)
+	if err != nil {
+		s.store.chunks = append(s.store.chunks, spoolChunk{}) // no rows
+	}
 	clear(s.tail)
 	s.tail = s.tail[:0]
+	return err
 }
 
 // Compact encodes the rows not yet encoded as a last, shorter chunk and
@@ -121,13 +135,23 @@ func (s *Spool[T]) flush() {
 // rest of the run. The rows and their order are unchanged; rows added
 // later start a new tail.
 func (s *Spool[T]) Compact() {
-	if s == nil || len(s.chunks) == 0 {
+	if s == nil || len(s.store.chunks) == 0 {
 		return
 	}
 	if len(s.tail) > 0 {
-		s.flush()
+		s.fail(s.flush())
 	}
 	s.tail = nil
+}
+
+// prepare compacts the spool and sorts the rows not yet encoded, and
+// returns what an iteration reads: the chunks and those rows.
+func (s *Spool[T]) prepare() ([]spoolChunk, []T) {
+	s.Compact()
+	if s.order != nil { // stable: sorting a sorted head plus later rows keeps the order added
+		slices.SortStableFunc(s.tail, s.order)
+	}
+	return s.store.chunks, s.tail
 }
 
 // All yields every row in order (see [Spool]).
@@ -136,25 +160,44 @@ func (s *Spool[T]) All() iter.Seq[T] {
 		if s == nil || s.n == 0 {
 			return
 		}
-		s.Compact()
-		if s.order != nil { // stable: sorting a sorted head plus later rows keeps the order added
-			slices.SortStableFunc(s.tail, s.order)
-		}
-		if len(s.chunks) == 0 {
-			for _, r := range s.tail {
+		chunks, tail := s.prepare()
+		if len(chunks) == 0 {
+			for _, r := range tail {
 				if !yield(r) {
 					return
 				}
 			}
 			return
 		}
-		m := s.merger()
-		defer m.close()
-		for {
-			r, ok := m.next()
-			if !ok || !yield(r) {
+		if s.order != nil {
+			s.merge(chunks, tail, yield)
+			return
+		}
+		for i := range chunks { // the order added: a chunk at a time, one chunk's buffers at a time
+			if !s.merge(chunks[i:i+1], nil, yield) {
 				return
 			}
+		}
+		for _, r := range tail {
+			if !yield(r) {
+				return
+			}
+		}
+	}
+}
+
+// merge yields the rows of chunks and tail in order; false when yield or
+// a chunk that cannot be read ended it.
+func (s *Spool[T]) merge(chunks []spoolChunk, tail []T, yield func(T) bool) bool {
+	m := s.merger(chunks, tail)
+	defer m.close()
+	for {
+		r, ok := m.next()
+		if !ok {
+			return !m.failed
+		}
+		if !yield(r) {
+			return false
 		}
 	}
 }
@@ -199,34 +242,35 @@ func (c *chunkReader[T]) advance(fail func(error)) bool {
 // merger is a k-way merge of the chunks and the sorted tail (a reader
 // without a decoder): a binary heap keyed by (head row, chunk index).
 type merger[T any] struct {
-	s    *Spool[T]
-	heap []*chunkReader[T]
+	s      *Spool[T]
+	heap   []*chunkReader[T]
+	failed bool
 }
 
-func (s *Spool[T]) merger() *merger[T] {
+func (s *Spool[T]) merger(chunks []spoolChunk, tail []T) *merger[T] {
 	m := &merger[T]{s: s}
 	codec, err := codecOf[T]()
 	if err != nil {
 		m.fail(err)
 		return m
 	}
-	for i, b := range s.chunks {
-		c := &chunkReader[T]{d: &blockDecoder{chunk: b}, codec: codec, index: i, buf: make([]T, 0, spoolBlockRows), at: -1}
+	for i, ch := range chunks {
+		c := &chunkReader[T]{d: s.store.decoder(ch), codec: codec, index: i, buf: make([]T, 0, spoolBlockRows), at: -1}
 		if c.advance(m.fail) {
 			m.push(c)
 		}
 	}
-	if len(s.tail) > 0 { // the rows not yet encoded, sorted: the last chunk
-		m.push(&chunkReader[T]{index: len(s.chunks), buf: s.tail, at: 0})
+	if len(tail) > 0 { // the rows not yet encoded, sorted: the last chunk
+		m.push(&chunkReader[T]{index: len(chunks), buf: tail, at: 0})
 	}
 	return m
 }
 
-// fail keeps the first decoding error.
+// fail keeps the first decoding error and ends the merge: rows past a
+// chunk that cannot be read would come out of order or not at all.
 func (m *merger[T]) fail(err error) {
-	if m.s.err == nil {
-		m.s.err = err
-	}
+	m.s.fail(err)
+	m.failed = true
 }
 
 func (m *merger[T]) less(a, b *chunkReader[T]) bool {
@@ -272,7 +316,7 @@ func (m *merger[T]) down(i int) {
 // next pops the least row.
 func (m *merger[T]) next() (T, bool) {
 	var zero T
-	if len(m.heap) == 0 {
+	if len(m.heap) == 0 || m.failed {
 		return zero, false
 	}
 	top := m.heap[0]

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"sync"
@@ -321,12 +322,30 @@ var encoders = sync.Pool{New: func() any { return &blockEncoder{index: make(map[
 
 // encodeSpoolChunk encodes rows as one chunk.
 func encodeSpoolChunk[T any](rows []T) ([]byte, error) {
+	e := encoders.Get().(*blockEncoder)
+	defer encoders.Put(e)
+	chunk, err := encodeChunk(e, rows)
+	return bytes.Clone(chunk), err
+}
+
+// encodeSpoolChunkInto encodes rows as one chunk and gives it to store,
+// without a copy of its own.
+func encodeSpoolChunkInto[T any](rows []T, store func([]byte)) error {
+	e := encoders.Get().(*blockEncoder)
+	defer encoders.Put(e)
+	chunk, err := encodeChunk(e, rows)
+	if err == nil {
+		store(chunk)
+	}
+	return err
+}
+
+// encodeChunk encodes rows as one chunk in e's scratch.
+func encodeChunk[T any](e *blockEncoder, rows []T) ([]byte, error) {
 	c, err := codecOf[T]()
 	if err != nil {
 		return nil, err
 	}
-	e := encoders.Get().(*blockEncoder)
-	defer encoders.Put(e)
 	chunk := e.chunk[:0]
 	for start := 0; start < len(rows); start += spoolBlockRows {
 		block := rows[start:min(start+spoolBlockRows, len(rows))]
@@ -344,15 +363,19 @@ func encodeSpoolChunk[T any](rows []T) ([]byte, error) {
 		chunk = append(chunk, e.packed...)
 	}
 	e.chunk = chunk
-	return bytes.Clone(chunk), nil // exact size: a chunk lives until the run ends
+	return chunk, nil
 }
 
 // blockDecoder reads one chunk's blocks in order; a decoding error sticks.
 type blockDecoder struct {
-	chunk   []byte   // the blocks not yet read
-	block   []byte   // the decompressed block being read
-	at      int      // read position in block
-	strings []string // the block's strings
+	chunk   []byte      // the blocks not yet read (of a chunk on file: those read ahead)
+	file    io.ReaderAt // a chunk on file (spool_file.go), else nil
+	pos     int64       // on file: where the bytes not yet read ahead start
+	end     int64       // on file: where the chunk ends
+	window  []byte      // on file: the read-ahead buffer d.chunk is in
+	block   []byte      // the decompressed block being read
+	at      int         // read position in block
+	strings []string    // the block's strings
 	err     error
 	codec   snappy.Codec
 	// lastZone is the fixed zone of the time decoded last (spool_time.go).
@@ -363,6 +386,7 @@ type blockDecoder struct {
 // storage, which holds spoolBlockRows rows) and returns them; nil when the
 // chunk is exhausted or on error.
 func decodeSpoolBlock[T any](d *blockDecoder, c *rowCodec, rows []T) []T {
+	d.fill()
 	if d.err != nil || len(d.chunk) == 0 {
 		return nil
 	}
