@@ -4,6 +4,7 @@ import (
 	"io"
 	"iter"
 	"slices"
+	"sync"
 )
 
 // SpoolChunkRows is how many rows a [Spool] holds as Go values before it
@@ -45,15 +46,24 @@ var spoolChunkRows = SpoolChunkRows
 //     effect at its instant (see spool_time.go).
 //   - [WriteSpool] writes the same bytes as [WriteParquet] of the sorted
 //     rows.
+//   - Once adding is over, All may run from several goroutines at once,
+//     each iteration with its own readers and buffers: the first to start
+//     compacts and sorts the rows not yet encoded under the spool's lock,
+//     and from then on the chunks, the file (read with ReadAt only) and
+//     the sorted rows are only read. Add and Compact must not run while
+//     any iteration does.
 //
 // The zero value and a nil *Spool are empty spools that keep the order rows
-// are added in. A Spool is not safe for concurrent use.
+// are added in. Add is not safe for concurrent use.
 type Spool[T any] struct {
 	order func(a, b T) int // nil: the order rows were added
 	tail  []T              // rows not yet encoded
 	store spoolStore       // encoded chunks, each in order
 	n     int
-	err   error // the first error encoding or reading a chunk
+
+	mu     sync.Mutex // guards compacting and sorting for All, and err
+	sorted bool       // tail is sorted by order and no row was added since
+	err    error      // the first error encoding or reading a chunk
 }
 
 // NewSpool returns an empty spool whose rows come back ordered by order
@@ -77,9 +87,12 @@ func (s *Spool[T]) Add(rows ...T) {
 		take := min(room, len(rows))
 		s.tail = append(s.tail, rows[:take]...)
 		s.n += take
+		s.sorted = false
 		rows = rows[take:]
 		if len(s.tail) >= spoolChunkRows {
-			s.fail(s.flush())
+			if err := s.flush(); err != nil {
+				s.fail(err)
+			}
 		}
 	}
 }
@@ -102,11 +115,19 @@ func (s *Spool[T]) Err() error {
 	if s == nil {
 		return nil
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return s.err
 }
 
 // fail keeps the first error.
 func (s *Spool[T]) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failLocked(err)
+}
+
+func (s *Spool[T]) failLocked(err error) {
 	if err != nil && s.err == nil {
 		s.err = err
 	}
@@ -135,22 +156,34 @@ func (s *Spool[T]) flush() error {
 // rest of the run. The rows and their order are unchanged; rows added
 // later start a new tail.
 func (s *Spool[T]) Compact() {
-	if s == nil || len(s.store.chunks) == 0 {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.compactLocked()
+}
+
+func (s *Spool[T]) compactLocked() {
+	if len(s.store.chunks) == 0 {
 		return
 	}
 	if len(s.tail) > 0 {
-		s.fail(s.flush())
+		s.failLocked(s.flush())
 	}
 	s.tail = nil
 }
 
-// prepare compacts the spool and sorts the rows not yet encoded, and
-// returns what an iteration reads: the chunks and those rows.
+// prepare compacts the spool and sorts the rows not yet encoded, once per
+// Add, and returns what an iteration reads: the chunks and those rows.
 func (s *Spool[T]) prepare() ([]spoolChunk, []T) {
-	s.Compact()
-	if s.order != nil { // stable: sorting a sorted head plus later rows keeps the order added
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.compactLocked()
+	if s.order != nil && !s.sorted { // stable: sorting a sorted head plus later rows keeps the order added
 		slices.SortStableFunc(s.tail, s.order)
 	}
+	s.sorted = true
 	return s.store.chunks, s.tail
 }
 

@@ -191,3 +191,50 @@ func TestSpoolFileReadFails(t *testing.T) {
 		t.Errorf("WriteSpool of an unreadable spool succeeded")
 	}
 }
+
+// TestSpoolConcurrentAll: once adding is over, iterations from several
+// goroutines at once (the first of them sorting and compacting the rows
+// not yet encoded) each give every row in order; run with -race.
+func TestSpoolConcurrentAll(t *testing.T) {
+	SetSpoolChunkRows(t, 1000)
+	for _, after := range []int64{math.MaxInt64, 0} {
+		for _, n := range []int{900, 3*1000 + 7} {
+			t.Run(fmt.Sprint(after, n), func(t *testing.T) {
+				setFileAfter(t, after)
+				rows, order := fileRows(n)
+				want := slices.Clone(rows)
+				slices.SortStableFunc(want, order)
+				sp := NewSpool(order)
+				sp.Add(rows...)
+				var wg sync.WaitGroup
+				errs := make([]string, 6)
+				for g := range errs {
+					wg.Go(func() {
+						i := 0
+						for r := range sp.All() {
+							if i >= len(want) || !reflect.DeepEqual(r, want[i]) {
+								errs[g] = fmt.Sprintf("goroutine %d: row %d differs", g, i)
+								return
+							}
+							if i++; g%2 == 1 && i == n/2 {
+								break // leaving early does not disturb the others
+							}
+						}
+						if g%2 == 0 && i != len(want) {
+							errs[g] = fmt.Sprintf("goroutine %d: %d rows, want %d", g, i, len(want))
+						}
+					})
+				}
+				wg.Wait()
+				for _, e := range errs {
+					if e != "" {
+						t.Error(e)
+					}
+				}
+				if sp.Err() != nil {
+					t.Error(sp.Err())
+				}
+			})
+		}
+	}
+}
