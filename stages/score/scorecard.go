@@ -34,7 +34,7 @@ func classify(p *plannedRun) (runKind, tables.Classification) {
 		return kindSharedDraft, tables.ClassSharedDraftFailure
 	case r.Status == tables.StatusNotDispatched:
 		return kindCompletionFailure, tables.ClassNotDispatched
-	case r.Status != tables.StatusResponse || !isTrue(r.FinalValid):
+	case r.Status != tables.StatusResponse || !r.finalValid:
 		return kindCompletionFailure, r.Classification
 	}
 	return kindRated, r.Classification
@@ -48,10 +48,10 @@ func needsRatings(p *plannedRun) bool {
 
 // draftFailed: an error, no answer, or a final that is not valid (C23).
 func draftFailed(d *session) bool {
-	if d.Role == tables.RoleInvestigation {
+	if d.investigation {
 		return investigationFailed(d)
 	}
-	return d.Status != tables.StatusResponse || !isTrue(d.FinalValid) ||
+	return d.Status != tables.StatusResponse || !d.finalValid ||
 		d.Classification == tables.ClassSharedDraftFailure || d.Classification == tables.ClassScoredFailure
 }
 
@@ -177,8 +177,7 @@ func scoreRated(run *tables.Run, p *plannedRun, t tally, a *tables.Adjudication,
 	r := p.review
 	run.SourceGate = r.CitationFailures == 0 && allSupport && a.CriticalWrongClaims == 0 &&
 		a.UnsupportedClaims == 0 && a.FalseCompletenessClaims == 0
-	run.ProtocolGate = isTrue(r.FinalValid) && (r.AnswerValid == nil || *r.AnswerValid) &&
-		(!p.arm.Reconciliation || isTrue(r.ReconciliationValid))
+	run.ProtocolGate = r.finalValid && r.answerNotInvalid && (!p.arm.Reconciliation || r.reconciliationValid)
 	semantic := run.CriticalFailures == 0 && allSupport && a.WrongClaims == 0 && a.UnsupportedClaims == 0 &&
 		a.FalseCompletenessClaims == 0 && a.WrongExclusions == 0 && !hasOutcome(a, tables.OutcomeWrong)
 	run.SemanticPass = &semantic

@@ -13,34 +13,22 @@ import (
 // fields named as in [tables.Session], not the whole row. A run points to
 // its draft's and review's.
 type session struct {
-	SessionID           string
-	Attempt             int64
-	Role, Status        string
-	Classification      tables.Classification
-	AnswerValid         *bool // shared true/false values, nil when the row's is
-	FinalValid          *bool
-	ReconciliationValid *bool
-	CitationFailures    int64
-	DurationNS          *int64 // points to duration, nil when the row's is
-	ValidationNS        int64
+	SessionID        string
+	Attempt          int64
+	Status           string
+	Classification   tables.Classification
+	CitationFailures int64
+	DurationNS       *int64 // points to duration, nil when the row's is
+	ValidationNS     int64
 
 	duration  int64
 	citations int64         // the answer's final citations (validate's CitationCounts), tables.NoCitationCount when unknown
 	cost      *tables.Money // reference cost plus tool charges from the session's last token row; nil when unknown or without one
-}
 
-var yes, no = true, false
-
-// sharedBool is b as one of two shared values, so that a session holds no
-// allocation of its own for it.
-func sharedBool(b *bool) *bool {
-	switch {
-	case b == nil:
-		return nil
-	case *b:
-		return &yes
-	}
-	return &no
+	investigation       bool // the row's role is investigation
+	finalValid          bool // the row's final_valid is true
+	answerNotInvalid    bool // the row's answer_valid is true or null
+	reconciliationValid bool // the row's reconciliation_valid is true
 }
 
 // sessionBlock is how many sessions a sessionSlab allocates at a time.
@@ -58,9 +46,10 @@ func (sl *sessionSlab) add(row *tables.Session, count int64) *session {
 		sl.block = make([]session, 0, sessionBlock)
 	}
 	sl.block = append(sl.block, session{
-		SessionID: row.SessionID, Attempt: row.Attempt, Role: row.Role, Status: row.Status, Classification: row.Classification,
-		AnswerValid: sharedBool(row.AnswerValid), FinalValid: sharedBool(row.FinalValid), ReconciliationValid: sharedBool(row.ReconciliationValid),
+		SessionID: row.SessionID, Attempt: row.Attempt, Status: row.Status, Classification: row.Classification,
 		CitationFailures: row.CitationFailures, ValidationNS: row.ValidationNS, citations: count,
+		investigation: row.Role == tables.RoleInvestigation, finalValid: isTrue(row.FinalValid),
+		answerNotInvalid: row.AnswerValid == nil || *row.AnswerValid, reconciliationValid: isTrue(row.ReconciliationValid),
 	})
 	s := &sl.block[len(sl.block)-1]
 	if row.DurationNS != nil {
