@@ -83,7 +83,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	out.Repositories = repositories(all)
 	out.Figures = figures(c, all, in.runs, &in.sessions)
 	out.Figures.Systems = systemFigures(c, all, in.runs)
-	out.Figures.PromptOverheads = promptOverheads(c, in.runs, in.sessions.dispatched)
+	out.Figures.PromptOverheads = promptOverheads(c, in.runs, accounted.Tokens)
 
 	pol, findings := resolvePolicy(c.Manifest.GatePolicy)
 	if pol != nil && pol.name == tables.PresetReviewerBenchmark {

@@ -34,29 +34,13 @@ type sessionFacts struct {
 	// charges and actualCharge its actual charge; each is nil when any
 	// amount is null.
 	referenceCost, actualCharge *big.Rat
-	// dispatched holds every session with a token row (the account stage
-	// writes one per dispatched receipt) and, when its meter decoded, its
-	// cumulative input tokens: the prompt overheads compare reviews'.
-	dispatched map[string]meteredInput
-}
-
-// meteredInput is a dispatched session's cumulative input tokens, known
-// when its meter decoded.
-type meteredInput struct {
-	tokens  int64
-	metered bool
 }
 
 // readSessions reads the facts of every token row (see [sessionFacts]).
 func readSessions(tokens *tables.Spool[tables.Token]) sessionFacts {
-	f := sessionFacts{dispatched: map[string]meteredInput{}}
+	var f sessionFacts
 	ref, act := exactSum{}, exactSum{}
 	for t := range tokens.All() {
-		if t.CostStatus != tables.CostMissingMeter && t.CostStatus != tables.CostInvalidMeter {
-			f.dispatched[t.SessionID] = meteredInput{t.InputTotal, true}
-		} else if _, seen := f.dispatched[t.SessionID]; !seen {
-			f.dispatched[t.SessionID] = meteredInput{}
-		}
 		if !t.WithinSessionCeilings {
 			f.overLimits = append(f.overLimits, t.SessionID)
 		}

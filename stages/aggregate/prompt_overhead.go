@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/evalgate/evalgate/tables"
@@ -15,7 +16,7 @@ import (
 // review counted beyond the baseline's: the instruction and schema tokens
 // the arm is charged for (rule C3). The campaign's prompt files are read
 // from c.Prompts; a part whose file did not load counts zero bytes.
-func promptOverheads(c *tables.Campaign, runs runSet, dispatched map[string]meteredInput) []tables.PromptOverhead {
+func promptOverheads(c *tables.Campaign, runs runSet, tokens *tables.Spool[tables.Token]) []tables.PromptOverhead {
 	arms := c.Manifest.Design.Arms
 	if c.Manifest.Kind != tables.KindPairedReview || len(arms) < 2 {
 		return nil
@@ -40,7 +41,7 @@ func promptOverheads(c *tables.Campaign, runs runSet, dispatched map[string]mete
 	// enters them.
 	var task string
 	var rep int64
-	group := map[string]meteredInput{} // arm → its dispatched review in the current pair
+	group := map[string]reviewInput{} // arm → its dispatched review in the current pair
 	flush := func() {
 		b, ok := group[base.ID]
 		if !ok {
@@ -52,19 +53,21 @@ func promptOverheads(c *tables.Campaign, runs runSet, dispatched map[string]mete
 				continue
 			}
 			out[i].Pairs++
-			if a.metered && b.metered {
+			if a.Metered && b.Metered {
 				out[i].MeteredPairs++
-				out[i].InputTokens += a.tokens - b.tokens
+				out[i].InputTokens += a.Tokens - b.Tokens
 			}
 		}
 	}
+	inputs, stop := iter.Pull(reviewInputs(runs, tokens)) // one per run, in runs order
+	defer stop()
 	for r := range runs.All() {
 		if r.TaskID != task || r.Repetition != rep {
 			flush()
 			clear(group)
 			task, rep = r.TaskID, r.Repetition
 		}
-		if in, ok := dispatched[r.ReviewSessionID]; ok {
+		if in, _ := inputs(); in.Dispatched {
 			group[r.Arm] = in
 		}
 	}
