@@ -24,7 +24,9 @@ import (
 // memory as it did before: the run is the same, only its memory larger.
 // Reading a chunk back that was written can still fail (an I/O error of
 // the disk); the spool then stops, its Err reports the failure, and
-// [WriteSpool] returns it.
+// [WriteSpool] returns it. Where the temporary directory is a tmpfs (some
+// systems mount /tmp so), the file's pages are still the machine's memory,
+// though not the process's: TMPDIR on a disk keeps a large run off it.
 var SpoolFileAfter int64 = 4 << 20
 
 // spoolReadAhead is how many bytes of a chunk on file the merge reads at a
