@@ -52,6 +52,12 @@ type Result struct {
 	// inputs cannot be trusted, no table but rejections is meaningful and
 	// nothing should be written.
 	Loaded bool
+	// Err is not nil when the pipeline could not read back rows it had
+	// stored in a spool's temporary file (an I/O error; see
+	// [tables.SpoolFileAfter]): a stage then computed on fewer rows than
+	// the campaign holds, so neither the tables nor the decision may be
+	// reported. It is not a finding: the campaign is not at fault.
+	Err error
 }
 
 // Admissible reports whether no stage found a rejecting problem.
@@ -85,6 +91,7 @@ func Run(fsys fs.FS, name string, opts Options) *Result {
 	}
 	res.Loaded = true
 	res.Tables, res.Figures = judge(c, loaded, opts)
+	res.Err = res.Tables.Err()
 	return res
 }
 

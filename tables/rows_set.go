@@ -1,5 +1,7 @@
 package tables
 
+import "errors"
+
 // Set is every table one run of the pipeline produces. Each stage fills
 // its own fields and reads those of earlier stages. The largest tables
 // are held as a [Spool] (compressed, iterated in order), which every reader
@@ -27,4 +29,14 @@ type Set struct {
 	Findings             []FindingRow
 	FindingAdjudications []FindingAdjudicationRow
 	ReviewMetrics        []ReviewMetric
+}
+
+// Err is the error of every spool of the set that failed (see
+// [Spool.Err]), joined, or nil: a row that could not be read back from a
+// spool's temporary file ended an iteration early, so some stage computed
+// on fewer rows than the table holds. Nothing of a set whose Err is not nil
+// may be reported: no verdict, no table.
+func (s *Set) Err() error {
+	return errors.Join(s.Sessions.Err(), s.Tokens.Err(), s.Obligations.Err(), s.Dispositions.Err(),
+		s.Citations.Err(), s.Runs.Err(), s.Ledger.Err())
 }

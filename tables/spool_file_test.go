@@ -238,3 +238,27 @@ func TestSpoolConcurrentAll(t *testing.T) {
 		}
 	}
 }
+
+// TestSetErrSpoolReadFails: a table set is in error as soon as one of its
+// spools could not read a chunk back, so that the pipeline reports the
+// failure instead of a verdict on the rows that were read.
+func TestSetErrSpoolReadFails(t *testing.T) {
+	setFileAfter(t, 0)
+	SetSpoolChunkRows(t, 1000)
+	f := &fakeFile{okWrites: math.MaxInt}
+	withFakeFile(t, f)
+	rows, order := fileRows(2*1000 + 3)
+	set := &Set{Citations: NewSpool(order), Runs: SpoolOf(Run{TaskID: "T1"})}
+	set.Citations.Add(rows...)
+	if err := set.Err(); err != nil {
+		t.Fatalf("a readable set has Err %v", err)
+	}
+	f.badRead = true
+	n := 0
+	for range set.Citations.All() {
+		n++
+	}
+	if n >= len(rows) || set.Err() == nil || !strings.Contains(set.Err().Error(), "input/output error") {
+		t.Fatalf("an unreadable spool gave %d of %d rows and the set's Err %v", n, len(rows), set.Err())
+	}
+}

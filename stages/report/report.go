@@ -81,7 +81,13 @@ func Write(dir string, c *tables.Campaign, s *tables.Set, f tables.Figures, meta
 	if err := tables.WriteAtomic(filepath.Join(dir, ReportFile), 0o644, func(w io.Writer) error { return markdown.Write(w, sc, s) }); err != nil {
 		return err
 	}
-	return tables.WriteAtomic(filepath.Join(dir, HTMLFile), 0o644, func(w io.Writer) error { return html.Write(w, sc, s) })
+	if err := tables.WriteAtomic(filepath.Join(dir, HTMLFile), 0o644, func(w io.Writer) error { return html.Write(w, sc, s) }); err != nil {
+		return err
+	}
+	if err := s.Err(); err != nil { // a spool that failed while the scorecard or a page read it: those files lack rows
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
 }
 
 // writeFileAtomic writes one report file atomically (see

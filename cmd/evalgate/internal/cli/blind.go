@@ -80,6 +80,9 @@ func runBlindExport(stdout, stderr io.Writer, args []string, opts blindExportOpt
 		return err
 	}
 	res := stages.Run(fsys, name, stages.Options{SkipIntervals: true})
+	if res.Err != nil {
+		return runFailed(name, res.Err)
+	}
 	if !res.Loaded {
 		printFindings(stderr, res.Tables.Rejections)
 		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing exported\n", name)

@@ -43,3 +43,10 @@ func exitCode(err error) int {
 		return ExitFailure
 	}
 }
+
+// runFailed is the error of a run the pipeline could not complete (see
+// stages.Result.Err): no finding, verdict or table of it is printed or
+// written, and the command exits with ExitFailure.
+func runFailed(name string, err error) error {
+	return fmt.Errorf("%s: the run could not read back its own temporary data, so nothing is reported: %w", name, err)
+}

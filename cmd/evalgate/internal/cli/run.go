@@ -102,6 +102,10 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 	fsys, stage, finish := watch(opts.progress(), stderr, args, fsys)
 	defer finish()
 	res := stages.Run(fsys, name, stages.Options{SkipIntervals: opts.skipIntervals, Progress: stage, ReleaseInputs: true}) // only the report follows
+	if res.Err != nil {
+		finish()
+		return runFailed(name, res.Err)
+	}
 	if stage != nil && res.Loaded {
 		stage("report")
 	} else {

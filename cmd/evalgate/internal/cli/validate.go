@@ -89,6 +89,9 @@ func validateCampaign(stdout, stderr io.Writer, args []string, opts validateOpti
 	watched, stage, finish := watch(opts.progress(), stderr, args, fsys)
 	res := stages.Run(watched, name, stages.Options{SkipIntervals: true, Progress: stage, ReleaseInputs: true}) // only its findings are printed
 	finish()
+	if res.Err != nil {
+		return runFailed(name, res.Err)
+	}
 	return printReport(stdout, name, relabelManifest(fsys, res.Tables.Rejections), opts.json)
 }
 
