@@ -11,20 +11,31 @@ import (
 // of goroutines, so that answers are decoded on every core while the
 // caller checks them one at a time. It changes when an answer is decoded,
 // never what is returned: each result is exactly Answers' for the same
-// output, and the caller asks in its own order. The pool works at most
-// window receipts ahead of the furthest output asked for; a result the
-// caller skips is dropped, and a call that finds no prefetched result
-// (out of order, or a second read of the same output) is served by the
-// plain reader. Close stops the pool.
+// output, and the caller asks in its own order.
+//
+// The prefetcher walks the receipts itself, in one pass of its own (it
+// never indexes them): it lists the outputs it meets, at most lookahead
+// of them ahead of the caller, and the pool reads the first window of
+// that list. A Read takes the first listed output equal to the one asked
+// for (the same path, sha256 and byte count: the caller's receipts may be
+// other values than the ones walked here), dropping the outputs listed
+// before it, which the caller skipped. A Read of an output not listed (an
+// output asked for a second time, or out of order) is served by the plain
+// reader, as is one listed but not yet handed to the pool. Close stops the
+// pool.
 type Prefetch struct {
 	plain answerFiles
-	index map[*tables.OutputRef]int // receipt position of each output
+	// window is how many listed outputs the pool reads ahead, lookahead
+	// how many are listed (window ≤ lookahead).
+	window, lookahead int
 
-	mu     sync.Mutex
-	cond   *sync.Cond
-	slots  []*prefetched // ready results, by position
-	passed int           // positions below are asked for or skipped
-	want   int           // the position Read waits for, or -1
+	mu   sync.Mutex
+	cond *sync.Cond
+	// ahead lists the outputs after the last one Read took, in receipt
+	// order; the first issued of them are handed to the pool.
+	ahead  []*prefetched
+	issued int
+	listed bool // every output is listed
 	closed bool
 
 	current *prefetched // the result of the last Read, for its Decode
@@ -33,7 +44,8 @@ type Prefetch struct {
 
 // prefetched is one output read and, when it matches its receipt, decoded.
 type prefetched struct {
-	out      *tables.OutputRef
+	out      tables.OutputRef // a copy of the receipt's
+	ready    bool             // read (and decoded) by the pool
 	data     []byte
 	matches  bool
 	err      error
@@ -42,83 +54,132 @@ type prefetched struct {
 	decoded  bool // Decode has not returned it yet
 }
 
+// lookaheadPerWindow is how many outputs are listed per output read ahead:
+// a caller that skips fewer outputs than window × lookaheadPerWindow in a
+// row keeps being served by the pool.
+const lookaheadPerWindow = 64
+
 // Prefetched starts reading and decoding c's answers with workers
-// goroutines, at most window receipts ahead of the caller.
+// goroutines, at most window outputs ahead of the caller.
 func Prefetched(c *tables.Campaign, workers, window int) *Prefetch {
-	p := &Prefetch{plain: answerFiles{fsys: c.FS}, index: map[*tables.OutputRef]int{}, slots: make([]*prefetched, len(c.Receipts)), want: -1}
+	window = max(window, 1)
+	p := &Prefetch{plain: answerFiles{fsys: c.FS}, window: window, lookahead: window * lookaheadPerWindow}
 	p.cond = sync.NewCond(&p.mu)
-	var outs []int
-	for i := range c.Receipts {
-		if out := c.Receipts[i].Record.Output; out != nil {
-			p.index[out] = i
-			outs = append(outs, i)
-		}
-	}
-	jobs := make(chan int)
 	p.wg.Add(1)
-	go func() { // the producer: positions in order, never more than window ahead
-		defer p.wg.Done()
-		defer close(jobs)
-		for _, i := range outs {
-			p.mu.Lock()
-			for !p.closed && i >= p.passed+window {
-				p.cond.Wait()
-			}
-			closed := p.closed
-			p.mu.Unlock()
-			if closed {
-				return
-			}
-			jobs <- i
-		}
-	}()
+	go p.list(c)
 	for range max(workers, 1) {
 		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			for i := range jobs {
-				out := c.Receipts[i].Record.Output
-				r := &prefetched{out: out}
-				r.data, r.matches, r.err = p.plain.Read(out)
-				if r.err == nil && r.matches {
-					r.answer, r.findings = Answer(out.Path, r.data)
-					r.decoded = true
-				}
-				p.mu.Lock()
-				if i >= p.passed || i == p.want {
-					p.slots[i] = r
-				}
-				p.cond.Broadcast()
-				p.mu.Unlock()
-			}
-		}()
+		go p.work()
 	}
 	return p
+}
+
+// list walks c's receipts in order and lists their outputs, never more
+// than lookahead ahead of the caller.
+func (p *Prefetch) list(c *tables.Campaign) {
+	defer p.wg.Done()
+	defer func() {
+		p.mu.Lock()
+		p.listed = true
+		p.cond.Broadcast()
+		p.mu.Unlock()
+	}()
+	for i := range c.Receipts {
+		out := c.Receipts[i].Record.Output
+		if out == nil {
+			continue
+		}
+		p.mu.Lock()
+		for !p.closed && len(p.ahead) >= p.lookahead {
+			p.cond.Wait()
+		}
+		if p.closed {
+			p.mu.Unlock()
+			return
+		}
+		p.ahead = append(p.ahead, &prefetched{out: *out})
+		p.cond.Broadcast()
+		p.mu.Unlock()
+	}
+}
+
+// work reads and decodes listed outputs, the first window of the list,
+// until every output is read or the pool is closed.
+func (p *Prefetch) work() {
+	defer p.wg.Done()
+	for {
+		p.mu.Lock()
+		for !p.closed && p.issued >= min(len(p.ahead), p.window) && !(p.listed && p.issued == len(p.ahead)) {
+			p.cond.Wait()
+		}
+		if p.closed || p.issued == len(p.ahead) {
+			p.mu.Unlock()
+			return
+		}
+		r := p.ahead[p.issued]
+		p.issued++
+		p.mu.Unlock()
+		data, matches, err := p.plain.Read(&r.out)
+		var answer *tables.Answer
+		var findings tables.Findings
+		if err == nil && matches {
+			answer, findings = Answer(r.out.Path, data)
+		}
+		p.mu.Lock()
+		r.data, r.matches, r.err = data, matches, err
+		r.answer, r.findings, r.decoded = answer, findings, err == nil && matches
+		r.ready = true
+		p.cond.Broadcast()
+		p.mu.Unlock()
+	}
 }
 
 // Read is [Answers]' Read, served from the prefetched result when there is
 // one.
 func (p *Prefetch) Read(out *tables.OutputRef) ([]byte, bool, error) {
-	i, ok := p.index[out]
 	p.mu.Lock()
-	if !ok || i < p.passed || p.closed {
+	j := p.find(out)
+	if j < 0 || p.closed {
 		p.mu.Unlock()
 		p.current = nil
 		return p.plain.Read(out)
 	}
-	for j := p.passed; j < i; j++ {
-		p.slots[j] = nil // skipped: never asked for in order
-	}
-	p.passed, p.want = i+1, i
+	r, issued := p.ahead[j], j < p.issued
+	n := copy(p.ahead, p.ahead[j+1:]) // the outputs before j were skipped
+	clear(p.ahead[n:])
+	p.ahead = p.ahead[:n]
+	p.issued = max(p.issued-(j+1), 0)
 	p.cond.Broadcast()
-	for p.slots[i] == nil {
+	if !issued {
+		p.mu.Unlock()
+		p.current = nil
+		return p.plain.Read(out)
+	}
+	for !r.ready {
 		p.cond.Wait()
 	}
-	r := p.slots[i]
-	p.slots[i], p.want = nil, -1
 	p.mu.Unlock()
 	p.current = r
 	return r.data, r.matches, r.err
+}
+
+// find returns the position in p.ahead of the first output equal to out,
+// waiting while the list is still being filled up to lookahead, or -1. The
+// caller holds p.mu.
+func (p *Prefetch) find(out *tables.OutputRef) int {
+	from := 0
+	for {
+		for j := from; j < len(p.ahead); j++ {
+			if p.ahead[j].out == *out {
+				return j
+			}
+		}
+		if p.closed || p.listed || len(p.ahead) >= p.lookahead {
+			return -1
+		}
+		from = len(p.ahead)
+		p.cond.Wait()
+	}
 }
 
 // Decode is [Answers]' Decode, served from the prefetched result when data
@@ -138,5 +199,5 @@ func (p *Prefetch) Close() {
 	p.cond.Broadcast()
 	p.mu.Unlock()
 	p.wg.Wait()
-	p.slots, p.current = nil, nil
+	p.ahead, p.current = nil, nil
 }
