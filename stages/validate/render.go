@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -44,43 +45,90 @@ var errNotRendered = errors.New("the session received no rendered prompt")
 // the campaign's own prompt, task, packet and draft files. It returns an
 // error when there is no such receipt, when the session received no
 // rendered input, or when an input cannot be read or does not match its
-// recorded hash.
+// recorded hash. It reads the receipts in one pass, up to the session's
+// receipt and, for a review, its draft's.
 func RenderSession(c *tables.Campaign, answers tables.Answers, sessionID string) (SessionRendering, error) {
 	v := newRunner(c, answers)
+	var target *tables.Receipt
 	for i := range c.Receipts {
 		r := &c.Receipts[i].Record
-		if r.SessionID != sessionID {
-			continue
+		v.noteReceipt(r)
+		if target == nil && r.SessionID == sessionID {
+			target = new(tables.Receipt)
+			*target = *r // kept: its draft may come later
 		}
-		rend, err := v.render(r)
-		if err != nil {
-			return SessionRendering{}, fmt.Errorf("session %s: %w", sessionID, err)
+		if target != nil && !v.draftAfter(target) {
+			break
 		}
-		return SessionRendering{SessionID: r.SessionID, TaskID: r.TaskID, Role: r.Role, Arm: r.Arm, Rendering: rend}, nil
 	}
-	return SessionRendering{}, fmt.Errorf("no receipt has session_id %q", sessionID)
+	if target == nil {
+		return SessionRendering{}, fmt.Errorf("no receipt has session_id %q", sessionID)
+	}
+	r := target
+	rend, err := v.render(r)
+	if err != nil {
+		return SessionRendering{}, fmt.Errorf("session %s: %w", sessionID, err)
+	}
+	return SessionRendering{SessionID: r.SessionID, TaskID: r.TaskID, Role: r.Role, Arm: r.Arm, Rendering: rend}, nil
 }
 
 // RenderAll renders every dispatched draft, review and investigation
 // session, in receipt order; sessions whose inputs cannot be rendered are
-// skipped and listed in the returned errors.
+// skipped and listed in the returned errors. It reads the receipts in one
+// pass; a review whose draft comes after it is kept and rendered at the
+// end, in its place.
 func RenderAll(c *tables.Campaign, answers tables.Answers) ([]SessionRendering, []error) {
 	v := newRunner(c, answers)
-	var out []SessionRendering
-	var errs []error
-	for i := range c.Receipts {
-		r := &c.Receipts[i].Record
+	type rendered struct {
+		ord int
+		out SessionRendering
+		err error
+	}
+	var done []rendered
+	var later []ordered
+	render := func(ord int, r *tables.Receipt) {
 		rend, err := v.render(r)
 		switch {
 		case errors.Is(err, errNotRendered):
-			continue
 		case err != nil:
-			errs = append(errs, fmt.Errorf("session %s: %w", r.SessionID, err))
-			continue
+			done = append(done, rendered{ord: ord, err: fmt.Errorf("session %s: %w", r.SessionID, err)})
+		default:
+			done = append(done, rendered{ord: ord, out: SessionRendering{SessionID: r.SessionID, TaskID: r.TaskID, Role: r.Role, Arm: r.Arm, Rendering: rend}})
 		}
-		out = append(out, SessionRendering{SessionID: r.SessionID, TaskID: r.TaskID, Role: r.Role, Arm: r.Arm, Rendering: rend})
+	}
+	ord := 0
+	for i := range c.Receipts {
+		r := &c.Receipts[i].Record
+		v.noteReceipt(r)
+		if v.draftAfter(r) {
+			later = append(later, ordered{ord: ord, r: *r})
+		} else {
+			render(ord, r)
+		}
+		ord++
+	}
+	for i := range later {
+		render(later[i].ord, &later[i].r)
+	}
+	slices.SortStableFunc(done, func(a, b rendered) int { return cmp.Compare(a.ord, b.ord) })
+	var out []SessionRendering
+	var errs []error
+	for _, d := range done {
+		if d.err != nil {
+			errs = append(errs, d.err)
+		} else {
+			out = append(out, d.out)
+		}
 	}
 	return out, errs
+}
+
+// ordered is a receipt kept for the end of a pass with its place in the
+// file (its position among the receipts).
+type ordered struct {
+	ord int
+	r   tables.Receipt
+	sr  *sessionResult // its session, when validating
 }
 
 // render renders the input r's session must have received.
@@ -134,24 +182,25 @@ func (v *runner) renderPartsRead(r *tables.Receipt, read func(*tables.OutputRef)
 		held = len(parts)
 	case r.Role == tables.RoleInvestigation:
 	case r.Role == tables.RoleReview:
-		draft := v.receipt(deref(r.Inputs.DraftSessionID))
-		if draft == nil || draft.Output == nil {
-			return nil, 0, fmt.Errorf("its draft session %q has no receipt with an output", deref(r.Inputs.DraftSessionID))
+		draftID := deref(r.Inputs.DraftSessionID)
+		draft, ok := v.firsts[draftID]
+		if !ok || draft.output == nil {
+			return nil, 0, fmt.Errorf("its draft session %q has no receipt with an output", draftID)
 		}
 		packet := task.PacketBytes
 		if systems {
-			if draft.Observations == nil {
-				return nil, 0, fmt.Errorf("its investigation %q recorded no raw observations", draft.SessionID)
+			if draft.observations == nil {
+				return nil, 0, fmt.Errorf("its investigation %q recorded no raw observations", draftID)
 			}
-			obs, err := read(draft.Observations)
+			obs, err := read(draft.observations)
 			if err != nil {
-				return nil, 0, fmt.Errorf("the raw observations %q of %q cannot be read or do not match their receipt", draft.Observations.Path, draft.SessionID)
+				return nil, 0, fmt.Errorf("the raw observations %q of %q cannot be read or do not match their receipt", draft.observations.Path, draftID)
 			}
 			packet = obs
 		}
-		text, err := read(draft.Output)
+		text, err := read(draft.output)
 		if err != nil {
-			return nil, 0, fmt.Errorf("the output %q of draft %q cannot be read or does not match its receipt", draft.Output.Path, draft.SessionID)
+			return nil, 0, fmt.Errorf("the output %q of draft %q cannot be read or does not match its receipt", draft.output.Path, draftID)
 		}
 		block(tables.BlockEvidencePacket, packet)
 		if !systems {
@@ -191,61 +240,39 @@ func (v *runner) rolePrompts(r *tables.Receipt) ([]string, bool) {
 	return nil, false
 }
 
-// receipt returns the first receipt with the given session ID, or nil.
-// The index is built once, so that looking up every review's draft costs
-// time linear in the receipts, not quadratic.
-func (v *runner) receipt(sessionID string) *tables.Receipt {
-	if i, ok := v.receiptIndex(sessionID); ok {
-		return &v.c.Receipts[i].Record
-	}
-	return nil
+// receiptFacts is what a review's rendering reads of the receipt its
+// draft_session_id names, the first receipt with that session ID: the
+// output and raw observations it recorded.
+type receiptFacts struct {
+	output, observations *tables.OutputRef
 }
 
-// receiptIndex is the position of receipt(sessionID) in c.Receipts.
-func (v *runner) receiptIndex(sessionID string) (int, bool) {
-	if sessionID == "" {
-		return 0, false
+// noteReceipt records r's facts when r is the first receipt of its
+// session ID, as the pass meets it. Every receipt is noted, whatever its
+// role, so that a review naming any session finds what the file holds.
+func (v *runner) noteReceipt(r *tables.Receipt) {
+	if _, seen := v.firsts[r.SessionID]; !seen {
+		v.firsts[r.SessionID] = receiptFacts{output: r.Output, observations: r.Observations}
 	}
-	if v.firstReceipt == nil {
-		v.firstReceipt = make(map[string]int, len(v.c.Receipts))
-		for i := range v.c.Receipts {
-			if _, seen := v.firstReceipt[v.c.Receipts[i].Record.SessionID]; !seen {
-				v.firstReceipt[v.c.Receipts[i].Record.SessionID] = i
-			}
-		}
-	}
-	i, ok := v.firstReceipt[sessionID]
-	return i, ok
 }
 
-// draftAfter reports whether c.Receipts[i] is a review whose draft's
-// receipt comes after it: its rendering check then waits for the end of
-// the pass, so that the answers are asked for in file order (the reader
-// prefetches them in that order).
-func (v *runner) draftAfter(i int) bool {
-	r := &v.c.Receipts[i].Record
+// draftAfter reports whether r is a review whose draft's receipt the pass
+// has not met yet: its rendering check then waits for the end of the
+// pass, so that the answers are asked for in file order (the reader
+// prefetches them in that order). A review naming no receipt at all also
+// waits, and finds none at the end.
+func (v *runner) draftAfter(r *tables.Receipt) bool {
 	if r.Role != tables.RoleReview {
 		return false
 	}
-	d, ok := v.receiptIndex(deref(r.Inputs.DraftSessionID))
-	return ok && d > i
+	_, seen := v.firsts[deref(r.Inputs.DraftSessionID)]
+	return !seen
 }
 
-// renderedInputs checks every receipt's declared rendering against the
-// campaign's (C3, V1/C17). It runs after every session has been opened:
-// v.sessions[i] is the row of c.Receipts[i].
-func (v *runner) renderedInputs() {
-	for i := range v.c.Receipts {
-		v.renderedInput(i)
-	}
-	v.pairsBlocks()
-}
-
-// renderedInput checks the declared rendering of c.Receipts[i], once its
-// session v.sessions[i] has been validated, and files a review with data
-// blocks under its repetition for pairsBlocks.
-func (v *runner) renderedInput(i int) {
-	r, sr := &v.c.Receipts[i].Record, v.sessions[i]
+// renderedInput checks the declared rendering of r, the receipt at place
+// ord of the file, once its session sr has been validated, and files a
+// review with data blocks under its repetition for pairsBlocks.
+func (v *runner) renderedInput(ord int, r *tables.Receipt, sr *sessionResult) {
 	if !sr.planned {
 		return
 	}
@@ -264,8 +291,17 @@ func (v *runner) renderedInput(i int) {
 	}
 	if r.Role == tables.RoleReview && v.c.Manifest.Kind != tables.KindSystemComparison && len(r.Inputs.DataBlocks) > 0 {
 		k := [3]string{r.TaskID, strconv.FormatInt(r.Repetition, 10), deref(r.Inputs.DraftSessionID)}
-		v.pairs[k] = append(v.pairs[k], i)
+		v.pairs[k] = append(v.pairs[k], pairReview{ord: ord, sr: sr, arm: r.Arm, blocks: r.Inputs.DataBlocks})
 	}
+}
+
+// pairReview is what pairBlocks compares of one review: its place in the
+// file, its session, arm and declared data blocks.
+type pairReview struct {
+	ord    int
+	sr     *sessionResult
+	arm    *string
+	blocks []tables.BlockDigest
 }
 
 // pairsBlocks applies pairBlocks to every repetition renderedInput filed,
@@ -277,8 +313,9 @@ func (v *runner) pairsBlocks() {
 	}
 	slices.SortFunc(keys, func(a, b [3]string) int { return slices.Compare(a[:], b[:]) })
 	for _, k := range keys {
-		slices.Sort(v.pairs[k]) // a review checked late was filed late
-		v.pairBlocks(v.pairs[k])
+		reviews := v.pairs[k]
+		slices.SortFunc(reviews, func(a, b pairReview) int { return cmp.Compare(a.ord, b.ord) }) // a review checked late was filed late
+		v.pairBlocks(reviews)
 	}
 }
 
@@ -321,17 +358,15 @@ func blocksEqual(declared []tables.BlockDigest, parts []tables.RenderedPart) boo
 // pairBlocks requires the reviews of one repetition (same task, repetition
 // and draft) to declare identical data blocks: both arms receive the same
 // task, packet and draft bytes (rule C3).
-func (v *runner) pairBlocks(idx []int) {
-	first := &v.c.Receipts[idx[0]].Record
-	for _, i := range idx[1:] {
-		r := &v.c.Receipts[i].Record
-		if slices.Equal(r.Inputs.DataBlocks, first.Inputs.DataBlocks) {
+func (v *runner) pairBlocks(reviews []pairReview) {
+	first := &reviews[0]
+	for _, r := range reviews[1:] {
+		if slices.Equal(r.blocks, first.blocks) {
 			continue
 		}
-		sr := v.sessions[i]
-		v.addReceipt(sr, tables.CodePairDataBlocksDiffer, fmt.Sprintf("Arm %s received data blocks %s but arm %s of the same repetition received %s: both arms of a pair must receive identical task, packet and draft bytes; the execution is invalid.",
-			deref(r.Arm), blockList(r.Inputs.DataBlocks), deref(first.Arm), blockList(first.Inputs.DataBlocks)))
-		v.invalidate(sr)
+		v.addReceipt(r.sr, tables.CodePairDataBlocksDiffer, fmt.Sprintf("Arm %s received data blocks %s but arm %s of the same repetition received %s: both arms of a pair must receive identical task, packet and draft bytes; the execution is invalid.",
+			deref(r.arm), blockList(r.blocks), deref(first.arm), blockList(first.blocks)))
+		v.invalidate(r.sr)
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// renderDigests computes what renderedInputs compares of each session's
+// renderDigests computes what renderedInput compares of each session's
 // rendering (its sha256, byte count and parts) without building the
 // rendered bytes, and without hashing the same bytes again and again:
 //

@@ -268,10 +268,10 @@ func TestSystemPromptParts(t *testing.T) {
 	}
 }
 
-// TestRenderDigestsEqualRender checks renderedInputs' digests against
+// TestRenderDigestsEqualRender checks renderedInput's digests against
 // tables.Render of the same session, on every session of every example
 // (drafts, both reviews of each draft, system comparisons' investigations
-// and reviews), in receipt order as renderedInputs asks, and once more in
+// and reviews), in receipt order as the pass asks, and once more in
 // reverse so that no cached prefix or read serves the wrong session.
 func TestRenderDigestsEqualRender(t *testing.T) {
 	for _, name := range fixtures.Examples() {
@@ -285,6 +285,7 @@ func TestRenderDigestsEqualRender(t *testing.T) {
 			d := newRenderDigests(v)
 			order := make([]int, 0, 2*len(c.Receipts))
 			for i := range c.Receipts {
+				v.noteReceipt(&c.Receipts[i].Record) // as the pass notes them
 				order = append(order, i)
 			}
 			for i := range c.Receipts {

@@ -23,17 +23,21 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 		v.runSystems()
 		return v.finish()
 	}
-	var later []int // reviews whose draft comes after them in the file
+	var later []ordered // reviews whose draft comes after them in the file
+	ord := 0
 	for i := range c.Receipts {
-		v.session(&c.Receipts[i])
-		if v.draftAfter(i) {
-			later = append(later, i) // reading its draft now would read ahead of the answers
-			continue
+		l := &c.Receipts[i]
+		sr := v.session(l)
+		v.noteReceipt(&l.Record)
+		if v.draftAfter(&l.Record) {
+			later = append(later, ordered{ord: ord, r: l.Record, sr: sr}) // reading its draft now would read ahead of the answers
+		} else {
+			v.renderedInput(ord, &l.Record, sr) // while the session's draft output is at hand
 		}
-		v.renderedInput(i) // while the session's draft output is at hand
+		ord++
 	}
-	for _, i := range later {
-		v.renderedInput(i)
+	for i := range later {
+		v.renderedInput(later[i].ord, &later[i].r, later[i].sr)
 	}
 	v.pairsBlocks()
 	v.completeness()
@@ -65,14 +69,14 @@ type runner struct {
 	findings   tables.Findings
 	// replacements is the replacement rule's outcome (walkSchedule).
 	replacements tables.Replacements
-	// firstReceipt indexes c.Receipts by session ID, the first of each
-	// (built by receipt on first use).
-	firstReceipt map[string]int
+	// firsts holds the facts of the first receipt of each session ID the
+	// pass has met (noteReceipt), for the renderings of reviews.
+	firsts map[string]receiptFacts
 	// digests computes the renderings renderedInput compares; pairs files
 	// the reviews of each repetition (task, repetition, draft) for
 	// pairsBlocks.
 	digests *renderDigests
-	pairs   map[[3]string][]int
+	pairs   map[[3]string][]pairReview
 }
 
 // sessionResult is one receipt's row under construction with what the
@@ -83,6 +87,10 @@ type sessionResult struct {
 	planned bool  // a draft or review of a known task and arm
 	infra   bool  // invalid for an infrastructure reason (error class)
 	draftID *string
+	// packetSHA is a system-comparison review's declared packet_sha256,
+	// which its workflow check compares with its investigation's
+	// observations.
+	packetSHA string
 }
 
 func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
@@ -98,7 +106,8 @@ func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 		cites:      tables.NewSpool(compareCitations),
 		disps:      tables.NewSpool(compareDispositions),
 		citeCounts: map[string]int64{},
-		pairs:      map[[3]string][]int{},
+		pairs:      map[[3]string][]pairReview{},
+		firsts:     map[string]receiptFacts{},
 	}
 	v.digests = newRenderDigests(v)
 	for i := range c.Tasks {

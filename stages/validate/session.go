@@ -15,7 +15,7 @@ var infraErrors = []string{tables.ErrorRecorderLoss, tables.ErrorWrongInputs, ta
 
 // session validates one receipt on its own: identity (V1), terminal status,
 // the answer and its citations (V3–V6); the completeness pass runs later.
-func (v *runner) session(l *tables.Line[tables.Receipt]) {
+func (v *runner) session(l *tables.Line[tables.Receipt]) *sessionResult {
 	sr, r, task := v.openSession(l)
 	role, prompts, planned := v.plannedRole(r, task)
 	sr.planned = planned
@@ -24,6 +24,7 @@ func (v *runner) session(l *tables.Line[tables.Receipt]) {
 	}
 	v.checkIdentity(sr, r, planned, func() []string { return v.identityMismatches(r, task, prompts) })
 	v.setClass(sr, v.classify(sr, r, task, role))
+	return sr
 }
 
 // openSession starts the row of one receipt, with the task's repository

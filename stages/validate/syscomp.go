@@ -36,17 +36,34 @@ import (
 var emptySHA256 = func() string { s := sha256.Sum256(nil); return hex.EncodeToString(s[:]) }()
 
 // runSystems validates a system-comparison campaign.
+// It reads the receipts in one pass, like Run: each session, then its
+// rendering, a review whose investigation comes after it at the end.
 func (v *runner) runSystems() {
+	w := &workflows{runner: v, observations: map[string]*tables.OutputRef{}}
+	var later []ordered
+	ord := 0
 	for i := range v.c.Receipts {
-		v.systemSession(&v.c.Receipts[i])
+		l := &v.c.Receipts[i]
+		sr := v.systemSession(l)
+		v.noteReceipt(&l.Record)
+		w.note(&l.Record, sr)
+		if v.draftAfter(&l.Record) {
+			later = append(later, ordered{ord: ord, r: l.Record, sr: sr})
+		} else {
+			v.renderedInput(ord, &l.Record, sr)
+		}
+		ord++
 	}
-	v.renderedInputs()
-	v.systemCompleteness()
+	for i := range later {
+		v.renderedInput(later[i].ord, &later[i].r, later[i].sr)
+	}
+	v.pairsBlocks()
+	w.systemCompleteness()
 	v.setupCompleteness()
 }
 
 // systemSession validates one receipt of a system comparison on its own.
-func (v *runner) systemSession(l *tables.Line[tables.Receipt]) {
+func (v *runner) systemSession(l *tables.Line[tables.Receipt]) *sessionResult {
 	sr, r, task := v.openSession(l)
 	arm, known := v.arms[deref(r.Arm)]
 	planned := task != nil && r.Arm != nil && known
@@ -62,6 +79,7 @@ func (v *runner) systemSession(l *tables.Line[tables.Receipt]) {
 	}
 	v.checkIdentity(sr, r, planned, func() []string { return v.systemIdentity(r, task, arm) })
 	v.setClass(sr, v.systemClassify(sr, r, task, arm))
+	return sr
 }
 
 // systemIdentity lists the identities of r that differ from the manifest.

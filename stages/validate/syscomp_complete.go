@@ -11,30 +11,28 @@ import (
 // slot's final attempt; a review after a failed investigation is
 // not_dispatched; a dispatched review received its own investigation's
 // draft and observations; replaced attempts were infrastructure-invalid.
-func (v *runner) systemCompleteness() {
-	w := &workflows{runner: v, observations: map[string]*tables.OutputRef{}, packetSHA: make(map[int64]string, len(v.c.Receipts))}
-	for i := range v.c.Receipts {
-		l := &v.c.Receipts[i]
-		if r := &l.Record; r.Observations != nil {
-			if _, seen := w.observations[r.SessionID]; !seen {
-				w.observations[r.SessionID] = r.Observations
-			}
-		}
-		if _, seen := w.packetSHA[l.Line]; !seen {
-			w.packetSHA[l.Line] = l.Record.Inputs.PacketSHA256
-		}
-	}
-	v.walkSchedule("slots", w.systemSlot)
+// It runs after the pass has noted every receipt.
+func (v *workflows) systemCompleteness() {
+	v.walkSchedule("slots", v.systemSlot)
 }
 
-// workflows checks the slots of a system comparison with the receipts
-// indexed once, so checking every review costs time linear in the
-// receipts: the first observations reference recorded under each session
-// ID, and the packet_sha256 of the receipt on each receipts.jsonl line.
+// workflows checks the slots of a system comparison with what the pass
+// noted of the receipts, so checking every review costs time linear in
+// the receipts: the first observations reference recorded under each
+// session ID, and each session's declared packet_sha256.
 type workflows struct {
 	*runner
 	observations map[string]*tables.OutputRef
-	packetSHA    map[int64]string
+}
+
+// note records what the workflow checks need of r, whose session is sr.
+func (v *workflows) note(r *tables.Receipt, sr *sessionResult) {
+	if r.Observations != nil {
+		if _, seen := v.observations[r.SessionID]; !seen {
+			v.observations[r.SessionID] = r.Observations
+		}
+	}
+	sr.packetSHA = r.Inputs.PacketSHA256
 }
 
 // systemSlot checks the final attempt of one slot: one investigation and
@@ -82,7 +80,7 @@ func (v *workflows) reviewAfterInvestigation(rv, inv *sessionResult) {
 	switch obs := v.observations[inv.row.SessionID]; {
 	case rv.draftID == nil || *rv.draftID != inv.row.SessionID:
 		bad = fmt.Sprintf("draft_session_id %q is not its workflow's investigation %q", deref(rv.draftID), inv.row.SessionID)
-	case obs != nil && v.packetSHA[rv.line] != obs.SHA256:
+	case obs != nil && rv.packetSHA != obs.SHA256:
 		bad = fmt.Sprintf("packet_sha256 is not the sha256 %s of investigation %s's observations", obs.SHA256, inv.row.SessionID)
 	}
 	if bad != "" {

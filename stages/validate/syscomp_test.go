@@ -243,6 +243,9 @@ func restampReviews(t *testing.T, f fstest.MapFS, session string) {
 		t.Fatal(found)
 	}
 	v := newRunner(c, load.Answers(c))
+	for i := range c.Receipts {
+		v.noteReceipt(&c.Receipts[i].Record) // as the pass notes them
+	}
 	renderings := map[string]tables.Rendering{}
 	for i := range c.Receipts {
 		r := &c.Receipts[i].Record
