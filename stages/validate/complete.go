@@ -28,9 +28,9 @@ func (v *runner) completeness() {
 // than the allowed replacements. unit names an attempt in messages.
 func (v *runner) walkSchedule(unit string, checkFinal func(slot tables.Slot, final int64, rs []*sessionResult)) {
 	bySlot := map[slotKey][]*sessionResult{}
-	for _, sr := range v.sessions {
+	for sr := range v.results.all() {
 		if sr.planned {
-			k := slotKey{sr.row.TaskID, sr.row.Repetition}
+			k := slotKey{v.taskOf(sr), sr.rep}
 			bySlot[k] = append(bySlot[k], sr)
 		}
 	}
@@ -44,9 +44,9 @@ func (v *runner) walkSchedule(unit string, checkFinal func(slot tables.Slot, fin
 		invalid += bad
 		checkFinal(slot, final, rs)
 	}
-	for _, sr := range v.sessions { // slots the schedule does not list, in file order
-		if _, left := bySlot[slotKey{sr.row.TaskID, sr.row.Repetition}]; left && sr.planned {
-			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("Task %q has no scheduled repetition %d.", sr.row.TaskID, sr.row.Repetition))
+	for sr := range v.results.all() { // slots the schedule does not list, in file order
+		if _, left := bySlot[slotKey{v.taskOf(sr), sr.rep}]; left && sr.planned {
+			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("Task %q has no scheduled repetition %d.", v.taskOf(sr), sr.rep))
 		}
 	}
 	allowed := v.c.Manifest.Ceilings.Campaign.InfrastructureReplacements
@@ -94,23 +94,23 @@ func (v *runner) noteReplaced(replaced map[string]string) {
 func (v *runner) attempts(slot tables.Slot, rs []*sessionResult, replaced map[string]string) (final, invalid int64) {
 	final = 1
 	for _, sr := range rs {
-		final = max(final, sr.row.Attempt)
+		final = max(final, sr.attempt)
 	}
 	for attempt := int64(1); attempt <= final; attempt++ {
 		var first *sessionResult
 		bad := false
 		for _, sr := range rs {
-			if sr.row.Attempt == attempt {
+			if sr.attempt == attempt {
 				first = cmpOr(first, sr)
-				bad = bad || sr.row.Classification == tables.ClassInvalid
+				bad = bad || sr.class == tables.ClassInvalid
 			}
 		}
 		if bad {
 			invalid++
 			if attempt < final {
 				for _, sr := range rs {
-					if sr.row.Attempt == attempt {
-						replaced[sr.row.SessionID] = fmt.Sprintf("Attempt %d of %s repetition %d", attempt, slot.Task, slot.Repetition)
+					if sr.attempt == attempt {
+						replaced[sr.id] = fmt.Sprintf("Attempt %d of %s repetition %d", attempt, slot.Task, slot.Repetition)
 					}
 				}
 			}
@@ -133,8 +133,8 @@ func cmpOr(a, b *sessionResult) *sessionResult {
 func (v *runner) finalAttempt(slot tables.Slot, final int64, rs []*sessionResult) {
 	used := map[*sessionResult]bool{}
 	draft := v.expect(slot, final, tables.RoleDraft, "", rs, used)
-	draftFailed := draft != nil && draft.row.Classification == tables.ClassScoredFailure
-	if draft != nil && draft.row.Status == tables.StatusNotDispatched {
+	draftFailed := draft != nil && draft.class == tables.ClassScoredFailure
+	if draft != nil && v.statusOf(draft) == tables.StatusNotDispatched {
 		v.addReceipt(draft, tables.CodeNotDispatchedUnexpected, "A draft is never not_dispatched.")
 	}
 	for _, arm := range slot.Order {
@@ -145,31 +145,31 @@ func (v *runner) finalAttempt(slot tables.Slot, final int64, rs []*sessionResult
 		v.reviewAfterDraft(rv, draft, draftFailed)
 	}
 	for _, sr := range rs {
-		if sr.row.Attempt != final {
+		if sr.attempt != final {
 			continue
 		}
 		if !used[sr] {
-			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("Arm %q is not in the order of %s repetition %d.", deref(sr.row.Arm), slot.Task, slot.Repetition))
+			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("Arm %q is not in the order of %s repetition %d.", v.armOf(sr), slot.Task, slot.Repetition))
 		}
 		if sr.infra {
-			v.addReceipt(sr, tables.CodeInfrastructureInvalid, fmt.Sprintf("The session failed with infrastructure error %q and its repetition was not replaced.", deref(sr.row.ErrorClass)))
+			v.addReceipt(sr, tables.CodeInfrastructureInvalid, fmt.Sprintf("The session failed with infrastructure error %q and its repetition was not replaced.", v.errorOf(sr)))
 		}
 	}
 }
 
 // reviewAfterDraft applies C23 and the draft identity to one review.
 func (v *runner) reviewAfterDraft(rv, draft *sessionResult, draftFailed bool) {
-	dispatched := rv.row.Status != tables.StatusNotDispatched
+	dispatched := v.statusOf(rv) != tables.StatusNotDispatched
 	switch {
 	case draftFailed && dispatched:
-		v.addReceipt(rv, tables.CodeReviewAfterFailedDraft, fmt.Sprintf("The review was dispatched although draft %s failed; it must be a not_dispatched receipt.", draft.row.SessionID))
+		v.addReceipt(rv, tables.CodeReviewAfterFailedDraft, fmt.Sprintf("The review was dispatched although draft %s failed; it must be a not_dispatched receipt.", draft.id))
 	case !draftFailed && !dispatched:
 		v.addReceipt(rv, tables.CodeNotDispatchedUnexpected, "The review was not dispatched although its draft did not fail.")
 	}
-	if dispatched && draft != nil && (rv.draftID == nil || *rv.draftID != draft.row.SessionID) {
-		rv.row.IdentityMatches = false
-		rv.row.Classification = tables.ClassInvalid
-		v.addReceipt(rv, tables.CodeIdentityMismatch, fmt.Sprintf("The review's draft_session_id %q is not its repetition's draft %q; the execution is invalid.", deref(rv.draftID), draft.row.SessionID))
+	if dispatched && draft != nil && (!rv.hasDraft || rv.draftID != draft.id) {
+		rv.identity = false
+		rv.class = tables.ClassInvalid
+		v.addReceipt(rv, tables.CodeIdentityMismatch, fmt.Sprintf("The review's draft_session_id %q is not its repetition's draft %q; the execution is invalid.", rv.draftID, draft.id))
 	}
 }
 
@@ -179,12 +179,12 @@ func (v *runner) reviewAfterDraft(rv, draft *sessionResult, draftFailed bool) {
 func (v *runner) expect(slot tables.Slot, attempt int64, role, arm string, rs []*sessionResult, used map[*sessionResult]bool) *sessionResult {
 	var got *sessionResult
 	for _, sr := range rs {
-		if sr.row.Attempt != attempt || sr.row.Role != role || deref(sr.row.Arm) != arm || used[sr] {
+		if sr.attempt != attempt || v.roleOf(sr) != role || v.armOf(sr) != arm || used[sr] {
 			continue
 		}
 		used[sr] = true
 		if got != nil {
-			v.addReceipt(sr, tables.CodeReceiptDuplicate, fmt.Sprintf("Session %s already has a receipt on line %d.", got.row.SessionID, got.line))
+			v.addReceipt(sr, tables.CodeReceiptDuplicate, fmt.Sprintf("Session %s already has a receipt on line %d.", got.id, got.line))
 			continue
 		}
 		got = sr
@@ -224,6 +224,7 @@ func (v *runner) missing(slot tables.Slot, attempt int64, role, arm string) {
 		row.Repository, row.Family = t.Spec.Repository, t.Spec.Family
 	}
 	v.newSession(row)
+	v.closeSession()
 	v.findings = append(v.findings, tables.Finding{
 		Code: tables.CodeSessionMissing, Severity: tables.Reject, File: receiptsFile, Session: id,
 		Message: fmt.Sprintf("The planned %s session of %s repetition %d (%s %q, attempt %d) has no receipt.", role, slot.Task, slot.Repetition, unit, arm, attempt),

@@ -391,8 +391,8 @@ func (v *runner) invalidRendering(sr *sessionResult, msg string) {
 // invalidate makes a dispatched session invalid: it did not receive its
 // frozen input (V1/C17).
 func (v *runner) invalidate(sr *sessionResult) {
-	sr.row.IdentityMatches = false
-	if sr.row.Classification != tables.ClassNotDispatched {
-		sr.row.Classification = tables.ClassInvalid
+	sr.identity = false
+	if sr.class != tables.ClassNotDispatched {
+		sr.class = tables.ClassInvalid
 	}
 }

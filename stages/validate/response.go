@@ -24,21 +24,22 @@ func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 	if role == RoleDraft {
 		v.digests.keep(r.Output, data) // its reviews' renderings frame it
 	}
-	ans := v.checkAnswer(sr.row.SessionID, r.Output.Path, data, role, task)
+	ans := v.checkAnswer(sr.id, r.Output.Path, data, role, task)
 	// The row points at shared values: a pointer into ans would keep the
 	// whole decoded answer alive as long as the row.
-	sr.row.FinalValid = boolPtr(ans.finalValid)
+	row := v.open
+	row.FinalValid = boolPtr(ans.finalValid)
 	if role == RoleReconciliation {
-		sr.row.ReconciliationValid = boolPtr(ans.recValid)
+		row.ReconciliationValid = boolPtr(ans.recValid)
 	}
 	if ans.answer != nil {
-		sr.row.CitationFailures = v.citationRows(sr.row.SessionID, r.Output.Path, ans.answer, task, ans.findings)
+		row.CitationFailures = v.citationRows(sr.id, r.Output.Path, ans.answer, task, ans.findings)
 		if role == RoleReconciliation {
-			v.dispositionRows(sr.row.SessionID, task, ans.answer, ans.findings)
+			v.dispositionRows(sr.id, task, ans.answer, ans.findings)
 		}
 	}
-	valid := ans.answer != nil && len(ans.findings) == 0 && sr.row.CitationFailures == 0
-	sr.row.AnswerValid = boolPtr(valid)
+	valid := ans.answer != nil && len(ans.findings) == 0 && row.CitationFailures == 0
+	row.AnswerValid = boolPtr(valid)
 	if valid {
 		return tables.ClassValid
 	}

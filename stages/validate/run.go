@@ -46,21 +46,22 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 
 // runner holds the state of one validation.
 type runner struct {
-	c        *tables.Campaign
-	answers  tables.Answers
-	tasks    map[string]*tables.LoadedTask
-	arms     map[string]tables.Arm
-	prompts  map[string]tables.PromptFile
-	lines    map[string][]int           // source sha256 → line starts, computed once
-	packets  map[packetKey]*packetIndex // see packetOf
-	scratch  answerScratch              // reused by the rules of every answer
-	sessions []*sessionResult           // in the order opened
-	// rows and results hold the session rows and what the completeness
-	// pass needs of them, one of each per receipt in arrays sized for the
-	// receipts (see newSession), so that a session costs no allocation of
-	// its own and finish sorts the rows in place.
-	rows    []tables.Session
-	results []sessionResult
+	c       *tables.Campaign
+	answers tables.Answers
+	tasks   map[string]*tables.LoadedTask
+	arms    map[string]tables.Arm
+	prompts map[string]tables.PromptFile
+	lines   map[string][]int           // source sha256 → line starts, computed once
+	packets map[packetKey]*packetIndex // see packetOf
+	scratch answerScratch              // reused by the rules of every answer
+	// results is every session's state, in the order opened; opened
+	// their rows, in the same order, each spooled once its receipt is
+	// validated (the columns the later checks change are set by finish);
+	// open is the row of the session being validated.
+	results results
+	opened  *tables.Spool[tables.Session]
+	open    *tables.Session
+	names   names                                // the interned columns of results
 	cites   *tables.Spool[tables.CitationRow]    // sorted by compareCitations
 	disps   *tables.Spool[tables.DispositionRow] // sorted by compareDispositions
 	// citeCounts is each session's answer's citation count (finish lays it
@@ -79,20 +80,6 @@ type runner struct {
 	pairs   map[[3]string][]pairReview
 }
 
-// sessionResult is one receipt's row under construction with what the
-// completeness pass needs.
-type sessionResult struct {
-	row     *tables.Session
-	line    int64 // receipts.jsonl line
-	planned bool  // a draft or review of a known task and arm
-	infra   bool  // invalid for an infrastructure reason (error class)
-	draftID *string
-	// packetSHA is a system-comparison review's declared packet_sha256,
-	// which its workflow check compares with its investigation's
-	// observations.
-	packetSHA string
-}
-
 func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 	v := &runner{
 		c:       c,
@@ -103,6 +90,7 @@ func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 		lines:   map[string][]int{},
 		packets: map[packetKey]*packetIndex{},
 
+		opened:     tables.NewSpool[tables.Session](nil),
 		cites:      tables.NewSpool(compareCitations),
 		disps:      tables.NewSpool(compareDispositions),
 		citeCounts: map[string]int64{},
@@ -126,49 +114,65 @@ func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 func (v *runner) addReceipt(sr *sessionResult, code tables.Code, msg string) {
 	v.findings = append(v.findings, tables.Finding{
 		Code: code, Severity: tables.Reject, File: receiptsFile, Line: sr.line,
-		Session: sr.row.SessionID, Message: msg,
+		Session: sr.id, Message: msg,
 	})
 }
 
-// newSession opens the row of one session: in v.rows while the receipts'
-// room lasts (every receipt opens one), else on its own (a planned session
-// without a receipt).
+// newSession opens the row of one session (every receipt opens one, as
+// does a planned session without a receipt) and its state; the row stays
+// open, in v.open, until closeSession spools it.
 func (v *runner) newSession(row tables.Session) *sessionResult {
-	if v.rows == nil {
-		v.rows = make([]tables.Session, 0, len(v.c.Receipts))
-		v.results = make([]sessionResult, 0, len(v.c.Receipts))
+	sr := v.results.add()
+	*sr = sessionResult{
+		id: row.SessionID, rep: row.Repetition, attempt: row.Attempt,
+		task: v.names.of(row.TaskID), arm: v.names.ofPtr(row.Arm), role: v.names.of(row.Role),
+		status: v.names.of(row.Status), errorClass: v.names.ofPtr(row.ErrorClass),
+		class: row.Classification, identity: row.IdentityMatches,
 	}
-	var sr *sessionResult
-	if len(v.rows) < cap(v.rows) {
-		v.rows = append(v.rows, row)
-		v.results = append(v.results, sessionResult{row: &v.rows[len(v.rows)-1]})
-		sr = &v.results[len(v.results)-1]
-	} else {
-		own := new(tables.Session)
-		*own = row
-		sr = &sessionResult{row: own}
-	}
-	v.sessions = append(v.sessions, sr)
+	v.open = &row
 	return sr
 }
 
-// finish sorts every row and finding and returns them. It ends the
-// validation: sorted in place, v.rows no longer match v.sessions.
+// closeSession spools the open row: no check changes its columns but
+// those finish takes from the session's state.
+func (v *runner) closeSession() {
+	v.opened.Add(*v.open)
+	v.open = nil
+}
+
+// The columns of a session's state.
+func (v *runner) taskOf(sr *sessionResult) string   { return v.names.str(sr.task) }
+func (v *runner) roleOf(sr *sessionResult) string   { return v.names.str(sr.role) }
+func (v *runner) statusOf(sr *sessionResult) string { return v.names.str(sr.status) }
+func (v *runner) armOf(sr *sessionResult) string    { return v.names.str(sr.arm) } // "" when null
+func (v *runner) errorOf(sr *sessionResult) string  { return v.names.str(sr.errorClass) }
+
+// repositoryOf is the repository column of sr's row: its task's, "" for a
+// task the campaign does not hold.
+func (v *runner) repositoryOf(sr *sessionResult) string {
+	if t := v.tasks[v.taskOf(sr)]; t != nil {
+		return t.Spec.Repository
+	}
+	return ""
+}
+
+// finish completes every row with what the later checks found, sorts the
+// rows and findings and returns them. It ends the validation.
 func (v *runner) finish() Out {
 	perSession := map[string]int64{}
 	for _, f := range v.findings {
 		perSession[f.Session]++
 	}
-	for _, sr := range v.sessions {
-		sr.row.Findings = perSession[sr.row.SessionID]
+	rows := make([]tables.Session, 0, v.opened.Len())
+	k := 0
+	for row := range v.opened.All() { // the rows and states are in the same order
+		sr := v.results.at(k)
+		k++
+		row.Classification, row.IdentityMatches = sr.class, sr.identity
+		row.Findings = perSession[row.SessionID]
+		rows = append(rows, row)
 	}
-	rows := v.rows // every row, in the order opened, when all are in v.rows
-	if len(v.sessions) > len(v.rows) {
-		rows = make([]tables.Session, 0, len(v.sessions))
-		for _, sr := range v.sessions {
-			rows = append(rows, *sr.row)
-		}
-	}
+	v.opened = nil
 	slices.SortStableFunc(rows, compareSessions)
 	counts := make([]int64, len(rows)) // Out.CitationCounts: beside the rows, in their order
 	for i := range rows {

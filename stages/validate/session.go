@@ -24,6 +24,7 @@ func (v *runner) session(l *tables.Line[tables.Receipt]) *sessionResult {
 	}
 	v.checkIdentity(sr, r, planned, func() []string { return v.identityMismatches(r, task, prompts) })
 	v.setClass(sr, v.classify(sr, r, task, role))
+	v.closeSession()
 	return sr
 }
 
@@ -32,10 +33,13 @@ func (v *runner) session(l *tables.Line[tables.Receipt]) *sessionResult {
 func (v *runner) openSession(l *tables.Line[tables.Receipt]) (*sessionResult, *tables.Receipt, *tables.LoadedTask) {
 	r := &l.Record
 	sr := v.newSession(baseRow(r))
-	sr.line, sr.draftID = l.Line, r.Inputs.DraftSessionID
+	sr.line = l.Line
+	if d := r.Inputs.DraftSessionID; d != nil {
+		sr.draftID, sr.hasDraft = *d, true
+	}
 	task := v.tasks[r.TaskID]
 	if task != nil {
-		sr.row.Repository, sr.row.Family = task.Spec.Repository, task.Spec.Family
+		v.open.Repository, v.open.Family = task.Spec.Repository, task.Spec.Family
 	}
 	return sr, r, task
 }
@@ -44,12 +48,12 @@ func (v *runner) openSession(l *tables.Line[tables.Receipt]) (*sessionResult, *t
 // lists what differs from the manifest, and any difference makes the
 // execution invalid.
 func (v *runner) checkIdentity(sr *sessionResult, r *tables.Receipt, planned bool, mismatches func() []string) {
-	sr.row.IdentityMatches = true
+	sr.identity = true
 	if !planned || r.Status == tables.StatusNotDispatched {
 		return
 	}
 	if bad := mismatches(); len(bad) > 0 {
-		sr.row.IdentityMatches = false
+		sr.identity = false
 		v.addReceipt(sr, tables.CodeIdentityMismatch, "The receipt's "+strings.Join(bad, ", ")+" differ from the manifest; the execution is invalid.")
 	}
 }
@@ -57,9 +61,9 @@ func (v *runner) checkIdentity(sr *sessionResult, r *tables.Receipt, planned boo
 // setClass records a session's classification; an identity mismatch makes
 // any dispatched session invalid, whatever the answer was.
 func (v *runner) setClass(sr *sessionResult, class tables.Classification) {
-	sr.row.Classification = class
-	if !sr.row.IdentityMatches && class != tables.ClassNotDispatched {
-		sr.row.Classification = tables.ClassInvalid
+	sr.class = class
+	if !sr.identity && class != tables.ClassNotDispatched {
+		sr.class = tables.ClassInvalid
 	}
 }
 

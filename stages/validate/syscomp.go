@@ -39,7 +39,7 @@ var emptySHA256 = func() string { s := sha256.Sum256(nil); return hex.EncodeToSt
 // It reads the receipts in one pass, like Run: each session, then its
 // rendering, a review whose investigation comes after it at the end.
 func (v *runner) runSystems() {
-	w := &workflows{runner: v, observations: map[string]*tables.OutputRef{}}
+	w := &workflows{runner: v, observations: map[string]*tables.OutputRef{}, packetSHA: map[*sessionResult]string{}}
 	var later []ordered
 	ord := 0
 	for i := range v.c.Receipts {
@@ -79,6 +79,7 @@ func (v *runner) systemSession(l *tables.Line[tables.Receipt]) *sessionResult {
 	}
 	v.checkIdentity(sr, r, planned, func() []string { return v.systemIdentity(r, task, arm) })
 	v.setClass(sr, v.systemClassify(sr, r, task, arm))
+	v.closeSession()
 	return sr
 }
 
@@ -162,17 +163,17 @@ func (v *runner) investigation(sr *sessionResult, r *tables.Receipt) tables.Clas
 		return tables.ClassInvalid
 	}
 	ok = utf8.Valid(data) && strings.TrimSpace(string(data)) != ""
-	sr.row.AnswerValid = &ok
+	v.open.AnswerValid = boolPtr(ok)
 	if !ok {
 		v.findings = append(v.findings, tables.Finding{
-			Code: tables.CodeInvestigationEmpty, Severity: tables.Warn, File: r.Output.Path, Session: sr.row.SessionID,
+			Code: tables.CodeInvestigationEmpty, Severity: tables.Warn, File: r.Output.Path, Session: sr.id,
 			Message: "The investigation's draft is empty or not UTF-8: an investigation-stage system failure.",
 		})
 		return tables.ClassScoredFailure
 	}
 	if n := v.c.ObservationTokens[r.SessionID]; n > tables.PacketTokenLimit {
 		v.findings = append(v.findings, tables.Finding{
-			Code: tables.CodeEvidenceBudgetExceeded, Severity: tables.Warn, File: r.Observations.Path, Pointer: "/packet_tokens", Session: sr.row.SessionID,
+			Code: tables.CodeEvidenceBudgetExceeded, Severity: tables.Warn, File: r.Observations.Path, Pointer: "/packet_tokens", Session: sr.id,
 			Message: fmt.Sprintf("The returned packet is %d tokens under the frozen tokenizer, over the %d-token limit: a valid evidence_budget_exceeded system failure; the packet is never trimmed and the review must not be dispatched.", n, tables.PacketTokenLimit),
 		})
 		return tables.ClassScoredFailure

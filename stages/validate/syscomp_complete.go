@@ -19,10 +19,12 @@ func (v *workflows) systemCompleteness() {
 // workflows checks the slots of a system comparison with what the pass
 // noted of the receipts, so checking every review costs time linear in
 // the receipts: the first observations reference recorded under each
-// session ID, and each session's declared packet_sha256.
+// session ID, and each session's declared packet_sha256 (a system
+// comparison has few sessions).
 type workflows struct {
 	*runner
 	observations map[string]*tables.OutputRef
+	packetSHA    map[*sessionResult]string
 }
 
 // note records what the workflow checks need of r, whose session is sr.
@@ -32,7 +34,7 @@ func (v *workflows) note(r *tables.Receipt, sr *sessionResult) {
 			v.observations[r.SessionID] = r.Observations
 		}
 	}
-	sr.packetSHA = r.Inputs.PacketSHA256
+	v.packetSHA[sr] = r.Inputs.PacketSHA256
 }
 
 // systemSlot checks the final attempt of one slot: one investigation and
@@ -42,7 +44,7 @@ func (v *workflows) systemSlot(slot tables.Slot, final int64, rs []*sessionResul
 	for _, arm := range slot.Order {
 		inv := v.expect(slot, final, tables.RoleInvestigation, arm, rs, used)
 		rv := v.expect(slot, final, tables.RoleReview, arm, rs, used)
-		if inv != nil && inv.row.Status == tables.StatusNotDispatched {
+		if inv != nil && v.statusOf(inv) == tables.StatusNotDispatched {
 			v.addReceipt(inv, tables.CodeNotDispatchedUnexpected, "An investigation is never not_dispatched.")
 		}
 		if rv != nil {
@@ -50,14 +52,14 @@ func (v *workflows) systemSlot(slot tables.Slot, final int64, rs []*sessionResul
 		}
 	}
 	for _, sr := range rs {
-		if sr.row.Attempt != final {
+		if sr.attempt != final {
 			continue
 		}
 		if !used[sr] {
-			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("System %q is not in the order of %s repetition %d.", deref(sr.row.Arm), slot.Task, slot.Repetition))
+			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("System %q is not in the order of %s repetition %d.", v.armOf(sr), slot.Task, slot.Repetition))
 		}
 		if sr.infra {
-			v.addReceipt(sr, tables.CodeInfrastructureInvalid, fmt.Sprintf("The session failed with infrastructure error %q and its slot was not replaced.", deref(sr.row.ErrorClass)))
+			v.addReceipt(sr, tables.CodeInfrastructureInvalid, fmt.Sprintf("The session failed with infrastructure error %q and its slot was not replaced.", v.errorOf(sr)))
 		}
 	}
 }
@@ -65,11 +67,11 @@ func (v *workflows) systemSlot(slot tables.Slot, final int64, rs []*sessionResul
 // reviewAfterInvestigation applies C23 to a workflow and checks that the
 // review received its own investigation's draft and observations.
 func (v *workflows) reviewAfterInvestigation(rv, inv *sessionResult) {
-	failed := inv != nil && inv.row.Classification == tables.ClassScoredFailure
-	dispatched := rv.row.Status != tables.StatusNotDispatched
+	failed := inv != nil && inv.class == tables.ClassScoredFailure
+	dispatched := v.statusOf(rv) != tables.StatusNotDispatched
 	switch {
 	case failed && dispatched:
-		v.addReceipt(rv, tables.CodeReviewAfterFailedDraft, fmt.Sprintf("The review was dispatched although investigation %s failed; it must be a not_dispatched receipt.", inv.row.SessionID))
+		v.addReceipt(rv, tables.CodeReviewAfterFailedDraft, fmt.Sprintf("The review was dispatched although investigation %s failed; it must be a not_dispatched receipt.", inv.id))
 	case !failed && !dispatched:
 		v.addReceipt(rv, tables.CodeNotDispatchedUnexpected, "The review was not dispatched although its investigation did not fail.")
 	}
@@ -77,15 +79,15 @@ func (v *workflows) reviewAfterInvestigation(rv, inv *sessionResult) {
 		return
 	}
 	var bad string
-	switch obs := v.observations[inv.row.SessionID]; {
-	case rv.draftID == nil || *rv.draftID != inv.row.SessionID:
-		bad = fmt.Sprintf("draft_session_id %q is not its workflow's investigation %q", deref(rv.draftID), inv.row.SessionID)
-	case obs != nil && rv.packetSHA != obs.SHA256:
-		bad = fmt.Sprintf("packet_sha256 is not the sha256 %s of investigation %s's observations", obs.SHA256, inv.row.SessionID)
+	switch obs := v.observations[inv.id]; {
+	case !rv.hasDraft || rv.draftID != inv.id:
+		bad = fmt.Sprintf("draft_session_id %q is not its workflow's investigation %q", rv.draftID, inv.id)
+	case obs != nil && v.packetSHA[rv] != obs.SHA256:
+		bad = fmt.Sprintf("packet_sha256 is not the sha256 %s of investigation %s's observations", obs.SHA256, inv.id)
 	}
 	if bad != "" {
-		rv.row.IdentityMatches = false
-		rv.row.Classification = tables.ClassInvalid
+		rv.identity = false
+		rv.class = tables.ClassInvalid
 		v.addReceipt(rv, tables.CodeIdentityMismatch, "The review's "+bad+"; the execution is invalid.")
 	}
 }

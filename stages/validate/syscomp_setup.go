@@ -37,9 +37,9 @@ func (v *runner) setupCompleteness() {
 		}
 	}
 	preparations := map[setupKey][]*sessionResult{} // in receipt order
-	for _, sr := range v.sessions {
-		if sr.row.Role == tables.RolePreparation {
-			k := setupKey{deref(sr.row.Arm), sr.row.Repository}
+	for sr := range v.results.all() {
+		if v.roleOf(sr) == tables.RolePreparation {
+			k := setupKey{v.armOf(sr), v.repositoryOf(sr)}
 			preparations[k] = append(preparations[k], sr)
 		}
 	}
@@ -61,13 +61,13 @@ func (v *runner) setupOf(arm, repo string, first tables.Slot, preparations []*se
 		case found != nil:
 			v.addReceipt(sr, tables.CodeSetupDuplicate, fmt.Sprintf("System %q already has a preparation receipt for repository %q on line %d.", arm, repo, found.line))
 			continue
-		case sr.row.TaskID != first.Task || sr.row.Repetition != first.Repetition:
+		case v.taskOf(sr) != first.Task || sr.rep != first.Repetition:
 			v.addReceipt(sr, tables.CodeSetupNotFirst, fmt.Sprintf("The cold setup of system %q in repository %q is charged to %s repetition %d, but the first workflow there is %s repetition %d.",
-				arm, repo, sr.row.TaskID, sr.row.Repetition, first.Task, first.Repetition))
+				arm, repo, v.taskOf(sr), sr.rep, first.Task, first.Repetition))
 		}
 		found = sr
 		if sr.infra {
-			v.addReceipt(sr, tables.CodeInfrastructureInvalid, fmt.Sprintf("The preparation failed with infrastructure error %q.", deref(sr.row.ErrorClass)))
+			v.addReceipt(sr, tables.CodeInfrastructureInvalid, fmt.Sprintf("The preparation failed with infrastructure error %q.", v.errorOf(sr)))
 		}
 	}
 	if found == nil {

@@ -1,0 +1,112 @@
+package validate
+
+import (
+	"iter"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// sessionResult is what the checks after a session's own (the deferred
+// renderings, the pair and completeness passes, finish) read and change of
+// it: a few bytes per session, so that a million sessions stay small. The
+// session's row itself is spooled when its receipt has been validated
+// (runner.opened); finish sets the columns these later checks may change
+// (classification, identity_matches, findings) from here.
+type sessionResult struct {
+	id      string // session ID
+	draftID string // inputs.draft_session_id, when hasDraft
+	line    int64  // receipts.jsonl line, 0 for a planned session without a receipt
+	// rep and attempt are the row's repetition and attempt.
+	rep, attempt int64
+	// task, arm, role, status and errorClass are the row's columns, interned
+	// (runner.names); arm and errorClass are noName when null.
+	task, arm, role, status, errorClass name
+	class                               tables.Classification
+	identity                            bool // identity_matches
+	hasDraft                            bool
+	planned                             bool // a draft or review of a known task and arm
+	infra                               bool // invalid for an infrastructure reason (error class)
+}
+
+// results holds every session's state in the order opened, in blocks that
+// never move, so that a *sessionResult stays valid as sessions are added.
+type results struct {
+	blocks [][]sessionResult
+	n      int
+}
+
+// resultBlock is how many sessions one block of results holds.
+const resultBlock = 4096
+
+// add appends a zero state and returns it.
+func (rs *results) add() *sessionResult {
+	if rs.n%resultBlock == 0 {
+		rs.blocks = append(rs.blocks, make([]sessionResult, 0, resultBlock))
+	}
+	b := &rs.blocks[len(rs.blocks)-1]
+	*b = append(*b, sessionResult{})
+	rs.n++
+	return &(*b)[len(*b)-1]
+}
+
+// at returns the state of the k-th session opened.
+func (rs *results) at(k int) *sessionResult {
+	return &rs.blocks[k/resultBlock][k%resultBlock]
+}
+
+// all yields every state in the order opened.
+func (rs *results) all() iter.Seq[*sessionResult] {
+	return func(yield func(*sessionResult) bool) {
+		for _, b := range rs.blocks {
+			for i := range b {
+				if !yield(&b[i]) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// name is an interned string of a session column: 0 is null (noName),
+// n > 0 the names table's string n-1.
+type name uint32
+
+const noName name = 0
+
+// names interns the few distinct values of the columns a session's state
+// keeps (task IDs, arms, roles, statuses, error classes); hostile receipts
+// with a distinct value each only make it as long as the receipts.
+type names struct {
+	index map[string]name
+	list  []string
+}
+
+// of returns s's name.
+func (ns *names) of(s string) name {
+	if n, ok := ns.index[s]; ok {
+		return n
+	}
+	if ns.index == nil {
+		ns.index = map[string]name{}
+	}
+	ns.list = append(ns.list, s)
+	n := name(len(ns.list))
+	ns.index[s] = n
+	return n
+}
+
+// ofPtr returns *s's name, noName for nil.
+func (ns *names) ofPtr(s *string) name {
+	if s == nil {
+		return noName
+	}
+	return ns.of(*s)
+}
+
+// str returns n's string, "" for noName.
+func (ns *names) str(n name) string {
+	if n == noName {
+		return ""
+	}
+	return ns.list[n-1]
+}
