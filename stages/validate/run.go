@@ -2,7 +2,6 @@ package validate
 
 import (
 	"cmp"
-	"slices"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -163,26 +162,25 @@ func (v *runner) finish() Out {
 	for _, f := range v.findings {
 		perSession[f.Session]++
 	}
-	rows := make([]tables.Session, 0, v.opened.Len())
+	sessions := tables.NewSpool(compareSessions)
 	k := 0
 	for row := range v.opened.All() { // the rows and states are in the same order
 		sr := v.results.at(k)
 		k++
 		row.Classification, row.IdentityMatches = sr.class, sr.identity
 		row.Findings = perSession[row.SessionID]
-		rows = append(rows, row)
+		sessions.Add(row)
 	}
-	v.opened = nil
-	slices.SortStableFunc(rows, compareSessions)
-	counts := make([]int64, len(rows)) // Out.CitationCounts: beside the rows, in their order
-	for i := range rows {
-		counts[i] = tables.NoCitationCount
-		if n, ok := v.citeCounts[rows[i].SessionID]; ok {
-			counts[i] = n
-		}
-	}
-	sessions := tables.SpoolOf(rows...) // in the order sorted; the rows are garbage from here
+	v.opened, v.results = nil, results{}
 	sessions.Compact()
+	counts := make([]int64, 0, sessions.Len()) // Out.CitationCounts: beside the rows, in their order
+	for row := range sessions.All() {
+		n, ok := v.citeCounts[row.SessionID]
+		if !ok {
+			n = tables.NoCitationCount
+		}
+		counts = append(counts, n)
+	}
 	v.findings.Sort()
 	return Out{Sessions: sessions, Citations: v.cites, Dispositions: v.disps, CitationCounts: counts,
 		Replacements: v.replacements, Findings: v.findings}
