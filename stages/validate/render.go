@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -290,28 +289,63 @@ func (v *runner) renderedInput(ord int, r *tables.Receipt, sr *sessionResult) {
 		v.invalidRendering(sr, bad)
 	}
 	if r.Role == tables.RoleReview && v.c.Manifest.Kind != tables.KindSystemComparison && len(r.Inputs.DataBlocks) > 0 {
-		k := [3]string{r.TaskID, strconv.FormatInt(r.Repetition, 10), deref(r.Inputs.DraftSessionID)}
-		v.pairs[k] = append(v.pairs[k], pairReview{ord: ord, sr: sr, arm: r.Arm, blocks: r.Inputs.DataBlocks})
+		k := pairKey{task: sr.task, rep: r.Repetition, draft: deref(r.Inputs.DraftSessionID)}
+		pr := pairReview{ord: ord, sr: sr, arm: sr.arm}
+		if !blocksEqual(r.Inputs.DataBlocks, rend.Parts) {
+			pr.blocks = &declaredBlocks{own: slices.Clone(r.Inputs.DataBlocks), rendered: dataBlocks(rend.Parts)}
+		}
+		v.pairs[k] = append(v.pairs[k], pr)
 	}
 }
 
+// pairKey names the reviews of one repetition: task, repetition and draft.
+type pairKey struct {
+	task  name
+	rep   int64
+	draft string
+}
+
 // pairReview is what pairBlocks compares of one review: its place in the
-// file, its session, arm and declared data blocks.
+// file, its session and arm, and its declared data blocks when they are
+// not its rendering's. The rendering's data blocks are the same for every
+// review of a repetition (the task, packet and draft files its key names),
+// so two reviews that declare their rendering's blocks declare the same
+// blocks, and a review whose declared blocks differ from its rendering's
+// differs from them: only such a review keeps blocks, a few in a broken
+// record.
 type pairReview struct {
 	ord    int
 	sr     *sessionResult
-	arm    *string
-	blocks []tables.BlockDigest
+	arm    name
+	blocks *declaredBlocks // nil: the rendering's data blocks
+}
+
+// declaredBlocks are a review's declared data blocks and its rendering's.
+type declaredBlocks struct {
+	own, rendered []tables.BlockDigest
+}
+
+// dataBlocks lists the data blocks of a rendering's parts.
+func dataBlocks(parts []tables.RenderedPart) []tables.BlockDigest {
+	var out []tables.BlockDigest
+	for _, p := range parts {
+		if p.Kind == tables.PartKindData {
+			out = append(out, tables.BlockDigest{Label: p.ID, SHA256: p.SHA256, Bytes: p.Bytes})
+		}
+	}
+	return out
 }
 
 // pairsBlocks applies pairBlocks to every repetition renderedInput filed,
 // in the order of their keys, each repetition's reviews in file order.
 func (v *runner) pairsBlocks() {
-	keys := make([][3]string, 0, len(v.pairs))
+	keys := make([]pairKey, 0, len(v.pairs))
 	for k := range v.pairs {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b [3]string) int { return slices.Compare(a[:], b[:]) })
+	slices.SortFunc(keys, func(a, b pairKey) int {
+		return cmp.Or(cmp.Compare(v.names.str(a.task), v.names.str(b.task)), cmp.Compare(a.rep, b.rep), cmp.Compare(a.draft, b.draft))
+	})
 	for _, k := range keys {
 		reviews := v.pairs[k]
 		slices.SortFunc(reviews, func(a, b pairReview) int { return cmp.Compare(a.ord, b.ord) }) // a review checked late was filed late
@@ -330,13 +364,7 @@ func renderingDiffers(r *tables.Receipt, rend tables.Rendering) string {
 	if len(in.DataBlocks) == 0 || blocksEqual(in.DataBlocks, rend.Parts) {
 		return ""
 	}
-	var want []tables.BlockDigest
-	for _, p := range rend.Parts {
-		if p.Kind == tables.PartKindData {
-			want = append(want, tables.BlockDigest{Label: p.ID, SHA256: p.SHA256, Bytes: p.Bytes})
-		}
-	}
-	return fmt.Sprintf("The receipt's data_blocks %s differ from the rendering's %s; the execution record is invalid.", blockList(in.DataBlocks), blockList(want))
+	return fmt.Sprintf("The receipt's data_blocks %s differ from the rendering's %s; the execution record is invalid.", blockList(in.DataBlocks), blockList(dataBlocks(rend.Parts)))
 }
 
 // blocksEqual reports whether declared lists exactly the data blocks of
@@ -361,11 +389,22 @@ func blocksEqual(declared []tables.BlockDigest, parts []tables.RenderedPart) boo
 func (v *runner) pairBlocks(reviews []pairReview) {
 	first := &reviews[0]
 	for _, r := range reviews[1:] {
-		if slices.Equal(r.blocks, first.blocks) {
-			continue
+		var blocks, firstBlocks []tables.BlockDigest
+		switch {
+		case r.blocks == nil && first.blocks == nil:
+			continue // both the rendering's
+		case r.blocks == nil:
+			blocks, firstBlocks = first.blocks.rendered, first.blocks.own
+		case first.blocks == nil:
+			blocks, firstBlocks = r.blocks.own, r.blocks.rendered
+		default:
+			blocks, firstBlocks = r.blocks.own, first.blocks.own
+			if slices.Equal(blocks, firstBlocks) {
+				continue
+			}
 		}
 		v.addReceipt(r.sr, tables.CodePairDataBlocksDiffer, fmt.Sprintf("Arm %s received data blocks %s but arm %s of the same repetition received %s: both arms of a pair must receive identical task, packet and draft bytes; the execution is invalid.",
-			deref(r.arm), blockList(r.blocks), deref(first.arm), blockList(first.blocks)))
+			v.names.str(r.arm), blockList(blocks), v.names.str(first.arm), blockList(firstBlocks)))
 		v.invalidate(r.sr)
 	}
 }

@@ -76,7 +76,7 @@ type runner struct {
 	// the reviews of each repetition (task, repetition, draft) for
 	// pairsBlocks.
 	digests *renderDigests
-	pairs   map[[3]string][]pairReview
+	pairs   map[pairKey][]pairReview
 }
 
 func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
@@ -93,7 +93,7 @@ func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 		cites:      tables.NewSpool(compareCitations),
 		disps:      tables.NewSpool(compareDispositions),
 		citeCounts: map[string]int64{},
-		pairs:      map[[3]string][]pairReview{},
+		pairs:      map[pairKey][]pairReview{},
 		firsts:     map[string]receiptFacts{},
 	}
 	v.digests = newRenderDigests(v)
