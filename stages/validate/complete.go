@@ -102,7 +102,7 @@ func (v *runner) attempts(slot tables.Slot, rs []*sessionResult, replaced map[st
 		for _, sr := range rs {
 			if sr.attempt == attempt {
 				first = cmpOr(first, sr)
-				bad = bad || sr.class == tables.ClassInvalid
+				bad = bad || sr.class == classInvalid
 			}
 		}
 		if bad {
@@ -133,7 +133,7 @@ func cmpOr(a, b *sessionResult) *sessionResult {
 func (v *runner) finalAttempt(slot tables.Slot, final int64, rs []*sessionResult) {
 	used := map[*sessionResult]bool{}
 	draft := v.expect(slot, final, tables.RoleDraft, "", rs, used)
-	draftFailed := draft != nil && draft.class == tables.ClassScoredFailure
+	draftFailed := draft != nil && draft.class == classScoredFailure
 	if draft != nil && v.statusOf(draft) == tables.StatusNotDispatched {
 		v.addReceipt(draft, tables.CodeNotDispatchedUnexpected, "A draft is never not_dispatched.")
 	}
@@ -168,7 +168,7 @@ func (v *runner) reviewAfterDraft(rv, draft *sessionResult, draftFailed bool) {
 	}
 	if dispatched && draft != nil && (!rv.hasDraft || rv.draftID != draft.id) {
 		rv.identity = false
-		rv.class = tables.ClassInvalid
+		rv.class = classInvalid
 		v.addReceipt(rv, tables.CodeIdentityMismatch, fmt.Sprintf("The review's draft_session_id %q is not its repetition's draft %q; the execution is invalid.", rv.draftID, draft.id))
 	}
 }

@@ -431,7 +431,7 @@ func (v *runner) invalidRendering(sr *sessionResult, msg string) {
 // frozen input (V1/C17).
 func (v *runner) invalidate(sr *sessionResult) {
 	sr.identity = false
-	if sr.class != tables.ClassNotDispatched {
-		sr.class = tables.ClassInvalid
+	if sr.class != classNotDispatched {
+		sr.class = classInvalid
 	}
 }

@@ -21,7 +21,7 @@ type sessionResult struct {
 	// task, arm, role, status and errorClass are the row's columns, interned
 	// (runner.names); arm and errorClass are noName when null.
 	task, arm, role, status, errorClass name
-	class                               tables.Classification
+	class                               class
 	identity                            bool // identity_matches
 	hasDraft                            bool
 	planned                             bool // a draft or review of a known task and arm
@@ -110,3 +110,31 @@ func (ns *names) str(n name) string {
 	}
 	return ns.list[n-1]
 }
+
+// class is a classification as a small number: its place in classes.
+type class uint8
+
+// classes are the values a session's classification takes: none yet, then
+// every classification.
+var classes = append([]tables.Classification{""}, tables.Classifications()...)
+
+// The classifications the checks after a session's own compare and set.
+var (
+	classInvalid       = classOf(tables.ClassInvalid)
+	classScoredFailure = classOf(tables.ClassScoredFailure)
+	classNotDispatched = classOf(tables.ClassNotDispatched)
+)
+
+// classOf returns c's class; every classification the stage gives is one
+// of tables.Classifications.
+func classOf(c tables.Classification) class {
+	for i, x := range classes {
+		if x == c {
+			return class(i)
+		}
+	}
+	return 0
+}
+
+// value returns the classification c stands for.
+func (c class) value() tables.Classification { return classes[c] }

@@ -126,7 +126,7 @@ func (v *runner) newSession(row tables.Session) *sessionResult {
 		id: row.SessionID, rep: row.Repetition, attempt: row.Attempt,
 		task: v.names.of(row.TaskID), arm: v.names.ofPtr(row.Arm), role: v.names.of(row.Role),
 		status: v.names.of(row.Status), errorClass: v.names.ofPtr(row.ErrorClass),
-		class: row.Classification, identity: row.IdentityMatches,
+		class: classOf(row.Classification), identity: row.IdentityMatches,
 	}
 	v.open = &row
 	return sr
@@ -167,7 +167,7 @@ func (v *runner) finish() Out {
 	for row := range v.opened.All() { // the rows and states are in the same order
 		sr := v.results.at(k)
 		k++
-		row.Classification, row.IdentityMatches = sr.class, sr.identity
+		row.Classification, row.IdentityMatches = sr.class.value(), sr.identity
 		row.Findings = perSession[row.SessionID]
 		sessions.Add(row)
 	}

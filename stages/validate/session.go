@@ -60,10 +60,10 @@ func (v *runner) checkIdentity(sr *sessionResult, r *tables.Receipt, planned boo
 
 // setClass records a session's classification; an identity mismatch makes
 // any dispatched session invalid, whatever the answer was.
-func (v *runner) setClass(sr *sessionResult, class tables.Classification) {
-	sr.class = class
-	if !sr.identity && class != tables.ClassNotDispatched {
-		sr.class = tables.ClassInvalid
+func (v *runner) setClass(sr *sessionResult, c tables.Classification) {
+	sr.class = classOf(c)
+	if !sr.identity && c != tables.ClassNotDispatched {
+		sr.class = classInvalid
 	}
 }
 

@@ -67,7 +67,7 @@ func (v *workflows) systemSlot(slot tables.Slot, final int64, rs []*sessionResul
 // reviewAfterInvestigation applies C23 to a workflow and checks that the
 // review received its own investigation's draft and observations.
 func (v *workflows) reviewAfterInvestigation(rv, inv *sessionResult) {
-	failed := inv != nil && inv.class == tables.ClassScoredFailure
+	failed := inv != nil && inv.class == classScoredFailure
 	dispatched := v.statusOf(rv) != tables.StatusNotDispatched
 	switch {
 	case failed && dispatched:
@@ -87,7 +87,7 @@ func (v *workflows) reviewAfterInvestigation(rv, inv *sessionResult) {
 	}
 	if bad != "" {
 		rv.identity = false
-		rv.class = tables.ClassInvalid
+		rv.class = classInvalid
 		v.addReceipt(rv, tables.CodeIdentityMismatch, "The review's "+bad+"; the execution is invalid.")
 	}
 }
