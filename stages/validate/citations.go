@@ -3,6 +3,7 @@ package validate
 import (
 	"bytes"
 	"fmt"
+	"math"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -11,10 +12,11 @@ import (
 // source bytes (V3), appends one row per citation and returns the number of
 // failing citations. A citation also fails when an answer rule already
 // flagged it (unknown evidence, inverted range, unresolved supports).
-func (v *runner) citationRows(session, file string, a *tables.Answer, task *tables.LoadedTask, found tables.Findings) int64 {
+func (v *runner) citationRows(sr *sessionResult, file string, a *tables.Answer, task *tables.LoadedTask, found tables.Findings) int64 {
+	session := sr.id
 	pk := v.packetOf(task)
 	var failures int64
-	v.citeCounts[session] = max(v.citeCounts[session], int64(len(a.Final.Citations)))
+	sr.cites = int32(min(len(a.Final.Citations), math.MaxInt32))
 	for i, cit := range a.Final.Citations {
 		p := at("/final/citations").index(i)
 		code := firstCode(found, p)

@@ -223,6 +223,9 @@ func (v *runner) missing(slot tables.Slot, attempt int64, role, arm string) {
 	if t := v.tasks[slot.Task]; t != nil {
 		row.Repository, row.Family = t.Spec.Repository, t.Spec.Family
 	}
+	if _, seen := v.firsts[id]; seen {
+		v.shared[id] = struct{}{}
+	}
 	v.newSession(row)
 	v.closeSession()
 	v.findings = append(v.findings, tables.Finding{

@@ -117,7 +117,7 @@ func TestIssueCitationsSplitItemOnce(t *testing.T) {
 
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	failures := v.citationRows("T1-r1-A", "answers/T1-r1-A.json", a, task, nil)
+	failures := v.citationRows(&sessionResult{id: "T1-r1-A"}, "answers/T1-r1-A.json", a, task, nil)
 	runtime.ReadMemStats(&after)
 
 	if failures != 1 {

@@ -33,7 +33,7 @@ func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 		row.ReconciliationValid = boolPtr(ans.recValid)
 	}
 	if ans.answer != nil {
-		row.CitationFailures = v.citationRows(sr.id, r.Output.Path, ans.answer, task, ans.findings)
+		row.CitationFailures = v.citationRows(sr, r.Output.Path, ans.answer, task, ans.findings)
 		if role == RoleReconciliation {
 			v.dispositionRows(sr.id, task, ans.answer, ans.findings)
 		}

@@ -21,11 +21,15 @@ type sessionResult struct {
 	// task, arm, role, status and errorClass are the row's columns, interned
 	// (runner.names); arm and errorClass are noName when null.
 	task, arm, role, status, errorClass name
-	class                               class
-	identity                            bool // identity_matches
-	hasDraft                            bool
-	planned                             bool // a draft or review of a known task and arm
-	infra                               bool // invalid for an infrastructure reason (error class)
+	// cites is the citation count of the session's decoded answer,
+	// tables.NoCitationCount without one (an answer is within the answer
+	// size cap, so its count fits).
+	cites    int32
+	class    class
+	identity bool // identity_matches
+	hasDraft bool
+	planned  bool // a draft or review of a known task and arm
+	infra    bool // invalid for an infrastructure reason (error class)
 }
 
 // results holds every session's state in the order opened, in blocks that

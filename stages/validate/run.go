@@ -2,6 +2,7 @@ package validate
 
 import (
 	"cmp"
+	"slices"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -63,10 +64,12 @@ type runner struct {
 	names   names                                // the interned columns of results
 	cites   *tables.Spool[tables.CitationRow]    // sorted by compareCitations
 	disps   *tables.Spool[tables.DispositionRow] // sorted by compareDispositions
-	// citeCounts is each session's answer's citation count (finish lays it
-	// beside the rows as Out.CitationCounts).
-	citeCounts map[string]int64
-	findings   tables.Findings
+	// shared lists the session IDs of more than one session (a receipt
+	// repeated, or a planned session without a receipt named like one):
+	// every row of such an ID gets the largest citation count among them
+	// (Out.CitationCounts).
+	shared   map[string]struct{}
+	findings tables.Findings
 	// replacements is the replacement rule's outcome (walkSchedule).
 	replacements tables.Replacements
 	// firsts holds the facts of the first receipt of each session ID the
@@ -89,12 +92,12 @@ func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 		lines:   map[string][]int{},
 		packets: map[packetKey]*packetIndex{},
 
-		opened:     tables.NewSpool[tables.Session](nil),
-		cites:      tables.NewSpool(compareCitations),
-		disps:      tables.NewSpool(compareDispositions),
-		citeCounts: map[string]int64{},
-		pairs:      map[pairKey][]pairReview{},
-		firsts:     map[string]receiptFacts{},
+		opened: tables.NewSpool[tables.Session](nil),
+		cites:  tables.NewSpool(compareCitations),
+		disps:  tables.NewSpool(compareDispositions),
+		shared: map[string]struct{}{},
+		pairs:  map[pairKey][]pairReview{},
+		firsts: map[string]receiptFacts{},
 	}
 	v.digests = newRenderDigests(v)
 	for i := range c.Tasks {
@@ -126,7 +129,7 @@ func (v *runner) newSession(row tables.Session) *sessionResult {
 		id: row.SessionID, rep: row.Repetition, attempt: row.Attempt,
 		task: v.names.of(row.TaskID), arm: v.names.ofPtr(row.Arm), role: v.names.of(row.Role),
 		status: v.names.of(row.Status), errorClass: v.names.ofPtr(row.ErrorClass),
-		class: classOf(row.Classification), identity: row.IdentityMatches,
+		class: classOf(row.Classification), identity: row.IdentityMatches, cites: tables.NoCitationCount,
 	}
 	v.open = &row
 	return sr
@@ -171,19 +174,64 @@ func (v *runner) finish() Out {
 		row.Findings = perSession[row.SessionID]
 		sessions.Add(row)
 	}
-	v.opened, v.results = nil, results{}
 	sessions.Compact()
-	counts := make([]int64, 0, sessions.Len()) // Out.CitationCounts: beside the rows, in their order
-	for row := range sessions.All() {
-		n, ok := v.citeCounts[row.SessionID]
-		if !ok {
-			n = tables.NoCitationCount
-		}
-		counts = append(counts, n)
-	}
+	counts := v.citationCounts()
+	v.opened, v.results = nil, results{}
 	v.findings.Sort()
 	return Out{Sessions: sessions, Citations: v.cites, Dispositions: v.disps, CitationCounts: counts,
 		Replacements: v.replacements, Findings: v.findings}
+}
+
+// citationCounts is Out.CitationCounts: each session's citation count, the
+// largest of its session ID's when the ID is shared, in the order of the
+// sorted rows. The states are sorted as finish's spool sorts the rows (by
+// compareSessions, stably over the order opened, on the same columns), so
+// the i-th state of the sort is the i-th row's.
+func (v *runner) citationCounts() []int64 {
+	largest := map[string]int32{} // shared ID → its largest count
+	order := make([]int32, 0, v.results.n)
+	for sr := range v.results.all() {
+		if _, ok := v.shared[sr.id]; ok {
+			if n, seen := largest[sr.id]; !seen || sr.cites > n {
+				largest[sr.id] = sr.cites
+			}
+		}
+		order = append(order, int32(len(order)))
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return v.compareStates(v.results.at(int(a)), v.results.at(int(b))) })
+	counts := make([]int64, len(order))
+	for i, k := range order {
+		sr := v.results.at(int(k))
+		n, ok := largest[sr.id]
+		if !ok {
+			n = sr.cites
+		}
+		counts[i] = int64(n)
+	}
+	return counts
+}
+
+// compareStates is compareSessions on the rows of two states.
+func (v *runner) compareStates(a, b *sessionResult) int {
+	if c := cmp.Compare(v.taskOf(a), v.taskOf(b)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.rep, b.rep); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.attempt, b.attempt); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(rank(v.roleOf(a)), rank(v.roleOf(b))); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(v.armOf(a), v.armOf(b)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.id, b.id); c != 0 {
+		return c
+	}
+	return cmp.Compare(v.statusOf(a), v.statusOf(b))
 }
 
 // compareCitations orders citation rows by session and index.

@@ -32,6 +32,9 @@ func (v *runner) session(l *tables.Line[tables.Receipt]) *sessionResult {
 // and family when the task is known.
 func (v *runner) openSession(l *tables.Line[tables.Receipt]) (*sessionResult, *tables.Receipt, *tables.LoadedTask) {
 	r := &l.Record
+	if _, seen := v.firsts[r.SessionID]; seen {
+		v.shared[r.SessionID] = struct{}{}
+	}
 	sr := v.newSession(baseRow(r))
 	sr.line = l.Line
 	if d := r.Inputs.DraftSessionID; d != nil {
