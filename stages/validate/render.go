@@ -182,7 +182,8 @@ func (v *runner) renderPartsRead(r *tables.Receipt, read func(*tables.OutputRef)
 	case r.Role == tables.RoleInvestigation:
 	case r.Role == tables.RoleReview:
 		draftID := deref(r.Inputs.DraftSessionID)
-		draft, ok := v.firsts[draftID]
+		off, ok := v.firsts[draftID]
+		draft := v.facts.get(off)
 		if !ok || draft.output == nil {
 			return nil, 0, fmt.Errorf("its draft session %q has no receipt with an output", draftID)
 		}
@@ -239,19 +240,12 @@ func (v *runner) rolePrompts(r *tables.Receipt) ([]string, bool) {
 	return nil, false
 }
 
-// receiptFacts is what a review's rendering reads of the receipt its
-// draft_session_id names, the first receipt with that session ID: the
-// output and raw observations it recorded.
-type receiptFacts struct {
-	output, observations *tables.OutputRef
-}
-
 // noteReceipt records r's facts when r is the first receipt of its
 // session ID, as the pass meets it. Every receipt is noted, whatever its
 // role, so that a review naming any session finds what the file holds.
 func (v *runner) noteReceipt(r *tables.Receipt) {
 	if _, seen := v.firsts[r.SessionID]; !seen {
-		v.firsts[r.SessionID] = receiptFacts{output: r.Output, observations: r.Observations}
+		v.firsts[r.SessionID] = v.facts.add(receiptFacts{output: r.Output, observations: r.Observations})
 	}
 }
 

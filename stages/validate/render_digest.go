@@ -199,7 +199,7 @@ func (d *renderDigests) keep(out *tables.OutputRef, data []byte) {
 // read is readFrozen, reusing the last output read or kept when asked for
 // it again (the reviews of a draft).
 func (d *renderDigests) read(out *tables.OutputRef) ([]byte, error) {
-	if d.lastRead.out == out && out != nil {
+	if out != nil && d.lastRead.out != nil && *d.lastRead.out == *out { // the same path, sha256 and size: the same bytes
 		return d.lastRead.data, nil
 	}
 	data, err := d.v.readFrozen(out)

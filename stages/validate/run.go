@@ -72,9 +72,11 @@ type runner struct {
 	findings tables.Findings
 	// replacements is the replacement rule's outcome (walkSchedule).
 	replacements tables.Replacements
-	// firsts holds the facts of the first receipt of each session ID the
-	// pass has met (noteReceipt), for the renderings of reviews.
-	firsts map[string]receiptFacts
+	// firsts holds where facts holds the facts of the first receipt of
+	// each session ID the pass has met (noteReceipt), for the renderings
+	// of reviews.
+	firsts map[string]int
+	facts  factsArena
 	// digests computes the renderings renderedInput compares; pairs files
 	// the reviews of each repetition (task, repetition, draft) for
 	// pairsBlocks.
@@ -97,7 +99,7 @@ func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 		disps:  tables.NewSpool(compareDispositions),
 		shared: map[string]struct{}{},
 		pairs:  map[pairKey][]pairReview{},
-		firsts: map[string]receiptFacts{},
+		firsts: map[string]int{},
 	}
 	v.digests = newRenderDigests(v)
 	for i := range c.Tasks {
