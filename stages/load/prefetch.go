@@ -21,8 +21,7 @@ import (
 // other values than the ones walked here), dropping the outputs listed
 // before it, which the caller skipped. A Read of an output not listed (an
 // output asked for a second time, or out of order) is served by the plain
-// reader, as is one listed but not yet handed to the pool. Close stops the
-// pool.
+// reader. Close stops the pool.
 type Prefetch struct {
 	plain answerFiles
 	// window is how many listed outputs the pool reads ahead, lookahead
@@ -144,23 +143,27 @@ func (p *Prefetch) Read(out *tables.OutputRef) ([]byte, bool, error) {
 		p.current = nil
 		return p.plain.Read(out)
 	}
-	r, issued := p.ahead[j], j < p.issued
-	n := copy(p.ahead, p.ahead[j+1:]) // the outputs before j were skipped
-	clear(p.ahead[n:])
-	p.ahead = p.ahead[:n]
-	p.issued = max(p.issued-(j+1), 0)
-	p.cond.Broadcast()
-	if !issued {
-		p.mu.Unlock()
-		p.current = nil
-		return p.plain.Read(out)
+	r := p.ahead[j]
+	p.drop(j)           // the outputs before r were skipped
+	for p.issued == 0 { // r is next: the first worker free reads it
+		p.cond.Wait()
 	}
+	p.drop(1)
 	for !r.ready {
 		p.cond.Wait()
 	}
 	p.mu.Unlock()
 	p.current = r
 	return r.data, r.matches, r.err
+}
+
+// drop removes the first n listed outputs. The caller holds p.mu.
+func (p *Prefetch) drop(n int) {
+	k := copy(p.ahead, p.ahead[n:])
+	clear(p.ahead[k:])
+	p.ahead = p.ahead[:k]
+	p.issued = max(p.issued-n, 0)
+	p.cond.Broadcast()
 }
 
 // find returns the position in p.ahead of the first output equal to out,
