@@ -10,11 +10,13 @@ type Campaign struct {
 	Name           string // for messages: the directory name or "example:NAME"
 	ManifestSHA256 string // sha256 of manifest.json's bytes: the campaign identity
 	Manifest       Manifest
-	Tasks          []LoadedTask         // in manifest order
-	Sources        map[string][]byte    // sha256 hex → bytes of sources/<sha256>, those packets reference
-	Prompts        map[string][]byte    // prompt ID → bytes
-	Receipts       []Line[Receipt]      // in file order
-	Adjudications  []Line[Adjudication] // in file order
+	Tasks          []LoadedTask      // in manifest order
+	Sources        map[string][]byte // sha256 hex → bytes of sources/<sha256>, those packets reference
+	Prompts        map[string][]byte // prompt ID → bytes
+	Receipts       []Line[Receipt]   // in file order
+	// Adjudications are the lines of adjudications.jsonl in file order,
+	// held encoded (see [Spool]); stages iterate them with All.
+	Adjudications *Spool[Line[Adjudication]]
 	// Observations holds, for kind system-comparison, the raw-observation
 	// packet of every investigation session that returned one, by session
 	// ID (read and checked by stages/load). Only looked up, never iterated

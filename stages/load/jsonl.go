@@ -17,32 +17,51 @@ import (
 // decoded against the named schema; memory is bounded by the line cap and
 // the decoded records. session names a record's session for its findings.
 func readJSONL[T any](l *loader, name, schema string, session func(*T) string) []tables.Line[T] {
-	records, _, _ := readJSONLHashed(l, name, schema, session)
-	return records
+	var records lineChunks[T]
+	readJSONLInto(l, name, schema, session, &records)
+	return records.all()
+}
+
+// spoolJSONL is readJSONL into a spool in file order: each record is added
+// to the spool as its line is decoded, so that the file's records are held
+// encoded (tables.Spool), not as Go values. each, when not nil, sees every
+// record kept, in file order, before it is added.
+func spoolJSONL[T any](l *loader, name, schema string, session func(*T) string, each func(*tables.Line[T])) *tables.Spool[tables.Line[T]] {
+	records := &spoolLines[T]{spool: tables.NewSpool[tables.Line[T]](nil), each: each}
+	readJSONLInto(l, name, schema, session, records)
+	records.spool.Compact() // complete: its last rows encoded too
+	return records.spool
 }
 
 // readJSONLHashed is readJSONL that also returns the sha256 of every byte
 // read ("" when the file could not be opened or was not read to its end)
 // and whether every line decoded into a record.
 func readJSONLHashed[T any](l *loader, name, schema string, session func(*T) string) ([]tables.Line[T], string, bool) {
+	var records lineChunks[T]
+	sum, whole := readJSONLInto(l, name, schema, session, &records)
+	return records.all(), sum, whole
+}
+
+// readJSONLInto is readJSONLHashed giving the records to records.
+func readJSONLInto[T any](l *loader, name, schema string, session func(*T) string, records lineSink[T]) (string, bool) {
 	f, err := tables.OpenCampaignFile(l.fsys, name)
 	if err != nil {
 		l.fileFinding(name, err)
-		return nil, "", false
+		return "", false
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.Size() > maxJSONLFile {
 		l.fileFinding(name, &tables.TooLargeError{Path: name, Size: st.Size(), Limit: maxJSONLFile})
-		return nil, "", false
+		return "", false
 	} else if err == nil {
 		l.internFor(st.Size())
 	}
 	h := sha256.New()
-	records, whole := decodeLines(l, bufio.NewReaderSize(io.TeeReader(io.LimitReader(f, maxJSONLFile+1), h), 64<<10), name, schema, session)
-	if !whole {
-		return records, "", false
+	l.linesLost = 0
+	if !decodeLinesInto(l, bufio.NewReaderSize(io.TeeReader(io.LimitReader(f, maxJSONLFile+1), h), 64<<10), name, schema, session, records) {
+		return "", false
 	}
-	return records, hex.EncodeToString(h.Sum(nil)), l.linesLost == 0
+	return hex.EncodeToString(h.Sum(nil)), l.linesLost == 0
 }
 
 // decodeLines decodes every line of r; it reports whether r was read to
@@ -52,6 +71,15 @@ func decodeLines[T any](l *loader, r *bufio.Reader, name, schema string, session
 	var records lineChunks[T]
 	whole := decodeLinesInto(l, r, name, schema, session, &records)
 	return records.all(), whole
+}
+
+// lineSink takes a file's records as its lines are decoded: next gives a
+// zero record to decode a line into in place, then keep takes it or drop
+// gives it back (zero again) when the line is refused.
+type lineSink[T any] interface {
+	next() *tables.Line[T]
+	keep()
+	drop()
 }
 
 // lineChunks collects records in chunks, joined once at the end: the
@@ -83,6 +111,9 @@ func (c *lineChunks[T]) next() *tables.Line[T] {
 	return &c.last[len(c.last)-1]
 }
 
+// keep leaves the record next returned last in place.
+func (c *lineChunks[T]) keep() {}
+
 // drop removes the record next returned last, zero again.
 func (c *lineChunks[T]) drop() {
 	c.last[len(c.last)-1] = tables.Line[T]{}
@@ -102,8 +133,31 @@ func (c *lineChunks[T]) all() []tables.Line[T] {
 	return append(out, c.last...)
 }
 
+// spoolLines adds records to a spool. A line is decoded into one slot,
+// reused: keep copies the record into the spool and zeroes the slot, so
+// that the next line is decoded into fresh values and never into the
+// pointers, slices and strings the spool's copy shares until it is
+// encoded.
+type spoolLines[T any] struct {
+	spool *tables.Spool[tables.Line[T]]
+	each  func(*tables.Line[T])
+	slot  tables.Line[T]
+}
+
+func (s *spoolLines[T]) next() *tables.Line[T] { return &s.slot }
+
+func (s *spoolLines[T]) keep() {
+	if s.each != nil {
+		s.each(&s.slot)
+	}
+	s.spool.Add(s.slot)
+	s.slot = tables.Line[T]{}
+}
+
+func (s *spoolLines[T]) drop() { s.slot = tables.Line[T]{} }
+
 // decodeLinesInto is decodeLines adding the records to records.
-func decodeLinesInto[T any](l *loader, r *bufio.Reader, name, schema string, session func(*T) string, records *lineChunks[T]) bool {
+func decodeLinesInto[T any](l *loader, r *bufio.Reader, name, schema string, session func(*T) string, records lineSink[T]) bool {
 	var total int64
 	for n := int64(1); ; n++ {
 		line, size, more, err := readLine(r, maxJSONLLine)
@@ -132,6 +186,7 @@ func decodeLinesInto[T any](l *loader, r *bufio.Reader, name, schema string, ses
 				for i := range findings {
 					findings[i].Session = session(&rec.Record)
 				}
+				records.keep()
 			} else {
 				records.drop()
 				l.linesLost++

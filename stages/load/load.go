@@ -38,8 +38,12 @@ func Campaign(fsys fs.FS, name string) (*tables.Campaign, tables.Findings) {
 	l.checkSources()
 	l.loadUnblinding()
 	l.c.Receipts = readJSONL(l, "receipts.jsonl", "receipt", func(r *tables.Receipt) string { return r.SessionID })
-	l.c.Adjudications = readJSONL(l, "adjudications.jsonl", "adjudication", func(a *tables.Adjudication) string { return a.SessionID })
-	l.add(checkRaters(l.c.Adjudications, "adjudications.jsonl")...)
+	var raters tables.Findings
+	l.c.Adjudications = spoolJSONL(l, "adjudications.jsonl", "adjudication", func(a *tables.Adjudication) string { return a.SessionID },
+		func(a *tables.Line[tables.Adjudication]) {
+			raters = append(raters, checkRater(a, "adjudications.jsonl")...)
+		})
+	l.add(raters...)
 	l.loadObservations()
 	return l.c, l.findings()
 }

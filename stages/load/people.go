@@ -29,14 +29,11 @@ func checkOracle(o tables.Oracle, at position) tables.Findings {
 	return out
 }
 
-// checkRaters refuses placeholder rater identities.
-func checkRaters(adjudications []tables.Line[tables.Adjudication], file string) tables.Findings {
-	var out tables.Findings
-	for _, l := range adjudications {
-		if tables.PlaceholderIdentity(l.Record.Rater) {
-			out = append(out, position{file: file, line: l.Line}.finding(tables.CodeIdentityMissing, "/rater",
-				fmt.Sprintf("identity rater is the placeholder %q, which is refused like a missing one", clip(l.Record.Rater))))
-		}
+// checkRater refuses a placeholder rater identity.
+func checkRater(l *tables.Line[tables.Adjudication], file string) tables.Findings {
+	if !tables.PlaceholderIdentity(l.Record.Rater) {
+		return nil
 	}
-	return out
+	return tables.Findings{position{file: file, line: l.Line}.finding(tables.CodeIdentityMissing, "/rater",
+		fmt.Sprintf("identity rater is the placeholder %q, which is refused like a missing one", clip(l.Record.Rater)))}
 }

@@ -65,7 +65,7 @@ func export(t *testing.T, res *stages.Result, seed uint64) *score.BlindExport {
 // exactly its scoreable reviews (a test below checks no rating is ignored).
 func ratedSessions(c *tables.Campaign) []string {
 	set := map[string]bool{}
-	for _, a := range c.Adjudications {
+	for a := range c.Adjudications.All() {
 		set[a.Record.SessionID] = true
 	}
 	return slices.Sorted(maps.Keys(set))

@@ -26,9 +26,9 @@ func (rc *ratingChecker) checkUnblinding(a *tables.Adjudication, line int64) {
 // with adjudications but no unblinding.json has nothing showing its
 // ratings were frozen before arm and cost were revealed.
 func requireUnblinding(c *tables.Campaign) tables.Findings {
-	if len(c.Adjudications) == 0 || c.Unblinding != nil {
+	if c.Adjudications.Len() == 0 || c.Unblinding != nil {
 		return nil
 	}
 	return tables.Findings{{Code: tables.CodeUnblindingMissing, Severity: tables.Reject, File: "unblinding.json",
-		Message: fmt.Sprintf("the campaign has %d ratings but no unblinding.json, so nothing shows they were frozen before arm and cost were revealed", len(c.Adjudications))}}
+		Message: fmt.Sprintf("the campaign has %d ratings but no unblinding.json, so nothing shows they were frozen before arm and cost were revealed", c.Adjudications.Len())}}
 }

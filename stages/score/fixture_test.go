@@ -131,8 +131,11 @@ func (f *fixture) rate(a tables.Adjudication) {
 }
 
 func (f *fixture) add(as ...tables.Adjudication) {
+	if f.c.Adjudications == nil {
+		f.c.Adjudications = tables.NewSpool[tables.Line[tables.Adjudication]](nil)
+	}
 	for _, a := range as {
-		f.c.Adjudications = append(f.c.Adjudications, tables.Line[tables.Adjudication]{Line: int64(len(f.c.Adjudications) + 1), Record: a})
+		f.c.Adjudications.Add(tables.Line[tables.Adjudication]{Line: int64(f.c.Adjudications.Len() + 1), Record: a})
 	}
 }
 

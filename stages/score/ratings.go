@@ -44,9 +44,8 @@ func (rc *ratingChecker) add(sev tables.Severity, code tables.Code, line int64, 
 func checkRatings(c *tables.Campaign, in *inputs, out *tables.Findings) map[string]*usableRatings {
 	rc := &ratingChecker{in: in, out: out, unblinding: c.Unblinding}
 	usable := map[string]*usableRatings{}
-	for i := range c.Adjudications {
-		line := c.Adjudications[i].Line
-		a := &c.Adjudications[i].Record
+	for l := range c.Adjudications.All() {
+		line, a := l.Line, &l.Record // l is this iteration's own copy (Go 1.22): a may be kept
 		p := rc.runOf(a, line)
 		if p == nil {
 			continue
