@@ -9,15 +9,21 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// usableRatings are the ratings of one review session that may settle its
-// run: at most two primaries from distinct raters and at most one
-// adjudicator, each blinded and complete, in file order.
+// usableRatings is what the ratings of one review session settle, kept
+// as they pass (adjudications.jsonl is read once, in file order): its run
+// is rated by two usable primaries from distinct raters that agree, else
+// by a usable adjudicator. Only the ratings that may still settle it are
+// kept, in the few facts scoring reads (keptRating): the first usable
+// primary until a second one agrees or differs, and the adjudicator
+// unless two primaries agree.
 type usableRatings struct {
-	primaries   []*tables.Adjudication
-	adjudicator *tables.Adjudication
-	raters      map[string]bool // every rater seen for the session, usable or not
-	nPrimary    int             // primary records seen, usable or not
-	nAdjudic    int
+	first       *keptRating // the first usable primary; nil once a second differs
+	adjudicator *keptRating // the usable adjudicator, nil when none or not needed
+	raters      raterSet    // every rater seen for the session, usable or not
+	nPrimary    int32       // primary records seen, usable or not
+	nAdjudic    int32
+	primaries   int8 // usable primaries among the first two primary records
+	agree       bool // the two usable primaries agree (sameRating)
 }
 
 // ratingChecker collects the findings of adjudications.jsonl.
@@ -25,6 +31,7 @@ type ratingChecker struct {
 	in         *inputs
 	out        *tables.Findings
 	unblinding *tables.Unblinding // the campaign's unblinding.json, nil when absent
+	shared     ratingLists        // the lists of the ratings kept, shared by content
 }
 
 func (rc *ratingChecker) add(sev tables.Severity, code tables.Code, line int64, ptr, session, format string, args ...any) {
@@ -45,7 +52,7 @@ func checkRatings(c *tables.Campaign, in *inputs, out *tables.Findings) map[stri
 	rc := &ratingChecker{in: in, out: out, unblinding: c.Unblinding}
 	usable := map[string]*usableRatings{}
 	for l := range c.Adjudications.All() {
-		line, a := l.Line, &l.Record // l is this iteration's own copy (Go 1.22): a may be kept
+		line, a := l.Line, &l.Record
 		p := rc.runOf(a, line)
 		if p == nil {
 			continue
@@ -53,8 +60,8 @@ func checkRatings(c *tables.Campaign, in *inputs, out *tables.Findings) map[stri
 		ok := rc.checkContent(a, line, p)
 		u := usable[a.SessionID]
 		if u == nil {
-			u = &usableRatings{raters: map[string]bool{}}
-			usable[a.SessionID] = u
+			u = &usableRatings{}
+			usable[p.reviewID()] = u // the plan's string, not the rating's
 		}
 		rc.admit(u, a, line, ok)
 	}
@@ -83,12 +90,11 @@ func (rc *ratingChecker) runOf(a *tables.Adjudication, line int64) *plannedRun {
 // admit adds a checked rating to its session's usable set, reporting
 // duplicate raters and extra records.
 func (rc *ratingChecker) admit(u *usableRatings, a *tables.Adjudication, line int64, ok bool) {
-	if u.raters[a.Rater] {
+	if !u.raters.add(a.Rater) {
 		rc.add(tables.Reject, tables.CodeRatingDuplicateRater, line, "/rater", a.SessionID,
 			"rater %q already rated session %s; only the first rating counts", a.Rater, a.SessionID)
 		return
 	}
-	u.raters[a.Rater] = true
 	switch a.RaterRole {
 	case tables.RaterPrimary:
 		u.nPrimary++
@@ -97,8 +103,17 @@ func (rc *ratingChecker) admit(u *usableRatings, a *tables.Adjudication, line in
 				"session %s already has two primary ratings; this third one does not count", a.SessionID)
 			return
 		}
-		if ok {
-			u.primaries = append(u.primaries, a)
+		if !ok {
+			return
+		}
+		u.primaries++
+		switch {
+		case u.primaries == 1:
+			u.first = rc.keep(a)
+		case u.first.same(a): // the second usable primary agrees: it settles the run
+			u.agree, u.adjudicator = true, nil
+		default: // they differ: only an adjudicator can settle the run
+			u.first = nil
 		}
 	case tables.RaterAdjudicator:
 		u.nAdjudic++
@@ -107,8 +122,8 @@ func (rc *ratingChecker) admit(u *usableRatings, a *tables.Adjudication, line in
 				"session %s already has an adjudicator record; this one does not count", a.SessionID)
 			return
 		}
-		if ok {
-			u.adjudicator = a
+		if ok && !u.agree {
+			u.adjudicator = rc.keep(a)
 		}
 	}
 }
@@ -222,16 +237,17 @@ func (rc *ratingChecker) checkCounts(a *tables.Adjudication, line int64) {
 
 // settle picks the rating that scores a run: the first primary when both
 // primaries agree on everything, else the adjudicator's record. It returns
-// nil and the reason when the run stays unrated.
+// nil and the reason when the run stays unrated. The rating returned holds
+// what scoring reads (see keptRating), not the record's identity fields.
 func settle(u *usableRatings) (*tables.Adjudication, string) {
-	if u == nil || len(u.primaries) < 2 {
+	if u == nil || u.primaries < 2 {
 		return nil, settledUnrated
 	}
-	if sameRating(u.primaries[0], u.primaries[1]) {
-		return u.primaries[0], settledAgreement
+	if u.agree {
+		return u.first.adjudication(), settledAgreement
 	}
 	if u.adjudicator != nil {
-		return u.adjudicator, settledAdjudicator
+		return u.adjudicator.adjudication(), settledAdjudicator
 	}
 	return nil, settledDisagreement
 }
@@ -273,4 +289,127 @@ func supportMap(a *tables.Adjudication) map[int64]bool {
 		m[r.Index] = r.Supports
 	}
 	return m
+}
+
+// keptRating is what scoring reads of a usable rating (scoreRated,
+// obligationRows): its obligation outcomes, citation judgments and
+// counts. Its lists are shared with the equal lists of ratings kept
+// before (ratingLists) and never modified.
+type keptRating struct {
+	obligations                                                      []tables.ObligationRating
+	citations                                                        []tables.CitationRating
+	critical, wrong, unsupported, falseCompleteness, wrongExclusions int64
+}
+
+// keep returns the kept facts of a usable rating.
+func (rc *ratingChecker) keep(a *tables.Adjudication) *keptRating {
+	return &keptRating{
+		obligations: rc.shared.obligations(a.Obligations), citations: rc.shared.citations(a.Citations),
+		critical: a.CriticalWrongClaims, wrong: a.WrongClaims, unsupported: a.UnsupportedClaims,
+		falseCompleteness: a.FalseCompletenessClaims, wrongExclusions: a.WrongExclusions,
+	}
+}
+
+// adjudication is the kept rating as the record scoring reads: outcomes,
+// judgments and counts, no identity.
+func (k *keptRating) adjudication() *tables.Adjudication {
+	return &tables.Adjudication{Obligations: k.obligations, Citations: k.citations,
+		CriticalWrongClaims: k.critical, WrongClaims: k.wrong, UnsupportedClaims: k.unsupported,
+		FalseCompletenessClaims: k.falseCompleteness, WrongExclusions: k.wrongExclusions}
+}
+
+// same reports whether a agrees with the kept rating (sameRating).
+func (k *keptRating) same(a *tables.Adjudication) bool { return sameRating(k.adjudication(), a) }
+
+// ratingLists shares the obligation and citation lists of kept ratings by
+// content: the ratings of a campaign repeat a few lists (a task's
+// obligations, its outcomes), so a million kept ratings hold those few.
+// Each table holds at most maxSharedRatingLists lists; past that a list is
+// kept as it is, so a campaign of distinct lists costs what it did.
+type ratingLists struct {
+	obligationLists map[string][]tables.ObligationRating
+	citationLists   map[string][]tables.CitationRating
+	key             []byte // the key being built
+}
+
+const maxSharedRatingLists = 4096
+
+func (rl *ratingLists) obligations(list []tables.ObligationRating) []tables.ObligationRating {
+	rl.key = rl.key[:0]
+	for _, o := range list { // each string with its length: no two lists share a key
+		rl.key = strconv.AppendInt(rl.key, int64(len(o.ObligationID)), 10)
+		rl.key = append(append(rl.key, ':'), o.ObligationID...)
+		rl.key = strconv.AppendInt(rl.key, int64(len(o.Outcome)), 10)
+		rl.key = append(append(rl.key, ':'), o.Outcome...)
+	}
+	return sharedList(&rl.obligationLists, rl.key, list)
+}
+
+func (rl *ratingLists) citations(list []tables.CitationRating) []tables.CitationRating {
+	rl.key = rl.key[:0]
+	for _, c := range list {
+		rl.key = strconv.AppendInt(rl.key, c.Index, 10)
+		rl.key = append(rl.key, "-+"[b2i(c.Supports)])
+	}
+	return sharedList(&rl.citationLists, rl.key, list)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// sharedList returns the list of *table under key, when its nilness is
+// list's; else list itself (clipped), stored under key while the table
+// has room.
+func sharedList[T any](table *map[string][]T, key []byte, list []T) []T {
+	if *table == nil {
+		*table = map[string][]T{}
+	}
+	if shared, ok := (*table)[string(key)]; ok && (shared == nil) == (list == nil) {
+		return shared
+	}
+	list = slices.Clip(list)
+	if len(*table) < maxSharedRatingLists {
+		(*table)[string(key)] = list
+	}
+	return list
+}
+
+// raterSet is the raters seen for one session: a few in a slice, a map
+// past raterSetFew, so that a session rated a million times costs no
+// quadratic time.
+type raterSet struct {
+	few  []string
+	many map[string]bool
+}
+
+const raterSetFew = 8
+
+// add adds rater and reports whether it was not in the set yet.
+func (s *raterSet) add(rater string) bool {
+	switch {
+	case s.many != nil:
+		if s.many[rater] {
+			return false
+		}
+		s.many[rater] = true
+		return true
+	case slices.Contains(s.few, rater):
+		return false
+	case s.few == nil:
+		s.few = make([]string, 0, 3) // two primaries and an adjudicator
+	case len(s.few) == raterSetFew:
+		s.many = make(map[string]bool, 2*raterSetFew)
+		for _, r := range s.few {
+			s.many[r] = true
+		}
+		s.few = nil
+		s.many[rater] = true
+		return true
+	}
+	s.few = append(s.few, rater)
+	return true
 }
