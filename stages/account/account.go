@@ -107,7 +107,7 @@ func (a *accountant) receipt(line tables.Line[tables.Receipt]) {
 		entry = tables.LedgerEntry{Seq: entry.Seq, SessionID: r.SessionID, RequestID: r.RequestID,
 			Kind: tables.LedgerReplayed, Line: line.Line}
 	} else {
-		a.charged[r.RequestID] = chargedRequest{session: r.SessionID, line: line.Line, bound: r.Reservation}
+		a.charged[r.RequestID] = chargedRequest{session: r.SessionID, line: line.Line, bound: boundOf(r.Reservation)}
 	}
 	row.ReservationPresent = res != nil
 	row.MeterComplete = metered && row.CostStatus != tables.CostUnsupportedModifier
@@ -165,11 +165,28 @@ func (a *accountant) add(line tables.Line[tables.Receipt], code tables.Code, sev
 	})
 }
 
-// chargedRequest is the first dispatched receipt of a request ID.
+// chargedRequest is the first dispatched receipt of a request ID: the
+// few facts a later receipt of the ID is compared with, held for every
+// request ID of the campaign, so not the receipt's reservation itself.
 type chargedRequest struct {
 	session string
 	line    int64
-	bound   *tables.Reservation
+	bound   reservedBound
+}
+
+// reservedBound is the bound a reservation reserves; the zero value is no
+// reservation.
+type reservedBound struct {
+	present                   bool
+	inputTokens, outputTokens int64
+	cost                      string
+}
+
+func boundOf(r *tables.Reservation) reservedBound {
+	if r == nil {
+		return reservedBound{}
+	}
+	return reservedBound{present: true, inputTokens: r.InputTokens, outputTokens: r.OutputTokens, cost: r.Cost}
 }
 
 // replay records a second receipt of an already charged request ID. The
@@ -178,19 +195,11 @@ type chargedRequest struct {
 // defect of the record.
 func (a *accountant) replay(line tables.Line[tables.Receipt], first chargedRequest) {
 	r := &line.Record
-	if r.SessionID == first.session && sameBound(r.Reservation, first.bound) {
+	if r.SessionID == first.session && boundOf(r.Reservation) == first.bound { // the same tokens and cost reserved, or both none
 		a.add(line, tables.CodeLedgerRequestReplayed, tables.ClassOf(tables.CodeLedgerRequestReplayed).Severity(), "/request_id",
 			"Request "+r.RequestID+" was already charged on an earlier receipt; it is not charged again.")
 		return
 	}
 	a.add(line, tables.CodeRequestIDReused, tables.ClassOf(tables.CodeRequestIDReused).Severity(), "/request_id", fmt.Sprintf(
 		"Request %s was already used on line %d by session %s; a request ID names one request of one session with one bound.", r.RequestID, first.line, first.session))
-}
-
-// sameBound reports whether two reservations reserve the same bound.
-func sameBound(x, y *tables.Reservation) bool {
-	if x == nil || y == nil {
-		return x == y
-	}
-	return x.InputTokens == y.InputTokens && x.OutputTokens == y.OutputTokens && x.Cost == y.Cost
 }
