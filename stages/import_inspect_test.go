@@ -255,7 +255,7 @@ func TestImportInspectPricedCost(t *testing.T) {
 	if err := gojson.Unmarshal(bytes.TrimSpace(plan.Receipts), &r); err != nil {
 		t.Fatal(err)
 	}
-	c := &tables.Campaign{Manifest: *man, Receipts: []tables.Line[tables.Receipt]{{Line: 1, Record: r}}}
+	c := &tables.Campaign{Manifest: *man, Receipts: tables.SpoolOf(tables.Line[tables.Receipt]{Line: 1, Record: r})}
 	set := account.Run(c)
 	if set.Tokens.Len() != 1 || set.Tokens.Collect()[0].ReferenceCost == nil {
 		t.Fatalf("tokens %+v", set.Tokens)

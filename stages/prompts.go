@@ -47,8 +47,9 @@ func RenderPrompts(fsys fs.FS, name, sessionID string) (*PromptsResult, error) {
 	} else {
 		rs, res.Errors = validate.RenderAll(c, load.Answers(c))
 	}
+	declared := receiptInputs(c, rs)
 	for _, r := range rs {
-		in := receiptInputs(c, r.SessionID)
+		in := declared[r.SessionID]
 		res.Sessions = append(res.Sessions, RenderedSession{
 			SessionRendering: r, DeclaredSHA256: in.RenderedSHA256, DeclaredBytes: in.RenderedBytes,
 			Matches: in.RenderedSHA256 == r.Rendering.SHA256 && in.RenderedBytes == r.Rendering.Bytes,
@@ -57,11 +58,20 @@ func RenderPrompts(fsys fs.FS, name, sessionID string) (*PromptsResult, error) {
 	return res, nil
 }
 
-func receiptInputs(c *tables.Campaign, sessionID string) tables.DeliveredInputs {
-	for i := range c.Receipts {
-		if c.Receipts[i].Record.SessionID == sessionID {
-			return c.Receipts[i].Record.Inputs
+// receiptInputs is the inputs the first receipt of each session of rs
+// declares, in one pass over the receipts; a session without a receipt
+// has none (the zero value).
+func receiptInputs(c *tables.Campaign, rs []validate.SessionRendering) map[string]tables.DeliveredInputs {
+	want := make(map[string]bool, len(rs))
+	for _, r := range rs {
+		want[r.SessionID] = true
+	}
+	out := make(map[string]tables.DeliveredInputs, len(rs))
+	for l := range c.Receipts.All() {
+		id := l.Record.SessionID
+		if _, done := out[id]; want[id] && !done {
+			out[id] = l.Record.Inputs
 		}
 	}
-	return tables.DeliveredInputs{}
+	return out
 }

@@ -13,7 +13,9 @@ type Campaign struct {
 	Tasks          []LoadedTask      // in manifest order
 	Sources        map[string][]byte // sha256 hex → bytes of sources/<sha256>, those packets reference
 	Prompts        map[string][]byte // prompt ID → bytes
-	Receipts       []Line[Receipt]   // in file order
+	// Receipts are the lines of receipts.jsonl in file order, held
+	// encoded (see [Spool]); stages iterate them with All.
+	Receipts *Spool[Line[Receipt]]
 	// Adjudications are the lines of adjudications.jsonl in file order,
 	// held encoded (see [Spool]); stages iterate them with All.
 	Adjudications *Spool[Line[Adjudication]]
@@ -54,4 +56,12 @@ func (c *Campaign) Task(id string) *LoadedTask {
 		}
 	}
 	return nil
+}
+
+// EditReceipts replaces the receipts with edit of every one of them, in
+// file order, rebuilt as a spool (SpoolOf). It holds every receipt as a Go
+// value while edit runs: it is for tests and tools that change a loaded
+// campaign in memory, never for a stage.
+func (c *Campaign) EditReceipts(edit func(rs []Line[Receipt]) []Line[Receipt]) {
+	c.Receipts = SpoolOf(edit(c.Receipts.Collect())...)
 }

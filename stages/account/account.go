@@ -37,7 +37,7 @@ type Out = tables.Accounted
 // reservations, and every exceeded session or campaign ceiling.
 func Run(c *tables.Campaign) Out {
 	a := newAccountant(c)
-	for _, line := range c.Receipts {
+	for line := range c.Receipts.All() {
 		a.receipt(line)
 	}
 	a.campaignCeilings()
@@ -60,11 +60,12 @@ type accountant struct {
 	ledger   *tables.Spool[tables.LedgerEntry] // in receipt order
 	ceilings []tables.Ceiling
 	findings []tables.Finding
+	wall     wallSpan // of the receipts accounted so far
 }
 
 func newAccountant(c *tables.Campaign) *accountant {
 	a := &accountant{c: c, cards: tariffs(&c.Manifest), tokens: tables.NewSpool(compareTokens),
-		charged: make(map[string]chargedRequest, len(c.Receipts)), ledger: tables.NewSpool[tables.LedgerEntry](nil)} // one entry per receipt, in receipt order
+		charged: make(map[string]chargedRequest, c.Receipts.Len()), ledger: tables.NewSpool[tables.LedgerEntry](nil)} // one entry per receipt, in receipt order
 	var probs []tables.Finding
 	a.limits, probs = manifestLimits(&c.Manifest)
 	a.findings = append(a.findings, probs...)
@@ -99,6 +100,7 @@ func (a *accountant) receipt(line tables.Line[tables.Receipt]) {
 		a.ledger.Add(entry)
 		return
 	}
+	a.wall.add(r)
 	row, metered := a.tokenRow(line)
 	res := a.reservation(line)
 	a.fillEntry(&entry, r, &row, metered, res)

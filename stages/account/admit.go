@@ -122,7 +122,7 @@ func sameRequest(c *tables.Campaign, e tables.LedgerEntry, req Request) bool {
 	if e.Kind == tables.LedgerReserved {
 		return e.InputTokens == req.MaxInputTokens && e.OutputTokens == req.MaxOutputTokens
 	}
-	for _, l := range c.Receipts {
+	for l := range c.Receipts.All() {
 		if l.Line == e.Line {
 			res := l.Record.Reservation
 			return res != nil && res.InputTokens == req.MaxInputTokens && res.OutputTokens == req.MaxOutputTokens

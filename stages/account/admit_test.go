@@ -11,7 +11,7 @@ import (
 func admitSet(t *testing.T) (*tables.Campaign, *tables.Set) {
 	t.Helper()
 	c := ceilingCampaign()
-	c.Receipts = c.Receipts[:1]
+	c.EditReceipts(func(rs []tables.Line[tables.Receipt]) []tables.Line[tables.Receipt] { return rs[:1] })
 	s := runOn(c)
 	if len(s.Rejections) != 0 {
 		t.Fatalf("setup findings: %v", s.Rejections)

@@ -82,8 +82,10 @@ func TestC20PropertyRandomMeters(t *testing.T) {
 func randomizeMeters(rng *rand.Rand, c *tables.Campaign) *big.Rat {
 	total := new(big.Rat)
 	perMillion := func(tokens, price int64) *big.Rat { return big.NewRat(tokens*price, 1_000_000) }
-	for i := range c.Receipts {
-		r := &c.Receipts[i].Record
+	rs := c.Receipts.Collect()
+	defer func() { c.Receipts = tables.SpoolOf(rs...) }()
+	for i := range rs {
+		r := &rs[i].Record
 		if r.Status == tables.StatusNotDispatched || r.Meter == nil {
 			continue
 		}

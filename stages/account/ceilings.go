@@ -185,27 +185,31 @@ func (a *accountant) moneyCeiling(name string, code tables.Code, what string, us
 	a.ceilings = append(a.ceilings, row)
 }
 
+// wallSpan is first start to last end over dispatched receipts (UTC),
+// taken as the receipts pass (see accountant.receipt).
+type wallSpan struct {
+	first, last time.Time
+	seen        bool
+}
+
+// add takes one dispatched receipt's start and end.
+func (w *wallSpan) add(r *tables.Receipt) {
+	if !w.seen || r.StartedAt.Before(w.first) {
+		w.first = r.StartedAt
+	}
+	if r.EndedAt != nil && (w.last.IsZero() || r.EndedAt.After(w.last)) {
+		w.last = *r.EndedAt
+	}
+	w.seen = true
+}
+
 // campaignWall is first start to last end over dispatched receipts (UTC).
 func (a *accountant) campaignWall() (int64, bool) {
-	var first, last time.Time
-	seen := false
-	for _, line := range a.c.Receipts {
-		r := &line.Record
-		if r.Status == tables.StatusNotDispatched {
-			continue
-		}
-		if !seen || r.StartedAt.Before(first) {
-			first = r.StartedAt
-		}
-		if r.EndedAt != nil && (last.IsZero() || r.EndedAt.After(last)) {
-			last = *r.EndedAt
-		}
-		seen = true
-	}
-	if !seen || last.IsZero() || last.Before(first) {
+	w := a.wall
+	if !w.seen || w.last.IsZero() || w.last.Before(w.first) {
 		return 0, false
 	}
-	return int64(last.Sub(first)), true
+	return int64(w.last.Sub(w.first)), true
 }
 
 // pointer joins a JSON pointer base, an index and a member.

@@ -37,16 +37,23 @@ func pipeline(c *tables.Campaign) *tables.Set {
 	return stages.RunCampaign(c, stages.Options{SkipIntervals: true})
 }
 
-// receiptOf returns the receipt of a session in c.
-func receiptOf(t *testing.T, c *tables.Campaign, session string) *tables.Receipt {
+// editReceipt changes the first receipt of a session in c.
+func editReceipt(t *testing.T, c *tables.Campaign, session string, edit func(*tables.Receipt)) {
 	t.Helper()
-	for i := range c.Receipts {
-		if c.Receipts[i].Record.SessionID == session {
-			return &c.Receipts[i].Record
+	found := false
+	c.EditReceipts(func(rs []tables.Line[tables.Receipt]) []tables.Line[tables.Receipt] {
+		for i := range rs {
+			if rs[i].Record.SessionID == session {
+				edit(&rs[i].Record)
+				found = true
+				break
+			}
 		}
+		return rs
+	})
+	if !found {
+		t.Fatalf("no receipt for %s", session)
 	}
-	t.Fatalf("no receipt for %s", session)
-	return nil
 }
 
 // mcpSession is the example's T2 repetition 1 review of arm B; its pair
@@ -84,8 +91,9 @@ func unattributableMCPViolations(s *tables.Set) []string {
 func TestMutationZeroAnMCPCost(t *testing.T) {
 	withMCP := func(t *testing.T, charge *string) *tables.Set {
 		c := loadExample(t)
-		r := receiptOf(t, c, mcpSession)
-		r.ToolCalls = append(r.ToolCalls, tables.ToolCall{Kind: "mcp", Name: "lsp.references", InputTokens: 120, OutputTokens: 40, Charge: charge})
+		editReceipt(t, c, mcpSession, func(r *tables.Receipt) {
+			r.ToolCalls = append(r.ToolCalls, tables.ToolCall{Kind: "mcp", Name: "lsp.references", InputTokens: 120, OutputTokens: 40, Charge: charge})
+		})
 		return pipeline(c)
 	}
 	t.Run("control passes on an unattributable MCP charge", func(t *testing.T) {
@@ -237,8 +245,7 @@ func TestMutationOmitOneGlobalReservation(t *testing.T) {
 	})
 	t.Run("mutation: a dispatched receipt without its reservation", func(t *testing.T) {
 		c := loadExample(t)
-		r := receiptOf(t, c, mcpSession)
-		r.Reservation = nil
+		editReceipt(t, c, mcpSession, func(r *tables.Receipt) { r.Reservation = nil })
 		s := pipeline(c)
 		var hits []tables.Finding
 		for _, f := range s.Rejections {

@@ -40,8 +40,9 @@ func testCampaign(receipts ...tables.Receipt) *tables.Campaign {
 			Tasks:    []tables.TaskSpec{{ID: "T1"}},
 			Schedule: []tables.Slot{{Task: "T1", Repetition: 1, Order: []string{"A", "B"}}}},
 	}}
+	c.Receipts = tables.NewSpool[tables.Line[tables.Receipt]](nil)
 	for i, r := range receipts {
-		c.Receipts = append(c.Receipts, tables.Line[tables.Receipt]{Line: int64(i + 1), Record: r})
+		c.Receipts.Add(tables.Line[tables.Receipt]{Line: int64(i + 1), Record: r})
 	}
 	return c
 }

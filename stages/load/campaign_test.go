@@ -16,11 +16,12 @@ func TestCampaignValid(t *testing.T) {
 	if len(c.Tasks) != 1 || len(c.Tasks[0].Packet.Items) != 6 || len(c.Tasks[0].Truth.Obligations) != 4 {
 		t.Fatalf("tasks not loaded: %+v", c.Tasks)
 	}
-	if len(c.Receipts) != 1 || c.Receipts[0].Line != 1 || c.Adjudications.Len() != 1 || len(c.Prompts) != 2 || len(c.Sources) != 1 {
-		t.Fatalf("campaign incomplete: %d receipts, %d adjudications, %d prompts, %d sources", len(c.Receipts), c.Adjudications.Len(), len(c.Prompts), len(c.Sources))
+	receipts := c.Receipts.Collect()
+	if len(receipts) != 1 || receipts[0].Line != 1 || c.Adjudications.Len() != 1 || len(c.Prompts) != 2 || len(c.Sources) != 1 {
+		t.Fatalf("campaign incomplete: %d receipts, %d adjudications, %d prompts, %d sources", len(receipts), c.Adjudications.Len(), len(c.Prompts), len(c.Sources))
 	}
-	if string(c.Receipts[0].Record.Meter.Usage) != `{"input_tokens":100}` {
-		t.Errorf("usage kept as %s", c.Receipts[0].Record.Meter.Usage)
+	if string(receipts[0].Record.Meter.Usage) != `{"input_tokens":100}` {
+		t.Errorf("usage kept as %s", receipts[0].Record.Meter.Usage)
 	}
 	// The identity is the sha256 of the manifest bytes, computed here independently.
 	if want := sha256Hex(f.build(t)["manifest.json"].Data); c.ManifestSHA256 != want {

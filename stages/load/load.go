@@ -37,14 +37,16 @@ func Campaign(fsys fs.FS, name string) (*tables.Campaign, tables.Findings) {
 	}
 	l.checkSources()
 	l.loadUnblinding()
-	l.c.Receipts = readJSONL(l, "receipts.jsonl", "receipt", func(r *tables.Receipt) string { return r.SessionID })
+	observed := false // some receipt names an observation log
+	l.c.Receipts = spoolJSONL(l, "receipts.jsonl", "receipt", func(r *tables.Receipt) string { return r.SessionID },
+		func(r *tables.Line[tables.Receipt]) { observed = observed || r.Record.Observations != nil })
 	var raters tables.Findings
 	l.c.Adjudications = spoolJSONL(l, "adjudications.jsonl", "adjudication", func(a *tables.Adjudication) string { return a.SessionID },
 		func(a *tables.Line[tables.Adjudication]) {
 			raters = append(raters, checkRater(a, "adjudications.jsonl")...)
 		})
 	l.add(raters...)
-	l.loadObservations()
+	l.loadObservations(observed)
 	return l.c, l.findings()
 }
 

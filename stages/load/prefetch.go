@@ -83,8 +83,8 @@ func (p *Prefetch) list(c *tables.Campaign) {
 		p.cond.Broadcast()
 		p.mu.Unlock()
 	}()
-	for i := range c.Receipts {
-		out := c.Receipts[i].Record.Output
+	for line := range c.Receipts.All() {
+		out := line.Record.Output
 		if out == nil {
 			continue
 		}

@@ -15,8 +15,8 @@ func TestPrefetchSameAsAnswers(t *testing.T) {
 	fsys, _ := fixtures.Example("paired-review")
 	c, _ := Campaign(fsys, "example")
 	var outs []*tables.OutputRef
-	for i := range c.Receipts {
-		if out := c.Receipts[i].Record.Output; out != nil {
+	for l := range c.Receipts.All() {
+		if out := l.Record.Output; out != nil {
 			outs = append(outs, out)
 		}
 	}

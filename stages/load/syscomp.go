@@ -125,7 +125,9 @@ func factorial(k int) int {
 // bytes, task, repository), its numbering (E1..EN in completion order) and
 // its items' bytes against the content-addressed sources, and refuses
 // observations anywhere else.
-func (l *loader) loadObservations() {
+// observed says whether some receipt has observations; when none has, the
+// receipts are not read again.
+func (l *loader) loadObservations(observed bool) {
 	syscomp := l.c.Manifest.Kind == tables.KindSystemComparison
 	for _, t := range l.c.Tasks {
 		if t.Packet.RawObservations {
@@ -135,7 +137,10 @@ func (l *loader) loadObservations() {
 	}
 	l.c.Observations = map[string]*tables.Packet{}
 	l.c.ObservationTokens = map[string]int64{}
-	for _, line := range l.c.Receipts {
+	if !observed {
+		return
+	}
+	for line := range l.c.Receipts.All() {
 		r := &line.Record
 		if r.Observations == nil {
 			continue

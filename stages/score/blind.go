@@ -87,6 +87,7 @@ func ExportBlind(c *tables.Campaign, sessions *tables.Spool[tables.Session], ans
 		ManifestSHA256: c.ManifestSHA256, Seed: seed, Entries: []tables.BlindKeyEntry{},
 	}}
 	seen := map[string]string{} // label → session
+	outputs := answerRefs(c, in.plan)
 	for _, p := range in.plan {
 		if !needsRatings(p) {
 			continue
@@ -97,7 +98,7 @@ func ExportBlind(c *tables.Campaign, sessions *tables.Spool[tables.Session], ans
 			return nil, fmt.Errorf("sessions %s and %s share blind label %s; choose another --seed", other, sid, label)
 		}
 		seen[label] = sid
-		data, err := blindItem(c, answers, p, label)
+		data, err := blindItem(c, answers, p, label, outputs[attemptKey{sid, p.review.Attempt}])
 		if err != nil {
 			return nil, fmt.Errorf("session %s: %w", sid, err)
 		}
@@ -114,8 +115,8 @@ func ExportBlind(c *tables.Campaign, sessions *tables.Spool[tables.Session], ans
 
 // blindItem builds the bytes of one item: task, truth and the answer's
 // final part, nothing else.
-func blindItem(c *tables.Campaign, answers tables.Answers, p *plannedRun, label string) ([]byte, error) {
-	final, err := readFinal(c, answers, p.review)
+func blindItem(c *tables.Campaign, answers tables.Answers, p *plannedRun, label string, out *tables.OutputRef) ([]byte, error) {
+	final, err := readFinal(answers, out)
 	if err != nil {
 		return nil, err
 	}
@@ -127,16 +128,29 @@ func blindItem(c *tables.Campaign, answers tables.Answers, p *plannedRun, label 
 	return encodeBlind(&item)
 }
 
-// readFinal re-reads the session's answer through its receipt and decodes
-// its final member strictly. The validate stage already found it valid.
-func readFinal(c *tables.Campaign, answers tables.Answers, sess *session) (*tables.Final, error) {
-	var out *tables.OutputRef
-	for i := range c.Receipts {
-		r := &c.Receipts[i].Record
-		if r.SessionID == sess.SessionID && r.Attempt == sess.Attempt {
-			out = r.Output
+// answerRefs is, for the review of each run of plan that needs ratings,
+// the output its receipt records: that of the last receipt of the
+// review's session ID and attempt, in one pass over the receipts.
+func answerRefs(c *tables.Campaign, plan []*plannedRun) map[attemptKey]*tables.OutputRef {
+	out := map[attemptKey]*tables.OutputRef{}
+	for _, p := range plan {
+		if needsRatings(p) {
+			out[attemptKey{p.review.SessionID, p.review.Attempt}] = nil
 		}
 	}
+	for l := range c.Receipts.All() {
+		k := attemptKey{l.Record.SessionID, l.Record.Attempt}
+		if _, want := out[k]; want {
+			out[k] = l.Record.Output
+		}
+	}
+	return out
+}
+
+// readFinal re-reads a session's answer through out, its receipt's output,
+// and decodes its final member strictly. The validate stage already found
+// it valid.
+func readFinal(answers tables.Answers, out *tables.OutputRef) (*tables.Final, error) {
 	if out == nil || answers == nil {
 		return nil, fmt.Errorf("no answer recorded for the session")
 	}

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/evalgate/evalgate/tables"
@@ -121,6 +122,22 @@ func TestRatingFindings(t *testing.T) {
 		f.add(primary(good(), "rater1"), primary(good(), "rater1"))
 		f.run(t)
 		if f.codes()[tables.CodeRatingDuplicateRater] != 1 || f.runRow(t, 1, "B").Scored {
+			t.Fatalf("findings %v", f.s.Rejections)
+		}
+	})
+	t.Run("duplicate rater among many", func(t *testing.T) {
+		// twelve raters of one session, past the few a session's rater set
+		// holds in a slice: the repeat of the fifth is still found, once
+		f := newFixture(t, 1)
+		f.add(primary(good(), "rater1"), primary(good(), "rater2"))
+		for i := 3; i <= 12; i++ {
+			a := good()
+			a.Rater, a.RaterRole = fmt.Sprintf("rater%d", i), tables.RaterAdjudicator
+			f.add(a)
+		}
+		f.add(primary(good(), "rater5"), primary(good(), "rater13"))
+		f.run(t)
+		if c := f.codes(); c[tables.CodeRatingDuplicateRater] != 1 || c[tables.CodeRatingExtraAdjudicator] != 9 || c[tables.CodeRatingExtraPrimary] != 1 || !f.runRow(t, 1, "B").Scored {
 			t.Fatalf("findings %v", f.s.Rejections)
 		}
 	})

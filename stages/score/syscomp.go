@@ -57,7 +57,7 @@ func newSystems(c *tables.Campaign, sessions *tables.Spool[tables.Session], in *
 	}
 	sy := &systems{c: c, setup: map[setupKey]*session{}, cold: map[setupKey]slotRef{},
 		calls: map[attemptKey]int64{}, packetTokens: c.ObservationTokens}
-	for _, l := range c.Receipts {
+	for l := range c.Receipts.All() {
 		sy.calls[attemptKey{l.Record.SessionID, l.Record.Attempt}] += int64(len(l.Record.ToolCalls))
 	}
 	var setups sessionSlab // the few preparation sessions

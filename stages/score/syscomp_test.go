@@ -49,9 +49,9 @@ func picoCost(t *testing.T, r *tables.Receipt) int64 {
 }
 
 func receiptOf(t *testing.T, c *tables.Campaign, id string) *tables.Receipt {
-	for i := range c.Receipts {
-		if c.Receipts[i].Record.SessionID == id {
-			return &c.Receipts[i].Record
+	for l := range c.Receipts.All() {
+		if l.Record.SessionID == id {
+			return &l.Record
 		}
 	}
 	t.Fatalf("no receipt %s", id)

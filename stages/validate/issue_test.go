@@ -55,7 +55,7 @@ func TestIssueOversizedAnswerMemory(t *testing.T) {
 	f.run() // writes the files and fixes the receipts' hashes
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	Run(f.c, testAnswers(f.c, decode))
+	Run(f.campaign(), testAnswers(f.c, decode))
 	runtime.ReadMemStats(&after)
 	if got != load.MaxAnswerBytes+1 {
 		t.Errorf("decoder got %d bytes of the oversized answer; want the cap + 1 = %d", got, load.MaxAnswerBytes+1)
@@ -77,7 +77,7 @@ func TestIssueOutputReadPastReceipt(t *testing.T) {
 	fsys[r.Output.Path] = &fstest.MapFile{Data: append([]byte(f.answers["T1-r1-A"]), bytes.Repeat([]byte(" "), 8<<20)...)}
 	cfs := countingFS{fsys, map[string]int64{}}
 	f.c.FS = cfs
-	s := Run(f.c, testAnswers(f.c, testDecode))
+	s := Run(f.campaign(), testAnswers(f.c, testDecode))
 	if n, want := cfs.read[r.Output.Path], r.Output.Bytes+1; n > want {
 		t.Errorf("read %d bytes of %s; want at most the receipt's %d bytes + 1", n, r.Output.Path, r.Output.Bytes)
 	}

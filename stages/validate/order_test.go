@@ -28,7 +28,7 @@ func TestRunReceiptOrder(t *testing.T) {
 				t.Fatalf("example %s does not load: %v", name, found)
 			}
 			roles := map[string]string{} // answer file → its session's role
-			for _, l := range c.Receipts {
+			for l := range c.Receipts.All() {
 				if l.Record.Output != nil {
 					roles[l.Record.Output.Path] = l.Record.Role
 				}
@@ -50,7 +50,7 @@ func TestRunReceiptOrder(t *testing.T) {
 				}
 			}
 			clear(opened.n)
-			slices.Reverse(c.Receipts)
+			c.EditReceipts(func(rs []tables.Line[tables.Receipt]) []tables.Line[tables.Receipt] { slices.Reverse(rs); return rs })
 			got := validated(c)
 			for name, n := range opened.n {
 				if paired && roles[name] != "" && roles[name] != tables.RoleDraft && n != 1 {

@@ -26,7 +26,7 @@ type BenchmarkOut = tables.ReviewsValidated
 func Benchmark(c *tables.Campaign, files tables.ReviewFiles) BenchmarkOut {
 	b := newBench(c, files)
 	b.caseRows()
-	for _, line := range c.Receipts {
+	for line := range c.Receipts.All() {
 		b.receipt(line)
 	}
 	b.missing()

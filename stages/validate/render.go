@@ -49,8 +49,8 @@ var errNotRendered = errors.New("the session received no rendered prompt")
 func RenderSession(c *tables.Campaign, answers tables.Answers, sessionID string) (SessionRendering, error) {
 	v := newRunner(c, answers)
 	var target *tables.Receipt
-	for i := range c.Receipts {
-		r := &c.Receipts[i].Record
+	for line := range c.Receipts.All() {
+		r := &line.Record
 		v.noteReceipt(r)
 		if target == nil && r.SessionID == sessionID {
 			target = new(tables.Receipt)
@@ -96,8 +96,8 @@ func RenderAll(c *tables.Campaign, answers tables.Answers) ([]SessionRendering, 
 		}
 	}
 	ord := 0
-	for i := range c.Receipts {
-		r := &c.Receipts[i].Record
+	for line := range c.Receipts.All() {
+		r := &line.Record
 		v.noteReceipt(r)
 		if v.draftAfter(r) {
 			later = append(later, ordered{ord: ord, r: *r})

@@ -89,8 +89,8 @@ func newPromptFixture(t *testing.T) *fixture {
 // stamp makes every receipt declare the prompts the design lists and the
 // hand rendering of them.
 func (f *fixture) stamp() {
-	for i := range f.c.Receipts {
-		r := &f.c.Receipts[i].Record
+	for i := range f.receipts {
+		r := &f.receipts[i].Record
 		ids, draft := f.c.Manifest.Design.DraftPrompts, ""
 		if r.Role == tables.RoleReview {
 			for _, a := range f.c.Manifest.Design.Arms {
@@ -210,7 +210,7 @@ func TestRenderSessionMatchesHand(t *testing.T) {
 	f := newPromptFixture(t)
 	f.run() // writes the answers into the campaign FS
 	for _, id := range []string{"T1-r1-D", "T1-r1-A", "T1-r1-B"} {
-		got, err := RenderSession(f.c, testAnswers(f.c, testDecode), id)
+		got, err := RenderSession(f.campaign(), testAnswers(f.c, testDecode), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,7 +226,7 @@ func TestRenderSessionMatchesHand(t *testing.T) {
 			t.Errorf("%s sha256 %s, receipt %s", id, got.Rendering.SHA256, r.Inputs.RenderedSHA256)
 		}
 	}
-	if _, err := RenderSession(f.c, testAnswers(f.c, testDecode), "T9-r1-D"); err == nil {
+	if _, err := RenderSession(f.campaign(), testAnswers(f.c, testDecode), "T9-r1-D"); err == nil {
 		t.Error("an unknown session rendered")
 	}
 }
@@ -283,17 +283,18 @@ func TestRenderDigestsEqualRender(t *testing.T) {
 			}
 			v := newRunner(c, load.Answers(c))
 			d := newRenderDigests(v)
-			order := make([]int, 0, 2*len(c.Receipts))
-			for i := range c.Receipts {
-				v.noteReceipt(&c.Receipts[i].Record) // as the pass notes them
+			rs := c.Receipts.Collect()
+			order := make([]int, 0, 2*len(rs))
+			for i := range rs {
+				v.noteReceipt(&rs[i].Record) // as the pass notes them
 				order = append(order, i)
 			}
-			for i := range c.Receipts {
-				order = append(order, len(c.Receipts)-1-i)
+			for i := range rs {
+				order = append(order, len(rs)-1-i)
 			}
 			compared := 0
 			for _, i := range order {
-				r := &c.Receipts[i].Record
+				r := &rs[i].Record
 				want, werr := v.render(r)
 				got, gerr := d.digest(r)
 				if (werr == nil) != (gerr == nil) {
@@ -308,7 +309,7 @@ func TestRenderDigestsEqualRender(t *testing.T) {
 				}
 				compared++
 			}
-			if compared == 0 && len(c.Receipts) > 0 && c.Manifest.Kind != tables.KindReviewerBenchmark {
+			if compared == 0 && len(rs) > 0 && c.Manifest.Kind != tables.KindReviewerBenchmark {
 				t.Fatal("no session rendered")
 			}
 		})

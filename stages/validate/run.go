@@ -25,8 +25,8 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 	}
 	var later []ordered // reviews whose draft comes after them in the file
 	ord := 0
-	for i := range c.Receipts {
-		l := &c.Receipts[i]
+	for line := range c.Receipts.All() {
+		l := &line
 		sr := v.session(l)
 		v.noteReceipt(&l.Record)
 		if v.draftAfter(&l.Record) {

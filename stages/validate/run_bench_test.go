@@ -39,7 +39,7 @@ func BenchmarkRun(b *testing.B) {
 		b.Fatalf("the synthetic campaign does not load: %v", found)
 	}
 	answers := readAhead(c)
-	sessions := float64(len(c.Receipts))
+	sessions := float64(c.Receipts.Len())
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	b.ReportAllocs()
@@ -56,8 +56,8 @@ func BenchmarkRun(b *testing.B) {
 // bytes (any other bytes are decoded then, as load.Answers does).
 type aheadAnswers struct {
 	plain   tables.Answers
-	read    map[*tables.OutputRef]*readResult
-	decoded map[*byte]*readResult // by the first byte of the data read
+	read    map[tables.OutputRef]*readResult // by value: each pass over the receipts decodes its own
+	decoded map[*byte]*readResult            // by the first byte of the data read
 }
 
 type readResult struct {
@@ -69,9 +69,9 @@ type readResult struct {
 }
 
 func readAhead(c *tables.Campaign) aheadAnswers {
-	a := aheadAnswers{plain: load.Answers(c), read: map[*tables.OutputRef]*readResult{}, decoded: map[*byte]*readResult{}}
-	for i := range c.Receipts {
-		out := c.Receipts[i].Record.Output
+	a := aheadAnswers{plain: load.Answers(c), read: map[tables.OutputRef]*readResult{}, decoded: map[*byte]*readResult{}}
+	for l := range c.Receipts.All() {
+		out := l.Record.Output
 		if out == nil {
 			continue
 		}
@@ -81,13 +81,13 @@ func readAhead(c *tables.Campaign) aheadAnswers {
 			r.answer, r.findings = a.plain.Decode(out.Path, r.data)
 			a.decoded[&r.data[0]] = r
 		}
-		a.read[out] = r
+		a.read[*out] = r
 	}
 	return a
 }
 
 func (a aheadAnswers) Read(out *tables.OutputRef) ([]byte, bool, error) {
-	if r, ok := a.read[out]; ok {
+	if r, ok := a.read[*out]; ok {
 		return r.data, r.matches, r.err
 	}
 	return a.plain.Read(out)

@@ -52,7 +52,7 @@ var runCases = []runCase{
 		want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassInvalid}},
 	{name: "start without terminal receipt (C15)", mut: func(f *fixture) { f.find("T1-r1-B").EndedAt = nil },
 		want: []tables.Code{tables.CodeTerminalMissing}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassInvalid}},
-	{name: "planned session missing", mut: func(f *fixture) { f.c.Receipts = f.c.Receipts[:2] },
+	{name: "planned session missing", mut: func(f *fixture) { f.receipts = f.receipts[:2] },
 		want: []tables.Code{tables.CodeSessionMissing}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassInvalid}},
 	{name: "duplicate receipt", mut: func(f *fixture) { f.receipt("T1-r1-A", tables.RoleReview, "A", 1) },
 		want: []tables.Code{tables.CodeReceiptDuplicate}},

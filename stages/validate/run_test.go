@@ -65,8 +65,15 @@ func numbered(prefix string, n int) string {
 // fixture is a one-task, two-arm campaign (A ordinary, B reconciliation)
 // with one repetition whose three sessions all pass.
 type fixture struct {
-	c       *tables.Campaign
-	answers map[string]string // session → answer text
+	c        *tables.Campaign
+	receipts []tables.Line[tables.Receipt] // c's receipts, edited in place; campaign() spools them
+	answers  map[string]string             // session → answer text
+}
+
+// campaign is f.c with its receipts spooled from f.receipts as they are now.
+func (f *fixture) campaign() *tables.Campaign {
+	f.c.Receipts = tables.SpoolOf(f.receipts...)
+	return f.c
 }
 
 var sourceTexts = map[string]string{
@@ -147,15 +154,15 @@ func (f *fixture) receipt(session, role, arm string, attempt int64) *tables.Rece
 		p := map[string]string{"A": "review-a", "B": "review-b"}[arm]
 		r.Inputs.PromptIDs, r.Inputs.PromptSHA256s = []string{p}, []string{strings.Repeat(map[string]string{"A": "2", "B": "3"}[arm], 64)}
 	}
-	f.c.Receipts = append(f.c.Receipts, tables.Line[tables.Receipt]{Line: int64(len(f.c.Receipts) + 1), Record: r})
-	return &f.c.Receipts[len(f.c.Receipts)-1].Record
+	f.receipts = append(f.receipts, tables.Line[tables.Receipt]{Line: int64(len(f.receipts) + 1), Record: r})
+	return &f.receipts[len(f.receipts)-1].Record
 }
 
 // find returns the last receipt of session.
 func (f *fixture) find(session string) *tables.Receipt {
-	for i := len(f.c.Receipts) - 1; i >= 0; i-- {
-		if f.c.Receipts[i].Record.SessionID == session {
-			return &f.c.Receipts[i].Record
+	for i := len(f.receipts) - 1; i >= 0; i-- {
+		if f.receipts[i].Record.SessionID == session {
+			return &f.receipts[i].Record
 		}
 	}
 	panic("no receipt " + session)
@@ -164,8 +171,8 @@ func (f *fixture) find(session string) *tables.Receipt {
 // run writes the answers, fixes the output hashes and runs the stage.
 func (f *fixture) run() Out {
 	fsys := f.c.FS.(fstest.MapFS)
-	for i := range f.c.Receipts {
-		r := &f.c.Receipts[i].Record
+	for i := range f.receipts {
+		r := &f.receipts[i].Record
 		if r.Output == nil {
 			continue
 		}
@@ -180,7 +187,7 @@ func (f *fixture) run() Out {
 			r.Output.SHA256, r.Output.Bytes = sum([]byte(text)), int64(len(text))
 		}
 	}
-	return Run(f.c, testAnswers(f.c, testDecode))
+	return Run(f.campaign(), testAnswers(f.c, testDecode))
 }
 
 func sessionRow(s Out, id string) tables.Session {

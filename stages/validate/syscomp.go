@@ -42,8 +42,8 @@ func (v *runner) runSystems() {
 	w := &workflows{runner: v, observations: map[string]*tables.OutputRef{}, packetSHA: map[*sessionResult]string{}}
 	var later []ordered
 	ord := 0
-	for i := range v.c.Receipts {
-		l := &v.c.Receipts[i]
+	for line := range v.c.Receipts.All() {
+		l := &line
 		sr := v.systemSession(l)
 		v.noteReceipt(&l.Record)
 		w.note(&l.Record, sr)

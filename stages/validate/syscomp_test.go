@@ -243,12 +243,13 @@ func restampReviews(t *testing.T, f fstest.MapFS, session string) {
 		t.Fatal(found)
 	}
 	v := newRunner(c, load.Answers(c))
-	for i := range c.Receipts {
-		v.noteReceipt(&c.Receipts[i].Record) // as the pass notes them
+	rs := c.Receipts.Collect()
+	for i := range rs {
+		v.noteReceipt(&rs[i].Record) // as the pass notes them
 	}
 	renderings := map[string]tables.Rendering{}
-	for i := range c.Receipts {
-		r := &c.Receipts[i].Record
+	for i := range rs {
+		r := &rs[i].Record
 		if r.Role == tables.RoleReview && deref(r.Inputs.DraftSessionID) == session && r.Status != tables.StatusNotDispatched {
 			rend, err := v.render(r)
 			if err != nil {
