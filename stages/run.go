@@ -1,6 +1,7 @@
 package stages
 
 import (
+	"errors"
 	"io/fs"
 	"runtime"
 	"slices"
@@ -85,13 +86,16 @@ func Run(fsys fs.FS, name string, opts Options) *Result {
 	c, loaded := load.Campaign(fsys, name)
 	res := &Result{Campaign: c, Tables: &tables.Set{Rejections: loaded}}
 	if c == nil || loaded.Rejected() {
+		if c != nil {
+			res.Err = c.Err() // a receipt lost to its spool may have hidden a finding
+		}
 		tables.Findings(res.Tables.Rejections).Sort()
 		res.Tables.Decision = tables.ApplyRejections(nil, res.Tables.Rejections)
 		return res
 	}
 	res.Loaded = true
 	res.Tables, res.Figures = judge(c, loaded, opts)
-	res.Err = res.Tables.Err()
+	res.Err = errors.Join(res.Tables.Err(), c.Err()) // the tables' spools and the inputs' (receipts, adjudications)
 	return res
 }
 
@@ -121,14 +125,15 @@ func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Se
 	opts.stage("account")
 	accounted := account.Run(c)
 	if opts.ReleaseInputs && c.Manifest.Kind != tables.KindSystemComparison {
-		c.Receipts = nil // last read by account; a system comparison's score stage counts their tool calls
+		c.DropReceipts() // last read by account; a system comparison's score stage counts their tool calls
 	}
 	opts.stage("score")
 	scored := score.Run(c, validated, accounted)
 	scored.Runs.Compact() // complete: aggregate, intervals and the report iterate them
 	scored.Obligations.Compact()
 	if opts.ReleaseInputs {
-		c.Adjudications, c.Receipts = nil, nil // last read by score
+		c.DropAdjudications() // last read by score
+		c.DropReceipts()
 	}
 	opts.stage("aggregate")
 	aggregated := aggregate.Run(c, validated, accounted, scored)

@@ -1,6 +1,9 @@
 package tables
 
-import "io/fs"
+import (
+	"errors"
+	"io/fs"
+)
 
 // Campaign is the loaded input of one campaign: every input table decoded
 // strictly by stages/load. Answers are not held in memory: stages read them
@@ -31,6 +34,31 @@ type Campaign struct {
 	// Benchmark holds the cases, task files and finding adjudications of
 	// kind reviewer-benchmark (see tables/rbench.go); nil for other kinds.
 	Benchmark *Benchmark
+	// dropped is the error of the input spools dropped so far (Drop*).
+	dropped error
+}
+
+// DropReceipts releases the receipts once their last reader is done,
+// keeping their spool's error for Err.
+func (c *Campaign) DropReceipts() {
+	c.dropped = errors.Join(c.dropped, c.Receipts.Err())
+	c.Receipts = nil
+}
+
+// DropAdjudications releases the adjudications once their last reader is
+// done, keeping their spool's error for Err.
+func (c *Campaign) DropAdjudications() {
+	c.dropped = errors.Join(c.dropped, c.Adjudications.Err())
+	c.Adjudications = nil
+}
+
+// Err is the error of the campaign's input spools (receipts and
+// adjudications, held or dropped), joined, or nil: a record that could not
+// be stored or read back ended an iteration early, so a stage saw fewer
+// records than the file holds and nothing computed from them may be
+// reported (see [Spool.Err]).
+func (c *Campaign) Err() error {
+	return errors.Join(c.dropped, c.Receipts.Err(), c.Adjudications.Err())
 }
 
 // LoadedTask is one task's frozen files.
