@@ -262,3 +262,29 @@ func TestSetErrSpoolReadFails(t *testing.T) {
 		t.Fatalf("an unreadable spool gave %d of %d rows and the set's Err %v", n, len(rows), set.Err())
 	}
 }
+
+// TestCampaignErrSurvivesDrop: a receipts spool that could not read a
+// chunk back is the campaign's error, still after the pipeline dropped it.
+func TestCampaignErrSurvivesDrop(t *testing.T) {
+	setFileAfter(t, 0)
+	SetSpoolChunkRows(t, 10)
+	f := &fakeFile{okWrites: math.MaxInt}
+	withFakeFile(t, f)
+	c := &Campaign{Receipts: NewSpool[Line[Receipt]](nil), Adjudications: SpoolOf(Line[Adjudication]{Line: 1})}
+	for i := range 25 {
+		c.Receipts.Add(Line[Receipt]{Line: int64(i + 1), Record: Receipt{SessionID: fmt.Sprint("s", i)}})
+	}
+	if err := c.Err(); err != nil {
+		t.Fatalf("a readable campaign has Err %v", err)
+	}
+	f.badRead = true
+	n := 0
+	for range c.Receipts.All() {
+		n++
+	}
+	c.DropReceipts()
+	c.DropAdjudications()
+	if n >= 25 || c.Receipts != nil || c.Err() == nil || !strings.Contains(c.Err().Error(), "input/output error") {
+		t.Fatalf("an unreadable receipts spool gave %d of 25 records; after the drops Err is %v", n, c.Err())
+	}
+}
