@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"os"
 	"path/filepath"
@@ -172,14 +173,30 @@ func TestSpoolFileWriteFails(t *testing.T) {
 	}
 }
 
+// readableFile puts every chunk of the spools made in the test on a fake
+// file of chunkRows-row chunks that reads back until its badRead is set.
+func readableFile(t *testing.T, chunkRows int) *fakeFile {
+	setFileAfter(t, 0)
+	SetSpoolChunkRows(t, chunkRows)
+	f := &fakeFile{okWrites: math.MaxInt}
+	withFakeFile(t, f)
+	return f
+}
+
+// count is how many values seq yields.
+func count[T any](seq iter.Seq[T]) int {
+	n := 0
+	for range seq {
+		n++
+	}
+	return n
+}
+
 // TestSpoolFileReadFails: a chunk on file that cannot be read back ends
 // the iteration and is the spool's error, which WriteSpool returns: rows
 // never go missing silently.
 func TestSpoolFileReadFails(t *testing.T) {
-	setFileAfter(t, 0)
-	SetSpoolChunkRows(t, 1000)
-	f := &fakeFile{okWrites: math.MaxInt}
-	withFakeFile(t, f)
+	f := readableFile(t, 1000)
 	rows, order := fileRows(2*1000 + 3)
 	sp := NewSpool(order)
 	sp.Add(rows...)
@@ -243,10 +260,7 @@ func TestSpoolConcurrentAll(t *testing.T) {
 // spools could not read a chunk back, so that the pipeline reports the
 // failure instead of a verdict on the rows that were read.
 func TestSetErrSpoolReadFails(t *testing.T) {
-	setFileAfter(t, 0)
-	SetSpoolChunkRows(t, 1000)
-	f := &fakeFile{okWrites: math.MaxInt}
-	withFakeFile(t, f)
+	f := readableFile(t, 1000)
 	rows, order := fileRows(2*1000 + 3)
 	set := &Set{Citations: NewSpool(order), Runs: SpoolOf(Run{TaskID: "T1"})}
 	set.Citations.Add(rows...)
@@ -254,10 +268,7 @@ func TestSetErrSpoolReadFails(t *testing.T) {
 		t.Fatalf("a readable set has Err %v", err)
 	}
 	f.badRead = true
-	n := 0
-	for range set.Citations.All() {
-		n++
-	}
+	n := count(set.Citations.All())
 	if n >= len(rows) || set.Err() == nil || !strings.Contains(set.Err().Error(), "input/output error") {
 		t.Fatalf("an unreadable spool gave %d of %d rows and the set's Err %v", n, len(rows), set.Err())
 	}
@@ -266,10 +277,7 @@ func TestSetErrSpoolReadFails(t *testing.T) {
 // TestCampaignErrSurvivesDrop: a receipts spool that could not read a
 // chunk back is the campaign's error, still after the pipeline dropped it.
 func TestCampaignErrSurvivesDrop(t *testing.T) {
-	setFileAfter(t, 0)
-	SetSpoolChunkRows(t, 10)
-	f := &fakeFile{okWrites: math.MaxInt}
-	withFakeFile(t, f)
+	f := readableFile(t, 10)
 	c := &Campaign{Receipts: NewSpool[Line[Receipt]](nil), Adjudications: SpoolOf(Line[Adjudication]{Line: 1})}
 	for i := range 25 {
 		c.Receipts.Add(Line[Receipt]{Line: int64(i + 1), Record: Receipt{SessionID: fmt.Sprint("s", i)}})
@@ -278,10 +286,7 @@ func TestCampaignErrSurvivesDrop(t *testing.T) {
 		t.Fatalf("a readable campaign has Err %v", err)
 	}
 	f.badRead = true
-	n := 0
-	for range c.Receipts.All() {
-		n++
-	}
+	n := count(c.Receipts.All())
 	c.DropReceipts()
 	c.DropAdjudications()
 	if n >= 25 || c.Receipts != nil || c.Err() == nil || !strings.Contains(c.Err().Error(), "input/output error") {

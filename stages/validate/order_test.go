@@ -22,11 +22,7 @@ import (
 func TestRunReceiptOrder(t *testing.T) {
 	for _, name := range fixtures.Examples() {
 		t.Run(name, func(t *testing.T) {
-			fsys, _ := fixtures.Example(name)
-			c, found := load.Campaign(fsys, name)
-			if c == nil || found.Rejected() {
-				t.Fatalf("example %s does not load: %v", name, found)
-			}
+			c := loadedExample(t, name)
 			roles := map[string]string{} // answer file → its session's role
 			for l := range c.Receipts.All() {
 				if l.Record.Output != nil {
@@ -98,4 +94,16 @@ func (o *openCounter) Open(name string) (fs.File, error) {
 	o.n[name]++
 	o.mu.Unlock()
 	return o.FS.Open(name)
+}
+
+// loadedExample loads the embedded example name, which must load without
+// a rejecting finding.
+func loadedExample(t *testing.T, name string) *tables.Campaign {
+	t.Helper()
+	fsys, _ := fixtures.Example(name)
+	c, found := load.Campaign(fsys, name)
+	if c == nil || found.Rejected() {
+		t.Fatalf("example %s does not load: %v", name, found)
+	}
+	return c
 }

@@ -276,11 +276,7 @@ func TestSystemPromptParts(t *testing.T) {
 func TestRenderDigestsEqualRender(t *testing.T) {
 	for _, name := range fixtures.Examples() {
 		t.Run(name, func(t *testing.T) {
-			fsys, _ := fixtures.Example(name)
-			c, found := load.Campaign(fsys, name)
-			if c == nil || found.Rejected() {
-				t.Fatalf("example %s does not load: %v", name, found)
-			}
+			c := loadedExample(t, name)
 			v := newRunner(c, load.Answers(c))
 			d := newRenderDigests(v)
 			rs := c.Receipts.Collect()
