@@ -85,6 +85,10 @@ type ReceiptIdentity struct {
 	ReturnedModel    string `json:"returned_model" intern:"true"`
 	CLISHA256        string `json:"cli_sha256" intern:"true"`
 	PermissionPolicy string `json:"permission_policy" intern:"true"`
+	// Host is the recorded identity of the host the session ran on; a
+	// paired review runs every session serially on the one host its
+	// manifest records (identities.host). Optional in the format.
+	Host string `json:"host,omitzero" intern:"true"`
 }
 
 // DeliveredInputs are the hashes of what the session actually received.
