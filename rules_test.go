@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures/controls"
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
-// The rule registry (tables.Rules, docs/rules.md) is the one place a rule
+// The rule registry (rules.Rules, docs/rules.md) is the one place a rule
 // is stated. These tests keep every citation pointing at it:
 //
 //   - no Go file, README or doc cites the documents the rules came from
@@ -52,23 +52,23 @@ func trackedFiles(t *testing.T) []string {
 }
 
 // expand turns one cited token ("A6", "A1–A7", "C01–C08") into rule IDs.
-func expand(tok string) []tables.RuleID {
+func expand(tok string) []rules.RuleID {
 	m := ruleToken.FindStringSubmatch(tok)
 	if m == nil {
 		return nil
 	}
 	if m[4] == "" {
-		return []tables.RuleID{tables.RuleID(m[1] + m[2])}
+		return []rules.RuleID{rules.RuleID(m[1] + m[2])}
 	}
 	lo, _ := strconv.Atoi(m[2])
 	hi, _ := strconv.Atoi(m[4])
-	var ids []tables.RuleID
+	var ids []rules.RuleID
 	for i := lo; i <= hi && i-lo < 100; i++ {
 		n := strconv.Itoa(i)
 		if len(m[2]) == 2 && len(n) == 1 {
 			n = "0" + n
 		}
-		ids = append(ids, tables.RuleID(m[1]+n))
+		ids = append(ids, rules.RuleID(m[1]+n))
 	}
 	return ids
 }
@@ -114,7 +114,7 @@ func TestCitedRulesExist(t *testing.T) {
 			comment := goFile && strings.HasPrefix(strings.TrimSpace(line), "//")
 			for _, tok := range citations(line, comment) {
 				for _, id := range expand(tok) {
-					if _, ok := tables.FindRule(id); !ok {
+					if _, ok := rules.FindRule(id); !ok {
 						t.Errorf("%s:%d cites rule %s, which docs/rules.md does not list", f, i+1, id)
 					}
 				}
@@ -123,7 +123,7 @@ func TestCitedRulesExist(t *testing.T) {
 	}
 	for _, c := range controls.All() {
 		for _, id := range strings.Split(c.Rules, "/") {
-			if _, ok := tables.FindRule(tables.RuleID(id)); !ok {
+			if _, ok := rules.FindRule(rules.RuleID(id)); !ok {
 				t.Errorf("control %s cites rule %q, which docs/rules.md does not list", c.ID, id)
 			}
 		}
@@ -133,26 +133,26 @@ func TestCitedRulesExist(t *testing.T) {
 // TestEveryRuleEnforced: each rule has a finding code, a gate or preset, a
 // control, or non-test code citing it.
 func TestEveryRuleEnforced(t *testing.T) {
-	enforced := map[tables.RuleID]string{}
-	note := func(id tables.RuleID, by string) {
+	enforced := map[rules.RuleID]string{}
+	note := func(id rules.RuleID, by string) {
 		if _, ok := enforced[id]; !ok {
 			enforced[id] = by
 		}
 	}
-	for _, c := range tables.AllCodes() {
+	for _, c := range rules.AllCodes() {
 		for _, id := range strings.Split(c.Rule, "/") {
-			note(tables.RuleID(id), "code "+string(c.Code))
+			note(rules.RuleID(id), "code "+string(c.Code))
 		}
 	}
-	for _, g := range tables.Gates() {
+	for _, g := range rules.Gates() {
 		note(g.Rule, "gate "+string(g.Name))
 	}
-	for _, p := range tables.Presets() {
+	for _, p := range rules.Presets() {
 		note(p.Rule, "preset "+string(p.Name))
 	}
 	for _, c := range controls.All() {
 		for _, id := range strings.Split(c.Rules, "/") {
-			note(tables.RuleID(id), "control "+c.ID)
+			note(rules.RuleID(id), "control "+c.ID)
 		}
 	}
 	for _, f := range trackedFiles(t) {
@@ -172,7 +172,7 @@ func TestEveryRuleEnforced(t *testing.T) {
 			}
 		}
 	}
-	for _, r := range tables.Rules() {
+	for _, r := range rules.Rules() {
 		if _, ok := enforced[r.ID]; !ok {
 			t.Errorf("rule %s is enforced by no code, gate or control: %s", r.ID, r.Text)
 		}
@@ -186,7 +186,7 @@ func TestCitationParsing(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("citations = %v, want %v", got, want)
 	}
-	if ids := expand("C01–C03"); !slices.Equal(ids, []tables.RuleID{"C01", "C02", "C03"}) {
+	if ids := expand("C01–C03"); !slices.Equal(ids, []rules.RuleID{"C01", "C02", "C03"}) {
 		t.Errorf("expand = %v", ids)
 	}
 	for _, bad := range []string{"SPEC A6", "seed 000 §5", "RFC 0033"} {

@@ -3,9 +3,9 @@ package stages
 import (
 	"fmt"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/stages/validate"
-	"github.com/evalgate/evalgate/tables"
 )
 
 // CheckAnswer checks one answer on its own, without a campaign: the strict
@@ -15,12 +15,12 @@ import (
 // role_unknown finding. file is used in findings. Evidence IDs and
 // citations are not checked against a packet or sources here. Findings are
 // sorted; any finding makes the answer structurally invalid.
-func CheckAnswer(file string, data []byte, role string) tables.Findings {
+func CheckAnswer(file string, data []byte, role string) rules.Findings {
 	switch role {
 	case validate.RoleDraft, validate.RoleReview, validate.RoleReconciliation:
 	default:
-		return tables.Findings{{
-			Code: tables.CodeRoleUnknown, Severity: tables.Reject, File: file,
+		return rules.Findings{{
+			Code: rules.CodeRoleUnknown, Severity: rules.Reject, File: file,
 			Message: fmt.Sprintf("Role %q is not draft, review or reconciliation.", role),
 		}}
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
-	"github.com/evalgate/evalgate/tables"
 )
 
 // CheckAnswer against a naive reference for a few rules of the response
@@ -18,11 +18,11 @@ import (
 
 // shapeBreaking are the findings after which the answer is not decoded
 // any further, so the later rules cannot be expected.
-var shapeBreaking = []tables.Code{
-	tables.CodeTooLarge, tables.CodeJSONSyntax, tables.CodeTrailingData, tables.CodeDuplicateKey,
-	tables.CodeInvalidUTF8, tables.CodeTooDeep, tables.CodeWrongType, tables.CodeNullHole,
-	tables.CodeMissingKey, tables.CodeUnknownKey, tables.CodeNumberNotInteger, tables.CodeNumberOutOfRange,
-	tables.CodeLineInvalid, tables.CodeTimestampInvalid, tables.CodeTooManyItems,
+var shapeBreaking = []rules.Code{
+	rules.CodeTooLarge, rules.CodeJSONSyntax, rules.CodeTrailingData, rules.CodeDuplicateKey,
+	rules.CodeInvalidUTF8, rules.CodeTooDeep, rules.CodeWrongType, rules.CodeNullHole,
+	rules.CodeMissingKey, rules.CodeUnknownKey, rules.CodeNumberNotInteger, rules.CodeNumberOutOfRange,
+	rules.CodeLineInvalid, rules.CodeTimestampInvalid, rules.CodeTooManyItems,
 }
 
 // naiveClaims returns the claims of a generically decoded answer's final.
@@ -54,11 +54,11 @@ func FuzzCheckAnswerOracle(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got := CheckAnswer("a.json", data, "review")
-		has := func(c tables.Code) bool {
-			return slices.ContainsFunc(got, func(fd tables.Finding) bool { return fd.Code == c })
+		has := func(c rules.Code) bool {
+			return slices.ContainsFunc(got, func(fd rules.Finding) bool { return fd.Code == c })
 		}
 		if len(data) > load.MaxAnswerBytes {
-			if !has(tables.CodeTooLarge) {
+			if !has(rules.CodeTooLarge) {
 				t.Fatalf("an answer of %d bytes is not too_large: %v", len(data), codesOf(got))
 			}
 			return
@@ -76,11 +76,11 @@ func FuzzCheckAnswerOracle(f *testing.F) {
 		seen := map[string]bool{}
 		for _, c := range claims {
 			id, _ := c["id"].(string)
-			if seen[id] && !has(tables.CodeDuplicateID) {
+			if seen[id] && !has(rules.CodeDuplicateID) {
 				t.Fatalf("claim ID %q repeats but no duplicate_id: %v", id, codesOf(got))
 			}
 			seen[id] = true
-			if text, ok := c["text"].(string); ok && text != "" && strings.TrimSpace(text) != text && !has(tables.CodeTextUntrimmed) {
+			if text, ok := c["text"].(string); ok && text != "" && strings.TrimSpace(text) != text && !has(rules.CodeTextUntrimmed) {
 				t.Fatalf("claim text %q is untrimmed but no text_untrimmed: %v", text, codesOf(got))
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 const answersDir = "testdata/answers"
@@ -16,7 +16,7 @@ const answersDir = "testdata/answers"
 // <role>__<expected_code>__<desc>.json or valid__<role>__<desc>.json.
 type answerFile struct {
 	name, role string
-	code       tables.Code // "" for valid files
+	code       rules.Code // "" for valid files
 }
 
 func answerFiles(t *testing.T) []answerFile {
@@ -35,7 +35,7 @@ func answerFiles(t *testing.T) []answerFile {
 		if parts[0] == "valid" {
 			files = append(files, answerFile{name: name, role: parts[1]})
 		} else {
-			files = append(files, answerFile{name: name, role: parts[0], code: tables.Code(parts[1])})
+			files = append(files, answerFile{name: name, role: parts[0], code: rules.Code(parts[1])})
 		}
 	}
 	return files
@@ -44,8 +44,8 @@ func answerFiles(t *testing.T) []answerFile {
 // TestAnswerFiles checks that each file yields exactly its expected code
 // and no other, and that valid files yield nothing.
 func TestAnswerFiles(t *testing.T) {
-	known := map[tables.Code]bool{}
-	for _, d := range tables.AllCodes() {
+	known := map[rules.Code]bool{}
+	for _, d := range rules.AllCodes() {
 		known[d.Code] = true
 	}
 	files := answerFiles(t)
@@ -69,11 +69,11 @@ func TestAnswerFiles(t *testing.T) {
 				return
 			}
 			codes := codesOf(got)
-			if !slices.Equal(codes, []tables.Code{f.code}) {
+			if !slices.Equal(codes, []rules.Code{f.code}) {
 				t.Fatalf("codes = %v, want exactly [%s]; findings:\n%s", codes, f.code, show(got))
 			}
 			for _, fd := range got {
-				if fd.File != f.name || fd.Severity != tables.Reject || fd.Message == "" {
+				if fd.File != f.name || fd.Severity != rules.Reject || fd.Message == "" {
 					t.Errorf("finding not positioned or not a rejection: %+v", fd)
 				}
 			}
@@ -96,14 +96,14 @@ func TestCheckAnswerRoles(t *testing.T) {
 		name string
 		data []byte
 		role string
-		want []tables.Code
+		want []rules.Code
 	}{
-		{"unknown role", draft, "judge", []tables.Code{tables.CodeRoleUnknown}},
-		{"empty role", draft, "", []tables.Code{tables.CodeRoleUnknown}},
-		{"draft answer as reconciliation", draft, "reconciliation", []tables.Code{tables.CodeReconciliationMissing}},
-		{"reconciliation answer as review", full, "review", []tables.Code{tables.CodeReconciliationUnexpected}},
+		{"unknown role", draft, "judge", []rules.Code{rules.CodeRoleUnknown}},
+		{"empty role", draft, "", []rules.Code{rules.CodeRoleUnknown}},
+		{"draft answer as reconciliation", draft, "reconciliation", []rules.Code{rules.CodeReconciliationMissing}},
+		{"reconciliation answer as review", full, "review", []rules.Code{rules.CodeReconciliationUnexpected}},
 		{"draft answer as review", draft, "review", nil},
-		{"answer over 4 MiB", append([]byte(`{"final":"`), make([]byte, 4<<20)...), "draft", []tables.Code{tables.CodeTooLarge}},
+		{"answer over 4 MiB", append([]byte(`{"final":"`), make([]byte, 4<<20)...), "draft", []rules.Code{rules.CodeTooLarge}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,8 +132,8 @@ func FuzzCheckAnswer(f *testing.F) {
 }
 
 // codesOf returns the distinct codes of fs, sorted.
-func codesOf(fs tables.Findings) []tables.Code {
-	var codes []tables.Code
+func codesOf(fs rules.Findings) []rules.Code {
+	var codes []rules.Code
 	for _, f := range fs {
 		codes = append(codes, f.Code)
 	}
@@ -141,7 +141,7 @@ func codesOf(fs tables.Findings) []tables.Code {
 	return slices.Compact(codes)
 }
 
-func show(fs tables.Findings) string {
+func show(fs rules.Findings) string {
 	var b strings.Builder
 	for _, f := range fs {
 		b.WriteString("\t" + f.Error() + "\n")

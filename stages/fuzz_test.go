@@ -16,6 +16,7 @@ import (
 	"testing/fstest"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -204,8 +205,8 @@ func plannedRuns(m *tables.Manifest) int {
 }
 
 // findingCompare is the documented order of findings, written out again here
-// so that the test does not trust tables.Findings.Sort.
-func findingCompare(a, b tables.Finding) int {
+// so that the test does not trust rules.Findings.Sort.
+func findingCompare(a, b rules.Finding) int {
 	return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
 		strings.Compare(a.Pointer, b.Pointer), strings.Compare(string(a.Code), string(b.Code)),
 		strings.Compare(a.Session, b.Session), strings.Compare(a.Message, b.Message))
@@ -217,8 +218,8 @@ func checkResult(t *testing.T, res *Result) {
 	if res == nil || res.Tables == nil {
 		t.Fatal("Run returned no result or no tables")
 	}
-	known := map[tables.Code]bool{}
-	for _, d := range tables.AllCodes() {
+	known := map[rules.Code]bool{}
+	for _, d := range rules.AllCodes() {
 		known[d.Code] = true
 	}
 	findings := res.Tables.Rejections
@@ -230,7 +231,7 @@ func checkResult(t *testing.T, res *Result) {
 			t.Errorf("finding without a message: %#v", f)
 		case f.File == "":
 			t.Errorf("finding without a file: %#v", f)
-		case f.Severity != tables.Reject && f.Severity != tables.Warn:
+		case f.Severity != rules.Reject && f.Severity != rules.Warn:
 			t.Errorf("finding with severity %q: %#v", f.Severity, f)
 		case f.Pointer != "" && !strings.HasPrefix(f.Pointer, "/"):
 			t.Errorf("finding pointer is not a JSON pointer: %#v", f)
@@ -240,7 +241,7 @@ func checkResult(t *testing.T, res *Result) {
 		t.Errorf("findings are not sorted")
 	}
 	if !res.Loaded {
-		if !tables.Findings(findings).Rejected() {
+		if !rules.Findings(findings).Rejected() {
 			t.Errorf("campaign not loaded but no finding rejects it")
 		}
 		return
@@ -372,21 +373,21 @@ func TestPipelineRehash(t *testing.T) {
 		op         uint8
 		payload    string
 		loaded     bool
-		code       tables.Code
+		code       rules.Code
 	}{
-		{"answer_replaced", "answers/T1-r1-B.json", opWhole, `{}`, true, tables.CodeMissingKey},
-		{"source_line_inserted", source, opInsert, "// inserted line\n", false, tables.CodePacketTextMismatch},
+		{"answer_replaced", "answers/T1-r1-B.json", opWhole, `{}`, true, rules.CodeMissingKey},
+		{"source_line_inserted", source, opInsert, "// inserted line\n", false, rules.CodePacketTextMismatch},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := runTwice(t, mutatedCampaign(files, tc.file, tc.op, 0, []byte(tc.payload), true))
 			if res.Loaded != tc.loaded {
 				t.Errorf("Loaded = %v, want %v: %v", res.Loaded, tc.loaded, res.Tables.Rejections)
 			}
-			codes := map[tables.Code]bool{}
+			codes := map[rules.Code]bool{}
 			for _, f := range res.Tables.Rejections {
 				codes[f.Code] = true
 			}
-			if !codes[tc.code] || codes[tables.CodeHashMismatch] {
+			if !codes[tc.code] || codes[rules.CodeHashMismatch] {
 				t.Errorf("want a %s finding and no hash_mismatch: %v", tc.code, res.Tables.Rejections)
 			}
 		})

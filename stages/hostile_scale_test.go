@@ -9,7 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/evalgate/evalgate/internal/heaptest"
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // Hostile inputs at scale: memory and time must follow the input's size.
@@ -109,7 +109,7 @@ func TestHostileCampaignsAtScale(t *testing.T) {
 	cases := []struct {
 		name  string
 		build func(files map[string][]byte)
-		code  tables.Code
+		code  rules.Code
 		file  string
 		peak  uint64 // bound on the peak heap
 		// modelFault: the hostile file is an answer, a fault of the model
@@ -135,14 +135,14 @@ func TestHostileCampaignsAtScale(t *testing.T) {
 				}
 			}
 		},
-		code: tables.CodeUnknownKey, peak: 512 * mib,
+		code: rules.CodeUnknownKey, peak: 512 * mib,
 	}, {
 		name: "receipt_lines_of_objects_of_as_many_keys_as_1MiB_holds",
 		build: func(f map[string][]byte) {
 			line := manyKeys(1_000_000, mib-1)
 			f["receipts.jsonl"] = bytes.Repeat(append(line, '\n'), 16)
 		},
-		code: tables.CodeUnknownKey, file: "receipts.jsonl", peak: 256 * mib,
+		code: rules.CodeUnknownKey, file: "receipts.jsonl", peak: 256 * mib,
 	}, {
 		name: "answer_of_30000_arrays_nested_to_the_legal_depth",
 		build: func(f map[string][]byte) {
@@ -159,7 +159,7 @@ func TestHostileCampaignsAtScale(t *testing.T) {
 			b.WriteString(`]},"reconciliation":null}`)
 			setFile(f, "answers/T1-r1-B.json", []byte(b.String()), true)
 		},
-		code: tables.CodeTooManyItems, file: "answers/T1-r1-B.json", peak: 512 * mib, modelFault: true,
+		code: rules.CodeTooManyItems, file: "answers/T1-r1-B.json", peak: 512 * mib, modelFault: true,
 	}}
 	base := loadExample(t)
 	for _, tc := range cases {
@@ -176,7 +176,7 @@ func TestHostileCampaignsAtScale(t *testing.T) {
 			if peak > tc.peak {
 				t.Errorf("peak heap %d MiB; the bound is %d MiB", peak/mib, tc.peak/mib)
 			}
-			if n := len(res.Tables.Rejections); n > tables.MaxFindings+len(tables.AllCodes()) {
+			if n := len(res.Tables.Rejections); n > rules.MaxFindings+len(rules.AllCodes()) {
 				t.Errorf("%d findings: more than the caps allow", n)
 			}
 			if res.Admissible() != tc.modelFault {

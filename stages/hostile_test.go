@@ -15,7 +15,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // Hand-made hostile campaigns: each is the embedded example with one file
@@ -28,7 +28,7 @@ const mib = 1 << 20
 type hostileCase struct {
 	name  string
 	build func(t testing.TB, files map[string][]byte)
-	code  tables.Code // a finding with this code and file is required
+	code  rules.Code // a finding with this code and file is required
 	file  string
 	// maxAlloc bounds the bytes Run allocates (both runs of runTwice are
 	// measured together): coarse, to catch a copy per line or per item.
@@ -156,64 +156,64 @@ func hostileCases() []hostileCase {
 			big := slices.Concat([]byte(`{"final":"`), bytes.Repeat([]byte("a"), 5*mib), []byte(`"}`))
 			setFile(f, answer, big, true)
 		},
-		code: tables.CodeTooLarge, file: answer, maxAlloc: 48 * mib,
+		code: rules.CodeTooLarge, file: answer, maxAlloc: 48 * mib,
 	}, {
 		name: "answer_of_2_million_values_within_the_cap",
 		build: func(t testing.TB, f map[string][]byte) {
 			many := slices.Concat([]byte(`{"final":{"claims":[0`), bytes.Repeat([]byte(",0"), 2_000_000), []byte(`]},"reconciliation":null}`))
 			setFile(f, answer, many, true)
 		},
-		code: tables.CodeTooManyItems, file: answer, maxAlloc: 1024 * mib,
+		code: rules.CodeTooManyItems, file: answer, maxAlloc: 1024 * mib,
 	}, {
 		name: "receipts_line_of_2MiB",
 		build: func(t testing.TB, f map[string][]byte) {
 			line := slices.Concat([]byte(`{"format":"`), bytes.Repeat([]byte("r"), 2*mib), []byte("\"}\n"))
 			setFile(f, "receipts.jsonl", slices.Concat(line, f["receipts.jsonl"]), false)
 		},
-		code: tables.CodeLineTooLong, file: "receipts.jsonl", maxAlloc: 64 * mib,
+		code: rules.CodeLineTooLong, file: "receipts.jsonl", maxAlloc: 64 * mib,
 	}, {
 		name: "answer_nested_100000_deep",
 		build: func(t testing.TB, f map[string][]byte) {
 			deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
 			setFile(f, answer, []byte(`{"final":`+deep+`,"reconciliation":null}`), true)
 		},
-		code: tables.CodeTooDeep, file: answer, maxAlloc: 64 * mib,
+		code: rules.CodeTooDeep, file: answer, maxAlloc: 64 * mib,
 	}, {
 		name: "manifest_nested_100000_deep",
 		build: func(t testing.TB, f map[string][]byte) {
 			setFile(f, "manifest.json", []byte(strings.Repeat(`{"a":`, 100000)+"1"+strings.Repeat("}", 100000)), false)
 		},
-		code: tables.CodeTooDeep, file: "manifest.json", maxAlloc: 64 * mib,
+		code: rules.CodeTooDeep, file: "manifest.json", maxAlloc: 64 * mib,
 	}, {
 		name: "adjudications_nested_100000_deep",
 		build: func(t testing.TB, f map[string][]byte) {
 			setFile(f, "adjudications.jsonl", []byte(strings.Repeat("[", 100000)+"\n"), false)
 		},
-		code: tables.CodeTooDeep, file: "adjudications.jsonl", maxAlloc: 64 * mib,
+		code: rules.CodeTooDeep, file: "adjudications.jsonl", maxAlloc: 64 * mib,
 	}, {
 		name: "citation_end_line_2^53-1_on_a_small_file",
 		build: func(t testing.TB, f map[string][]byte) {
 			replaceOnce(t, f, answer, `"start_line":32,"end_line":40`, `"start_line":32,"end_line":9007199254740991`, true)
 		},
-		code: tables.CodeCitationBeyondSource, file: answer, maxAlloc: 256 * mib,
+		code: rules.CodeCitationBeyondSource, file: answer, maxAlloc: 256 * mib,
 	}, {
 		name: "citation_end_line_2^53",
 		build: func(t testing.TB, f map[string][]byte) {
 			replaceOnce(t, f, answer, `"start_line":32,"end_line":40`, `"start_line":32,"end_line":9007199254740992`, true)
 		},
-		code: tables.CodeLineInvalid, file: answer, maxAlloc: 256 * mib,
+		code: rules.CodeLineInvalid, file: answer, maxAlloc: 256 * mib,
 	}, {
 		name: "packet_item_claiming_lines_1_to_10^9",
 		build: func(t testing.TB, f map[string][]byte) {
 			replaceOnce(t, f, packet, `"start_line": 27,`+"\n"+`      "end_line": 34,`, `"start_line": 1,"end_line": 1000000000,`, true)
 		},
-		code: tables.CodeSourceLinesOutOfRange, file: packet, maxAlloc: 256 * mib,
+		code: rules.CodeSourceLinesOutOfRange, file: packet, maxAlloc: 256 * mib,
 	}, {
 		name: "adjudication_with_10^6_ratings_over_the_line_cap",
 		build: func(t testing.TB, f map[string][]byte) {
 			setFile(f, "adjudications.jsonl", slices.Concat(f["adjudications.jsonl"], adjudicationWithRatings(1_000_000)), false)
 		},
-		code: tables.CodeLineTooLong, file: "adjudications.jsonl", maxAlloc: 64 * mib,
+		code: rules.CodeLineTooLong, file: "adjudications.jsonl", maxAlloc: 64 * mib,
 	}, {
 		name: "adjudication_with_20000_ratings_within_the_line_cap",
 		build: func(t testing.TB, f map[string][]byte) {
@@ -225,25 +225,25 @@ func hostileCases() []hostileCase {
 		},
 		// The schema caps obligation ratings at the truth's 8 obligations:
 		// one size finding, not one finding per rating.
-		code: tables.CodeTooManyItems, file: "adjudications.jsonl", maxAlloc: 64 * mib,
+		code: rules.CodeTooManyItems, file: "adjudications.jsonl", maxAlloc: 64 * mib,
 	}, {
 		name: "source_path_with_dotdot",
 		build: func(t testing.TB, f map[string][]byte) {
 			replaceOnce(t, f, packet, `"path": "src/limiter.ts"`, `"path": "../../etc/passwd"`, true)
 		},
-		code: tables.CodePathInvalid, file: packet, maxAlloc: 256 * mib,
+		code: rules.CodePathInvalid, file: packet, maxAlloc: 256 * mib,
 	}, {
 		name: "answer_output_path_with_dotdot",
 		build: func(t testing.TB, f map[string][]byte) {
 			replaceOnce(t, f, "receipts.jsonl", `"path":"answers/T1-r1-B.json"`, `"path":"answers/../../../etc/passwd"`, false)
 		},
-		code: tables.CodePathInvalid, file: "receipts.jsonl", maxAlloc: 256 * mib,
+		code: rules.CodePathInvalid, file: "receipts.jsonl", maxAlloc: 256 * mib,
 	}, {
 		name: "manifest_with_10000_tasks",
 		build: func(t testing.TB, f map[string][]byte) {
 			setFile(f, "manifest.json", manifestWithTasks(t, f["manifest.json"], 10000), false)
 		},
-		code: tables.CodeTooLarge, file: "manifest.json", maxAlloc: 64 * mib,
+		code: rules.CodeTooLarge, file: "manifest.json", maxAlloc: 64 * mib,
 	}, {
 		name: "manifest_with_1000_tasks_within_the_cap",
 		build: func(t testing.TB, f map[string][]byte) {
@@ -253,7 +253,7 @@ func hostileCases() []hostileCase {
 			}
 			setFile(f, "manifest.json", m, false)
 		},
-		code: tables.CodeTaskMismatch, file: packet, maxAlloc: 1024 * mib,
+		code: rules.CodeTaskMismatch, file: packet, maxAlloc: 1024 * mib,
 	}}
 	cases = append(cases, hostileCase{
 		name: "packet_with_2000_items_on_a_source_of_10^6_lines",
@@ -272,7 +272,7 @@ func hostileCases() []hostileCase {
 			b.WriteString(`]}`)
 			setFile(f, packet, b.Bytes(), true)
 		},
-		code: tables.CodePacketItemCount, file: packet, maxAlloc: 256 * mib,
+		code: rules.CodePacketItemCount, file: packet, maxAlloc: 256 * mib,
 	})
 	for _, name := range []string{"manifest.json", packet, "tasks/T1/truth.json", "receipts.jsonl", "adjudications.jsonl", answer} {
 		cases = append(cases, hostileCase{
@@ -312,7 +312,7 @@ func TestHostileCampaigns(t *testing.T) {
 				t.Errorf("two runs allocated %d MiB; the bound is %d MiB", alloc/mib, tc.maxAlloc/mib)
 			}
 			checkText(t, res.Tables.Rejections)
-			if !slices.ContainsFunc(res.Tables.Rejections, func(f tables.Finding) bool {
+			if !slices.ContainsFunc(res.Tables.Rejections, func(f rules.Finding) bool {
 				return f.File == tc.file && (tc.code == "" || f.Code == tc.code)
 			}) {
 				t.Errorf("no %q finding on %s; findings:\n%s", tc.code, tc.file, firstFindings(res.Tables.Rejections, 20))
@@ -344,7 +344,7 @@ func BenchmarkHostileCampaigns(b *testing.B) {
 
 // checkText requires every finding's text to be valid UTF-8 without NUL,
 // so that findings print and encode as they are.
-func checkText(t *testing.T, findings tables.Findings) {
+func checkText(t *testing.T, findings rules.Findings) {
 	t.Helper()
 	for _, f := range findings {
 		for _, s := range []string{f.File, f.Pointer, f.Session, f.Message} {
@@ -355,7 +355,7 @@ func checkText(t *testing.T, findings tables.Findings) {
 	}
 }
 
-func firstFindings(fs tables.Findings, n int) string {
+func firstFindings(fs rules.Findings, n int) string {
 	var b strings.Builder
 	for i, f := range fs {
 		if i == n {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
@@ -32,9 +33,9 @@ type ImportCampaign struct {
 // decoder and plans what the import appends to the campaign. It writes
 // nothing; the plan is empty and the findings reject when any source,
 // record, meter or the mapping does.
-func Import(source string, c ImportCampaign, m *tables.ImportMap, mapFile string, sources []ImportSource) (load.ImportPlan, tables.Findings) {
+func Import(source string, c ImportCampaign, m *tables.ImportMap, mapFile string, sources []ImportSource) (load.ImportPlan, rules.Findings) {
 	var recs []load.SourceRecord
-	var out tables.Findings
+	var out rules.Findings
 	for _, s := range sources {
 		rs, fs := readSource(source, s)
 		recs = append(recs, rs...)
@@ -57,7 +58,7 @@ func Import(source string, c ImportCampaign, m *tables.ImportMap, mapFile string
 	return plan, out
 }
 
-func readSource(source string, s ImportSource) ([]load.SourceRecord, tables.Findings) {
+func readSource(source string, s ImportSource) ([]load.SourceRecord, rules.Findings) {
 	digest := sha256.Sum256(s.Data)
 	sum := hex.EncodeToString(digest[:])
 	switch source {
@@ -81,25 +82,25 @@ func readSource(source string, s ImportSource) ([]load.SourceRecord, tables.Find
 		}
 		return []load.SourceRecord{*rec}, fs
 	}
-	return nil, tables.Findings{{Code: tables.CodeImportMapInvalid, Severity: tables.Reject, File: s.Name,
+	return nil, rules.Findings{{Code: rules.CodeImportMapInvalid, Severity: rules.Reject, File: s.Name,
 		Message: fmt.Sprintf("%q is not an import source", source)}}
 }
 
 // checkMeters decodes every record's meter as the account stage will: an
 // invalid meter refuses the import here rather than the campaign later.
-func checkMeters(recs []load.SourceRecord) tables.Findings {
-	var out tables.Findings
+func checkMeters(recs []load.SourceRecord) rules.Findings {
+	var out rules.Findings
 	for _, r := range recs {
 		if r.MeterShape == "" {
 			continue
 		}
 		_, problems := account.DecodeMeter(r.MeterShape, r.Usage)
 		for _, p := range problems {
-			sev := tables.Reject
+			sev := rules.Reject
 			if !p.Invalid() {
-				sev = tables.Warn
+				sev = rules.Warn
 			}
-			out = append(out, tables.Finding{Code: p.Code, Severity: sev, File: r.File, Line: r.Line, Pointer: r.Pointer + p.Pointer,
+			out = append(out, rules.Finding{Code: p.Code, Severity: sev, File: r.File, Line: r.Line, Pointer: r.Pointer + p.Pointer,
 				Message: fmt.Sprintf("%s (shape %s)", p.Message, r.MeterShape)})
 		}
 	}

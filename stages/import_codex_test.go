@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/tables"
@@ -31,7 +32,7 @@ func codexMap(record, session string) *tables.ImportMap {
 
 const codexSession = "019d0a4c-1b2e-7a51-9c3d-2f6e8b1a7c40"
 
-func importCodex(t *testing.T, file string) (*tables.Manifest, stages.ImportCampaign, []byte, tables.Findings) {
+func importCodex(t *testing.T, file string) (*tables.Manifest, stages.ImportCampaign, []byte, rules.Findings) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(codexRollouts, file))
 	if err != nil {
@@ -119,9 +120,9 @@ func TestImportCodexMultiTurn(t *testing.T) {
 // and one whose turns do not add up to its running total, are refused;
 // an error event makes an error receipt of the mapped class.
 func TestImportCodexRefusals(t *testing.T) {
-	for file, code := range map[string]tables.Code{"resumed.jsonl": tables.CodeCodexRolloutResumed, "disagree.jsonl": tables.CodeCodexTotalsDisagree} {
+	for file, code := range map[string]rules.Code{"resumed.jsonl": rules.CodeCodexRolloutResumed, "disagree.jsonl": rules.CodeCodexTotalsDisagree} {
 		_, _, _, fs := importCodex(t, file)
-		if !fs.Rejected() || !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == code }) {
+		if !fs.Rejected() || !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == code }) {
 			t.Errorf("%s: want %s, got %v", file, code, fs)
 		}
 	}

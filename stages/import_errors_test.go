@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -44,7 +45,7 @@ func sample(doc map[string]any, i int) map[string]any {
 func TestImportInspectErrorsAndTimes(t *testing.T) {
 	raw := readRawLog(t, filepath.Join(inspectLogs, "2025-05-12T20-28-26-04-00_security-guide.json"))
 	man := initCampaign(t, gpt4oMini)
-	run := func(m *tables.ImportMap, data []byte) ([]tables.Receipt, tables.Findings) {
+	run := func(m *tables.ImportMap, data []byte) ([]tables.Receipt, rules.Findings) {
 		plan, fs := stages.Import(tables.SourceInspect, stages.ImportCampaign{Manifest: man}, m, "map.json",
 			[]stages.ImportSource{{Name: "log.json", Data: data}})
 		var rs []tables.Receipt
@@ -56,8 +57,8 @@ func TestImportInspectErrorsAndTimes(t *testing.T) {
 		}
 		return rs, fs
 	}
-	has := func(fs tables.Findings, code tables.Code) bool {
-		return slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == code })
+	has := func(fs rules.Findings, code rules.Code) bool {
+		return slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == code })
 	}
 
 	failed := editLog(t, func(doc map[string]any) {
@@ -75,20 +76,20 @@ func TestImportInspectErrorsAndTimes(t *testing.T) {
 		t.Errorf("receipts %+v", rs)
 	}
 	m.ErrorClasses = m.ErrorClasses[:1]
-	if _, fs := run(m, failed); !has(fs, tables.CodeImportErrorUnmapped) {
+	if _, fs := run(m, failed); !has(fs, rules.CodeImportErrorUnmapped) {
 		t.Errorf("unmapped limit: %v", fs)
 	}
 
 	timeless := editLog(t, func(doc map[string]any) {
 		delete(sample(doc, 0), "events")
 	})
-	if _, fs := run(inspectMap(raw, "E"), timeless); !has(fs, tables.CodeImportTimeMissing) {
+	if _, fs := run(inspectMap(raw, "E"), timeless); !has(fs, rules.CodeImportTimeMissing) {
 		t.Errorf("no time: %v", fs)
 	}
 	badID := editLog(t, func(doc map[string]any) {
 		sample(doc, 0)["uuid"] = "not an identifier"
 	})
-	if _, fs := run(inspectMap(raw, "E"), badID); !has(fs, tables.CodeImportIDInvalid) {
+	if _, fs := run(inspectMap(raw, "E"), badID); !has(fs, rules.CodeImportIDInvalid) {
 		t.Errorf("bad id: %v", fs)
 	}
 	// The log's first event time is its sample's start when the sample

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/tables"
@@ -80,8 +81,8 @@ func TestImportHarborTrials(t *testing.T) {
 	if fs.Rejected() || plan.Added != 3 {
 		t.Fatalf("added %d: %v", plan.Added, fs)
 	}
-	if !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeHarborNoReward && f.Severity == tables.Warn }) {
-		t.Errorf("no %s warning: %v", tables.CodeHarborNoReward, fs)
+	if !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == rules.CodeHarborNoReward && f.Severity == rules.Warn }) {
+		t.Errorf("no %s warning: %v", rules.CodeHarborNoReward, fs)
 	}
 	rs := harborReceipts(t, plan.Receipts)
 	passed, timedOut, noReward := rs[0], rs[1], rs[2]
@@ -108,12 +109,12 @@ func TestImportHarborRefusals(t *testing.T) {
 	man := initCampaign(t, codexRate)
 	_, fs := stages.Import(tables.SourceHarbor, stages.ImportCampaign{Manifest: man}, harborMap(tables.BillingReference, nil, harborTimedOut),
 		"map.json", []stages.ImportSource{harborSource(t, harborTimedOut)})
-	if !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeImportErrorUnmapped }) {
+	if !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == rules.CodeImportErrorUnmapped }) {
 		t.Errorf("unmapped exception: %v", fs)
 	}
 	_, fs = stages.Import(tables.SourceHarbor, stages.ImportCampaign{Manifest: man}, harborMap(tables.BillingActual, timeoutClass, harborTimedOut),
 		"map.json", []stages.ImportSource{harborSource(t, harborTimedOut)})
-	if !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeHarborCostInexact }) {
+	if !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == rules.CodeHarborCostInexact }) {
 		t.Errorf("actual billing without cost: %v", fs)
 	}
 	plan, fs := stages.Import(tables.SourceHarbor, stages.ImportCampaign{Manifest: man}, harborMap(tables.BillingActual, nil, harborPassed),

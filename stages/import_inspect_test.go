@@ -15,6 +15,7 @@ import (
 
 	gojson "github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/tables"
@@ -117,7 +118,7 @@ func initCampaign(t *testing.T, cards ...tables.RateCard) *tables.Manifest {
 	d := &tables.DesignFile{Format: tables.FormatDesign, CampaignID: "imported", Repetitions: 1, Prompts: []string{"common"},
 		DraftPrompts: []string{"common"}, Arms: []tables.Arm{{ID: "A", Label: "A", Prompts: []string{"common"}}},
 		Tasks: []tables.DesignTask{{ID: "T1", Repository: "r", Family: "F1", Split: "evaluation", Category: tables.CategoryBehaviorExplanation}}}
-	files, err := stages.Skeleton(tables.KindPairedReview, d, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	files, err := stages.Skeleton(rules.KindPairedReview, d, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,8 +175,8 @@ func TestImportInspectLogsKeepTheirTotals(t *testing.T) {
 			plan, fs := stages.Import(tables.SourceInspect, stages.ImportCampaign{Manifest: man}, inspectMap(raw, fmt.Sprint("L", i)),
 				"map.json", []stages.ImportSource{{Name: name, Data: data}})
 			if refused[name] {
-				if !fs.Rejected() || !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeImportUsageUnattributed }) {
-					t.Fatalf("want the log refused with %s, got %v", tables.CodeImportUsageUnattributed, fs)
+				if !fs.Rejected() || !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == rules.CodeImportUsageUnattributed }) {
+					t.Fatalf("want the log refused with %s, got %v", rules.CodeImportUsageUnattributed, fs)
 				}
 				return
 			}

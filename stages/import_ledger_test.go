@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -33,14 +34,14 @@ func TestImportIdempotent(t *testing.T) {
 	other := codexMap(codexSession, "T1-r1-A")
 	other.Sessions[0].Repetition = 2
 	conflict, fs := stages.Import(tables.SourceCodex, camp, other, "map.json", src)
-	if conflict.Added != 0 || !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeImportConflict }) {
+	if conflict.Added != 0 || !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == rules.CodeImportConflict }) {
 		t.Errorf("remapped record: %+v %v", conflict, fs)
 	}
 
 	// Another rollout's record under the session ID already written.
 	taken, fs := stages.Import(tables.SourceCodex, stages.ImportCampaign{Manifest: man, Receipts: first.Receipts},
 		codexMap(codexSession, "T1-r1-A"), "map.json", src)
-	if taken.Added != 0 || !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeImportConflict }) {
+	if taken.Added != 0 || !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == rules.CodeImportConflict }) {
 		t.Errorf("taken session ID: %+v %v", taken, fs)
 	}
 }
@@ -52,20 +53,20 @@ func TestImportMapping(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(codexRollouts, "multi-turn.jsonl"))
 	src := []stages.ImportSource{{Name: "multi-turn.jsonl", Data: data}}
 	man := initCampaign(t, codexRate)
-	has := func(fs tables.Findings, code tables.Code, sev tables.Severity) bool {
-		return slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == code && f.Severity == sev })
+	has := func(fs rules.Findings, code rules.Code, sev rules.Severity) bool {
+		return slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == code && f.Severity == sev })
 	}
 
 	_, fs := stages.Import(tables.SourceCodex, stages.ImportCampaign{Manifest: man}, codexMap("another-session", "T1-r1-A"), "map.json", src)
-	if !has(fs, tables.CodeImportUnmapped, tables.Reject) || !has(fs, tables.CodeImportMapUnmatched, tables.Warn) {
+	if !has(fs, rules.CodeImportUnmapped, rules.Reject) || !has(fs, rules.CodeImportMapUnmatched, rules.Warn) {
 		t.Errorf("unmapped record: %v", fs)
 	}
 	m := codexMap(codexSession, "T1-r1-A")
 	m.RateCard = "no-such-card"
 	m.Sessions[0].PromptIDs = []string{"no-such-prompt"}
 	_, fs = stages.Import(tables.SourceCodex, stages.ImportCampaign{Manifest: man}, m, "map.json", src)
-	if n := len(slices.DeleteFunc(slices.Clone(fs), func(f tables.Finding) bool { return f.Code != tables.CodeImportMapInvalid })); n != 2 {
-		t.Errorf("want 2 %s findings, got %v", tables.CodeImportMapInvalid, fs)
+	if n := len(slices.DeleteFunc(slices.Clone(fs), func(f rules.Finding) bool { return f.Code != rules.CodeImportMapInvalid })); n != 2 {
+		t.Errorf("want 2 %s findings, got %v", rules.CodeImportMapInvalid, fs)
 	}
 }
 
@@ -99,7 +100,7 @@ func TestImportFillsWhatWasAbsent(t *testing.T) {
 	other := codexMap(codexSession, "T1-r1-A")
 	other.Sessions[0].Reservation = &tables.Reservation{ID: "res-2", InputTokens: 1, OutputTokens: 1, Cost: "0.1"}
 	_, fs = stages.Import(tables.SourceCodex, stages.ImportCampaign{Manifest: man, Receipts: filled.Receipts, Ledger: filled.Ledger}, other, "map.json", src)
-	if !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeImportConflict }) {
+	if !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == rules.CodeImportConflict }) {
 		t.Errorf("changing a present reservation: %v", fs)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -37,7 +38,7 @@ func TestImportNoReturnedModel(t *testing.T) {
 		"map.json", []stages.ImportSource{harborSource(t, harborPassed)})
 	for name, c := range map[string]struct {
 		plan []byte
-		fs   tables.Findings
+		fs   rules.Findings
 	}{"codex": {cplan.Receipts, cfs}, "harbor": {hplan.Receipts, hfs}} {
 		t.Run(name, func(t *testing.T) {
 			if c.fs.Rejected() {
@@ -47,8 +48,8 @@ func TestImportNoReturnedModel(t *testing.T) {
 			if len(rs) != 1 || rs[0].Identity.ReturnedModel != "" {
 				t.Fatalf("receipts %+v: want one with an empty returned_model", rs)
 			}
-			i := slices.IndexFunc(c.fs, func(f tables.Finding) bool { return f.Code == tables.CodeImportNoReturnedModel })
-			if i < 0 || c.fs[i].Severity != tables.Warn || c.fs[i].Session != rs[0].SessionID || !strings.Contains(c.fs[i].Message, "returned_model is left empty") {
+			i := slices.IndexFunc(c.fs, func(f rules.Finding) bool { return f.Code == rules.CodeImportNoReturnedModel })
+			if i < 0 || c.fs[i].Severity != rules.Warn || c.fs[i].Session != rs[0].SessionID || !strings.Contains(c.fs[i].Message, "returned_model is left empty") {
 				t.Errorf("findings %v: want an import_no_returned_model warning for %s", c.fs, rs[0].SessionID)
 			}
 		})

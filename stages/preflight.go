@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/stages/validate"
 	"github.com/evalgate/evalgate/tables"
@@ -48,25 +49,25 @@ const manifestFile = "manifest.json"
 // claims and any reason of its own.
 type checkItem struct {
 	item    tables.PreflightItem
-	claims  func(f tables.Finding) bool
+	claims  func(f rules.Finding) bool
 	reasons []string
 	ok      string       // the detail when the item is ok
 	deps    []*checkItem // items that must be ok for this one to be
 }
 
-func claimAll(tables.Finding) bool { return true }
+func claimAll(rules.Finding) bool { return true }
 
 // at claims the findings at pointer of manifest.json or below it.
-func at(pointer string) func(tables.Finding) bool {
-	return func(f tables.Finding) bool {
+func at(pointer string) func(rules.Finding) bool {
+	return func(f rules.Finding) bool {
 		return f.File == manifestFile && (f.Pointer == pointer || strings.HasPrefix(f.Pointer, pointer+"/"))
 	}
 }
 
 // atOrIn claims the findings at pointer of manifest.json or anywhere in file.
-func atOrIn(pointer, file string) func(tables.Finding) bool {
+func atOrIn(pointer, file string) func(rules.Finding) bool {
 	inManifest := at(pointer)
-	return func(f tables.Finding) bool { return inManifest(f) || f.File == file }
+	return func(f rules.Finding) bool { return inManifest(f) || f.File == file }
 }
 
 func manifestItem(name, pointer, ok string) *checkItem {
@@ -78,7 +79,7 @@ func preflightItems(c *tables.Campaign) []*checkItem {
 	id := &m.Identities
 	items := []*checkItem{
 		{item: tables.PreflightItem{Item: "manifest", File: manifestFile}, ok: fmt.Sprintf("campaign %s, kind %s, synthetic %t", m.CampaignID, m.Kind, m.Synthetic),
-			claims: func(f tables.Finding) bool { return f.File == manifestFile && f.Pointer == "" }},
+			claims: func(f rules.Finding) bool { return f.File == manifestFile && f.Pointer == "" }},
 		manifestItem("identity requested_model", "/identities/requested_model", id.RequestedModel),
 		manifestItem("identity returned_model", "/identities/returned_model", id.ReturnedModel),
 		manifestItem("identity cli_version", "/identities/cli_version", id.CLIVersion),
@@ -98,7 +99,7 @@ func preflightItems(c *tables.Campaign) []*checkItem {
 			claims: atOrIn(ptr, p.Path), ok: fileText(p.Path, c.Prompts[p.ID])})
 	}
 	assembly := manifestItem("prompt assembly per role", "/design", fmt.Sprintf("rendering rule %s (docs/prompts.md)", tables.RenderRule))
-	assembly.claims = func(f tables.Finding) bool { return at("/design/draft_prompts")(f) || at("/design/arms")(f) }
+	assembly.claims = func(f rules.Finding) bool { return at("/design/draft_prompts")(f) || at("/design/arms")(f) }
 	items = append(items, assembly, rateCards(m))
 	items = append(items, ceilingItems(&m.Ceilings)...)
 	items = append(items, reservation(items))
@@ -192,7 +193,7 @@ func ceilingItems(ce *tables.Ceilings) []*checkItem {
 // model and the token and money ceilings. It depends on those items.
 func reservation(items []*checkItem) *checkItem {
 	it := &checkItem{item: tables.PreflightItem{Item: "reservation before each dispatch", File: manifestFile, Pointer: "/ceilings"},
-		claims: func(tables.Finding) bool { return false },
+		claims: func(rules.Finding) bool { return false },
 		ok:     "each request's worst-case bound is reserved with 'evalgate admit' before it is sent; enforcing it live is the runner's"}
 	for _, d := range items {
 		if strings.HasPrefix(d.item.Item, "rate card") || strings.HasPrefix(d.item.Item, "ceiling ") {
@@ -205,13 +206,13 @@ func reservation(items []*checkItem) *checkItem {
 // promptsRefused reports whether the loader refused a prompt entry or
 // file, or the design's prompt lists: then the prompt-part rules would
 // judge bytes that were not loaded.
-func promptsRefused(c *tables.Campaign, findings tables.Findings) bool {
+func promptsRefused(c *tables.Campaign, findings rules.Findings) bool {
 	files := map[string]bool{}
 	for _, p := range c.Manifest.Prompts {
 		files[p.Path] = true
 	}
 	for _, f := range findings {
-		if f.Severity == tables.Reject && (files[f.File] || at("/prompts")(f) || at("/design")(f)) {
+		if f.Severity == rules.Reject && (files[f.File] || at("/prompts")(f) || at("/design")(f)) {
 			return true
 		}
 	}
@@ -220,10 +221,10 @@ func promptsRefused(c *tables.Campaign, findings tables.Findings) bool {
 
 // finishPreflight gives each rejecting finding to the first item that
 // claims it (the rest to "other checks"), then settles every item's status.
-func finishPreflight(items []*checkItem, findings tables.Findings) *PreflightResult {
+func finishPreflight(items []*checkItem, findings rules.Findings) *PreflightResult {
 	other := &checkItem{item: tables.PreflightItem{Item: "other checks"}, ok: "no other finding rejects the campaign"}
 	for _, f := range findings {
-		if f.Severity != tables.Reject {
+		if f.Severity != rules.Reject {
 			continue
 		}
 		owner := other
@@ -244,7 +245,7 @@ func finishPreflight(items []*checkItem, findings tables.Findings) *PreflightRes
 		}
 		it.item.Status, it.item.Detail = tables.PreflightOK, it.ok
 		if it.item.Findings == nil {
-			it.item.Findings = tables.Findings{}
+			it.item.Findings = rules.Findings{}
 		}
 		if len(it.reasons) > 0 || len(it.item.Findings) > 0 {
 			it.item.Status, it.item.Detail = tables.PreflightMissing, strings.Join(it.reasons, "; ")

@@ -3,6 +3,7 @@ package stages
 import (
 	"io/fs"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/stages/validate"
 	"github.com/evalgate/evalgate/tables"
@@ -13,7 +14,7 @@ import (
 type PromptsResult struct {
 	Campaign *tables.Campaign
 	// Findings are the loader's; when they reject, nothing is rendered.
-	Findings tables.Findings
+	Findings rules.Findings
 	Loaded   bool
 	Sessions []RenderedSession
 	Errors   []error // sessions that could not be rendered (--all)

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/report"
-	"github.com/evalgate/evalgate/tables"
 )
 
 // TestReleaseInputsChangesNothing runs every example with and without
@@ -27,7 +27,7 @@ func TestReleaseInputsChangesNothing(t *testing.T) {
 				if !res.Loaded {
 					t.Fatalf("example %s does not load", name)
 				}
-				if release && res.Campaign.Manifest.Kind != tables.KindReviewerBenchmark && (res.Campaign.Receipts != nil || res.Campaign.Adjudications != nil) {
+				if release && res.Campaign.Manifest.Kind != rules.KindReviewerBenchmark && (res.Campaign.Receipts != nil || res.Campaign.Adjudications != nil) {
 					t.Errorf("ReleaseInputs kept the receipts or adjudications")
 				}
 				dir := t.TempDir()

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/aggregate"
 	"github.com/evalgate/evalgate/stages/intervals"
@@ -63,7 +64,7 @@ type Result struct {
 
 // Admissible reports whether no stage found a rejecting problem.
 func (r *Result) Admissible() bool {
-	return r.Loaded && !tables.Findings(r.Tables.Rejections).Rejected()
+	return r.Loaded && !rules.Findings(r.Tables.Rejections).Rejected()
 }
 
 // Run runs load → validate → account → score → aggregate → intervals on
@@ -89,7 +90,7 @@ func Run(fsys fs.FS, name string, opts Options) *Result {
 		if c != nil {
 			res.Err = c.Err() // a receipt lost to its spool may have hidden a finding
 		}
-		tables.Findings(res.Tables.Rejections).Sort()
+		rules.Findings(res.Tables.Rejections).Sort()
 		res.Tables.Decision = tables.ApplyRejections(nil, res.Tables.Rejections)
 		return res
 	}
@@ -112,8 +113,8 @@ func RunCampaign(c *tables.Campaign, opts Options) *tables.Set {
 const answerWindow = 16
 
 // judge is the pipeline after load: loaded are load's findings.
-func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Set, tables.Figures) {
-	if c.Manifest.Kind == tables.KindReviewerBenchmark {
+func judge(c *tables.Campaign, loaded rules.Findings, opts Options) (*tables.Set, tables.Figures) {
+	if c.Manifest.Kind == rules.KindReviewerBenchmark {
 		return judgeBenchmark(c, loaded, opts)
 	}
 	opts.stage("validate")
@@ -124,7 +125,7 @@ func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Se
 	validated.Dispositions.Compact()
 	opts.stage("account")
 	accounted := account.Run(c)
-	if opts.ReleaseInputs && c.Manifest.Kind != tables.KindSystemComparison {
+	if opts.ReleaseInputs && c.Manifest.Kind != rules.KindSystemComparison {
 		c.DropReceipts() // last read by account; a system comparison's score stage counts their tool calls
 	}
 	opts.stage("score")
@@ -146,9 +147,9 @@ func judge(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Se
 }
 
 // assemble is the table set of a run: each table from the stage that
-// produces it, and every finding, sorted and capped (tables.CapFindings).
-func assemble(loaded tables.Findings, v validate.Out, a account.Out, s score.Out, g aggregate.Out, iv intervals.Out) *tables.Set {
-	findings := tables.CapFindings(slices.Concat(loaded, v.Findings, a.Findings, s.Findings, g.Findings, iv.Findings))
+// produces it, and every finding, sorted and capped (rules.CapFindings).
+func assemble(loaded rules.Findings, v validate.Out, a account.Out, s score.Out, g aggregate.Out, iv intervals.Out) *tables.Set {
+	findings := rules.CapFindings(slices.Concat(loaded, v.Findings, a.Findings, s.Findings, g.Findings, iv.Findings))
 	return &tables.Set{
 		Sessions:     v.Sessions,
 		Citations:    v.Citations,
@@ -176,7 +177,7 @@ func assemble(loaded tables.Findings, v validate.Out, a account.Out, s score.Out
 //	aggregate campaign, scored, commitment      → metrics, gates, decision
 //	intervals campaign, reviews                 → exploratory family-bootstrap intervals of the rates
 //	                                            → the tables, and the commitment as the reports' figure
-func judgeBenchmark(c *tables.Campaign, loaded tables.Findings, opts Options) (*tables.Set, tables.Figures) {
+func judgeBenchmark(c *tables.Campaign, loaded rules.Findings, opts Options) (*tables.Set, tables.Figures) {
 	opts.stage("validate")
 	validated := validate.Benchmark(c, load.ReviewFiles(c))
 	opts.stage("account")
@@ -191,7 +192,7 @@ func judgeBenchmark(c *tables.Campaign, loaded tables.Findings, opts Options) (*
 		opts.stage("intervals")
 		iv = intervals.Benchmark(c, scored.Reviews, intervals.Options{})
 	}
-	findings := tables.CapFindings(slices.Concat(loaded, validated.Problems, accounted.Findings, scored.Problems, aggregated.Problems, iv.Findings))
+	findings := rules.CapFindings(slices.Concat(loaded, validated.Problems, accounted.Findings, scored.Problems, aggregated.Problems, iv.Findings))
 	return &tables.Set{
 		Cases:                validated.Cases,
 		Reviews:              scored.Reviews,

@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -23,9 +24,9 @@ type SkeletonFile struct {
 
 // skeletonPresets are the gate presets a skeleton names per kind.
 var skeletonPresets = map[string]string{
-	tables.KindPairedReview:      "paired-review-evaluation-v1",
-	tables.KindSystemComparison:  "system-comparison-v1",
-	tables.KindReviewerBenchmark: "reviewer-benchmark-v1",
+	rules.KindPairedReview:      "paired-review-evaluation-v1",
+	rules.KindSystemComparison:  "system-comparison-v1",
+	rules.KindReviewerBenchmark: "reviewer-benchmark-v1",
 }
 
 // SkeletonKinds are the campaign kinds `evalgate init` lays out, sorted.
@@ -46,7 +47,7 @@ func SkeletonKinds() []string {
 // user to fill. frozenAt is written as the manifest's frozen_at.
 func Skeleton(kind string, d *tables.DesignFile, frozenAt time.Time) ([]SkeletonFile, error) {
 	preset, ok := skeletonPresets[kind]
-	bench := kind == tables.KindReviewerBenchmark
+	bench := kind == rules.KindReviewerBenchmark
 	switch {
 	case !ok:
 		return nil, fmt.Errorf("%q is not a campaign kind: paired-review, system-comparison or reviewer-benchmark", kind)

@@ -3,6 +3,7 @@ package tables
 import (
 	"errors"
 	"fmt"
+	"github.com/evalgate/evalgate/rules"
 	"io"
 	"io/fs"
 	"os"
@@ -185,12 +186,12 @@ func OpenCampaignFile(fsys fs.FS, name string) (fs.File, error) {
 // the confinement refused: file_not_regular or path_escapes; for any other
 // error (missing, too large, unreadable) it returns otherwise, which the
 // reading stage chooses.
-func FileErrorCode(err error, otherwise Code) Code {
+func FileErrorCode(err error, otherwise rules.Code) rules.Code {
 	switch {
 	case errors.Is(err, ErrNotRegular):
-		return CodeFileNotRegular
+		return rules.CodeFileNotRegular
 	case errors.Is(err, ErrEscapes):
-		return CodePathEscapes
+		return rules.CodePathEscapes
 	}
 	return otherwise
 }

@@ -1,7 +1,8 @@
 // Package tables defines every table evalgate reads or writes, once: the
 // input documents of a campaign (manifest, packets, truth, receipts, answers,
-// adjudications), the output row types with their Parquet schemas, the
-// stable finding codes and the exact money type.
+// adjudications), the output row types with their Parquet schemas and the
+// exact money type. Finding codes, rules, gates and presets are in package
+// rules.
 //
 // Conventions of the output rows: each row type is one Parquet table; field
 // comments are the data dictionary. Nullable columns are pointers and Parquet

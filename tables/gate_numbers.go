@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"github.com/evalgate/evalgate/rules"
 	"math/big"
 )
 
@@ -11,7 +12,7 @@ import (
 // denominator does not fit int64 leaves its _num and _den null (the
 // display text still states it exactly); the float64 columns are never
 // what a gate compares.
-func (g *Gate) SetNumbers(observed *big.Rat, cmp Comparison, threshold *big.Rat) {
+func (g *Gate) SetNumbers(observed *big.Rat, cmp rules.Comparison, threshold *big.Rat) {
 	g.Comparison = string(cmp)
 	g.ObservedNum, g.ObservedDen, g.ObservedValue = ratColumns(observed)
 	var v *float64

@@ -15,13 +15,6 @@ const (
 	FormatAdjudication = "evalgate.adjudication/v1"
 )
 
-// Campaign kinds (rule K1).
-const (
-	KindPairedReview      = "paired-review"
-	KindSystemComparison  = "system-comparison"
-	KindReviewerBenchmark = "reviewer-benchmark"
-)
-
 // Manifest is a campaign's frozen identity (rule I1). Its sha256 is the
 // campaign identity written into every output file.
 type Manifest struct {

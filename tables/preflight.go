@@ -1,5 +1,7 @@
 package tables
 
+import "github.com/evalgate/evalgate/rules"
+
 // PreflightItem is one line of the checklist a runner must satisfy before
 // a campaign's first dispatch (`evalgate preflight`, stages.Preflight):
 // one identity, prompt file, ceiling, rate card or task file. Its status is
@@ -13,7 +15,7 @@ type PreflightItem struct {
 	Detail  string `json:"detail"`  // the value found, or the reason of its own it is missing
 	// Findings are the rejecting findings at the item's position (or in
 	// its file) that make it missing.
-	Findings []Finding `json:"findings"`
+	Findings []rules.Finding `json:"findings"`
 }
 
 // Preflight statuses.

@@ -1,5 +1,7 @@
 package tables
 
+import "github.com/evalgate/evalgate/rules"
+
 // Stage inputs and outputs of the reviewer-benchmark pipeline: validate
 // → score → aggregate, wired by stages/run.go like the paired review's.
 
@@ -14,7 +16,7 @@ type ReviewFiles interface {
 	Read(out *OutputRef) (data []byte, matches bool, err error)
 	// DecodeReview strictly decodes one reviewer output; file is used in
 	// findings. It returns nil when the bytes are not a review document.
-	DecodeReview(file string, data []byte) (*Review, Findings)
+	DecodeReview(file string, data []byte) (*Review, rules.Findings)
 	// Trial reads and decodes the Harbor trial result at path, bounded,
 	// and reports whether the file exists with that sha256. A nil result
 	// with exists true means the file does not decode.
@@ -40,7 +42,7 @@ type ReviewsValidated struct {
 	Findings      []FindingRow   // Adjudication is settled by score
 	Criteria      []CriterionRow // Effective and Reason are derived by score
 	Adjudications []FindingAdjudicationRow
-	Problems      Findings
+	Problems      rules.Findings
 }
 
 // ReviewsScored is what the score stage produces: the attempt rows with
@@ -50,7 +52,7 @@ type ReviewsScored struct {
 	Reviews  []ReviewRow
 	Criteria []CriterionRow
 	Findings []FindingRow
-	Problems Findings
+	Problems rules.Findings
 }
 
 // ReviewsAggregated is what the aggregate stage produces: the metrics,
@@ -59,5 +61,5 @@ type ReviewsAggregated struct {
 	Metrics  []ReviewMetric
 	Gates    []Gate
 	Decision []Decision
-	Problems Findings
+	Problems rules.Findings
 }

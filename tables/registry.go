@@ -3,6 +3,7 @@ package tables
 import (
 	"reflect"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -79,8 +80,8 @@ func Registry() []Table {
 }
 
 // sortedRejections returns a sorted copy of s.Rejections.
-func sortedRejections(s *Set) []Finding {
-	fs := append(Findings(nil), s.Rejections...)
+func sortedRejections(s *Set) []rules.Finding {
+	fs := append(rules.Findings(nil), s.Rejections...)
 	fs.Sort()
 	return fs
 }

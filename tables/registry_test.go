@@ -15,6 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/evalgate/evalgate/internal/golden"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -61,7 +62,7 @@ func TestRegistryCoversSet(t *testing.T) {
 func TestRegistryRowsAndLen(t *testing.T) {
 	s := &tables.Set{
 		Runs:       tables.SpoolOf(sampleRows[tables.Run]()...),
-		Rejections: []tables.Finding{{Code: "b", File: "z"}, {Code: "a", File: "a"}},
+		Rejections: []rules.Finding{{Code: "b", File: "z"}, {Code: "a", File: "a"}},
 	}
 	for _, tb := range tables.Registry() {
 		t.Run(tb.Name, func(t *testing.T) {
@@ -76,7 +77,7 @@ func TestRegistryRowsAndLen(t *testing.T) {
 		})
 	}
 	t.Run("rejections_sorted_copy", func(t *testing.T) {
-		rej := tables.Registry()[11].Rows(s).([]tables.Finding)
+		rej := tables.Registry()[11].Rows(s).([]rules.Finding)
 		if rej[0].File != "a" || s.Rejections[0].File != "z" {
 			t.Errorf("rejections = %v (set %v): want a sorted copy", rej, s.Rejections)
 		}
@@ -188,11 +189,11 @@ func TestDataDictionary(t *testing.T) {
 func TestEveryColumnDescribed(t *testing.T) {
 	comments := parseRowComments(t)
 	for _, tb := range tables.Registry() {
-		tc := comments[tb.RowType.Name()]
+		tc := comments[tb.RowType.String()]
 		for i := range tb.RowType.NumField() {
 			f := tb.RowType.Field(i)
 			if strings.TrimSpace(tc.fields[f.Name]) == "" {
-				t.Errorf("%s.%s (tables.%s.%s) has no description: add a field comment", tb.Name, columnName(f), tb.RowType.Name(), f.Name)
+				t.Errorf("%s.%s (%s.%s) has no description: add a field comment", tb.Name, columnName(f), tb.RowType.String(), f.Name)
 			}
 		}
 	}
@@ -204,13 +205,20 @@ type typeComments struct {
 	fields map[string]string
 }
 
-// parseRowComments reads the package's non-test sources for the doc and
-// field comments of every struct type.
+// parseRowComments reads the non-test sources of this package and of
+// package rules (the rejections table's row type, rules.Finding) for the
+// doc and field comments of every struct type, keyed by package-qualified
+// type name ("tables.Run").
 func parseRowComments(t *testing.T) map[string]typeComments {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	ruleFiles, err := filepath.Glob(filepath.Join("..", "rules", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, ruleFiles...)
 	out := map[string]typeComments{}
 	fset := token.NewFileSet()
 	for _, name := range files {
@@ -222,13 +230,13 @@ func parseRowComments(t *testing.T) map[string]typeComments {
 			t.Fatal(err)
 		}
 		for _, decl := range f.Decls {
-			collectStructs(decl, out)
+			collectStructs(f.Name.Name, decl, out)
 		}
 	}
 	return out
 }
 
-func collectStructs(decl ast.Decl, out map[string]typeComments) {
+func collectStructs(pkg string, decl ast.Decl, out map[string]typeComments) {
 	gen, ok := decl.(*ast.GenDecl)
 	if !ok || gen.Tok != token.TYPE {
 		return
@@ -249,7 +257,7 @@ func collectStructs(decl ast.Decl, out map[string]typeComments) {
 				tc.fields[n.Name] = strings.Join(strings.Fields(text), " ")
 			}
 		}
-		out[ts.Name.Name] = tc
+		out[pkg+"."+ts.Name.Name] = tc
 	}
 }
 
@@ -270,9 +278,9 @@ func renderDictionary(comments map[string]typeComments) []byte {
 	var b bytes.Buffer
 	b.WriteString(dictionaryHeader)
 	for _, tb := range tables.Registry() {
-		tc := comments[tb.RowType.Name()]
+		tc := comments[tb.RowType.String()]
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", tb.Name, tb.Doc)
-		fmt.Fprintf(&b, "File `%s.parquet`; Go row type `tables.%s`.", tb.Name, tb.RowType.Name())
+		fmt.Fprintf(&b, "File `%s.parquet`; Go row type `%s`.", tb.Name, tb.RowType.String())
 		if doc := strings.Join(strings.Fields(tc.doc), " "); doc != "" {
 			fmt.Fprintf(&b, " %s", doc)
 		}

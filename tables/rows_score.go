@@ -1,5 +1,7 @@
 package tables
 
+import "github.com/evalgate/evalgate/rules"
+
 // Row types of the tables filled by stages/score. Field comments are the
 // data dictionary; see rows.go for the conventions.
 
@@ -107,20 +109,20 @@ type Repository struct {
 // state the same values exactly as reduced int64 fractions, and
 // observed_value and threshold_value are the nearest float64 for plotting.
 type Gate struct {
-	Gate           GateName `parquet:"gate,dict"`               // stable name from the gate registry, e.g. g1_critical_source
-	Arm            string   `parquet:"arm,dict"`                // the arm judged against the baseline
-	Observed       string   `parquet:"observed"`                // exact observed value as display text: a decimal, or a fraction with its 6-decimal approximation; "null" when unknown
-	Threshold      string   `parquet:"threshold"`               // comparison and threshold as display text, e.g. ">= 0.90"
-	Pass           bool     `parquet:"pass"`                    // the observation meets the threshold and nothing is listed as failing
-	Failing        []string `parquet:"failing,list"`            // tasks, runs or sessions that failed it, in gate order
-	Detail         string   `parquet:"detail"`                  // one line: what was observed, in words
-	ObservedNum    *int64   `parquet:"observed_num,optional"`   // numerator of the exact observed value as a reduced fraction; null when unknown or beyond int64
-	ObservedDen    *int64   `parquet:"observed_den,optional"`   // denominator (> 0) of the same fraction; null exactly when observed_num is
-	ObservedValue  *float64 `parquet:"observed_value,optional"` // the float64 nearest the exact observed value; null when unknown. Compare with observed_num/observed_den for exactness
-	Comparison     string   `parquet:"comparison,dict"`         // how observed meets the threshold, inclusive: >= or <=
-	ThresholdNum   *int64   `parquet:"threshold_num,optional"`  // numerator of the threshold's exact decimal as a reduced fraction; null when beyond int64
-	ThresholdDen   *int64   `parquet:"threshold_den,optional"`  // denominator (> 0) of the same fraction; null exactly when threshold_num is
-	ThresholdValue float64  `parquet:"threshold_value"`         // the float64 nearest the threshold; the gate compares the exact fraction
+	Gate           rules.GateName `parquet:"gate,dict"`               // stable name from the gate registry, e.g. g1_critical_source
+	Arm            string         `parquet:"arm,dict"`                // the arm judged against the baseline
+	Observed       string         `parquet:"observed"`                // exact observed value as display text: a decimal, or a fraction with its 6-decimal approximation; "null" when unknown
+	Threshold      string         `parquet:"threshold"`               // comparison and threshold as display text, e.g. ">= 0.90"
+	Pass           bool           `parquet:"pass"`                    // the observation meets the threshold and nothing is listed as failing
+	Failing        []string       `parquet:"failing,list"`            // tasks, runs or sessions that failed it, in gate order
+	Detail         string         `parquet:"detail"`                  // one line: what was observed, in words
+	ObservedNum    *int64         `parquet:"observed_num,optional"`   // numerator of the exact observed value as a reduced fraction; null when unknown or beyond int64
+	ObservedDen    *int64         `parquet:"observed_den,optional"`   // denominator (> 0) of the same fraction; null exactly when observed_num is
+	ObservedValue  *float64       `parquet:"observed_value,optional"` // the float64 nearest the exact observed value; null when unknown. Compare with observed_num/observed_den for exactness
+	Comparison     string         `parquet:"comparison,dict"`         // how observed meets the threshold, inclusive: >= or <=
+	ThresholdNum   *int64         `parquet:"threshold_num,optional"`  // numerator of the threshold's exact decimal as a reduced fraction; null when beyond int64
+	ThresholdDen   *int64         `parquet:"threshold_den,optional"`  // denominator (> 0) of the same fraction; null exactly when threshold_num is
+	ThresholdValue float64        `parquet:"threshold_value"`         // the float64 nearest the threshold; the gate compares the exact fraction
 }
 
 // Decision is the single-row decision table.

@@ -1,6 +1,9 @@
 package tables
 
-import "errors"
+import (
+	"errors"
+	"github.com/evalgate/evalgate/rules"
+)
 
 // Set is every table one run of the pipeline produces. Each stage fills
 // its own fields and reads those of earlier stages. The largest tables
@@ -18,7 +21,7 @@ type Set struct {
 	Gates        []Gate
 	Decision     []Decision
 	Intervals    []Interval
-	Rejections   []Finding
+	Rejections   []rules.Finding
 	Ledger       *Spool[LedgerEntry] // in receipt order, then admission entries
 	Ceilings     []Ceiling
 

@@ -1,5 +1,7 @@
 package tables
 
+import "github.com/evalgate/evalgate/rules"
+
 // The typed outputs of the pipeline's stages. Each stage returns one of
 // these values and reads only the outputs it is given; stages/run.go is the
 // one place they are assembled into a [Set]. The types live here because a
@@ -23,7 +25,7 @@ type Validated struct {
 	// its answer's count once (the larger, should the two answers differ).
 	CitationCounts []int64
 	Replacements   Replacements // the replacement allowance, a fact the aggregate stage reads
-	Findings       Findings
+	Findings       rules.Findings
 }
 
 // NoCitationCount is the [Validated.CitationCounts] value of a session
@@ -47,7 +49,7 @@ type Accounted struct {
 	Tokens   *Spool[Token]       // sorted by session ID, then line
 	Ledger   *Spool[LedgerEntry] // in receipt order
 	Ceilings []Ceiling           // every campaign ceiling with its limit, use and whether it held
-	Findings Findings
+	Findings rules.Findings
 }
 
 // Scored is what the score stage produces: one run row per planned run and
@@ -58,7 +60,7 @@ type Accounted struct {
 type Scored struct {
 	Runs        *Spool[Run]               // in run order
 	Obligations *Spool[ObligationOutcome] // in run order; only the report reads them
-	Findings    Findings
+	Findings    rules.Findings
 }
 
 // Aggregated is what the aggregate stage produces: task and repository
@@ -70,7 +72,7 @@ type Aggregated struct {
 	Gates        []Gate
 	Decision     []Decision
 	Figures      Figures // every number the reports show, exact
-	Findings     Findings
+	Findings     rules.Findings
 }
 
 // Answers reads the raw answers that receipts point to. The load stage
@@ -84,5 +86,5 @@ type Answers interface {
 	Read(out *OutputRef) (data []byte, matches bool, err error)
 	// Decode strictly decodes one answer; file is used in findings. It
 	// returns nil when the bytes do not decode into the contract's shape.
-	Decode(file string, data []byte) (*Answer, Findings)
+	Decode(file string, data []byte) (*Answer, rules.Findings)
 }

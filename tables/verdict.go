@@ -2,22 +2,23 @@ package tables
 
 import (
 	"fmt"
+	"github.com/evalgate/evalgate/rules"
 	"strings"
 )
 
 // ApplyRejections is the one rule that ties findings to the verdict: a
 // campaign with any rejecting finding (a defect of the record, see
-// [ClassOf]) gets decision no_verdict, with every rejecting finding named
+// [rules.ClassOf]) gets decision no_verdict, with every rejecting finding named
 // in the reason, whatever its gates say. A fault of the model never
 // rejects; it is scored as a failure and the campaign is judged.
 //
 // stages.Run applies it once, to the decision rows the aggregate stage
 // wrote and every stage's findings; a campaign the loader rejected gets one
 // no_verdict row. The gates keep their rows for diagnosis.
-func ApplyRejections(decisions []Decision, findings Findings) []Decision {
-	var rejecting Findings
+func ApplyRejections(decisions []Decision, findings rules.Findings) []Decision {
+	var rejecting rules.Findings
 	for _, f := range findings {
-		if f.Severity == Reject {
+		if f.Severity == rules.Reject {
 			rejecting = append(rejecting, f)
 		}
 	}
@@ -38,7 +39,7 @@ func ApplyRejections(decisions []Decision, findings Findings) []Decision {
 
 // RejectionReason is the reason of a no_verdict decision given by
 // rejecting findings: their count and every one of them, in order.
-func RejectionReason(rejecting Findings) string {
+func RejectionReason(rejecting rules.Findings) string {
 	parts := make([]string, len(rejecting))
 	for i, f := range rejecting {
 		parts[i] = f.Error()

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/go-json-experiment/json"
 )
 
@@ -23,7 +23,7 @@ func TestValidateAnswerCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	codes := map[tables.Code]bool{}
+	codes := map[rules.Code]bool{}
 	var malformed int
 	for _, e := range entries {
 		name := e.Name()
@@ -39,13 +39,13 @@ func TestValidateAnswerCLI(t *testing.T) {
 			}
 			code, stdout, stderr := evalgate(t, "validate", "--answer", filepath.Join(answerDir, name), "--role", role, "--json")
 			var rep struct {
-				Valid    bool             `json:"valid"`
-				Findings []tables.Finding `json:"findings"`
+				Valid    bool            `json:"valid"`
+				Findings []rules.Finding `json:"findings"`
 			}
 			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 				t.Fatalf("exit %d, stdout not JSON: %v\n%s%s", code, err, stdout, stderr)
 			}
-			got := map[tables.Code]bool{}
+			got := map[rules.Code]bool{}
 			for _, f := range rep.Findings {
 				got[f.Code] = true
 			}
@@ -58,15 +58,15 @@ func TestValidateAnswerCLI(t *testing.T) {
 			if code != 1 || rep.Valid {
 				t.Errorf("exit %d valid=%v, want exit 1", code, rep.Valid)
 			}
-			if !got[tables.Code(want)] {
+			if !got[rules.Code(want)] {
 				t.Errorf("missing code %s; got %v", want, rep.Findings)
 			}
 			for c := range got {
-				if c != tables.Code(want) {
+				if c != rules.Code(want) {
 					t.Errorf("unrelated code %s besides %s: %v", c, want, rep.Findings)
 				}
 			}
-			codes[tables.Code(want)] = true
+			codes[rules.Code(want)] = true
 		})
 		if !strings.HasPrefix(name, "valid__") {
 			malformed++

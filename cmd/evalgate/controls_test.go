@@ -10,7 +10,7 @@ import (
 
 	"github.com/evalgate/evalgate/cmd/evalgate/internal/cli"
 	"github.com/evalgate/evalgate/fixtures/controls"
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // ctlBaseline is the outcome of the unmodified example through the public
@@ -110,17 +110,17 @@ func TestAcceptedCampaignPasses(t *testing.T) {
 	if base.ValidateExit != 0 || base.RunExit != 0 || base.Out == nil {
 		t.Fatalf("validate exit %d, run exit %d: the accepted campaign must pass", base.ValidateExit, base.RunExit)
 	}
-	if tables.Findings(base.Findings).Rejected() {
+	if rules.Findings(base.Findings).Rejected() {
 		t.Fatalf("the accepted campaign has rejecting findings: %v", base.Findings)
 	}
 	// The example plants exactly two model failures that warn: T5-r1-B's
 	// missing disposition of E8 and T8-r3-A's truncated JSON (fixtures/doc.go).
-	want := map[string]tables.Code{"T5-r1-B": tables.CodeDispositionMissing, "T8-r3-A": tables.CodeJSONSyntax}
+	want := map[string]rules.Code{"T5-r1-B": rules.CodeDispositionMissing, "T8-r3-A": rules.CodeJSONSyntax}
 	if len(base.Findings) != len(want) {
 		t.Fatalf("baseline has %d findings, want %d: %v", len(base.Findings), len(want), base.Findings)
 	}
 	for _, f := range base.Findings {
-		if want[f.Session] != f.Code || f.Severity != tables.Warn {
+		if want[f.Session] != f.Code || f.Severity != rules.Warn {
 			t.Errorf("unexpected baseline finding %s [%s]", f.Error(), f.Severity)
 		}
 	}
@@ -139,7 +139,7 @@ func TestHarnessCanFail(t *testing.T) {
 		name   string
 		expect controls.Expect
 	}{
-		{"wrong code", withCodes(ctl.Expect, tables.CodeCitationOutsideItem)},
+		{"wrong code", withCodes(ctl.Expect, rules.CodeCitationOutsideItem)},
 		{"no code expected", withCodes(ctl.Expect)},
 		{"wrong admissibility", func(e controls.Expect) controls.Expect { e.Admissible = false; return e }(ctl.Expect)},
 		{"wrong classification", func(e controls.Expect) controls.Expect {
@@ -160,14 +160,14 @@ func TestHarnessCanFail(t *testing.T) {
 		// campaign; the accepted control's expectation catches it.
 		rejecting := *base
 		rejecting.ValidateExit = 1
-		rejecting.Findings = append(tables.Findings{{Code: tables.CodeHashMismatch, Severity: tables.Reject, File: "manifest.json"}}, base.Findings...)
+		rejecting.Findings = append(rules.Findings{{Code: rules.CodeHashMismatch, Severity: rules.Reject, File: "manifest.json"}}, base.Findings...)
 		if problems := controls.Accepted().Expect.Verify(base.Findings, &rejecting); len(problems) == 0 {
 			t.Error("the accepted control passed a verifier that rejects everything")
 		}
 	})
 }
 
-func withCodes(e controls.Expect, codes ...tables.Code) controls.Expect {
+func withCodes(e controls.Expect, codes ...rules.Code) controls.Expect {
 	e.Codes = codes
 	return e
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 	"github.com/parquet-go/parquet-go"
 )
@@ -203,8 +204,8 @@ func TestExampleTables(t *testing.T) {
 	if n := len(readTable[tables.Interval](t, out, "intervals")); n == 0 {
 		t.Error("intervals: no rows")
 	}
-	for _, f := range readTable[tables.Finding](t, out, "rejections") {
-		if f.Severity == tables.Reject {
+	for _, f := range readTable[rules.Finding](t, out, "rejections") {
+		if f.Severity == rules.Reject {
 			t.Errorf("the example must be admissible; rejecting finding %v", f)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures/controls"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -15,11 +16,11 @@ func TestNoVerdictPathsReject(t *testing.T) {
 	cases := []struct {
 		name string
 		edit func(*controls.Campaign) error
-		code tables.Code
+		code rules.Code
 	}{
 		{"unknown gate policy preset", func(c *controls.Campaign) error {
 			return c.EditManifest(func(m *tables.Manifest) { m.GatePolicy.Preset = "lenient" })
-		}, tables.CodeGatePresetUnknown},
+		}, rules.CodeGatePresetUnknown},
 		// The design keeps only its baseline; the treatment's sessions and
 		// ratings go too, so the design is the only defect.
 		{"no treatment arm", func(c *controls.Campaign) error {
@@ -42,7 +43,7 @@ func TestNoVerdictPathsReject(t *testing.T) {
 					m.Design.Schedule[i].Order = []string{base}
 				}
 			})
-		}, tables.CodeDesignNoTreatment},
+		}, rules.CodeDesignNoTreatment},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

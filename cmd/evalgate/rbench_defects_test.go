@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures/rbdefects"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -31,16 +32,16 @@ func writeCampaign(t *testing.T, files rbdefects.Files) string {
 }
 
 // validateCodes runs evalgate validate DIR --json and counts the codes.
-func validateCodes(t *testing.T, dir string) (int, map[tables.Code]int) {
+func validateCodes(t *testing.T, dir string) (int, map[rules.Code]int) {
 	t.Helper()
 	code, stdout, stderr := evalgate(t, "validate", dir, "--json")
 	var rep struct {
-		Findings []tables.Finding `json:"findings"`
+		Findings []rules.Finding `json:"findings"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("validate --json: %v\n%s\n%s", err, stdout, stderr)
 	}
-	counts := map[tables.Code]int{}
+	counts := map[rules.Code]int{}
 	for _, f := range rep.Findings {
 		counts[f.Code]++
 	}

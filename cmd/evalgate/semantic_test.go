@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalgate/evalgate/cmd/evalgate/internal/cli"
 	"github.com/evalgate/evalgate/fixtures/controls"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -55,7 +56,7 @@ func TestGreenCampaign(t *testing.T) {
 
 // semBaseline is the findings of the unmodified example, against which a
 // control's new findings are counted.
-func semBaseline(t *testing.T) tables.Findings {
+func semBaseline(t *testing.T) rules.Findings {
 	t.Helper()
 	c, err := controls.Load()
 	if err != nil {
@@ -100,7 +101,7 @@ func TestSemanticControls(t *testing.T) {
 
 // runSemanticControl runs one control through validate and run, verifies
 // its expectation and the recomputation, and returns T1-r1-B's runs row.
-func runSemanticControl(t *testing.T, ctl controls.Control, baseline tables.Findings) tables.Run {
+func runSemanticControl(t *testing.T, ctl controls.Control, baseline rules.Findings) tables.Run {
 	c, err := controls.Prepare(ctl)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -86,7 +87,7 @@ func TestSynthIsValid(t *testing.T) {
 			dir := synthCampaign(t, c.kind, c.sessions, "0", 1)
 			res := stages.Run(os.DirFS(dir), "synth", stages.Options{})
 			for _, f := range res.Tables.Rejections {
-				if f.Severity == tables.Reject {
+				if f.Severity == rules.Reject {
 					t.Errorf("rejected: %s %s: %s", f.File, f.Code, f.Message)
 				}
 			}
@@ -103,11 +104,11 @@ func TestSynthIsValid(t *testing.T) {
 		res := stages.Run(os.DirFS(dir), "synth", stages.Options{SkipIntervals: true})
 		rejects := 0
 		for _, f := range res.Tables.Rejections {
-			if f.Severity != tables.Reject {
+			if f.Severity != rules.Reject {
 				continue
 			}
 			rejects++
-			if f.Code != tables.CodeCeilingTotalSessions {
+			if f.Code != rules.CodeCeilingTotalSessions {
 				t.Errorf("rejected: %s %s: %s", f.File, f.Code, f.Message)
 			}
 		}
@@ -154,7 +155,7 @@ func TestSynthFaultFraction(t *testing.T) {
 			}
 			res := stages.Run(os.DirFS(dir), "synth", stages.Options{SkipIntervals: true})
 			for _, f := range res.Tables.Rejections {
-				if f.Severity == tables.Reject && f.Code != tables.CodeCeilingTotalSessions {
+				if f.Severity == rules.Reject && f.Code != rules.CodeCeilingTotalSessions {
 					t.Errorf("a campaign with model faults only was rejected: %s %s: %s", f.File, f.Code, f.Message)
 				}
 			}

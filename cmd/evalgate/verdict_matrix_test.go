@@ -14,6 +14,7 @@ import (
 	"github.com/evalgate/evalgate/cmd/evalgate/internal/cli"
 	"github.com/evalgate/evalgate/fixtures"
 	"github.com/evalgate/evalgate/fixtures/controls"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -28,7 +29,7 @@ import (
 // verdictOutcome is what the two commands said about one campaign.
 type verdictOutcome struct {
 	validateExit, runExit int
-	codes                 []tables.Code // every finding code validate printed
+	codes                 []rules.Code // every finding code validate printed
 	run                   struct {
 		Written        bool     `json:"written"`
 		Decision       string   `json:"decision"`
@@ -59,7 +60,7 @@ func judgeGreen(t *testing.T, edit func(*controls.Campaign) error) verdictOutcom
 	var stdout, stderr bytes.Buffer
 	o.validateExit = cli.Main([]string{"validate", dir, "--json"}, &stdout, &stderr)
 	var rep struct {
-		Findings tables.Findings `json:"findings"`
+		Findings rules.Findings `json:"findings"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("validate --json (exit %d, stderr %q): %v", o.validateExit, stderr.String(), err)
@@ -78,7 +79,7 @@ func judgeGreen(t *testing.T, edit func(*controls.Campaign) error) verdictOutcom
 
 // wantNoVerdict: both commands reject, the decision is no_verdict and its
 // reason names code.
-func (o verdictOutcome) wantNoVerdict(t *testing.T, code tables.Code) {
+func (o verdictOutcome) wantNoVerdict(t *testing.T, code rules.Code) {
 	t.Helper()
 	if o.validateExit != 1 || o.runExit != 1 {
 		t.Errorf("validate exited %d and run %d, want 1 and 1", o.validateExit, o.runExit)
@@ -93,7 +94,7 @@ func (o verdictOutcome) wantNoVerdict(t *testing.T, code tables.Code) {
 
 // wantCostGatesFail: nothing rejects, the cost gates fail and the
 // decision is do_not_advance (the quality gain is kept), never advance.
-func (o verdictOutcome) wantCostGatesFail(t *testing.T, code tables.Code) {
+func (o verdictOutcome) wantCostGatesFail(t *testing.T, code rules.Code) {
 	t.Helper()
 	if o.validateExit != 0 || o.runExit != 0 {
 		t.Errorf("validate exited %d and run %d, want 0 and 0", o.validateExit, o.runExit)
@@ -131,33 +132,33 @@ func TestVerdictMatrixRecordDefects(t *testing.T) {
 	cases := []struct {
 		name string
 		edit func(*controls.Campaign) error
-		code tables.Code
+		code rules.Code
 	}{
 		// The seed's mutation "omit one global reservation".
-		{"no reservation", onReceipt("T1-r1-B", func(r *tables.Receipt) { r.Reservation = nil }), tables.CodeReservationMissing},
-		{"negative meter", onReceipt("T1-r1-B", setUsage(`"reasoning_tokens":`, `"reasoning_tokens":-`)), tables.CodeMeterNegative},
-		{"meter total mismatch", onReceipt("T1-r1-B", setUsage(`"total_tokens":`, `"total_tokens":1`)), tables.CodeMeterTotalMismatch},
+		{"no reservation", onReceipt("T1-r1-B", func(r *tables.Receipt) { r.Reservation = nil }), rules.CodeReservationMissing},
+		{"negative meter", onReceipt("T1-r1-B", setUsage(`"reasoning_tokens":`, `"reasoning_tokens":-`)), rules.CodeMeterNegative},
+		{"meter total mismatch", onReceipt("T1-r1-B", setUsage(`"total_tokens":`, `"total_tokens":1`)), rules.CodeMeterTotalMismatch},
 		{"end before start", onReceipt("T1-r1-B", func(r *tables.Receipt) {
 			end := r.StartedAt.Add(-time.Second)
 			r.EndedAt = &end
-		}), tables.CodeSessionTimeInvalid},
+		}), rules.CodeSessionTimeInvalid},
 		{"monotonic clock backwards", onReceipt("T1-r1-B", func(r *tables.Receipt) {
 			end := *r.MonotonicStartNS - 1
 			r.MonotonicEndNS = &end
-		}), tables.CodeSessionTimeInvalid},
+		}), rules.CodeSessionTimeInvalid},
 		{"placeholder identity", func(c *controls.Campaign) error {
 			return c.EditManifest(func(m *tables.Manifest) { m.Identities.Host = "TBD" })
-		}, tables.CodeIdentityMissing},
+		}, rules.CodeIdentityMissing},
 		// Every kind the format names is evaluated now (reviewer-benchmark
 		// included); a kind it does not name is refused, never judged as
 		// another.
 		{"unsupported kind", func(c *controls.Campaign) error {
 			return c.EditManifest(func(m *tables.Manifest) { m.Kind = "ab-test" })
-		}, tables.CodeEnumValue},
-		{"missing unblinding record", func(c *controls.Campaign) error { c.RemoveFile("unblinding.json"); return nil }, tables.CodeUnblindingMissing},
+		}, rules.CodeEnumValue},
+		{"missing unblinding record", func(c *controls.Campaign) error { c.RemoveFile("unblinding.json"); return nil }, rules.CodeUnblindingMissing},
 		{"second reviewer equal to the checker", func(c *controls.Campaign) error {
 			return c.EditTruth("T4", func(tr *tables.Truth) { tr.Oracle.SecondReviewer = tr.Oracle.Checker })
-		}, tables.CodeOracleNotIndependent},
+		}, rules.CodeOracleNotIndependent},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -183,14 +184,14 @@ func TestVerdictMatrixCostStops(t *testing.T) {
 				r.Reservation = &res
 			})
 		})
-		o.wantCostGatesFail(t, tables.CodeReservationExceeded)
+		o.wantCostGatesFail(t, rules.CodeReservationExceeded)
 	})
 	t.Run("missing tariff", func(t *testing.T) {
 		// The card no longer prices cached input, which some sessions have.
 		o := judgeGreen(t, func(c *controls.Campaign) error {
 			return c.EditManifest(func(m *tables.Manifest) { m.RateCards[0].Prices.CachedInput = nil })
 		})
-		o.wantCostGatesFail(t, tables.CodeTariffMissing)
+		o.wantCostGatesFail(t, rules.CodeTariffMissing)
 	})
 }
 
@@ -280,7 +281,7 @@ func TestVerdictMatrixCampaignCeilings(t *testing.T) {
 	pico := big.NewRat(1, 1_000_000_000_000)
 	type ceiling struct {
 		name string
-		code tables.Code
+		code rules.Code
 		set  func(m *tables.Manifest, over bool)
 	}
 	count := func(field *int64, use int64, over bool) {
@@ -297,12 +298,12 @@ func TestVerdictMatrixCampaignCeilings(t *testing.T) {
 		*field = decimal(t, v)
 	}
 	ceilings := []ceiling{
-		{"planned_sessions", tables.CodeCeilingPlannedSessions, func(m *tables.Manifest, over bool) { count(&m.Ceilings.Campaign.PlannedSessions, u.planned, over) }},
-		{"total_sessions", tables.CodeCeilingTotalSessions, func(m *tables.Manifest, over bool) { count(&m.Ceilings.Campaign.TotalSessions, u.sessions, over) }},
-		{"wall_time", tables.CodeCeilingCampaignWall, func(m *tables.Manifest, over bool) { count(&m.Ceilings.Campaign.WallMS, u.wallMS, over) }},
-		{"input_tokens", tables.CodeCeilingCampaignInput, func(m *tables.Manifest, over bool) { count(&m.Ceilings.Campaign.InputTokens, u.input, over) }},
-		{"output_tokens", tables.CodeCeilingCampaignOutput, func(m *tables.Manifest, over bool) { count(&m.Ceilings.Campaign.OutputTokens, u.output, over) }},
-		{"reference_cost", tables.CodeCeilingReferenceCost, func(m *tables.Manifest, over bool) { money(&m.Ceilings.Campaign.ReferenceCost, u.referenceCost, over) }},
+		{"planned_sessions", rules.CodeCeilingPlannedSessions, func(m *tables.Manifest, over bool) { count(&m.Ceilings.Campaign.PlannedSessions, u.planned, over) }},
+		{"total_sessions", rules.CodeCeilingTotalSessions, func(m *tables.Manifest, over bool) { count(&m.Ceilings.Campaign.TotalSessions, u.sessions, over) }},
+		{"wall_time", rules.CodeCeilingCampaignWall, func(m *tables.Manifest, over bool) { count(&m.Ceilings.Campaign.WallMS, u.wallMS, over) }},
+		{"input_tokens", rules.CodeCeilingCampaignInput, func(m *tables.Manifest, over bool) { count(&m.Ceilings.Campaign.InputTokens, u.input, over) }},
+		{"output_tokens", rules.CodeCeilingCampaignOutput, func(m *tables.Manifest, over bool) { count(&m.Ceilings.Campaign.OutputTokens, u.output, over) }},
+		{"reference_cost", rules.CodeCeilingReferenceCost, func(m *tables.Manifest, over bool) { money(&m.Ceilings.Campaign.ReferenceCost, u.referenceCost, over) }},
 	}
 	for _, cl := range ceilings {
 		for _, over := range []bool{false, true} {
@@ -346,7 +347,7 @@ func TestVerdictMatrixCampaignCeilings(t *testing.T) {
 				return err
 			}
 			return c.EditManifest(func(m *tables.Manifest) { m.Ceilings.Campaign.ActualCost = "0" })
-		}).wantNoVerdict(t, tables.CodeCeilingActualCost)
+		}).wantNoVerdict(t, rules.CodeCeilingActualCost)
 	})
 }
 

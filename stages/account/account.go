@@ -20,6 +20,7 @@ import (
 	"cmp"
 	"fmt"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -59,14 +60,14 @@ type accountant struct {
 	tokens   *tables.Spool[tables.Token]       // sorted by compareTokens
 	ledger   *tables.Spool[tables.LedgerEntry] // in receipt order
 	ceilings []tables.Ceiling
-	findings []tables.Finding
+	findings []rules.Finding
 	wall     wallSpan // of the receipts accounted so far
 }
 
 func newAccountant(c *tables.Campaign) *accountant {
 	a := &accountant{c: c, cards: tariffs(&c.Manifest), tokens: tables.NewSpool(compareTokens),
 		charged: make(map[string]chargedRequest, c.Receipts.Len()), ledger: tables.NewSpool[tables.LedgerEntry](nil)} // one entry per receipt, in receipt order
-	var probs []tables.Finding
+	var probs []rules.Finding
 	a.limits, probs = manifestLimits(&c.Manifest)
 	a.findings = append(a.findings, probs...)
 	a.checkCurrencies()
@@ -79,8 +80,8 @@ func (a *accountant) checkCurrencies() {
 	cards := a.c.Manifest.RateCards
 	for i := 1; i < len(cards); i++ {
 		if cards[i].Currency != cards[0].Currency {
-			a.findings = append(a.findings, tables.Finding{
-				Code: tables.CodeCurrencyMixed, Severity: tables.Reject, File: manifestFile,
+			a.findings = append(a.findings, rules.Finding{
+				Code: rules.CodeCurrencyMixed, Severity: rules.Reject, File: manifestFile,
 				Pointer: pointer("/rate_cards", i, "currency"),
 				Message: "Rate card " + cards[i].ID + " is in " + cards[i].Currency + " but " + cards[0].ID + " is in " + cards[0].Currency + ".",
 			})
@@ -160,8 +161,8 @@ func derefOr(m *tables.Money, d tables.Money) tables.Money {
 }
 
 // add records a finding positioned in receipts.jsonl.
-func (a *accountant) add(line tables.Line[tables.Receipt], code tables.Code, sev tables.Severity, ptr, msg string) {
-	a.findings = append(a.findings, tables.Finding{
+func (a *accountant) add(line tables.Line[tables.Receipt], code rules.Code, sev rules.Severity, ptr, msg string) {
+	a.findings = append(a.findings, rules.Finding{
 		Code: code, Severity: sev, File: receiptsFile, Pointer: ptr, Line: line.Line,
 		Session: line.Record.SessionID, Message: msg,
 	})
@@ -198,10 +199,10 @@ func boundOf(r *tables.Reservation) reservedBound {
 func (a *accountant) replay(line tables.Line[tables.Receipt], first chargedRequest) {
 	r := &line.Record
 	if r.SessionID == first.session && boundOf(r.Reservation) == first.bound { // the same tokens and cost reserved, or both none
-		a.add(line, tables.CodeLedgerRequestReplayed, tables.ClassOf(tables.CodeLedgerRequestReplayed).Severity(), "/request_id",
+		a.add(line, rules.CodeLedgerRequestReplayed, rules.ClassOf(rules.CodeLedgerRequestReplayed).Severity(), "/request_id",
 			"Request "+r.RequestID+" was already charged on an earlier receipt; it is not charged again.")
 		return
 	}
-	a.add(line, tables.CodeRequestIDReused, tables.ClassOf(tables.CodeRequestIDReused).Severity(), "/request_id", fmt.Sprintf(
+	a.add(line, rules.CodeRequestIDReused, rules.ClassOf(rules.CodeRequestIDReused).Severity(), "/request_id", fmt.Sprintf(
 		"Request %s was already used on line %d by session %s; a request ID names one request of one session with one bound.", r.RequestID, first.line, first.session))
 }

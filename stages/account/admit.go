@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -24,7 +25,7 @@ type Request struct {
 type Verdict struct {
 	Admitted bool
 	Replay   bool          // the request ID is already in the ledger: admitted, not charged again
-	Code     tables.Code   // refusal reason; "" when admitted
+	Code     rules.Code    // refusal reason; "" when admitted
 	Message  string        // one sentence
 	Bound    *tables.Money // worst-case reference cost reserved; nil when refused before pricing or on replay
 	Used     Allowance     // ledger use after the verdict (accounted + held + reserved)
@@ -64,33 +65,33 @@ func Admit(c *tables.Campaign, ledger *tables.Spool[tables.LedgerEntry], req Req
 // nothing is charged.
 func admit(c *tables.Campaign, ledger *tables.Spool[tables.LedgerEntry], req Request) (Verdict, *tables.LedgerEntry) {
 	used := Summarize(ledger).Used
-	refuse := func(code tables.Code, msg string) (Verdict, *tables.LedgerEntry) {
+	refuse := func(code rules.Code, msg string) (Verdict, *tables.LedgerEntry) {
 		return Verdict{Code: code, Message: msg, Used: used}, nil
 	}
 	if req.RequestID == "" || req.SessionID == "" || req.MaxInputTokens < 0 || req.MaxOutputTokens < 0 ||
 		req.MaxInputTokens > maxTokens || req.MaxOutputTokens > maxTokens {
-		return refuse(tables.CodeAdmissionInvalidRequest, "The request lacks a request or session ID or has negative or absurd token bounds.")
+		return refuse(rules.CodeAdmissionInvalidRequest, "The request lacks a request or session ID or has negative or absurd token bounds.")
 	}
 	for e := range ledger.All() {
 		if e.RequestID != req.RequestID || !chargesBudget(e.Kind) {
 			continue
 		}
 		if !sameRequest(c, e, req) {
-			return refuse(tables.CodeAdmissionRequestReused, fmt.Sprintf(
+			return refuse(rules.CodeAdmissionRequestReused, fmt.Sprintf(
 				"Request %s is already in the ledger for session %s with another bound or session; a replay must repeat the same request.", req.RequestID, e.SessionID))
 		}
 		return Verdict{Admitted: true, Replay: true, Used: used,
 			Message: "Request " + req.RequestID + " is already in the ledger; it is admitted without a second charge."}, nil
 	}
 	if req.ReservationID == "" {
-		return refuse(tables.CodeAdmissionNoReservation, "The request has no reservation identity.")
+		return refuse(rules.CodeAdmissionNoReservation, "The request has no reservation identity.")
 	}
 	if !slices.Contains(tables.UsageShapes(), req.MeterShape) {
-		return refuse(tables.CodeAdmissionMissingMeter, fmt.Sprintf("Meter shape %q is not an accepted usage shape, so the session's tokens could not be metered.", req.MeterShape))
+		return refuse(rules.CodeAdmissionMissingMeter, fmt.Sprintf("Meter shape %q is not an accepted usage shape, so the session's tokens could not be metered.", req.MeterShape))
 	}
 	card, ok := tariffs(&c.Manifest)[req.RateCard]
 	if !ok {
-		return refuse(tables.CodeAdmissionUnknownCard, fmt.Sprintf("Rate card %q is not defined by the manifest.", req.RateCard))
+		return refuse(rules.CodeAdmissionUnknownCard, fmt.Sprintf("Rate card %q is not defined by the manifest.", req.RateCard))
 	}
 	bound, code, msg := admissionBound(card, req)
 	if code != "" {
@@ -98,7 +99,7 @@ func admit(c *tables.Campaign, ledger *tables.Spool[tables.LedgerEntry], req Req
 	}
 	lim, problems := manifestLimits(&c.Manifest)
 	if len(problems) > 0 {
-		return refuse(tables.CodeAdmissionInvalidCeiling, problems[0].Message)
+		return refuse(rules.CodeAdmissionInvalidCeiling, problems[0].Message)
 	}
 	if code, msg := checkFit(lim, used, req, bound); code != "" {
 		return refuse(code, msg)
@@ -138,41 +139,41 @@ func chargesBudget(k string) bool {
 }
 
 // admissionBound is the request's worst-case reference cost.
-func admissionBound(card Tariff, req Request) (tables.Money, tables.Code, string) {
+func admissionBound(card Tariff, req Request) (tables.Money, rules.Code, string) {
 	in, out := card.worstInputPrice(), card.Output
 	// Every accepted meter shape can report cached input, so an unpriced
 	// cached bucket leaves the worst case unbounded (rule A2 prices
 	// uncached, cached and output).
 	if in == nil || out == nil || card.CachedInput == nil {
-		return 0, tables.CodeAdmissionMissingTariff, "Rate card " + card.ID + " has no valid uncached-input, cached-input or output price."
+		return 0, rules.CodeAdmissionMissingTariff, "Rate card " + card.ID + " has no valid uncached-input, cached-input or output price."
 	}
 	ci, ok1 := mulChecked(req.MaxInputTokens, *in)
 	co, ok2 := mulChecked(req.MaxOutputTokens, *out)
 	total, ok3 := addChecked(ci, co)
 	if !ok1 || !ok2 || !ok3 {
-		return 0, tables.CodeAdmissionInvalidRequest, "The request's worst-case cost does not fit in 64 bits."
+		return 0, rules.CodeAdmissionInvalidRequest, "The request's worst-case cost does not fit in 64 bits."
 	}
 	return tables.Money(total), "", ""
 }
 
 // checkFit refuses a request whose bound does not fit a remaining ceiling.
-func checkFit(lim limits, used Allowance, req Request, bound tables.Money) (tables.Code, string) {
+func checkFit(lim limits, used Allowance, req Request, bound tables.Money) (rules.Code, string) {
 	if used.ReferenceCost == nil || used.ActualCost == nil {
-		return tables.CodeAdmissionInvalidCeiling, "The ledger holds a charge of unknown cost, so no remaining allowance can be shown."
+		return rules.CodeAdmissionInvalidCeiling, "The ledger holds a charge of unknown cost, so no remaining allowance can be shown."
 	}
 	checks := []struct {
-		code          tables.Code
+		code          rules.Code
 		what          string
 		used, request int64
 		ceiling       *int64
 	}{
-		{tables.CodeCeilingSessionInput, "session input tokens", 0, req.MaxInputTokens, lim.sessionInput},
-		{tables.CodeCeilingSessionOutput, "session output tokens", 0, req.MaxOutputTokens, lim.sessionOutput},
-		{tables.CodeCeilingTotalSessions, "campaign sessions", used.Sessions, 1, lim.total},
-		{tables.CodeCeilingCampaignInput, "campaign input tokens", used.InputTokens, req.MaxInputTokens, lim.campaignInput},
-		{tables.CodeCeilingCampaignOutput, "campaign output tokens", used.OutputTokens, req.MaxOutputTokens, lim.campaignOutput},
-		{tables.CodeCeilingReferenceCost, "campaign reference cost (pico-units)", int64(*used.ReferenceCost), int64(bound), (*int64)(lim.referenceCost)},
-		{tables.CodeCeilingActualCost, "campaign actual cost (pico-units)", int64(*used.ActualCost), int64(bound), (*int64)(lim.actualCost)},
+		{rules.CodeCeilingSessionInput, "session input tokens", 0, req.MaxInputTokens, lim.sessionInput},
+		{rules.CodeCeilingSessionOutput, "session output tokens", 0, req.MaxOutputTokens, lim.sessionOutput},
+		{rules.CodeCeilingTotalSessions, "campaign sessions", used.Sessions, 1, lim.total},
+		{rules.CodeCeilingCampaignInput, "campaign input tokens", used.InputTokens, req.MaxInputTokens, lim.campaignInput},
+		{rules.CodeCeilingCampaignOutput, "campaign output tokens", used.OutputTokens, req.MaxOutputTokens, lim.campaignOutput},
+		{rules.CodeCeilingReferenceCost, "campaign reference cost (pico-units)", int64(*used.ReferenceCost), int64(bound), (*int64)(lim.referenceCost)},
+		{rules.CodeCeilingActualCost, "campaign actual cost (pico-units)", int64(*used.ActualCost), int64(bound), (*int64)(lim.actualCost)},
 	}
 	for _, c := range checks {
 		after := saturatingAdd(c.used, c.request)

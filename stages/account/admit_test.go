@@ -3,6 +3,7 @@ package account
 import (
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -42,18 +43,18 @@ const requestBound = 50_000*4_000_000 + 5_000*20_000_000
 func TestAdmitCeilings(t *testing.T) {
 	cases := []struct {
 		name   string
-		code   tables.Code
+		code   rules.Code
 		needed int64 // used + requested: the smallest ceiling that admits
 		set    func(c *tables.Ceilings, v int64)
 	}{
-		{"session input", tables.CodeCeilingSessionInput, 50_000, func(c *tables.Ceilings, v int64) { c.Session.InputTokens = v }},
-		{"session output", tables.CodeCeilingSessionOutput, 5_000, func(c *tables.Ceilings, v int64) { c.Session.OutputTokens = v }},
-		{"total sessions", tables.CodeCeilingTotalSessions, 2, func(c *tables.Ceilings, v int64) { c.Campaign.TotalSessions = v }},
-		{"campaign input", tables.CodeCeilingCampaignInput, 51_000, func(c *tables.Ceilings, v int64) { c.Campaign.InputTokens = v }},
-		{"campaign output", tables.CodeCeilingCampaignOutput, 5_100, func(c *tables.Ceilings, v int64) { c.Campaign.OutputTokens = v }},
-		{"reference cost", tables.CodeCeilingReferenceCost, 6_000_000_000 + requestBound,
+		{"session input", rules.CodeCeilingSessionInput, 50_000, func(c *tables.Ceilings, v int64) { c.Session.InputTokens = v }},
+		{"session output", rules.CodeCeilingSessionOutput, 5_000, func(c *tables.Ceilings, v int64) { c.Session.OutputTokens = v }},
+		{"total sessions", rules.CodeCeilingTotalSessions, 2, func(c *tables.Ceilings, v int64) { c.Campaign.TotalSessions = v }},
+		{"campaign input", rules.CodeCeilingCampaignInput, 51_000, func(c *tables.Ceilings, v int64) { c.Campaign.InputTokens = v }},
+		{"campaign output", rules.CodeCeilingCampaignOutput, 5_100, func(c *tables.Ceilings, v int64) { c.Campaign.OutputTokens = v }},
+		{"reference cost", rules.CodeCeilingReferenceCost, 6_000_000_000 + requestBound,
 			func(c *tables.Ceilings, v int64) { c.Campaign.ReferenceCost = tables.Money(v).String() }},
-		{"actual cost", tables.CodeCeilingActualCost, 10_000_000_000 + requestBound,
+		{"actual cost", rules.CodeCeilingActualCost, 10_000_000_000 + requestBound,
 			func(c *tables.Ceilings, v int64) { c.Campaign.ActualCost = tables.Money(v).String() }},
 	}
 	for _, tc := range cases {
@@ -90,15 +91,15 @@ func TestAdmitRefusals(t *testing.T) {
 	cases := []struct {
 		name string
 		edit func(c *tables.Campaign, r *Request)
-		code tables.Code
+		code rules.Code
 	}{
-		{"missing reservation identity", func(_ *tables.Campaign, r *Request) { r.ReservationID = "" }, tables.CodeAdmissionNoReservation},
-		{"unknown rate card", func(_ *tables.Campaign, r *Request) { r.RateCard = "gpt-9" }, tables.CodeAdmissionUnknownCard},
-		{"missing tariff", func(c *tables.Campaign, _ *Request) { c.Manifest.RateCards[0].Prices.Output = "" }, tables.CodeAdmissionMissingTariff},
-		{"no request id", func(_ *tables.Campaign, r *Request) { r.RequestID = "" }, tables.CodeAdmissionInvalidRequest},
-		{"negative bound", func(_ *tables.Campaign, r *Request) { r.MaxOutputTokens = -1 }, tables.CodeAdmissionInvalidRequest},
-		{"invalid ceiling", func(c *tables.Campaign, _ *Request) { c.Manifest.Ceilings.Campaign.ActualCost = "-1" }, tables.CodeAdmissionInvalidCeiling},
-		{"exhausted budget", func(c *tables.Campaign, _ *Request) { c.Manifest.Ceilings.Campaign.ReferenceCost = "0.006" }, tables.CodeCeilingReferenceCost},
+		{"missing reservation identity", func(_ *tables.Campaign, r *Request) { r.ReservationID = "" }, rules.CodeAdmissionNoReservation},
+		{"unknown rate card", func(_ *tables.Campaign, r *Request) { r.RateCard = "gpt-9" }, rules.CodeAdmissionUnknownCard},
+		{"missing tariff", func(c *tables.Campaign, _ *Request) { c.Manifest.RateCards[0].Prices.Output = "" }, rules.CodeAdmissionMissingTariff},
+		{"no request id", func(_ *tables.Campaign, r *Request) { r.RequestID = "" }, rules.CodeAdmissionInvalidRequest},
+		{"negative bound", func(_ *tables.Campaign, r *Request) { r.MaxOutputTokens = -1 }, rules.CodeAdmissionInvalidRequest},
+		{"invalid ceiling", func(c *tables.Campaign, _ *Request) { c.Manifest.Ceilings.Campaign.ActualCost = "-1" }, rules.CodeAdmissionInvalidCeiling},
+		{"exhausted budget", func(c *tables.Campaign, _ *Request) { c.Manifest.Ceilings.Campaign.ReferenceCost = "0.006" }, rules.CodeCeilingReferenceCost},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -115,7 +116,7 @@ func TestAdmitRefusals(t *testing.T) {
 		rows := s.Ledger.Collect()
 		rows[0].ReferenceCost = nil
 		s.Ledger = tables.SpoolOf(rows...)
-		if v := admitInto(c, s, request()); v.Admitted || v.Code != tables.CodeAdmissionInvalidCeiling {
+		if v := admitInto(c, s, request()); v.Admitted || v.Code != rules.CodeAdmissionInvalidCeiling {
 			t.Errorf("verdict = %+v", v)
 		}
 	})
@@ -162,7 +163,7 @@ func TestAdmitReplay(t *testing.T) {
 			r := request()
 			tc.edit(&r)
 			v := admitInto(c, s, r)
-			if v.Admitted || v.Replay || v.Code != tables.CodeAdmissionRequestReused || s.Ledger.Len() != 2 {
+			if v.Admitted || v.Replay || v.Code != rules.CodeAdmissionRequestReused || s.Ledger.Len() != 2 {
 				t.Errorf("verdict %+v, ledger %d entries; want refusal admission_request_reused", v, s.Ledger.Len())
 			}
 		})
@@ -171,7 +172,7 @@ func TestAdmitReplay(t *testing.T) {
 		c, s := admitSet(t)
 		r := request()
 		r.RequestID = "req-T1-r1-D" // accounted by Run for T1-r1-D
-		if v := admitInto(c, s, r); v.Admitted || v.Code != tables.CodeAdmissionRequestReused {
+		if v := admitInto(c, s, r); v.Admitted || v.Code != rules.CodeAdmissionRequestReused {
 			t.Errorf("verdict %+v, want refusal admission_request_reused", v)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -19,9 +20,9 @@ type limits struct {
 
 // parseLimits checks every ceiling: counts must be non-negative, wall
 // times must fit in nanoseconds, money must be an exact decimal.
-func parseLimits(c *tables.Ceilings) (limits, []tables.Finding) {
+func parseLimits(c *tables.Ceilings) (limits, []rules.Finding) {
 	var l limits
-	var fs []tables.Finding
+	var fs []rules.Finding
 	count := func(ptr string, v int64, scale int64) *int64 {
 		if v < 0 || v > (1<<63-1)/scale {
 			fs = append(fs, ceilingFinding(ptr, "is negative or out of range"))
@@ -52,8 +53,8 @@ func parseLimits(c *tables.Ceilings) (limits, []tables.Finding) {
 	return l, fs
 }
 
-func ceilingFinding(ptr, what string) tables.Finding {
-	return tables.Finding{Code: tables.CodeCeilingInvalid, Severity: tables.Reject, File: manifestFile,
+func ceilingFinding(ptr, what string) rules.Finding {
+	return rules.Finding{Code: rules.CodeCeilingInvalid, Severity: rules.Reject, File: manifestFile,
 		Pointer: ptr, Message: "The ceiling " + ptr + " " + what + "."}
 }
 
@@ -67,26 +68,26 @@ func exceeds(v int64, ceiling *int64) bool { return ceiling != nil && v > *ceili
 // whether the session is shown within all of them (an unknown cost is not).
 func (a *accountant) sessionCeilings(line tables.Line[tables.Receipt], row *tables.Token, res *reservation) bool {
 	ok := true
-	over := func(code tables.Code, ptr, what string, v int64, ceiling *int64) {
+	over := func(code rules.Code, ptr, what string, v int64, ceiling *int64) {
 		if exceeds(v, ceiling) {
 			ok = false
-			a.add(line, code, tables.ClassOf(code).Severity(), ptr, fmt.Sprintf("The session's %s (%d) exceeds the per-session ceiling (%d).", what, v, *ceiling))
+			a.add(line, code, rules.ClassOf(code).Severity(), ptr, fmt.Sprintf("The session's %s (%d) exceeds the per-session ceiling (%d).", what, v, *ceiling))
 		}
 	}
 	if row.DurationNS == nil {
 		ok = false
 	} else {
-		over(tables.CodeCeilingSessionWall, "/ended_at", "wall time in ns", *row.DurationNS, a.limits.sessionWallNS)
+		over(rules.CodeCeilingSessionWall, "/ended_at", "wall time in ns", *row.DurationNS, a.limits.sessionWallNS)
 	}
-	over(tables.CodeCeilingSessionInput, "/meter", "cumulative input", row.InputTotal, a.limits.sessionInput)
-	over(tables.CodeCeilingSessionOutput, "/meter", "billed output", row.Output, a.limits.sessionOutput)
+	over(rules.CodeCeilingSessionInput, "/meter", "cumulative input", row.InputTotal, a.limits.sessionInput)
+	over(rules.CodeCeilingSessionOutput, "/meter", "billed output", row.Output, a.limits.sessionOutput)
 	row.WithinSessionCeilings = ok
 	if res == nil {
 		return false
 	}
 	costOver := row.ReferenceCost != nil && res.cost != nil && *row.ReferenceCost > *res.cost
 	if row.InputTotal > res.input || row.Output > res.output || costOver {
-		a.add(line, tables.CodeReservationExceeded, tables.ClassOf(tables.CodeReservationExceeded).Severity(), "/reservation", fmt.Sprintf(
+		a.add(line, rules.CodeReservationExceeded, rules.ClassOf(rules.CodeReservationExceeded).Severity(), "/reservation", fmt.Sprintf(
 			"The session used %d input and %d output tokens (reference cost %s), beyond its reservation %s of %d, %d (%s).",
 			row.InputTotal, row.Output, moneyText(row.ReferenceCost), res.id, res.input, res.output, moneyText(res.cost)))
 		return false
@@ -116,7 +117,7 @@ func PlannedSessions(m *tables.Manifest) int64 {
 		slots = int64(len(d.Tasks)) * max(d.Repetitions, 0)
 	}
 	arms := int64(len(d.Arms))
-	if m.Kind == tables.KindSystemComparison {
+	if m.Kind == rules.KindSystemComparison {
 		return slots * 2 * arms
 	}
 	return slots * (1 + arms)
@@ -126,7 +127,7 @@ func PlannedSessions(m *tables.Manifest) int64 {
 // and records one Ceiling row for each, in manifest order.
 func (a *accountant) campaignCeilings() {
 	planned := PlannedSessions(&a.c.Manifest)
-	if b := a.c.Benchmark; b != nil && a.c.Manifest.Kind == tables.KindReviewerBenchmark {
+	if b := a.c.Benchmark; b != nil && a.c.Manifest.Kind == rules.KindReviewerBenchmark {
 		// a reviewer benchmark plans one review per case × profile × run
 		planned = int64(len(b.Cases)) * int64(len(a.c.Manifest.Design.Arms)) * max(a.c.Manifest.Design.Repetitions, 0)
 	}
@@ -135,18 +136,18 @@ func (a *accountant) campaignCeilings() {
 	if w, ok := a.campaignWall(); ok {
 		wall = &w
 	}
-	a.countCeiling("planned_sessions", tables.CodeCeilingPlannedSessions, "sessions", "planned sessions", &planned, a.limits.planned)
-	a.countCeiling("total_sessions", tables.CodeCeilingTotalSessions, "sessions", "dispatched sessions", &u.Sessions, a.limits.total)
-	a.countCeiling("wall_time", tables.CodeCeilingCampaignWall, "ns", "wall time in ns (first start to last end)", wall, a.limits.campaignWallNS)
-	a.countCeiling("input_tokens", tables.CodeCeilingCampaignInput, "tokens", "accounted and held input", &u.InputTokens, a.limits.campaignInput)
-	a.countCeiling("output_tokens", tables.CodeCeilingCampaignOutput, "tokens", "accounted and held output", &u.OutputTokens, a.limits.campaignOutput)
-	a.moneyCeiling("reference_cost", tables.CodeCeilingReferenceCost, "reference cost", u.ReferenceCost, a.limits.referenceCost)
-	a.moneyCeiling("actual_cost", tables.CodeCeilingActualCost, "attributable actual cost", u.ActualCost, a.limits.actualCost)
+	a.countCeiling("planned_sessions", rules.CodeCeilingPlannedSessions, "sessions", "planned sessions", &planned, a.limits.planned)
+	a.countCeiling("total_sessions", rules.CodeCeilingTotalSessions, "sessions", "dispatched sessions", &u.Sessions, a.limits.total)
+	a.countCeiling("wall_time", rules.CodeCeilingCampaignWall, "ns", "wall time in ns (first start to last end)", wall, a.limits.campaignWallNS)
+	a.countCeiling("input_tokens", rules.CodeCeilingCampaignInput, "tokens", "accounted and held input", &u.InputTokens, a.limits.campaignInput)
+	a.countCeiling("output_tokens", rules.CodeCeilingCampaignOutput, "tokens", "accounted and held output", &u.OutputTokens, a.limits.campaignOutput)
+	a.moneyCeiling("reference_cost", rules.CodeCeilingReferenceCost, "reference cost", u.ReferenceCost, a.limits.referenceCost)
+	a.moneyCeiling("actual_cost", rules.CodeCeilingActualCost, "attributable actual cost", u.ActualCost, a.limits.actualCost)
 }
 
 // countCeiling records a count or duration ceiling: held when the use is
 // at most the limit, null when either is unknown.
-func (a *accountant) countCeiling(name string, code tables.Code, unit, what string, use, limit *int64) {
+func (a *accountant) countCeiling(name string, code rules.Code, unit, what string, use, limit *int64) {
 	member := name
 	if name == "wall_time" {
 		member = "wall_ms"
@@ -157,7 +158,7 @@ func (a *accountant) countCeiling(name string, code tables.Code, unit, what stri
 		row.Held = &held
 		if !held {
 			row.Code = string(code)
-			a.findings = append(a.findings, tables.Finding{Code: code, Severity: tables.ClassOf(code).Severity(), File: manifestFile, Pointer: row.Pointer,
+			a.findings = append(a.findings, rules.Finding{Code: code, Severity: rules.ClassOf(code).Severity(), File: manifestFile, Pointer: row.Pointer,
 				Message: fmt.Sprintf("The campaign's %s (%d) exceeds its ceiling (%d).", what, *use, *limit)})
 		}
 	}
@@ -166,19 +167,19 @@ func (a *accountant) countCeiling(name string, code tables.Code, unit, what stri
 
 // moneyCeiling records a money ceiling; an unknown use cannot be shown
 // within it.
-func (a *accountant) moneyCeiling(name string, code tables.Code, what string, use, limit *tables.Money) {
+func (a *accountant) moneyCeiling(name string, code rules.Code, what string, use, limit *tables.Money) {
 	row := tables.Ceiling{Ceiling: name, Pointer: "/ceilings/campaign/" + name, Unit: "money", LimitCost: limit, UseCost: use}
 	switch {
 	case use == nil:
-		row.Code = string(tables.CodeCampaignCostUnknown)
-		a.findings = append(a.findings, tables.Finding{Code: tables.CodeCampaignCostUnknown, Severity: tables.ClassOf(tables.CodeCampaignCostUnknown).Severity(), File: manifestFile, Pointer: row.Pointer,
+		row.Code = string(rules.CodeCampaignCostUnknown)
+		a.findings = append(a.findings, rules.Finding{Code: rules.CodeCampaignCostUnknown, Severity: rules.ClassOf(rules.CodeCampaignCostUnknown).Severity(), File: manifestFile, Pointer: row.Pointer,
 			Message: "The campaign's " + what + " is unknown (a charge without tariff, meter or reservation), so it cannot be shown within its ceiling."})
 	case limit != nil:
 		held := *use <= *limit
 		row.Held = &held
 		if !held {
 			row.Code = string(code)
-			a.findings = append(a.findings, tables.Finding{Code: code, Severity: tables.ClassOf(code).Severity(), File: manifestFile, Pointer: row.Pointer,
+			a.findings = append(a.findings, rules.Finding{Code: code, Severity: rules.ClassOf(code).Severity(), File: manifestFile, Pointer: row.Pointer,
 				Message: "The campaign's " + what + " (" + use.String() + ") exceeds its ceiling (" + limit.String() + ")."})
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -30,21 +31,21 @@ func ceilingCampaign() *tables.Campaign {
 func TestRunCeilings(t *testing.T) {
 	cases := []struct {
 		name   string
-		code   tables.Code
+		code   rules.Code
 		figure int64 // the campaign's own figure, computed by hand above
 		set    func(c *tables.Ceilings, v int64)
 	}{
-		{"session wall", tables.CodeCeilingSessionWall, 90_000, func(c *tables.Ceilings, v int64) { c.Session.WallMS = v }},
-		{"session input", tables.CodeCeilingSessionInput, 1000, func(c *tables.Ceilings, v int64) { c.Session.InputTokens = v }},
-		{"session output", tables.CodeCeilingSessionOutput, 100, func(c *tables.Ceilings, v int64) { c.Session.OutputTokens = v }},
-		{"planned sessions", tables.CodeCeilingPlannedSessions, 3, func(c *tables.Ceilings, v int64) { c.Campaign.PlannedSessions = v }},
-		{"total sessions", tables.CodeCeilingTotalSessions, 2, func(c *tables.Ceilings, v int64) { c.Campaign.TotalSessions = v }},
-		{"campaign wall", tables.CodeCeilingCampaignWall, 120_000, func(c *tables.Ceilings, v int64) { c.Campaign.WallMS = v }},
-		{"campaign input", tables.CodeCeilingCampaignInput, 2000, func(c *tables.Ceilings, v int64) { c.Campaign.InputTokens = v }},
-		{"campaign output", tables.CodeCeilingCampaignOutput, 200, func(c *tables.Ceilings, v int64) { c.Campaign.OutputTokens = v }},
-		{"reference cost", tables.CodeCeilingReferenceCost, 12_000_000_000, // 0.012 in pico-units
+		{"session wall", rules.CodeCeilingSessionWall, 90_000, func(c *tables.Ceilings, v int64) { c.Session.WallMS = v }},
+		{"session input", rules.CodeCeilingSessionInput, 1000, func(c *tables.Ceilings, v int64) { c.Session.InputTokens = v }},
+		{"session output", rules.CodeCeilingSessionOutput, 100, func(c *tables.Ceilings, v int64) { c.Session.OutputTokens = v }},
+		{"planned sessions", rules.CodeCeilingPlannedSessions, 3, func(c *tables.Ceilings, v int64) { c.Campaign.PlannedSessions = v }},
+		{"total sessions", rules.CodeCeilingTotalSessions, 2, func(c *tables.Ceilings, v int64) { c.Campaign.TotalSessions = v }},
+		{"campaign wall", rules.CodeCeilingCampaignWall, 120_000, func(c *tables.Ceilings, v int64) { c.Campaign.WallMS = v }},
+		{"campaign input", rules.CodeCeilingCampaignInput, 2000, func(c *tables.Ceilings, v int64) { c.Campaign.InputTokens = v }},
+		{"campaign output", rules.CodeCeilingCampaignOutput, 200, func(c *tables.Ceilings, v int64) { c.Campaign.OutputTokens = v }},
+		{"reference cost", rules.CodeCeilingReferenceCost, 12_000_000_000, // 0.012 in pico-units
 			func(c *tables.Ceilings, v int64) { c.Campaign.ReferenceCost = tables.Money(v).String() }},
-		{"actual cost", tables.CodeCeilingActualCost, 20_000_000_000, // 0.02
+		{"actual cost", rules.CodeCeilingActualCost, 20_000_000_000, // 0.02
 			func(c *tables.Ceilings, v int64) { c.Campaign.ActualCost = tables.Money(v).String() }},
 	}
 	for _, tc := range cases {
@@ -77,7 +78,7 @@ func TestRunCeilingInvalid(t *testing.T) {
 	s := runOn(c)
 	var ptrs []string
 	for _, f := range s.Rejections {
-		if f.Code == tables.CodeCeilingInvalid && f.Severity == tables.Reject && f.File == manifestFile {
+		if f.Code == rules.CodeCeilingInvalid && f.Severity == rules.Reject && f.File == manifestFile {
 			ptrs = append(ptrs, f.Pointer)
 		}
 	}
@@ -87,7 +88,7 @@ func TestRunCeilingInvalid(t *testing.T) {
 }
 
 func TestPlannedSessions(t *testing.T) {
-	m := tables.Manifest{Kind: tables.KindPairedReview, Design: tables.Design{Repetitions: 3, Arms: []tables.Arm{{ID: "A"}, {ID: "B"}}, Tasks: make([]tables.TaskSpec, 8)}}
+	m := tables.Manifest{Kind: rules.KindPairedReview, Design: tables.Design{Repetitions: 3, Arms: []tables.Arm{{ID: "A"}, {ID: "B"}}, Tasks: make([]tables.TaskSpec, 8)}}
 	// 8 tasks × 3 repetitions × (D + A + B) = 72.
 	if got := PlannedSessions(&m); got != 72 {
 		t.Errorf("PlannedSessions = %d, want 72", got)
@@ -98,7 +99,7 @@ func TestPlannedSessions(t *testing.T) {
 	}
 	// Rule G5: 6 tasks × 2 repetitions × 3 systems × (investigation +
 	// review) = 72 planned model sessions; setup is not a planned session.
-	sc := tables.Manifest{Kind: tables.KindSystemComparison, Design: tables.Design{Repetitions: 2,
+	sc := tables.Manifest{Kind: rules.KindSystemComparison, Design: tables.Design{Repetitions: 2,
 		Arms: []tables.Arm{{ID: "native"}, {ID: "madar"}, {ID: "serena"}}}}
 	for i := range 6 {
 		sc.Design.Tasks = append(sc.Design.Tasks, tables.TaskSpec{Repository: []string{"R1", "R2", "R3"}[i/2]})

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/load"
@@ -77,11 +78,11 @@ func unattributableMCPViolations(s *tables.Set) []string {
 			out = append(out, "the workflow cost of "+mcpSession+"'s run is "+r.WorkflowCost.String()+", want null")
 		}
 	}
-	if !slices.ContainsFunc(s.Rejections, func(f tables.Finding) bool { return f.Code == tables.CodeCampaignCostUnknown }) {
+	if !slices.ContainsFunc(s.Rejections, func(f rules.Finding) bool { return f.Code == rules.CodeCampaignCostUnknown }) {
 		out = append(out, "no campaign_cost_unknown finding: the campaign cost is shown as known")
 	}
 	for _, g := range s.Gates {
-		if g.Gate == tables.GateCostPair && (g.Pass || g.Observed != "null") {
+		if g.Gate == rules.GateCostPair && (g.Pass || g.Observed != "null") {
 			out = append(out, "g5_cost_pair observed "+g.Observed+", want null (cannot pass)")
 		}
 	}
@@ -206,7 +207,7 @@ func nextDispatchProhibited(c *tables.Campaign, ledger *tables.Spool[tables.Ledg
 	if v.Admitted {
 		return "the next dispatch was admitted against an exhausted global budget: " + v.Message
 	}
-	if v.Code != tables.CodeCeilingReferenceCost {
+	if v.Code != rules.CodeCeilingReferenceCost {
 		return "refused for " + string(v.Code) + ", not for the exhausted reference-cost ceiling"
 	}
 	return ""
@@ -247,16 +248,16 @@ func TestMutationOmitOneGlobalReservation(t *testing.T) {
 		c := loadExample(t)
 		editReceipt(t, c, mcpSession, func(r *tables.Receipt) { r.Reservation = nil })
 		s := pipeline(c)
-		var hits []tables.Finding
+		var hits []rules.Finding
 		for _, f := range s.Rejections {
-			if f.Code == tables.CodeReservationMissing {
+			if f.Code == rules.CodeReservationMissing {
 				hits = append(hits, f)
 			}
 		}
 		if len(hits) != 1 || hits[0].Session != mcpSession || hits[0].File != "receipts.jsonl" {
 			t.Fatalf("reservation_missing findings %v, want one for %s", hits, mcpSession)
 		}
-		if !tables.CostGateBlocking(hits[0].Code) {
+		if !rules.CostGateBlocking(hits[0].Code) {
 			t.Error("reservation_missing does not block the cost gate")
 		}
 		for _, tok := range s.Tokens.Collect() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -71,15 +72,15 @@ func normalized(uncached, cached, w5, w1, out, reasoning int64) string {
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
-func codes(fs []tables.Finding) []tables.Code {
-	var out []tables.Code
+func codes(fs []rules.Finding) []rules.Code {
+	var out []rules.Code
 	for _, f := range fs {
 		out = append(out, f.Code)
 	}
 	return out
 }
 
-func hasCode(fs []tables.Finding, c tables.Code) bool { return slices.Contains(codes(fs), c) }
+func hasCode(fs []rules.Finding, c rules.Code) bool { return slices.Contains(codes(fs), c) }
 
 func money(t *testing.T, s string) tables.Money {
 	t.Helper()

@@ -7,6 +7,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -37,7 +38,7 @@ func (b Buckets) Input() int64 {
 // Problem is one thing wrong with a meter. Pointer is an RFC 6901 pointer
 // relative to the usage object.
 type Problem struct {
-	Code    tables.Code
+	Code    rules.Code
 	Pointer string
 	Message string
 }
@@ -45,7 +46,7 @@ type Problem struct {
 // Invalid reports whether p makes the meter unusable (every problem but an
 // unsupported price modifier, which leaves the tokens valid and the cost
 // unpriceable).
-func (p Problem) Invalid() bool { return p.Code != tables.CodeMeterUnsupportedModifier }
+func (p Problem) Invalid() bool { return p.Code != rules.CodeMeterUnsupportedModifier }
 
 // DecodeMeter decodes usage strictly per shape and normalises it. It never
 // panics; on any invalid problem the buckets are meaningless.
@@ -74,7 +75,7 @@ func DecodeMeter(shape tables.UsageShape, usage []byte) (Buckets, []Problem) {
 	case tables.ShapeHarborAgentContext:
 		b = decodeShape(&d, usage, (*harborUsage).buckets)
 	default:
-		d.add(tables.CodeMeterUnknownShape, "", fmt.Sprintf("Meter shape %q is not one of the accepted usage shapes.", shape))
+		d.add(rules.CodeMeterUnknownShape, "", fmt.Sprintf("Meter shape %q is not one of the accepted usage shapes.", shape))
 	}
 	return b, d.problems
 }
@@ -94,7 +95,7 @@ type decoder struct {
 	badCount bool // some count is missing or invalid: relations between counts are not checked
 }
 
-func (d *decoder) add(code tables.Code, ptr, msg string) {
+func (d *decoder) add(code rules.Code, ptr, msg string) {
 	d.problems = append(d.problems, Problem{Code: code, Pointer: ptr, Message: msg})
 }
 
@@ -111,7 +112,7 @@ func (d *decoder) invalid() bool {
 // members, integers only. It reports the first decoding problem.
 func (d *decoder) unmarshal(usage []byte, v any) bool {
 	if len(usage) == 0 || jsontext.Value(usage).Kind() != '{' {
-		d.add(tables.CodeMeterMalformed, "", "The meter's usage is not a JSON object.")
+		d.add(rules.CodeMeterMalformed, "", "The meter's usage is not a JSON object.")
 		return false
 	}
 	err := json.Unmarshal(usage, v, json.RejectUnknownMembers(true))
@@ -122,16 +123,16 @@ func (d *decoder) unmarshal(usage []byte, v any) bool {
 	var xerr *jsontext.SyntacticError
 	switch {
 	case errors.As(err, &serr) && errors.Is(serr.Err, json.ErrUnknownName):
-		d.add(tables.CodeMeterUnknownField, string(serr.JSONPointer),
+		d.add(rules.CodeMeterUnknownField, string(serr.JSONPointer),
 			fmt.Sprintf("The usage member %q is not defined by this meter shape.", string(serr.JSONPointer)))
 	case errors.As(err, &serr):
-		d.add(tables.CodeMeterMalformed, string(serr.JSONPointer),
+		d.add(rules.CodeMeterMalformed, string(serr.JSONPointer),
 			fmt.Sprintf("The usage value at %q is not of the expected type (a non-negative integer count or the documented object).", string(serr.JSONPointer)))
 	case errors.As(err, &xerr):
-		d.add(tables.CodeMeterMalformed, string(xerr.JSONPointer),
+		d.add(rules.CodeMeterMalformed, string(xerr.JSONPointer),
 			fmt.Sprintf("The usage is not valid strict JSON at %q (e.g. a duplicate member).", string(xerr.JSONPointer)))
 	default:
-		d.add(tables.CodeMeterMalformed, "", "The usage cannot be decoded.")
+		d.add(rules.CodeMeterMalformed, "", "The usage cannot be decoded.")
 	}
 	return false
 }
@@ -141,7 +142,7 @@ func (d *decoder) unmarshal(usage []byte, v any) bool {
 func (d *decoder) need(ptr string, v *int64) int64 {
 	if v == nil {
 		d.badCount = true
-		d.add(tables.CodeMeterMissingField, ptr, fmt.Sprintf("The usage lacks the required count %q (or it is null).", ptr))
+		d.add(rules.CodeMeterMissingField, ptr, fmt.Sprintf("The usage lacks the required count %q (or it is null).", ptr))
 		return 0
 	}
 	return d.count(ptr, *v)
@@ -159,18 +160,18 @@ func (d *decoder) count(ptr string, v int64) int64 {
 	switch {
 	case v < 0:
 		d.badCount = true
-		d.add(tables.CodeMeterNegative, ptr, fmt.Sprintf("The count %q is negative (%d).", ptr, v))
+		d.add(rules.CodeMeterNegative, ptr, fmt.Sprintf("The count %q is negative (%d).", ptr, v))
 		return 0
 	case v > maxTokens:
 		d.badCount = true
-		d.add(tables.CodeMeterOutOfRange, ptr, fmt.Sprintf("The count %q exceeds 10^15.", ptr))
+		d.add(rules.CodeMeterOutOfRange, ptr, fmt.Sprintf("The count %q exceeds 10^15.", ptr))
 		return 0
 	}
 	return v
 }
 
 // subset checks part ≤ whole for a count defined as a subset of another.
-func (d *decoder) subset(code tables.Code, partPtr string, part int64, wholePtr string, whole int64) {
+func (d *decoder) subset(code rules.Code, partPtr string, part int64, wholePtr string, whole int64) {
 	if !d.badCount && part > whole {
 		d.add(code, partPtr, fmt.Sprintf("%q (%d) exceeds %q (%d), of which it is a subset.", partPtr, part, wholePtr, whole))
 	}
@@ -186,11 +187,11 @@ func (d *decoder) total(ptr string, reported int64, rule string, parts ...int64)
 		sum += p // each part ≤ maxTokens: no overflow
 	}
 	if reported != sum {
-		d.add(tables.CodeMeterTotalMismatch, ptr, fmt.Sprintf("%q is %d but %s is %d.", ptr, reported, rule, sum))
+		d.add(rules.CodeMeterTotalMismatch, ptr, fmt.Sprintf("%q is %d but %s is %d.", ptr, reported, rule, sum))
 	}
 }
 
 // modifier records an unsupported price modifier.
 func (d *decoder) modifier(ptr, what string) {
-	d.add(tables.CodeMeterUnsupportedModifier, ptr, fmt.Sprintf("The meter reports %s at %q, which the reference rate card cannot price.", what, ptr))
+	d.add(rules.CodeMeterUnsupportedModifier, ptr, fmt.Sprintf("The meter reports %s at %q, which the reference rate card cannot price.", what, ptr))
 }

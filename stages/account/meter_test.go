@@ -3,6 +3,7 @@ package account
 import (
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -86,64 +87,64 @@ func TestDecodeMeterInvalid(t *testing.T) {
 		name    string
 		shape   tables.UsageShape
 		usage   string
-		code    tables.Code
+		code    rules.Code
 		pointer string
 	}{
-		{"unknown shape", "openai.completions", `{}`, tables.CodeMeterUnknownShape, ""},
-		{"not an object", tables.ShapeNormalized, `[1,2]`, tables.CodeMeterMalformed, ""},
-		{"null usage", tables.ShapeNormalized, `null`, tables.CodeMeterMalformed, ""},
-		{"empty usage", tables.ShapeNormalized, ``, tables.CodeMeterMalformed, ""},
+		{"unknown shape", "openai.completions", `{}`, rules.CodeMeterUnknownShape, ""},
+		{"not an object", tables.ShapeNormalized, `[1,2]`, rules.CodeMeterMalformed, ""},
+		{"null usage", tables.ShapeNormalized, `null`, rules.CodeMeterMalformed, ""},
+		{"empty usage", tables.ShapeNormalized, ``, rules.CodeMeterMalformed, ""},
 		{"unknown field", tables.ShapeAnthropic,
 			`{"input_tokens":1,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"iterations":[]}`,
-			tables.CodeMeterUnknownField, "/iterations"},
+			rules.CodeMeterUnknownField, "/iterations"},
 		{"case-folded field is unknown", tables.ShapeOpenAIResponses,
-			`{"Input_Tokens":1}`, tables.CodeMeterUnknownField, "/Input_Tokens"},
+			`{"Input_Tokens":1}`, rules.CodeMeterUnknownField, "/Input_Tokens"},
 		{"missing total", tables.ShapeOpenAIResponses,
 			`{"input_tokens":10,"input_tokens_details":{"cached_tokens":0},"output_tokens":1,"output_tokens_details":{"reasoning_tokens":0}}`,
-			tables.CodeMeterMissingField, "/total_tokens"},
+			rules.CodeMeterMissingField, "/total_tokens"},
 		{"null required count", tables.ShapeOpenAIResponses, resp("10", "null", "1", "0", "11"),
-			tables.CodeMeterMissingField, "/input_tokens_details/cached_tokens"},
+			rules.CodeMeterMissingField, "/input_tokens_details/cached_tokens"},
 		{"missing details object", tables.ShapeOpenAIChat,
 			`{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11,"completion_tokens_details":{"reasoning_tokens":0}}`,
-			tables.CodeMeterMissingField, "/prompt_tokens_details"},
-		{"negative", tables.ShapeOpenAIResponses, resp("10", "-1", "1", "0", "11"), tables.CodeMeterNegative, "/input_tokens_details/cached_tokens"},
-		{"fraction", tables.ShapeOpenAIResponses, resp("10.5", "0", "1", "0", "11"), tables.CodeMeterMalformed, "/input_tokens"},
-		{"string count", tables.ShapeOpenAIResponses, resp(`"10"`, "0", "1", "0", "11"), tables.CodeMeterMalformed, "/input_tokens"},
-		{"beyond int64", tables.ShapeOpenAIResponses, resp("99999999999999999999", "0", "1", "0", "11"), tables.CodeMeterMalformed, "/input_tokens"},
-		{"absurd count", tables.ShapeOpenAIResponses, resp("10000000000000000", "0", "1", "0", "11"), tables.CodeMeterOutOfRange, "/input_tokens"},
+			rules.CodeMeterMissingField, "/prompt_tokens_details"},
+		{"negative", tables.ShapeOpenAIResponses, resp("10", "-1", "1", "0", "11"), rules.CodeMeterNegative, "/input_tokens_details/cached_tokens"},
+		{"fraction", tables.ShapeOpenAIResponses, resp("10.5", "0", "1", "0", "11"), rules.CodeMeterMalformed, "/input_tokens"},
+		{"string count", tables.ShapeOpenAIResponses, resp(`"10"`, "0", "1", "0", "11"), rules.CodeMeterMalformed, "/input_tokens"},
+		{"beyond int64", tables.ShapeOpenAIResponses, resp("99999999999999999999", "0", "1", "0", "11"), rules.CodeMeterMalformed, "/input_tokens"},
+		{"absurd count", tables.ShapeOpenAIResponses, resp("10000000000000000", "0", "1", "0", "11"), rules.CodeMeterOutOfRange, "/input_tokens"},
 		{"duplicate key", tables.ShapeNormalized,
 			`{"uncached_input":1,"uncached_input":2,"cached_input":0,"cache_write_5m":0,"cache_write_1h":0,"output":0,"reasoning":0}`,
-			tables.CodeMeterMalformed, "/uncached_input"},
-		{"cached exceeds input", tables.ShapeOpenAIResponses, resp("10", "11", "1", "0", "11"), tables.CodeMeterCachedExceedsInput, "/input_tokens_details/cached_tokens"},
+			rules.CodeMeterMalformed, "/uncached_input"},
+		{"cached exceeds input", tables.ShapeOpenAIResponses, resp("10", "11", "1", "0", "11"), rules.CodeMeterCachedExceedsInput, "/input_tokens_details/cached_tokens"},
 		{"reasoning exceeds output", tables.ShapeOpenAIChat,
 			`{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15,"prompt_tokens_details":{"cached_tokens":0},"completion_tokens_details":{"reasoning_tokens":6}}`,
-			tables.CodeMeterReasoningExceedsOut, "/completion_tokens_details/reasoning_tokens"},
+			rules.CodeMeterReasoningExceedsOut, "/completion_tokens_details/reasoning_tokens"},
 		{"normalized reasoning exceeds output", tables.ShapeNormalized, normalized(1, 0, 0, 0, 5, 6),
-			tables.CodeMeterReasoningExceedsOut, "/reasoning"},
-		{"total mismatch", tables.ShapeOpenAIResponses, resp("10", "0", "1", "0", "12"), tables.CodeMeterTotalMismatch, "/total_tokens"},
+			rules.CodeMeterReasoningExceedsOut, "/reasoning"},
+		{"total mismatch", tables.ShapeOpenAIResponses, resp("10", "0", "1", "0", "12"), rules.CodeMeterTotalMismatch, "/total_tokens"},
 		// Summing thoughts into candidates twice would give 21600 − 1200.
 		{"gemini total without thoughts", tables.ShapeGemini,
 			`{"promptTokenCount":20000,"cachedContentTokenCount":16000,"candidatesTokenCount":400,"thoughtsTokenCount":1200,"totalTokenCount":20400}`,
-			tables.CodeMeterTotalMismatch, "/totalTokenCount"},
+			rules.CodeMeterTotalMismatch, "/totalTokenCount"},
 		{"gemini cached exceeds prompt", tables.ShapeGemini,
 			`{"promptTokenCount":10,"cachedContentTokenCount":11,"candidatesTokenCount":1,"totalTokenCount":11}`,
-			tables.CodeMeterCachedExceedsInput, "/cachedContentTokenCount"},
+			rules.CodeMeterCachedExceedsInput, "/cachedContentTokenCount"},
 		{"inspect total mismatch", tables.ShapeInspect,
 			`{"input_tokens":3000,"output_tokens":700,"total_tokens":3700,"input_tokens_cache_read":9000}`,
-			tables.CodeMeterTotalMismatch, "/total_tokens"},
+			rules.CodeMeterTotalMismatch, "/total_tokens"},
 		// The real 2024 Anthropic receipt has writes but no TTL split: unpriceable.
 		{"anthropic writes without ttl", tables.ShapeAnthropic,
 			`{"cache_creation_input_tokens":493,"cache_read_input_tokens":2706,"input_tokens":5,"output_tokens":85,"service_tier":"standard"}`,
-			tables.CodeMeterCacheBreakdown, "/cache_creation"},
+			rules.CodeMeterCacheBreakdown, "/cache_creation"},
 		{"anthropic ttl sum mismatch", tables.ShapeAnthropic,
 			`{"input_tokens":5,"output_tokens":1,"cache_creation_input_tokens":100,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":60,"ephemeral_1h_input_tokens":60}}`,
-			tables.CodeMeterCacheBreakdown, "/cache_creation"},
+			rules.CodeMeterCacheBreakdown, "/cache_creation"},
 		{"codex running total below last turn", tables.ShapeCodexTokenCount,
 			`{"total_token_usage":{"input_tokens":100,"cached_input_tokens":0,"output_tokens":10,"reasoning_output_tokens":0,"total_tokens":110},"last_token_usage":{"input_tokens":50,"cached_input_tokens":0,"output_tokens":20,"reasoning_output_tokens":0,"total_tokens":70}}`,
-			tables.CodeMeterRunningTotalBelow, "/total_token_usage/output_tokens"},
+			rules.CodeMeterRunningTotalBelow, "/total_token_usage/output_tokens"},
 		{"codex missing last turn", tables.ShapeCodexTokenCount,
 			`{"total_token_usage":{"input_tokens":100,"cached_input_tokens":0,"output_tokens":10,"reasoning_output_tokens":0,"total_tokens":110}}`,
-			tables.CodeMeterMissingField, "/last_token_usage"},
+			rules.CodeMeterMissingField, "/last_token_usage"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -179,7 +180,7 @@ func TestDecodeMeterModifiers(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b, problems := DecodeMeter(tc.shape, []byte(tc.usage))
-			if len(problems) != 1 || problems[0].Code != tables.CodeMeterUnsupportedModifier || problems[0].Invalid() || problems[0].Pointer != tc.pointer {
+			if len(problems) != 1 || problems[0].Code != rules.CodeMeterUnsupportedModifier || problems[0].Invalid() || problems[0].Pointer != tc.pointer {
 				t.Fatalf("problems = %+v, want one unsupported modifier at %s", problems, tc.pointer)
 			}
 			if b.Input() == 0 || b.Output != 1 {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -48,26 +49,26 @@ func TestRunCostStatus(t *testing.T) {
 		edit   func(r *tables.Receipt)
 		status string
 		kind   string
-		code   tables.Code
-		sev    tables.Severity
+		code   rules.Code
+		sev    rules.Severity
 		ptr    string
 	}{
 		{"missing meter on a response", func(r *tables.Receipt) { r.Meter = nil },
-			tables.CostMissingMeter, tables.LedgerHeld, tables.CodeMeterMissing, tables.Warn, "/meter"},
+			tables.CostMissingMeter, tables.LedgerHeld, rules.CodeMeterMissing, rules.Warn, "/meter"},
 		{"interruption without meter", func(r *tables.Receipt) { r.Meter, r.Status = nil, tables.StatusInterruption },
-			tables.CostMissingMeter, tables.LedgerHeld, tables.CodeMeterMissing, tables.Warn, "/meter"},
+			tables.CostMissingMeter, tables.LedgerHeld, rules.CodeMeterMissing, rules.Warn, "/meter"},
 		{"impossible meter", func(r *tables.Receipt) { r.Meter.Usage = []byte(normalized(1, 0, 0, 0, 1, 2)) },
-			tables.CostInvalidMeter, tables.LedgerHeld, tables.CodeMeterReasoningExceedsOut, tables.Reject, "/meter/usage/reasoning"},
+			tables.CostInvalidMeter, tables.LedgerHeld, rules.CodeMeterReasoningExceedsOut, rules.Reject, "/meter/usage/reasoning"},
 		{"unknown shape", func(r *tables.Receipt) { r.Meter.Shape = "openai.legacy" },
-			tables.CostInvalidMeter, tables.LedgerHeld, tables.CodeMeterUnknownShape, tables.Reject, "/meter/shape"},
+			tables.CostInvalidMeter, tables.LedgerHeld, rules.CodeMeterUnknownShape, rules.Reject, "/meter/shape"},
 		{"unknown rate card", func(r *tables.Receipt) { r.Meter.RateCard = "gpt-9" },
-			tables.CostUnknownRateCard, tables.LedgerAccounted, tables.CodeRateCardUnknown, tables.Reject, "/meter/rate_card"},
+			tables.CostUnknownRateCard, tables.LedgerAccounted, rules.CodeRateCardUnknown, rules.Reject, "/meter/rate_card"},
 		{"missing tariff", func(r *tables.Receipt) { r.Meter.Usage = []byte(normalized(1000, 0, 5, 0, 100, 0)) },
-			tables.CostMissingTariff, tables.LedgerAccounted, tables.CodeTariffMissing, tables.Warn, "/meter/rate_card"},
+			tables.CostMissingTariff, tables.LedgerAccounted, rules.CodeTariffMissing, rules.Warn, "/meter/rate_card"},
 		{"unsupported modifier", func(r *tables.Receipt) {
 			r.Meter.Shape = tables.ShapeAnthropic
 			r.Meter.Usage = []byte(`{"input_tokens":5,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"service_tier":"priority"}`)
-		}, tables.CostUnsupportedModifier, tables.LedgerAccounted, tables.CodeMeterUnsupportedModifier, tables.Warn, "/meter/usage/service_tier"},
+		}, tables.CostUnsupportedModifier, tables.LedgerAccounted, rules.CodeMeterUnsupportedModifier, rules.Warn, "/meter/usage/service_tier"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,7 +87,7 @@ func TestRunCostStatus(t *testing.T) {
 			}
 			// An unknown charge makes the campaign reference cost unknown,
 			// except a held entry whose reservation bounds it.
-			if tc.kind == tables.LedgerAccounted && !hasCode(s.Rejections, tables.CodeCampaignCostUnknown) {
+			if tc.kind == tables.LedgerAccounted && !hasCode(s.Rejections, rules.CodeCampaignCostUnknown) {
 				t.Errorf("findings %v lack campaign_cost_unknown", codes(s.Rejections))
 			}
 		})
@@ -140,7 +141,7 @@ func TestRunLedgerOrderAndReplay(t *testing.T) {
 	}
 	// The copy reuses the request ID for another session: charged once,
 	// and a defect of the record.
-	if !hasCode(s.Rejections, tables.CodeRequestIDReused) || hasCode(s.Rejections, tables.CodeLedgerRequestReplayed) {
+	if !hasCode(s.Rejections, rules.CodeRequestIDReused) || hasCode(s.Rejections, rules.CodeLedgerRequestReplayed) {
 		t.Errorf("findings %v: want request_id_reused, not ledger_request_replayed", codes(s.Rejections))
 	}
 }
@@ -153,11 +154,11 @@ func TestRunReplayOfTheSameRequest(t *testing.T) {
 	a := receipt("T1-r1-A", tables.ShapeNormalized, u)
 	same := receipt("T1-r1-A", tables.ShapeNormalized, u)
 	s := runOn(testCampaign(a, same))
-	if !hasCode(s.Rejections, tables.CodeLedgerRequestReplayed) || hasCode(s.Rejections, tables.CodeRequestIDReused) {
+	if !hasCode(s.Rejections, rules.CodeLedgerRequestReplayed) || hasCode(s.Rejections, rules.CodeRequestIDReused) {
 		t.Errorf("same request: findings %v, want only ledger_request_replayed", codes(s.Rejections))
 	}
 	for _, f := range s.Rejections {
-		if f.Code == tables.CodeLedgerRequestReplayed && f.Severity != tables.Warn {
+		if f.Code == rules.CodeLedgerRequestReplayed && f.Severity != rules.Warn {
 			t.Errorf("a replay of the same request is a note, got %s", f.Severity)
 		}
 	}
@@ -166,7 +167,7 @@ func TestRunReplayOfTheSameRequest(t *testing.T) {
 	res.OutputTokens++
 	other.Reservation = &res
 	s = runOn(testCampaign(a, other))
-	if !hasCode(s.Rejections, tables.CodeRequestIDReused) {
+	if !hasCode(s.Rejections, rules.CodeRequestIDReused) {
 		t.Errorf("another bound: findings %v lack request_id_reused", codes(s.Rejections))
 	}
 }
@@ -190,7 +191,7 @@ func TestRunToolsAndBilling(t *testing.T) {
 		billing   tables.Billing
 		tools     string // "" = null
 		actual    string // "" = null
-		code      tables.Code
+		code      rules.Code
 		wantNoErr bool
 	}{
 		{"mcp and ordinary charges summed", []tables.ToolCall{
@@ -201,10 +202,10 @@ func TestRunToolsAndBilling(t *testing.T) {
 			{Kind: "mcp", Name: "find", Charge: strp("0.01")}, {Kind: "mcp", Name: "x", Charge: nil},
 		}, tables.Billing{Basis: tables.BillingUnavailable}, "", "", "", true},
 		{"actual billing", nil, tables.Billing{Basis: tables.BillingActual, ActualCharge: strp("0.15")}, "0.00", "0.15", "", true},
-		{"actual basis without charge", nil, tables.Billing{Basis: tables.BillingActual}, "0.00", "", tables.CodeActualChargeMissing, false},
-		{"reference basis with a charge", nil, tables.Billing{Basis: tables.BillingReference, ActualCharge: strp("1")}, "0.00", "", tables.CodeActualChargeUnexpected, false},
+		{"actual basis without charge", nil, tables.Billing{Basis: tables.BillingActual}, "0.00", "", rules.CodeActualChargeMissing, false},
+		{"reference basis with a charge", nil, tables.Billing{Basis: tables.BillingReference, ActualCharge: strp("1")}, "0.00", "", rules.CodeActualChargeUnexpected, false},
 		{"negative tool tokens", []tables.ToolCall{{Kind: "mcp", InputTokens: -1, Charge: strp("0")}},
-			tables.Billing{Basis: tables.BillingUnavailable}, "0.00", "", tables.CodeToolTokensInvalid, false},
+			tables.Billing{Basis: tables.BillingUnavailable}, "0.00", "", rules.CodeToolTokensInvalid, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -215,7 +216,7 @@ func TestRunToolsAndBilling(t *testing.T) {
 			if moneyText(tok.ToolCharges) != orUnknown(tc.tools) || moneyText(tok.ActualCharge) != orUnknown(tc.actual) {
 				t.Errorf("tool charges %s, actual %s; want %s, %s", moneyText(tok.ToolCharges), moneyText(tok.ActualCharge), orUnknown(tc.tools), orUnknown(tc.actual))
 			}
-			if tc.wantNoErr && len(s.Rejections) != 0 && !hasCode(s.Rejections, tables.CodeCampaignCostUnknown) {
+			if tc.wantNoErr && len(s.Rejections) != 0 && !hasCode(s.Rejections, rules.CodeCampaignCostUnknown) {
 				t.Errorf("findings %v", s.Rejections)
 			}
 			if tc.code != "" && !hasCode(s.Rejections, tc.code) {
@@ -244,7 +245,7 @@ func TestRunReservations(t *testing.T) {
 		r := receipt("T1-r1-A", tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))
 		r.Reservation = nil
 		s := runOn(testCampaign(r))
-		if !hasCode(s.Rejections, tables.CodeReservationMissing) || s.Tokens.Collect()[0].WithinCeilings {
+		if !hasCode(s.Rejections, rules.CodeReservationMissing) || s.Tokens.Collect()[0].WithinCeilings {
 			t.Errorf("findings %v, token %+v", codes(s.Rejections), s.Tokens.Collect()[0])
 		}
 	})
@@ -263,7 +264,7 @@ func TestRunReservations(t *testing.T) {
 			c := testCampaign(r)
 			c.Manifest.Ceilings.Session = tables.SessionCeilings{WallMS: 240_000, InputTokens: 100_000, OutputTokens: 10_000}
 			s := runOn(c)
-			if got := hasCode(s.Rejections, tables.CodeReservationExceeded); got != tc.over {
+			if got := hasCode(s.Rejections, rules.CodeReservationExceeded); got != tc.over {
 				t.Errorf("reservation_exceeded = %v, want %v (%v)", got, tc.over, codes(s.Rejections))
 			}
 			if s.Tokens.Collect()[0].WithinCeilings == tc.over {

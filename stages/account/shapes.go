@@ -3,7 +3,7 @@ package account
 import (
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // The accepted usage shapes (Meter.Usage is the provider's usage object
@@ -31,7 +31,7 @@ func (u *normalizedUsage) buckets(d *decoder) Buckets {
 		Output:        d.need("/output", u.Output),
 		Reasoning:     d.need("/reasoning", u.Reasoning),
 	}
-	d.subset(tables.CodeMeterReasoningExceedsOut, "/reasoning", b.Reasoning, "/output", b.Output)
+	d.subset(rules.CodeMeterReasoningExceedsOut, "/reasoning", b.Reasoning, "/output", b.Output)
 	return b
 }
 
@@ -136,8 +136,8 @@ type inclusiveMeter struct {
 // inclusive subtracts the cached subset from the inclusive input exactly
 // once and keeps reasoning inside output.
 func inclusive(d *decoder, m inclusiveMeter) Buckets {
-	d.subset(tables.CodeMeterCachedExceedsInput, m.cachedPtr, m.cached+m.write, m.inPtr, m.in)
-	d.subset(tables.CodeMeterReasoningExceedsOut, m.reasoningPtr, m.reasoning, m.outPtr, m.out)
+	d.subset(rules.CodeMeterCachedExceedsInput, m.cachedPtr, m.cached+m.write, m.inPtr, m.in)
+	d.subset(rules.CodeMeterReasoningExceedsOut, m.reasoningPtr, m.reasoning, m.outPtr, m.out)
 	d.total(m.totalPtr, m.total, "input + output", m.in, m.out)
 	if d.invalid() {
 		return Buckets{}
@@ -188,12 +188,12 @@ func (u *anthropicUsage) buckets(d *decoder) Buckets {
 		b.CacheWrite1h = d.need("/cache_creation/ephemeral_1h_input_tokens", c.Ephemeral1h)
 	}
 	if !d.badCount && b.CacheWrite5m+b.CacheWrite1h != creation {
-		d.add(tables.CodeMeterCacheBreakdown, "/cache_creation",
+		d.add(rules.CodeMeterCacheBreakdown, "/cache_creation",
 			"cache_creation by TTL is missing or does not sum to cache_creation_input_tokens.")
 	}
 	if t := u.OutputTokensDetails; t != nil {
 		b.Reasoning = d.need("/output_tokens_details/thinking_tokens", t.ThinkingTokens)
-		d.subset(tables.CodeMeterReasoningExceedsOut, "/output_tokens_details/thinking_tokens", b.Reasoning, "/output_tokens", b.Output)
+		d.subset(rules.CodeMeterReasoningExceedsOut, "/output_tokens_details/thinking_tokens", b.Reasoning, "/output_tokens", b.Output)
 	}
 	anthropicModifiers(d, u)
 	if d.invalid() {
@@ -244,7 +244,7 @@ func (u *geminiUsage) buckets(d *decoder) Buckets {
 	thoughts := d.opt("/thoughtsTokenCount", u.ThoughtsTokenCount)
 	toolUse := d.opt("/toolUsePromptTokenCount", u.ToolUsePromptTokenCount)
 	total := d.need("/totalTokenCount", u.TotalTokenCount)
-	d.subset(tables.CodeMeterCachedExceedsInput, "/cachedContentTokenCount", cached, "/promptTokenCount", prompt)
+	d.subset(rules.CodeMeterCachedExceedsInput, "/cachedContentTokenCount", cached, "/promptTokenCount", prompt)
 	d.total("/totalTokenCount", total, "prompt + candidates + thoughts + toolUsePrompt", prompt, candidates, thoughts, toolUse)
 	if t := u.TrafficType; t != nil && *t != "ON_DEMAND" {
 		d.modifier("/trafficType", "a traffic type other than ON_DEMAND")

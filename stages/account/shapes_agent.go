@@ -3,7 +3,7 @@ package account
 import (
 	"fmt"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // codexUsage is the info object of a Codex CLI rollout token_count event
@@ -74,7 +74,7 @@ func (u *codexUsage) buckets(d *decoder) Buckets {
 	}
 	for _, p := range pairs {
 		if !d.badCount && u.TotalTokenUsage != nil && u.LastTokenUsage != nil && p.running < p.turn {
-			d.add(tables.CodeMeterRunningTotalBelow, "/total_token_usage/"+p.name,
+			d.add(rules.CodeMeterRunningTotalBelow, "/total_token_usage/"+p.name,
 				fmt.Sprintf("The running total %s (%d) is below the last turn's (%d).", p.name, p.running, p.turn))
 		}
 	}

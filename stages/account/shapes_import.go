@@ -3,7 +3,7 @@ package account
 import (
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // Shapes written by `evalgate import` for sources whose session usage is
@@ -36,7 +36,7 @@ func (u *harborUsage) buckets(d *decoder) Buckets {
 	in := d.need("/n_input_tokens", u.NInputTokens)
 	cached := d.opt("/n_cache_tokens", u.NCacheTokens)
 	out := d.need("/n_output_tokens", u.NOutputTokens)
-	d.subset(tables.CodeMeterCachedExceedsInput, "/n_cache_tokens", cached, "/n_input_tokens", in)
+	d.subset(rules.CodeMeterCachedExceedsInput, "/n_cache_tokens", cached, "/n_input_tokens", in)
 	if d.invalid() {
 		return Buckets{}
 	}

@@ -3,6 +3,7 @@ package account
 import (
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -14,24 +15,24 @@ func TestImportShapes(t *testing.T) {
 		shape tables.UsageShape
 		usage string
 		want  Buckets
-		code  tables.Code // "" when valid
+		code  rules.Code // "" when valid
 	}{
 		{"codex running total", tables.ShapeCodexTotalTokenUsage,
 			`{"input_tokens":45000,"cached_input_tokens":37000,"output_tokens":2000,"reasoning_output_tokens":1068,"total_tokens":47000}`,
 			Buckets{UncachedInput: 8000, CachedInput: 37000, Output: 2000, Reasoning: 1068}, ""},
 		{"codex total off", tables.ShapeCodexTotalTokenUsage,
 			`{"input_tokens":45000,"cached_input_tokens":37000,"output_tokens":2000,"reasoning_output_tokens":1068,"total_tokens":47001}`,
-			Buckets{}, tables.CodeMeterTotalMismatch},
+			Buckets{}, rules.CodeMeterTotalMismatch},
 		{"codex running totals are not a TokenUsage", tables.ShapeCodexTotalTokenUsage,
-			`{"total_token_usage":{},"last_token_usage":{}}`, Buckets{}, tables.CodeMeterUnknownField},
+			`{"total_token_usage":{},"last_token_usage":{}}`, Buckets{}, rules.CodeMeterUnknownField},
 		{"harbor input includes the cache", tables.ShapeHarborAgentContext,
 			`{"n_input_tokens":48000,"n_cache_tokens":36000,"n_output_tokens":2500}`,
 			Buckets{UncachedInput: 12000, CachedInput: 36000, Output: 2500}, ""},
 		{"harbor without cache count", tables.ShapeHarborAgentContext,
 			`{"n_input_tokens":48000,"n_output_tokens":2500}`, Buckets{UncachedInput: 48000, Output: 2500}, ""},
 		{"harbor cache above input", tables.ShapeHarborAgentContext,
-			`{"n_input_tokens":100,"n_cache_tokens":101,"n_output_tokens":1}`, Buckets{}, tables.CodeMeterCachedExceedsInput},
-		{"harbor without input", tables.ShapeHarborAgentContext, `{"n_output_tokens":1}`, Buckets{}, tables.CodeMeterMissingField},
+			`{"n_input_tokens":100,"n_cache_tokens":101,"n_output_tokens":1}`, Buckets{}, rules.CodeMeterCachedExceedsInput},
+		{"harbor without input", tables.ShapeHarborAgentContext, `{"n_output_tokens":1}`, Buckets{}, rules.CodeMeterMissingField},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // inspectUsage is Inspect AI's ModelUsage (notes/receipts.md §2.6). Its
@@ -43,7 +43,7 @@ func (u *inspectUsage) buckets(d *decoder) Buckets {
 		Reasoning:     d.opt("/reasoning_tokens", u.ReasoningTokens),
 	}
 	total := d.need("/total_tokens", u.TotalTokens)
-	d.subset(tables.CodeMeterReasoningExceedsOut, "/reasoning_tokens", b.Reasoning, "/output_tokens", b.Output)
+	d.subset(rules.CodeMeterReasoningExceedsOut, "/reasoning_tokens", b.Reasoning, "/output_tokens", b.Output)
 	d.total("/total_tokens", total, "input + cache read + cache write + output",
 		b.UncachedInput, b.CachedInput, b.CacheWrite5m, b.Output)
 	if d.invalid() {
@@ -65,7 +65,7 @@ func (u *inspectUsage) inclusiveBuckets(d *decoder) Buckets {
 	write := d.opt("/input_tokens_cache_write", u.InputTokensCacheWrite)
 	reasoning := d.opt("/reasoning_tokens", u.ReasoningTokens)
 	if !d.badCount && total > in+out {
-		d.add(tables.CodeMeterHiddenTokens, "/total_tokens",
+		d.add(rules.CodeMeterHiddenTokens, "/total_tokens",
 			fmt.Sprintf("\"/total_tokens\" is %d but input + output is %d: the meter hides %d tokens it does not attribute to any bucket.",
 				total, in+out, total-in-out))
 		return Buckets{}

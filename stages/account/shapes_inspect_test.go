@@ -3,6 +3,7 @@ package account
 import (
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -71,8 +72,8 @@ func TestInspectInclusiveRealLogs(t *testing.T) {
 func TestInspectExclusiveRefusesLegacyObject(t *testing.T) {
 	usage := `{"input_tokens":15235,"output_tokens":281,"total_tokens":15516,"input_tokens_cache_read":9088,"reasoning_tokens":0}`
 	_, problems := DecodeMeter(tables.ShapeInspect, []byte(usage))
-	if len(problems) != 1 || problems[0].Code != tables.CodeMeterTotalMismatch {
-		t.Fatalf("problems = %+v, want one %s", problems, tables.CodeMeterTotalMismatch)
+	if len(problems) != 1 || problems[0].Code != rules.CodeMeterTotalMismatch {
+		t.Fatalf("problems = %+v, want one %s", problems, rules.CodeMeterTotalMismatch)
 	}
 }
 
@@ -81,7 +82,7 @@ func TestInspectInclusiveRules(t *testing.T) {
 	cases := []struct {
 		name, usage string
 		want        Buckets
-		code        tables.Code
+		code        rules.Code
 		pointer     string
 	}{
 		// Writes are a subset too: 1000 − 600 − 300 = 100 uncached;
@@ -91,20 +92,20 @@ func TestInspectInclusiveRules(t *testing.T) {
 		// The gemini-2.5-pro stats of a 0.3.89 log (notes/receipts.md §4.2):
 		// 587338 − (525386 + 21588) = 40364 thinking tokens are hidden.
 		{"gemini hidden thoughts", `{"input_tokens":525386,"output_tokens":21588,"total_tokens":587338}`,
-			Buckets{}, tables.CodeMeterHiddenTokens, "/total_tokens"},
+			Buckets{}, rules.CodeMeterHiddenTokens, "/total_tokens"},
 		{"total below input + output", `{"input_tokens":100,"output_tokens":5,"total_tokens":104}`,
-			Buckets{}, tables.CodeMeterTotalMismatch, "/total_tokens"},
+			Buckets{}, rules.CodeMeterTotalMismatch, "/total_tokens"},
 		// 90 + 20 = 110 > 100.
 		{"read + write exceed input", `{"input_tokens":100,"output_tokens":5,"total_tokens":105,"input_tokens_cache_read":90,"input_tokens_cache_write":20}`,
-			Buckets{}, tables.CodeMeterCachedExceedsInput, "/input_tokens_cache_read"},
+			Buckets{}, rules.CodeMeterCachedExceedsInput, "/input_tokens_cache_read"},
 		{"reasoning exceeds output", `{"input_tokens":100,"output_tokens":5,"total_tokens":105,"reasoning_tokens":6}`,
-			Buckets{}, tables.CodeMeterReasoningExceedsOut, "/reasoning_tokens"},
+			Buckets{}, rules.CodeMeterReasoningExceedsOut, "/reasoning_tokens"},
 		{"missing total", `{"input_tokens":100,"output_tokens":5}`,
-			Buckets{}, tables.CodeMeterMissingField, "/total_tokens"},
+			Buckets{}, rules.CodeMeterMissingField, "/total_tokens"},
 		{"unknown member", `{"input_tokens":100,"output_tokens":5,"total_tokens":105,"cached_tokens":1}`,
-			Buckets{}, tables.CodeMeterUnknownField, "/cached_tokens"},
+			Buckets{}, rules.CodeMeterUnknownField, "/cached_tokens"},
 		{"negative read", `{"input_tokens":100,"output_tokens":5,"total_tokens":105,"input_tokens_cache_read":-1}`,
-			Buckets{}, tables.CodeMeterNegative, "/input_tokens_cache_read"},
+			Buckets{}, rules.CodeMeterNegative, "/input_tokens_cache_read"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,13 +5,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
 // systemCampaign is testCampaign as a system comparison.
 func systemCampaign(receipts ...tables.Receipt) *tables.Campaign {
 	c := testCampaign(receipts...)
-	c.Manifest.Kind = tables.KindSystemComparison
+	c.Manifest.Kind = rules.KindSystemComparison
 	return c
 }
 
@@ -47,14 +48,14 @@ func TestSystemSessionCap(t *testing.T) {
 		c.Manifest.Ceilings.Campaign.InputTokens = 1 << 40
 		c.Manifest.Ceilings.Campaign.OutputTokens = 1 << 40
 		out := Run(c)
-		var codes []tables.Code
+		var codes []rules.Code
 		for _, f := range out.Findings {
 			codes = append(codes, f.Code)
 		}
-		if !slices.Contains(codes, tables.CodeSystemSessionCeiling) {
-			t.Errorf("%d sessions: no %s in %v", n, tables.CodeSystemSessionCeiling, codes)
+		if !slices.Contains(codes, rules.CodeSystemSessionCeiling) {
+			t.Errorf("%d sessions: no %s in %v", n, rules.CodeSystemSessionCeiling, codes)
 		}
-		if over := slices.Contains(codes, tables.CodeCeilingTotalSessions); over != (n > 90) {
+		if over := slices.Contains(codes, rules.CodeCeilingTotalSessions); over != (n > 90) {
 			t.Errorf("%d sessions: ceiling_total_sessions %v, want %v (%v)", n, over, n > 90, codes)
 		}
 	}

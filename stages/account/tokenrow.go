@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -32,7 +33,7 @@ func (a *accountant) meter(line tables.Line[tables.Receipt], row *tables.Token) 
 	m := line.Record.Meter
 	if m == nil {
 		row.CostStatus = tables.CostMissingMeter
-		a.add(line, tables.CodeMeterMissing, tables.Warn, "/meter",
+		a.add(line, rules.CodeMeterMissing, rules.Warn, "/meter",
 			"The dispatched session has no meter: its charge is held and the cost gate cannot pass.")
 		return false
 	}
@@ -41,12 +42,12 @@ func (a *accountant) meter(line tables.Line[tables.Receipt], row *tables.Token) 
 	invalid, modifier := false, false
 	for _, p := range problems {
 		ptr := "/meter/usage" + p.Pointer
-		sev := tables.Reject
-		if p.Code == tables.CodeMeterUnknownShape {
+		sev := rules.Reject
+		if p.Code == rules.CodeMeterUnknownShape {
 			ptr = "/meter/shape"
 		}
 		if !p.Invalid() {
-			sev, modifier = tables.Warn, true
+			sev, modifier = rules.Warn, true
 		} else {
 			invalid = true
 		}
@@ -63,7 +64,7 @@ func (a *accountant) meter(line tables.Line[tables.Receipt], row *tables.Token) 
 	switch {
 	case !known:
 		row.CostStatus = tables.CostUnknownRateCard
-		a.add(line, tables.CodeRateCardUnknown, tables.Reject, "/meter/rate_card",
+		a.add(line, rules.CodeRateCardUnknown, rules.Reject, "/meter/rate_card",
 			fmt.Sprintf("The meter names rate card %q, which the manifest does not define.", m.RateCard))
 	case modifier:
 		row.Currency = card.Currency
@@ -81,10 +82,10 @@ func (a *accountant) price(line tables.Line[tables.Receipt], row *tables.Token, 
 	switch {
 	case p.Overflow:
 		row.CostStatus = tables.CostInvalidMeter
-		a.add(line, tables.CodeMoneyOverflow, tables.Reject, "/meter", "The session's reference cost does not fit in 64 bits.")
+		a.add(line, rules.CodeMoneyOverflow, rules.Reject, "/meter", "The session's reference cost does not fit in 64 bits.")
 	case p.Cost == nil:
 		row.CostStatus = tables.CostMissingTariff
-		a.add(line, tables.CodeTariffMissing, tables.Warn, "/meter/rate_card",
+		a.add(line, rules.CodeTariffMissing, rules.Warn, "/meter/rate_card",
 			fmt.Sprintf("Rate card %s has no price for %s, which has tokens: the cost is unknown.", card.ID, strings.Join(p.Unpriced, ", ")))
 	default:
 		row.ReferenceCost = p.Cost
@@ -98,7 +99,7 @@ func (a *accountant) tools(line tables.Line[tables.Receipt], row *tables.Token) 
 	for i, call := range line.Record.ToolCalls {
 		base := "/tool_calls/" + strconv.Itoa(i)
 		if call.InputTokens < 0 || call.OutputTokens < 0 || call.InputTokens > maxTokens || call.OutputTokens > maxTokens {
-			a.add(line, tables.CodeToolTokensInvalid, tables.Reject, base, "The tool call's token counts are negative or beyond 10^15.")
+			a.add(line, rules.CodeToolTokensInvalid, rules.Reject, base, "The tool call's token counts are negative or beyond 10^15.")
 		} else {
 			row.ToolInput += call.InputTokens // ≤ 4096 calls × 10^15 cannot overflow
 			row.ToolOutput += call.OutputTokens
@@ -109,13 +110,13 @@ func (a *accountant) tools(line tables.Line[tables.Receipt], row *tables.Token) 
 		}
 		m, err := tables.ParseMoney(*call.Charge)
 		if err != nil {
-			a.add(line, tables.CodeToolChargeInvalid, tables.Reject, base+"/charge", "The tool call's charge is not an exact non-negative decimal.")
+			a.add(line, rules.CodeToolChargeInvalid, rules.Reject, base+"/charge", "The tool call's charge is not an exact non-negative decimal.")
 			charges = nil
 			continue
 		}
 		var ok bool
 		if charges, ok = addMoneyPtr(charges, &m); !ok {
-			a.add(line, tables.CodeMoneyOverflow, tables.Reject, base+"/charge", "The session's tool charges do not fit in 64 bits.")
+			a.add(line, rules.CodeMoneyOverflow, rules.Reject, base+"/charge", "The session's tool charges do not fit in 64 bits.")
 		}
 	}
 	row.ToolCharges = charges
@@ -128,22 +129,22 @@ func (a *accountant) actualCharge(line tables.Line[tables.Receipt]) *tables.Mone
 	switch b.Basis {
 	case tables.BillingActual:
 		if b.ActualCharge == nil {
-			a.add(line, tables.CodeActualChargeMissing, tables.Reject, "/billing/actual_charge", "The billing basis is actual but actual_charge is null.")
+			a.add(line, rules.CodeActualChargeMissing, rules.Reject, "/billing/actual_charge", "The billing basis is actual but actual_charge is null.")
 			return nil
 		}
 		m, err := tables.ParseMoney(*b.ActualCharge)
 		if err != nil {
-			a.add(line, tables.CodeActualChargeInvalid, tables.Reject, "/billing/actual_charge", "actual_charge is not an exact non-negative decimal.")
+			a.add(line, rules.CodeActualChargeInvalid, rules.Reject, "/billing/actual_charge", "actual_charge is not an exact non-negative decimal.")
 			return nil
 		}
 		return &m
 	case tables.BillingReference, tables.BillingUnavailable:
 		if b.ActualCharge != nil {
-			a.add(line, tables.CodeActualChargeUnexpected, tables.Reject, "/billing/actual_charge",
+			a.add(line, rules.CodeActualChargeUnexpected, rules.Reject, "/billing/actual_charge",
 				"The billing basis is "+b.Basis+" but an actual_charge is given.")
 		}
 	default:
-		a.add(line, tables.CodeBillingBasisUnknown, tables.Reject, "/billing/basis",
+		a.add(line, rules.CodeBillingBasisUnknown, rules.Reject, "/billing/basis",
 			fmt.Sprintf("Billing basis %q is not reference, actual or unavailable.", b.Basis))
 	}
 	return nil
@@ -172,7 +173,7 @@ func (a *accountant) duration(line tables.Line[tables.Receipt]) (*int64, bool) {
 		return nil, true
 	}
 	if d < 0 {
-		a.add(line, tables.CodeSessionTimeInvalid, tables.Reject, "/ended_at", "The session ends before it starts, or its span does not fit in int64 nanoseconds.")
+		a.add(line, rules.CodeSessionTimeInvalid, rules.Reject, "/ended_at", "The session ends before it starts, or its span does not fit in int64 nanoseconds.")
 		return nil, false
 	}
 	return &d, true
@@ -181,7 +182,7 @@ func (a *accountant) duration(line tables.Line[tables.Receipt]) (*int64, bool) {
 func (a *accountant) validationNS(line tables.Line[tables.Receipt]) (int64, bool) {
 	ms := line.Record.ValidationMS
 	if ms < 0 || ms > math.MaxInt64/1_000_000 {
-		a.add(line, tables.CodeSessionTimeInvalid, tables.Reject, "/validation_ms", "validation_ms is negative or out of range.")
+		a.add(line, rules.CodeSessionTimeInvalid, rules.Reject, "/validation_ms", "validation_ms is negative or out of range.")
 		return 0, false
 	}
 	return ms * 1_000_000, true
@@ -199,19 +200,19 @@ type reservation struct {
 func (a *accountant) reservation(line tables.Line[tables.Receipt]) *reservation {
 	res := line.Record.Reservation
 	if res == nil || res.ID == "" {
-		a.add(line, tables.CodeReservationMissing, tables.Reject, "/reservation",
+		a.add(line, rules.CodeReservationMissing, rules.Reject, "/reservation",
 			"The dispatched session has no reservation made before dispatch.")
 		return nil
 	}
 	out := &reservation{id: res.ID, input: res.InputTokens, output: res.OutputTokens}
 	if res.InputTokens < 0 || res.OutputTokens < 0 {
-		a.add(line, tables.CodeReservationInvalid, tables.Reject, "/reservation", "The reservation's token bounds are negative.")
+		a.add(line, rules.CodeReservationInvalid, rules.Reject, "/reservation", "The reservation's token bounds are negative.")
 		out.input, out.output = max(out.input, 0), max(out.output, 0)
 	}
 	if m, err := tables.ParseMoney(res.Cost); err == nil {
 		out.cost = &m
 	} else {
-		a.add(line, tables.CodeReservationInvalid, tables.Reject, "/reservation/cost", "The reservation's cost is not an exact non-negative decimal.")
+		a.add(line, rules.CodeReservationInvalid, rules.Reject, "/reservation/cost", "The reservation's cost is not an exact non-negative decimal.")
 	}
 	return out
 }

@@ -31,6 +31,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -86,8 +87,8 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	out.Figures.PromptOverheads = promptOverheads(c, in.runs, accounted.Tokens)
 
 	pol, findings := resolvePolicy(c.Manifest.GatePolicy)
-	if pol != nil && pol.name == tables.PresetReviewerBenchmark {
-		findings = append(findings, tables.Finding{Code: tables.CodeGatePresetKind, Severity: tables.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
+	if pol != nil && pol.name == rules.PresetReviewerBenchmark {
+		findings = append(findings, rules.Finding{Code: rules.CodeGatePresetKind, Severity: rules.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
 			Message: fmt.Sprintf("gate preset %s judges only reviewer benchmarks, not a %s campaign", pol.name, c.Manifest.Kind)})
 		pol = nil
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -17,17 +18,17 @@ func TestAllGatesPass(t *testing.T) {
 	if n := len(f.s.Gates); n != 15 {
 		t.Fatalf("got %d gates, want 15", n)
 	}
-	f.wantGate(tables.GateTaskFloor, "0.95", true)
-	f.wantGate(tables.GateMacroFloor, "0.95", true)
-	f.wantGate(tables.GateMacroGain, "0.15", true) // 0.95 − 0.80
-	f.wantGate(tables.GateImprovedTasks, "8", true)
-	f.wantGate(tables.GateMaxTaskDrop, "-0.15", true) // A − B = 0.80 − 0.95
-	f.wantGate(tables.GateCostAggregate, "1.05", true)
-	f.wantGate(tables.GateTimeAggregate, "1.05", true) // 8×105 / 8×100
-	if g := f.gate(tables.GateCostAggregate); g.Threshold != "<= 1.10" || !contains(g.Detail, "increased by 5.0%") || !contains(g.Detail, "review-only ratio 1.1 (increased by 10.0%)") {
+	f.wantGate(rules.GateTaskFloor, "0.95", true)
+	f.wantGate(rules.GateMacroFloor, "0.95", true)
+	f.wantGate(rules.GateMacroGain, "0.15", true) // 0.95 − 0.80
+	f.wantGate(rules.GateImprovedTasks, "8", true)
+	f.wantGate(rules.GateMaxTaskDrop, "-0.15", true) // A − B = 0.80 − 0.95
+	f.wantGate(rules.GateCostAggregate, "1.05", true)
+	f.wantGate(rules.GateTimeAggregate, "1.05", true) // 8×105 / 8×100
+	if g := f.gate(rules.GateCostAggregate); g.Threshold != "<= 1.10" || !contains(g.Detail, "increased by 5.0%") || !contains(g.Detail, "review-only ratio 1.1 (increased by 10.0%)") {
 		t.Fatalf("cost aggregate row %+v", g)
 	}
-	if g := f.gate(tables.GateMacroFloor); g.Threshold != ">= 0.90" {
+	if g := f.gate(rules.GateMacroFloor); g.Threshold != ">= 0.90" {
 		t.Fatalf("threshold %q", g.Threshold)
 	}
 	if len(f.s.Rejections) != 0 {
@@ -45,11 +46,11 @@ func TestC21OnePairBoundFails(t *testing.T) {
 	f.setCost("T3", "B", 2, "1.00")
 	f.setCost("T3", "B", 3, "1.00")
 	f.aggregate()
-	f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateCostPair))
-	f.wantGate(tables.GateCostPair, "1.3", false)
-	f.wantGate(tables.GateCostTask, "1.05", true)
-	f.wantGate(tables.GateCostAggregate, "1.04375", true)
-	if g := f.gate(tables.GateCostPair); !slices.Equal(g.Failing, []string{"T3/r1"}) {
+	f.wantDecision(tables.DecisionDoNotAdvance, failingList(rules.GateCostPair))
+	f.wantGate(rules.GateCostPair, "1.3", false)
+	f.wantGate(rules.GateCostTask, "1.05", true)
+	f.wantGate(rules.GateCostAggregate, "1.04375", true)
+	if g := f.gate(rules.GateCostPair); !slices.Equal(g.Failing, []string{"T3/r1"}) {
 		t.Fatalf("failing %q, want T3/r1", g.Failing)
 	}
 }
@@ -63,8 +64,8 @@ func TestC14FewerCallsExcessiveCost(t *testing.T) {
 		f.setCost(task, "B", 0, "1.20")
 	}
 	f.aggregate()
-	f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateCostAggregate, tables.GateCostTask))
-	if g := f.gate(tables.GateCostAggregate); !contains(g.Detail, "increased by 20.0%") {
+	f.wantDecision(tables.DecisionDoNotAdvance, failingList(rules.GateCostAggregate, rules.GateCostTask))
+	if g := f.gate(rules.GateCostAggregate); !contains(g.Detail, "increased by 20.0%") {
 		t.Fatalf("detail %q", g.Detail)
 	}
 }
@@ -75,18 +76,18 @@ func TestExactThresholdEdges(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.setR("T8", "B", 1, 80)
 		f.aggregate()
-		f.wantGate(tables.GateTaskFloor, "0.8", true)
-		f.wantGate(tables.GateMacroFloor, "0.93125", true)
-		f.wantGate(tables.GateImprovedTasks, "7", true)
+		f.wantGate(rules.GateTaskFloor, "0.8", true)
+		f.wantGate(rules.GateMacroFloor, "0.93125", true)
+		f.wantGate(rules.GateImprovedTasks, "7", true)
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("task median 0.79 fails the floor", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.setR("T8", "B", 1, 79)
 		f.aggregate()
-		f.wantGate(tables.GateTaskFloor, "0.79", false)
+		f.wantGate(rules.GateTaskFloor, "0.79", false)
 		// The drop 0.80 − 0.79 = 0.01 is allowed; only the floor fails.
-		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateTaskFloor))
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(rules.GateTaskFloor))
 	})
 	t.Run("drop of exactly 0.05 passes", func(t *testing.T) {
 		// T8: A 0.90, B 0.85. Macro B = (7×0.95+0.85)/8 = 0.9375;
@@ -95,8 +96,8 @@ func TestExactThresholdEdges(t *testing.T) {
 		f.setR("T8", "A", 1, 90)
 		f.setR("T8", "B", 1, 85)
 		f.aggregate()
-		f.wantGate(tables.GateMaxTaskDrop, "0.05", true)
-		f.wantGate(tables.GateMacroGain, "0.125", true)
+		f.wantGate(rules.GateMaxTaskDrop, "0.05", true)
+		f.wantGate(rules.GateMacroGain, "0.125", true)
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("drop of 0.06 fails", func(t *testing.T) {
@@ -104,8 +105,8 @@ func TestExactThresholdEdges(t *testing.T) {
 		f.setR("T8", "A", 1, 90)
 		f.setR("T8", "B", 1, 84)
 		f.aggregate()
-		f.wantGate(tables.GateMaxTaskDrop, "0.06", false)
-		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateMaxTaskDrop))
+		f.wantGate(rules.GateMaxTaskDrop, "0.06", false)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(rules.GateMaxTaskDrop))
 	})
 	t.Run("cost ratio exactly 1.10 passes", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
@@ -113,7 +114,7 @@ func TestExactThresholdEdges(t *testing.T) {
 			f.setCost(task, "B", 0, "1.10")
 		}
 		f.aggregate()
-		f.wantGate(tables.GateCostAggregate, "1.1", true)
+		f.wantGate(rules.GateCostAggregate, "1.1", true)
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("cost ratio one pico-unit above 1.10 fails", func(t *testing.T) {
@@ -123,8 +124,8 @@ func TestExactThresholdEdges(t *testing.T) {
 			f.setCost(task, "B", 0, "1.100000000001")
 		}
 		f.aggregate()
-		f.wantGate(tables.GateCostAggregate, "1.100000000001", false)
-		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateCostAggregate))
+		f.wantGate(rules.GateCostAggregate, "1.100000000001", false)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(rules.GateCostAggregate))
 	})
 }
 
@@ -190,7 +191,7 @@ func TestOrderIndependence(t *testing.T) {
 		!reflect.DeepEqual(a.s.Repositories, b.s.Repositories) || !reflect.DeepEqual(a.s.Decision, b.s.Decision) {
 		t.Fatalf("output depends on run order:\n%+v\n%+v", a.s.Gates, b.s.Gates)
 	}
-	if g := a.gate(tables.GateCriticalSource); strings.Join(g.Failing, ",") != "T2/r1,T5/r2" {
+	if g := a.gate(rules.GateCriticalSource); strings.Join(g.Failing, ",") != "T2/r1,T5/r2" {
 		t.Fatalf("failing %q", g.Failing)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -54,7 +55,7 @@ func decide(pol *policy, gates []tables.Gate, arm string, v validityReport) tabl
 		if !g.Pass {
 			failing = append(failing, string(g.Gate))
 		}
-		if g.Gate == tables.GateMacroGain {
+		if g.Gate == rules.GateMacroGain {
 			gain = &gates[i]
 		}
 	}

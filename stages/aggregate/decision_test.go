@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -12,46 +13,46 @@ func TestThresholdOverrides(t *testing.T) {
 	t.Run("raising the gain threshold flips advance to stop_no_gain", func(t *testing.T) {
 		// Gain 0.15 passes 0.10 but not 0.20.
 		f := newFixture(t, 8, 1)
-		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: string(tables.GateMacroGain), Value: "0.20"}}
+		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: string(rules.GateMacroGain), Value: "0.20"}}
 		f.aggregate()
-		f.wantGate(tables.GateMacroGain, "0.15", false)
-		if g := f.gate(tables.GateMacroGain); g.Threshold != ">= 0.20" {
+		f.wantGate(rules.GateMacroGain, "0.15", false)
+		if g := f.gate(rules.GateMacroGain); g.Threshold != ">= 0.20" {
 			t.Fatalf("threshold %q", g.Threshold)
 		}
-		f.wantDecision(tables.DecisionStopNoGain, failingList(tables.GateMacroGain))
+		f.wantDecision(tables.DecisionStopNoGain, failingList(rules.GateMacroGain))
 	})
 	t.Run("lowering the pair bound flips C21's do_not_advance to advance", func(t *testing.T) {
 		f := newFixture(t, 8, 3)
 		f.setCost("T3", "B", 1, "1.30")
 		f.setCost("T3", "B", 2, "1.00")
 		f.setCost("T3", "B", 3, "1.00")
-		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: string(tables.GateCostPair), Value: "1.30"}}
+		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: string(rules.GateCostPair), Value: "1.30"}}
 		f.aggregate()
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	bad := []struct {
 		name string
 		th   []tables.Threshold
-		code tables.Code
+		code rules.Code
 		ptr  string
 	}{
-		{"unknown name", []tables.Threshold{{Name: "g9_magic", Value: "1"}}, tables.CodeGateThresholdUnknown, "/gate_policy/thresholds/0/name"},
-		{"invalid value", []tables.Threshold{{Name: string(tables.GateMacroGain), Value: "1e-1"}}, tables.CodeGateThresholdInvalid, "/gate_policy/thresholds/0/value"},
-		{"negative value", []tables.Threshold{{Name: string(tables.GateMacroGain), Value: "-0.1"}}, tables.CodeGateThresholdInvalid, "/gate_policy/thresholds/0/value"},
-		{"repeated name", []tables.Threshold{{Name: string(tables.GateMacroGain), Value: "0.10"}, {Name: string(tables.GateMacroGain), Value: "0.00"}}, tables.CodeGateThresholdRepeat, "/gate_policy/thresholds/1/name"},
+		{"unknown name", []tables.Threshold{{Name: "g9_magic", Value: "1"}}, rules.CodeGateThresholdUnknown, "/gate_policy/thresholds/0/name"},
+		{"invalid value", []tables.Threshold{{Name: string(rules.GateMacroGain), Value: "1e-1"}}, rules.CodeGateThresholdInvalid, "/gate_policy/thresholds/0/value"},
+		{"negative value", []tables.Threshold{{Name: string(rules.GateMacroGain), Value: "-0.1"}}, rules.CodeGateThresholdInvalid, "/gate_policy/thresholds/0/value"},
+		{"repeated name", []tables.Threshold{{Name: string(rules.GateMacroGain), Value: "0.10"}, {Name: string(rules.GateMacroGain), Value: "0.00"}}, rules.CodeGateThresholdRepeat, "/gate_policy/thresholds/1/name"},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name+" is refused and gives no_verdict", func(t *testing.T) {
 			f := newFixture(t, 8, 1)
 			f.c.Manifest.GatePolicy.Thresholds = tc.th
 			f.aggregate()
-			var hit *tables.Finding
+			var hit *rules.Finding
 			for i := range f.s.Rejections {
 				if f.s.Rejections[i].Code == tc.code {
 					hit = &f.s.Rejections[i]
 				}
 			}
-			if hit == nil || hit.Pointer != tc.ptr || hit.File != "manifest.json" || hit.Severity != tables.Reject {
+			if hit == nil || hit.Pointer != tc.ptr || hit.File != "manifest.json" || hit.Severity != rules.Reject {
 				t.Fatalf("findings %v, want %s at %s", f.s.Rejections, tc.code, tc.ptr)
 			}
 			if d := f.decision(); d.Decision != tables.DecisionNoVerdict {
@@ -63,7 +64,7 @@ func TestThresholdOverrides(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.c.Manifest.GatePolicy.Preset = "lenient-v0"
 		f.aggregate()
-		if !hasCode(f.s.Rejections, tables.CodeGatePresetUnknown) || len(f.s.Gates) != 0 || f.decision().Decision != tables.DecisionNoVerdict {
+		if !hasCode(f.s.Rejections, rules.CodeGatePresetUnknown) || len(f.s.Gates) != 0 || f.decision().Decision != tables.DecisionNoVerdict {
 			t.Fatalf("findings %v gates %d decision %+v", f.s.Rejections, len(f.s.Gates), f.decision())
 		}
 	})
@@ -77,9 +78,9 @@ func TestStopNoGain(t *testing.T) {
 			f.setR(task, "B", 0, 100)
 		}
 		f.aggregate()
-		f.wantGate(tables.GateMacroGain, "0", false)
-		f.wantGate(tables.GateImprovedTasks, "0", false)
-		f.wantDecision(tables.DecisionStopNoGain, failingList(tables.GateMacroGain, tables.GateImprovedTasks))
+		f.wantGate(rules.GateMacroGain, "0", false)
+		f.wantGate(rules.GateImprovedTasks, "0", false)
+		f.wantDecision(tables.DecisionStopNoGain, failingList(rules.GateMacroGain, rules.GateImprovedTasks))
 	})
 	t.Run("gain just below 0.10", func(t *testing.T) {
 		// B 0.89 everywhere vs A 0.80: gain 0.09; B's macro 0.89 < 0.90 too.
@@ -88,7 +89,7 @@ func TestStopNoGain(t *testing.T) {
 			f.setR(task, "B", 0, 89)
 		}
 		f.aggregate()
-		f.wantGate(tables.GateMacroGain, "0.09", false)
+		f.wantGate(rules.GateMacroGain, "0.09", false)
 		if d := f.decision(); d.Decision != tables.DecisionStopNoGain {
 			t.Fatalf("decision %+v", d)
 		}
@@ -98,7 +99,7 @@ func TestStopNoGain(t *testing.T) {
 func TestNoVerdict(t *testing.T) {
 	t.Run("a rejecting campaign finding from load or validate", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
-		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "duplicate_key", Severity: tables.Reject, File: "receipts.jsonl", Line: 4, Message: "duplicate key"})
+		f.s.Rejections = append(f.s.Rejections, rules.Finding{Code: "duplicate_key", Severity: rules.Reject, File: "receipts.jsonl", Line: 4, Message: "duplicate key"})
 		f.aggregate()
 		if d := f.decision(); d.Decision != tables.DecisionNoVerdict || !contains(d.Reason, "duplicate_key") {
 			t.Fatalf("decision %+v", d)
@@ -107,14 +108,14 @@ func TestNoVerdict(t *testing.T) {
 	t.Run("a malformed answer is the model's scored failure, not an invalid execution", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.s.Sessions = tables.SpoolOf(append(f.s.Sessions.Collect(), tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "scored_failure"})...)
-		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: tables.CodeJSONSyntax, Severity: tables.Warn, File: "answers/T1-r1-B.json", Session: "T1-r1-B"})
+		f.s.Rejections = append(f.s.Rejections, rules.Finding{Code: rules.CodeJSONSyntax, Severity: rules.Warn, File: "answers/T1-r1-B.json", Session: "T1-r1-B"})
 		f.aggregate()
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("a rejecting finding on a valid session invalidates", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.s.Sessions = tables.SpoolOf(append(f.s.Sessions.Collect(), tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "valid"})...)
-		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: "identity_mismatch", Severity: tables.Reject, Session: "T1-r1-B"})
+		f.s.Rejections = append(f.s.Rejections, rules.Finding{Code: "identity_mismatch", Severity: rules.Reject, Session: "T1-r1-B"})
 		f.aggregate()
 		if d := f.decision(); d.Decision != tables.DecisionNoVerdict {
 			t.Fatalf("decision %+v", d)
@@ -145,7 +146,7 @@ func TestNoVerdict(t *testing.T) {
 	})
 	t.Run("a defective oracle", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
-		f.s.Rejections = append(f.s.Rejections, tables.Finding{Code: tables.CodeOracleDefective, Severity: tables.Reject, File: "tasks/T1/truth.json"})
+		f.s.Rejections = append(f.s.Rejections, rules.Finding{Code: rules.CodeOracleDefective, Severity: rules.Reject, File: "tasks/T1/truth.json"})
 		f.aggregate()
 		if d := f.decision(); d.Decision != tables.DecisionNoVerdict {
 			t.Fatalf("decision %+v", d)
@@ -155,8 +156,8 @@ func TestNoVerdict(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.edit("T1", "B", 1, func(r *tables.Run) { r.WorkflowCost = nil })
 		f.aggregate()
-		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateCostAggregate, tables.GateCostTask, tables.GateCostPair))
-		f.wantGate(tables.GateCostAggregate, "null", false)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(rules.GateCostAggregate, rules.GateCostTask, rules.GateCostPair))
+		f.wantGate(rules.GateCostAggregate, "null", false)
 	})
 }
 
@@ -165,8 +166,8 @@ func TestQualityGates(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.edit("T5", "B", 1, func(r *tables.Run) { r.CriticalFailures = 1 })
 		f.aggregate()
-		f.wantGate(tables.GateCriticalSource, "1", false)
-		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateCriticalSource))
+		f.wantGate(rules.GateCriticalSource, "1", false)
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(rules.GateCriticalSource))
 	})
 	t.Run("g1 baseline failures do not count", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
@@ -181,17 +182,17 @@ func TestQualityGates(t *testing.T) {
 		f.edit("T6", "B", 1, func(r *tables.Run) { r.UNum, r.UDen = 1, 1 })
 		f.edit("T6", "B", 2, func(r *tables.Run) { r.UNum, r.UDen = 0, 1 })
 		f.aggregate()
-		f.wantGate(tables.GateUncertainty, "1", false)
-		if g := f.gate(tables.GateUncertainty); strings.Join(g.Failing, ",") != "T6/r2" {
+		f.wantGate(rules.GateUncertainty, "1", false)
+		if g := f.gate(rules.GateUncertainty); strings.Join(g.Failing, ",") != "T6/r2" {
 			t.Fatalf("failing %q", g.Failing)
 		}
-		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateUncertainty))
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(rules.GateUncertainty))
 	})
 	t.Run("g4 protocol failure (valid final, malformed reconciliation)", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.edit("T7", "B", 1, func(r *tables.Run) { r.ProtocolGate = false })
 		f.aggregate()
-		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateProtocol))
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(rules.GateProtocol))
 	})
 	t.Run("improvement must be strict", func(t *testing.T) {
 		// T1..T5 tie with A at 0.80 (B 0.80); T6..T8 improve to 1.00.
@@ -204,10 +205,10 @@ func TestQualityGates(t *testing.T) {
 			f.setR(task, "B", 0, 100)
 		}
 		f.aggregate()
-		f.wantGate(tables.GateImprovedTasks, "3", false)
-		f.wantGate(tables.GateMacroFloor, "0.875", false)
-		f.wantGate(tables.GateMacroGain, "0.075", false) // 0.875 − 0.80
-		f.wantDecision(tables.DecisionStopNoGain, failingList(tables.GateMacroFloor, tables.GateMacroGain, tables.GateImprovedTasks))
+		f.wantGate(rules.GateImprovedTasks, "3", false)
+		f.wantGate(rules.GateMacroFloor, "0.875", false)
+		f.wantGate(rules.GateMacroGain, "0.075", false) // 0.875 − 0.80
+		f.wantDecision(tables.DecisionStopNoGain, failingList(rules.GateMacroFloor, rules.GateMacroGain, rules.GateImprovedTasks))
 	})
 }
 
@@ -219,7 +220,7 @@ func TestSessionLimits(t *testing.T) {
 		f := newFixture(t, 8, 1)
 		f.s.Tokens.Add(soundToken("T1-r1-B"))
 		f.aggregate()
-		f.wantGate(tables.GateSessionLimits, "0", true)
+		f.wantGate(rules.GateSessionLimits, "0", true)
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("a session beyond one fails", func(t *testing.T) {
@@ -228,11 +229,11 @@ func TestSessionLimits(t *testing.T) {
 		tok.WithinSessionCeilings = false
 		f.s.Tokens.Add(tok, soundToken("T1-r1-A"))
 		f.aggregate()
-		f.wantGate(tables.GateSessionLimits, "1", false)
-		if g := f.gate(tables.GateSessionLimits); strings.Join(g.Failing, ",") != "T1-r1-B" {
+		f.wantGate(rules.GateSessionLimits, "1", false)
+		if g := f.gate(rules.GateSessionLimits); strings.Join(g.Failing, ",") != "T1-r1-B" {
 			t.Fatalf("failing %q", g.Failing)
 		}
-		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateSessionLimits))
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(rules.GateSessionLimits))
 	})
 }
 
@@ -265,14 +266,14 @@ func TestCostStopConditions(t *testing.T) {
 			tc.edit(&tok)
 			f.s.Tokens.Add(soundToken("T1-r1-B"), tok)
 			f.aggregate()
-			for _, g := range []tables.GateName{tables.GateCostAggregate, tables.GateCostTask, tables.GateCostPair} {
+			for _, g := range []rules.GateName{rules.GateCostAggregate, rules.GateCostTask, rules.GateCostPair} {
 				gate := f.gate(g)
 				if gate.Pass || !slices.Contains(gate.Failing, "T2-r1-A") || !contains(gate.Detail, "T2-r1-A ("+tc.why+")") {
 					t.Errorf("%s: pass %v failing %q detail %q", g, gate.Pass, gate.Failing, gate.Detail)
 				}
 			}
-			f.wantGate(tables.GateTimeAggregate, "1.05", true) // the fixture's B time is 5% above A's
-			f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateCostAggregate, tables.GateCostTask, tables.GateCostPair))
+			f.wantGate(rules.GateTimeAggregate, "1.05", true) // the fixture's B time is 5% above A's
+			f.wantDecision(tables.DecisionDoNotAdvance, failingList(rules.GateCostAggregate, rules.GateCostTask, rules.GateCostPair))
 		})
 	}
 }
@@ -302,7 +303,7 @@ func TestDevelopmentRound2(t *testing.T) {
 	// at 0.90. Macro B = (1+1+0.9+0.9)/4 = 0.95; A = (0.8+0.8+0.9+0.9)/4 =
 	// 0.85; gain 0.10 exactly; 2 of 4 improved ≥ 2.
 	f := newFixture(t, 4, 2)
-	f.c.Manifest.GatePolicy.Preset = string(tables.PresetDevelopmentRound2)
+	f.c.Manifest.GatePolicy.Preset = string(rules.PresetDevelopmentRound2)
 	for i := range f.c.Manifest.Design.Tasks {
 		f.c.Manifest.Design.Tasks[i].Split = "development"
 	}
@@ -316,18 +317,18 @@ func TestDevelopmentRound2(t *testing.T) {
 		f.setR(task, "B", 2, 90)
 	}
 	f.aggregate()
-	f.wantGate(tables.GateMacroGain, "0.1", true)
-	f.wantGate(tables.GateImprovedTasks, "2", true)
-	if g := f.gate(tables.GateImprovedTasks); g.Threshold != ">= 2" {
+	f.wantGate(rules.GateMacroGain, "0.1", true)
+	f.wantGate(rules.GateImprovedTasks, "2", true)
+	if g := f.gate(rules.GateImprovedTasks); g.Threshold != ">= 2" {
 		t.Fatalf("threshold %q", g.Threshold)
 	}
 	f.wantDecision(tables.DecisionAdvance, "")
 
 	t.Run("the evaluation preset finds no evaluation task", func(t *testing.T) {
 		f.s.Gates, f.s.Decision, f.s.Tasks, f.s.Repositories, f.s.Rejections = nil, nil, nil, nil, nil
-		f.c.Manifest.GatePolicy.Preset = string(tables.PresetEvaluation)
+		f.c.Manifest.GatePolicy.Preset = string(rules.PresetEvaluation)
 		f.aggregate()
-		if !hasCode(f.s.Rejections, tables.CodeGateNoTasks) || f.decision().Decision != tables.DecisionNoVerdict {
+		if !hasCode(f.s.Rejections, rules.CodeGateNoTasks) || f.decision().Decision != tables.DecisionNoVerdict {
 			t.Fatalf("findings %v decision %+v", f.s.Rejections, f.decision())
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -14,7 +15,7 @@ import (
 // its workflow minus the setup charged to it; totals are plain sums, so a
 // cold setup is never amortized over the suite.
 func systemFigures(c *tables.Campaign, all []*taskArm, runs runSet) *tables.SystemFigures {
-	if c.Manifest.Kind != tables.KindSystemComparison {
+	if c.Manifest.Kind != rules.KindSystemComparison {
 		return nil
 	}
 	d := &c.Manifest.Design

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -31,7 +32,7 @@ func newFixture(t *testing.T, tasks int, reps int64) *fixture {
 	t.Helper()
 	f := &fixture{t: t, c: &tables.Campaign{}, s: &tables.Set{Tokens: tables.NewSpool[tables.Token](nil)}}
 	m := &f.c.Manifest
-	m.GatePolicy.Preset = string(tables.PresetEvaluation)
+	m.GatePolicy.Preset = string(rules.PresetEvaluation)
 	m.Ceilings.Session = tables.SessionCeilings{WallMS: 240_000, InputTokens: 90_000, OutputTokens: 8_000}
 	m.Ceilings.Campaign.InfrastructureReplacements = 1
 	m.Design.Arms = []tables.Arm{{ID: "A"}, {ID: "B", Reconciliation: true}}
@@ -116,7 +117,7 @@ func aggregateInto(c *tables.Campaign, s *tables.Set, runs []tables.Run, replace
 	s.Decision = append(s.Decision, tables.ApplyRejections(out.Decision, s.Rejections)...)
 }
 
-func (f *fixture) gate(name tables.GateName) tables.Gate {
+func (f *fixture) gate(name rules.GateName) tables.Gate {
 	f.t.Helper()
 	for _, g := range f.s.Gates {
 		if g.Gate == name {
@@ -143,7 +144,7 @@ func (f *fixture) wantDecision(decision tables.Verdict, failing string) {
 	}
 }
 
-func (f *fixture) wantGate(name tables.GateName, observed string, pass bool) {
+func (f *fixture) wantGate(name rules.GateName, observed string, pass bool) {
 	f.t.Helper()
 	g := f.gate(name)
 	if g.Observed != observed || g.Pass != pass {
@@ -162,7 +163,7 @@ func (f *fixture) taskRow(task, arm string) tables.Task {
 	return tables.Task{}
 }
 
-func hasCode(fs []tables.Finding, code tables.Code) bool {
+func hasCode(fs []rules.Finding, code rules.Code) bool {
 	for _, f := range fs {
 		if f.Code == code {
 			return true
@@ -174,7 +175,7 @@ func hasCode(fs []tables.Finding, code tables.Code) bool {
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 // failingList is a decision's failing_gates column for gates, in order.
-func failingList(gates ...tables.GateName) string {
+func failingList(gates ...rules.GateName) string {
 	var out []string
 	for _, g := range gates {
 		out = append(out, string(g))

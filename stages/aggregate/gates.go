@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -28,22 +29,22 @@ type judge struct {
 // policy order.
 func evaluate(pol *policy, c *tables.Campaign, in *inputs, base, arm string) []tables.Gate {
 	j := in.judgeOf(pol, c, base, arm)
-	checks := map[tables.GateName]func(threshold) tables.Gate{
-		tables.GateCriticalSource: j.criticalSource,
-		tables.GateTaskFloor:      j.taskFloor,
-		tables.GateMacroFloor:     j.macroFloor,
-		tables.GateUncertainty:    j.uncertainty,
-		tables.GateMacroGain:      j.macroGain,
-		tables.GateImprovedTasks:  j.improvedTasks,
-		tables.GateMaxTaskDrop:    j.maxTaskDrop,
-		tables.GateProtocol:       j.protocol,
-		tables.GateCostAggregate:  func(t threshold) tables.Gate { return j.blockCost(j.aggregateRatio(t, costMedian, "cost")) },
-		tables.GateTimeAggregate:  func(t threshold) tables.Gate { return j.aggregateRatio(t, timeMedian, "time") },
-		tables.GateCostTask:       func(t threshold) tables.Gate { return j.blockCost(j.taskRatio(t, costMedian)) },
-		tables.GateTimeTask:       func(t threshold) tables.Gate { return j.taskRatio(t, timeMedian) },
-		tables.GateCostPair:       func(t threshold) tables.Gate { return j.blockCost(j.pairRatio(t, runCost)) },
-		tables.GateTimePair:       func(t threshold) tables.Gate { return j.pairRatio(t, runTime) },
-		tables.GateSessionLimits:  j.sessionLimits,
+	checks := map[rules.GateName]func(threshold) tables.Gate{
+		rules.GateCriticalSource: j.criticalSource,
+		rules.GateTaskFloor:      j.taskFloor,
+		rules.GateMacroFloor:     j.macroFloor,
+		rules.GateUncertainty:    j.uncertainty,
+		rules.GateMacroGain:      j.macroGain,
+		rules.GateImprovedTasks:  j.improvedTasks,
+		rules.GateMaxTaskDrop:    j.maxTaskDrop,
+		rules.GateProtocol:       j.protocol,
+		rules.GateCostAggregate:  func(t threshold) tables.Gate { return j.blockCost(j.aggregateRatio(t, costMedian, "cost")) },
+		rules.GateTimeAggregate:  func(t threshold) tables.Gate { return j.aggregateRatio(t, timeMedian, "time") },
+		rules.GateCostTask:       func(t threshold) tables.Gate { return j.blockCost(j.taskRatio(t, costMedian)) },
+		rules.GateTimeTask:       func(t threshold) tables.Gate { return j.taskRatio(t, timeMedian) },
+		rules.GateCostPair:       func(t threshold) tables.Gate { return j.blockCost(j.pairRatio(t, runCost)) },
+		rules.GateTimePair:       func(t threshold) tables.Gate { return j.pairRatio(t, runTime) },
+		rules.GateSessionLimits:  j.sessionLimits,
 	}
 	gates := make([]tables.Gate, 0, len(pol.thresholds))
 	for _, t := range pol.thresholds {
@@ -86,7 +87,7 @@ func (j *judge) gate(t threshold, observed *big.Rat, failing []string, detail st
 		Failing:   failing,
 		Detail:    detail,
 	}
-	g.SetNumbers(observed, tables.Comparison(t.op), t.value)
+	g.SetNumbers(observed, rules.Comparison(t.op), t.value)
 	return g
 }
 

@@ -11,21 +11,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
 // capPairs are the cost and time caps of A8, paired.
-var capPairs = [][2]tables.GateName{
-	{tables.GateCostAggregate, tables.GateTimeAggregate},
-	{tables.GateCostTask, tables.GateTimeTask},
-	{tables.GateCostPair, tables.GateTimePair},
+var capPairs = [][2]rules.GateName{
+	{rules.GateCostAggregate, rules.GateTimeAggregate},
+	{rules.GateCostTask, rules.GateTimeTask},
+	{rules.GateCostPair, rules.GateTimePair},
 }
 
 // orCaps is the mutated combiner: each cost/time cap passes when either
 // of the pair passes.
 func orCaps(gates []tables.Gate) []tables.Gate {
 	out := append([]tables.Gate(nil), gates...)
-	pass := map[tables.GateName]bool{}
+	pass := map[rules.GateName]bool{}
 	for _, g := range gates {
 		pass[g.Gate] = g.Pass
 	}
@@ -56,7 +57,7 @@ func timeOnlyFailureControl(t *testing.T, combine func([]tables.Gate) []tables.G
 	}
 	f.aggregate()
 	for _, g := range f.s.Gates {
-		wantFail := g.Gate == tables.GateTimeAggregate || g.Gate == tables.GateTimeTask
+		wantFail := g.Gate == rules.GateTimeAggregate || g.Gate == rules.GateTimeTask
 		if g.Pass == wantFail {
 			t.Fatalf("setup: gate %s pass=%v (observed %s); only the time aggregate and task caps should fail", g.Gate, g.Pass, g.Observed)
 		}
@@ -69,7 +70,7 @@ func timeOnlyFailureControl(t *testing.T, combine func([]tables.Gate) []tables.G
 	if d.Decision == tables.DecisionAdvance {
 		return "a time-only failure advanced: " + d.Reason
 	}
-	if d.Decision != tables.DecisionDoNotAdvance || strings.Join(d.FailingGates, ",") != failingList(tables.GateTimeAggregate, tables.GateTimeTask) {
+	if d.Decision != tables.DecisionDoNotAdvance || strings.Join(d.FailingGates, ",") != failingList(rules.GateTimeAggregate, rules.GateTimeTask) {
 		return "decision " + string(d.Decision) + " failing " + strings.Join(d.FailingGates, ",") + ", want do_not_advance failing the time caps"
 	}
 	return ""
@@ -93,6 +94,6 @@ func TestMutationCostTimeCapAsOR(t *testing.T) {
 			f.edit(task, "B", 0, func(r *tables.Run) { r.WorkflowNS = 120 * int64(time.Second) })
 		}
 		f.aggregate()
-		f.wantDecision(tables.DecisionDoNotAdvance, failingList(tables.GateTimeAggregate, tables.GateTimeTask))
+		f.wantDecision(tables.DecisionDoNotAdvance, failingList(rules.GateTimeAggregate, rules.GateTimeTask))
 	})
 }

@@ -4,18 +4,19 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
 
 const (
 	manifestFile    = "manifest.json"
-	atLeast, atMost = string(tables.AtLeast), string(tables.AtMost)
+	atLeast, atMost = string(rules.AtLeast), string(rules.AtMost)
 )
 
 // threshold is one named bound of a preset: observed op value.
 type threshold struct {
-	name  tables.GateName
+	name  rules.GateName
 	op    string // ">=" or "<="
 	text  string // the decimal as written, e.g. "0.80"
 	value *big.Rat
@@ -24,22 +25,22 @@ type threshold struct {
 // policy is a resolved preset: which runs it judges and its thresholds,
 // in gate order.
 type policy struct {
-	name       tables.PresetName
+	name       rules.PresetName
 	split      string // tasks of this split are judged
 	lastRound  bool   // judge only each task's last repetition (development round 2)
 	thresholds []threshold
 }
 
-// newPreset resolves a preset of the gate registry (tables.Presets):
+// newPreset resolves a preset of the gate registry (rules.Presets):
 // which runs it judges and its gates with their default thresholds.
-func newPreset(name tables.PresetName) *policy {
-	p, ok := tables.FindPreset(name)
+func newPreset(name rules.PresetName) *policy {
+	p, ok := rules.FindPreset(name)
 	if !ok {
 		return nil
 	}
 	pol := &policy{name: p.Name, split: p.Split, lastRound: p.LastRound}
 	for _, g := range p.Gates {
-		doc, _ := tables.FindGate(g.Gate)
+		doc, _ := rules.FindGate(g.Gate)
 		pol.thresholds = append(pol.thresholds, threshold{name: g.Gate, op: string(doc.Compare), text: g.Threshold})
 	}
 	return pol
@@ -49,31 +50,31 @@ func newPreset(name tables.PresetName) *policy {
 // policy; unknown, repeated or malformed overrides are reported and ignored
 // (the decision is then no_verdict, since the frozen policy is not what
 // the manifest says).
-func resolvePolicy(gp tables.GatePolicy) (*policy, tables.Findings) {
-	var out tables.Findings
-	add := func(code tables.Code, ptr, format string, args ...any) {
-		out = append(out, tables.Finding{Code: code, Severity: tables.Reject, File: manifestFile, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+func resolvePolicy(gp tables.GatePolicy) (*policy, rules.Findings) {
+	var out rules.Findings
+	add := func(code rules.Code, ptr, format string, args ...any) {
+		out = append(out, rules.Finding{Code: code, Severity: rules.Reject, File: manifestFile, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
 	}
-	pol := newPreset(tables.PresetName(gp.Preset))
+	pol := newPreset(rules.PresetName(gp.Preset))
 	if pol == nil {
-		add(tables.CodeGatePresetUnknown, "/gate_policy/preset", "gate policy preset %q is not %s or %s", gp.Preset, tables.PresetEvaluation, tables.PresetDevelopmentRound2)
+		add(rules.CodeGatePresetUnknown, "/gate_policy/preset", "gate policy preset %q is not %s or %s", gp.Preset, rules.PresetEvaluation, rules.PresetDevelopmentRound2)
 		return nil, out
 	}
 	seen := map[string]bool{}
 	for i, o := range gp.Thresholds {
 		ptr := fmt.Sprintf("/gate_policy/thresholds/%d", i)
-		t := pol.find(tables.GateName(o.Name))
+		t := pol.find(rules.GateName(o.Name))
 		switch {
 		case t == nil:
-			add(tables.CodeGateThresholdUnknown, ptr+"/name", "preset %s has no threshold named %q", pol.name, o.Name)
+			add(rules.CodeGateThresholdUnknown, ptr+"/name", "preset %s has no threshold named %q", pol.name, o.Name)
 			continue
 		case seen[o.Name]:
-			add(tables.CodeGateThresholdRepeat, ptr+"/name", "threshold %s is overridden more than once", o.Name)
+			add(rules.CodeGateThresholdRepeat, ptr+"/name", "threshold %s is overridden more than once", o.Name)
 			continue
 		}
 		seen[o.Name] = true
 		if _, err := stats.ParseDecimal(o.Value); err != nil {
-			add(tables.CodeGateThresholdInvalid, ptr+"/value", "threshold %s value %q is not a plain non-negative decimal", o.Name, o.Value)
+			add(rules.CodeGateThresholdInvalid, ptr+"/value", "threshold %s value %q is not a plain non-negative decimal", o.Name, o.Value)
 			continue
 		}
 		t.text = o.Value
@@ -84,7 +85,7 @@ func resolvePolicy(gp tables.GatePolicy) (*policy, tables.Findings) {
 	return pol, out
 }
 
-func (p *policy) find(name tables.GateName) *threshold {
+func (p *policy) find(name rules.GateName) *threshold {
 	for i := range p.thresholds {
 		if p.thresholds[i].name == name {
 			return &p.thresholds[i]
@@ -107,9 +108,9 @@ func (p *policy) judgedRuns(specs []tables.TaskSpec, runs runSet) runSet {
 	})
 }
 
-func noTasksFinding(p *policy) tables.Finding {
-	return tables.Finding{
-		Code: tables.CodeGateNoTasks, Severity: tables.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
+func noTasksFinding(p *policy) rules.Finding {
+	return rules.Finding{
+		Code: rules.CodeGateNoTasks, Severity: rules.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
 		Message: fmt.Sprintf("preset %s judges %s tasks, but the campaign has no run of such a task", p.name, p.split),
 	}
 }

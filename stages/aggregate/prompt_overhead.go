@@ -4,6 +4,7 @@ import (
 	"iter"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -18,7 +19,7 @@ import (
 // from c.Prompts; a part whose file did not load counts zero bytes.
 func promptOverheads(c *tables.Campaign, runs runSet, tokens *tables.Spool[tables.Token]) []tables.PromptOverhead {
 	arms := c.Manifest.Design.Arms
-	if c.Manifest.Kind != tables.KindPairedReview || len(arms) < 2 {
+	if c.Manifest.Kind != rules.KindPairedReview || len(arms) < 2 {
 		return nil
 	}
 	base := arms[0]

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -55,9 +56,9 @@ func Benchmark(c *tables.Campaign, scored tables.ReviewsScored, commitment table
 	}
 	pol, problems := resolvePolicy(c.Manifest.GatePolicy)
 	out.Problems = append(out.Problems, problems...)
-	if p, ok := tables.FindPreset(tables.PresetName(c.Manifest.GatePolicy.Preset)); ok && p.Kind != tables.KindReviewerBenchmark {
-		out.Problems = append(out.Problems, tables.Finding{Code: tables.CodeGatePresetKind, Severity: tables.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
-			Message: fmt.Sprintf("A reviewer benchmark is judged by preset %s, not %s.", tables.PresetReviewerBenchmark, p.Name)})
+	if p, ok := rules.FindPreset(rules.PresetName(c.Manifest.GatePolicy.Preset)); ok && p.Kind != rules.KindReviewerBenchmark {
+		out.Problems = append(out.Problems, rules.Finding{Code: rules.CodeGatePresetKind, Severity: rules.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
+			Message: fmt.Sprintf("A reviewer benchmark is judged by preset %s, not %s.", rules.PresetReviewerBenchmark, p.Name)})
 		pol = nil
 	}
 	j := &benchJudge{c: c, rows: scored.Reviews, base: arms[0].ID, cand: arms[1].ID, commitment: commitment}
@@ -255,14 +256,14 @@ func (j *benchJudge) split(split, profile string) counts {
 // gates are the promotion gates of the preset, in its order.
 func (j *benchJudge) gates(pol *policy) []tables.Gate {
 	retired := j.c.Manifest.Benchmark != nil && j.c.Manifest.Benchmark.FinalRetired
-	checks := map[tables.GateName]func(threshold) tables.Gate{
-		tables.GateRbContract:           j.contract,
-		tables.GateRbRegression:         j.regression,
-		tables.GateRbBlockingSelection:  func(t threshold) tables.Gate { return j.blocking(t, tables.SplitSelection, false) },
-		tables.GateRbDetectionSelection: func(t threshold) tables.Gate { return j.detection(t, tables.SplitSelection, false) },
-		tables.GateRbBlockingFinal:      func(t threshold) tables.Gate { return j.blocking(t, tables.SplitFinal, retired) },
-		tables.GateRbDetectionFinal:     func(t threshold) tables.Gate { return j.detection(t, tables.SplitFinal, retired) },
-		tables.GateRbBudget:             j.budget,
+	checks := map[rules.GateName]func(threshold) tables.Gate{
+		rules.GateRbContract:           j.contract,
+		rules.GateRbRegression:         j.regression,
+		rules.GateRbBlockingSelection:  func(t threshold) tables.Gate { return j.blocking(t, tables.SplitSelection, false) },
+		rules.GateRbDetectionSelection: func(t threshold) tables.Gate { return j.detection(t, tables.SplitSelection, false) },
+		rules.GateRbBlockingFinal:      func(t threshold) tables.Gate { return j.blocking(t, tables.SplitFinal, retired) },
+		rules.GateRbDetectionFinal:     func(t threshold) tables.Gate { return j.detection(t, tables.SplitFinal, retired) },
+		rules.GateRbBudget:             j.budget,
 	}
 	var gs []tables.Gate
 	for _, t := range pol.thresholds {
@@ -278,7 +279,7 @@ func (j *benchJudge) gates(pol *policy) []tables.Gate {
 func (j *benchJudge) gate(t threshold, observed *big.Rat, text string, worse bool, failing []string, detail string) tables.Gate {
 	g := tables.Gate{Gate: t.name, Arm: j.cand, Observed: text, Threshold: t.String(), Pass: t.pass(observed),
 		Failing: failing, Detail: detail}
-	g.SetNumbers(observed, tables.Comparison(t.op), t.value)
+	g.SetNumbers(observed, rules.Comparison(t.op), t.value)
 	if !g.Pass && worse {
 		j.worse = append(j.worse, string(t.name))
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -42,9 +43,9 @@ func strataRows(blocked, detected map[string]map[string]int) []tables.ReviewRow 
 // strataCampaign is a reviewer benchmark of the preset's gates with the
 // whole $150 cap remaining: only the review rows decide.
 func strataCampaign() (*tables.Campaign, tables.Commitment) {
-	c := &tables.Campaign{Manifest: tables.Manifest{Kind: tables.KindReviewerBenchmark,
+	c := &tables.Campaign{Manifest: tables.Manifest{Kind: rules.KindReviewerBenchmark,
 		Design:     tables.Design{Arms: []tables.Arm{{ID: "baseline"}, {ID: "candidate"}}},
-		GatePolicy: tables.GatePolicy{Preset: string(tables.PresetReviewerBenchmark)}}}
+		GatePolicy: tables.GatePolicy{Preset: string(rules.PresetReviewerBenchmark)}}}
 	cap, zero := tables.Money(150_000_000_000_000), tables.Money(0)
 	return c, tables.Commitment{Cap: &cap, Accounted: &zero, Held: &zero, Reserved: &zero, Committed: &zero, Remaining: &cap}
 }
@@ -89,7 +90,7 @@ func TestPromotionWithinEachModelStratum(t *testing.T) {
 				t.Errorf("decision %s failing %q, want %s %q (%s)", d.Decision, d.FailingGates, tc.decision, tc.failing, d.Reason)
 			}
 			for _, g := range out.Gates {
-				if g.Gate == tables.GateRbBlockingSelection || g.Gate == tables.GateRbDetectionSelection {
+				if g.Gate == rules.GateRbBlockingSelection || g.Gate == rules.GateRbDetectionSelection {
 					t.Logf("%s: %s", g.Gate, g.Observed)
 				}
 			}
@@ -127,13 +128,13 @@ func TestPromotionOnTheSameCasePairs(t *testing.T) {
 		name     string
 		rows     []tables.ReviewRow
 		decision tables.Verdict
-		failing  map[tables.GateName][]string // gate → its failing list
+		failing  map[rules.GateName][]string // gate → its failing list
 	}{
 		{"same pairs", strataRows(fewerInBoth, nil), tables.DecisionAdvance, nil},
-		{"clean case runs in swapped strata", swap("-clean"), tables.DecisionInconclusive, map[tables.GateName][]string{
-			tables.GateRbBlockingSelection: unpaired(tables.SplitSelection, "-clean"), tables.GateRbBlockingFinal: unpaired(tables.SplitFinal, "-clean")}},
-		{"variant runs in swapped strata", swap("-v1"), tables.DecisionInconclusive, map[tables.GateName][]string{
-			tables.GateRbDetectionSelection: unpaired(tables.SplitSelection, "-v1"), tables.GateRbDetectionFinal: unpaired(tables.SplitFinal, "-v1")}},
+		{"clean case runs in swapped strata", swap("-clean"), tables.DecisionInconclusive, map[rules.GateName][]string{
+			rules.GateRbBlockingSelection: unpaired(tables.SplitSelection, "-clean"), rules.GateRbBlockingFinal: unpaired(tables.SplitFinal, "-clean")}},
+		{"variant runs in swapped strata", swap("-v1"), tables.DecisionInconclusive, map[rules.GateName][]string{
+			rules.GateRbDetectionSelection: unpaired(tables.SplitSelection, "-v1"), rules.GateRbDetectionFinal: unpaired(tables.SplitFinal, "-v1")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := Benchmark(c, tables.ReviewsScored{Reviews: tc.rows}, commitment)

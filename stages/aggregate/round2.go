@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -63,9 +64,9 @@ func scheduledRounds(d *tables.Design, task string) []int64 {
 	return slices.Compact(reps)
 }
 
-func round2Finding(p *policy, why string) tables.Finding {
-	return tables.Finding{
-		Code: tables.CodeDevelopmentRound2Incomplete, Severity: tables.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
+func round2Finding(p *policy, why string) rules.Finding {
+	return rules.Finding{
+		Code: rules.CodeDevelopmentRound2Incomplete, Severity: rules.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
 		Message: fmt.Sprintf("preset %s judges round 2 of exactly %d %s tasks with %d rounds each, but the campaign has %s", p.name, round2Tasks, p.split, round2Rounds, why),
 	}
 }

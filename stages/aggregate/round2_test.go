@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -11,7 +12,7 @@ import (
 // under the development round-2 preset.
 func round2Fixture(t *testing.T, tasks int, reps int64) *fixture {
 	f := newFixture(t, tasks, reps)
-	f.c.Manifest.GatePolicy.Preset = string(tables.PresetDevelopmentRound2)
+	f.c.Manifest.GatePolicy.Preset = string(rules.PresetDevelopmentRound2)
 	for i := range f.c.Manifest.Design.Tasks {
 		f.c.Manifest.Design.Tasks[i].Split = "development"
 	}
@@ -31,8 +32,8 @@ func TestRound2RefusesOtherDesigns(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := round2Fixture(t, tc.tasks, tc.reps)
 			f.aggregate()
-			if !hasCode(f.s.Rejections, tables.CodeDevelopmentRound2Incomplete) {
-				t.Fatalf("no %s in %v", tables.CodeDevelopmentRound2Incomplete, f.s.Rejections)
+			if !hasCode(f.s.Rejections, rules.CodeDevelopmentRound2Incomplete) {
+				t.Fatalf("no %s in %v", rules.CodeDevelopmentRound2Incomplete, f.s.Rejections)
 			}
 			if d := f.decision(); d.Decision != tables.DecisionNoVerdict || !contains(d.Reason, "development_round2_incomplete") {
 				t.Fatalf("decision %+v", d)
@@ -49,10 +50,10 @@ func TestRound2JudgesRoundTwoOnly(t *testing.T) {
 	f := round2Fixture(t, 4, 2)
 	f.setR("T1", "B", 1, 10)
 	f.aggregate()
-	if hasCode(f.s.Rejections, tables.CodeDevelopmentRound2Incomplete) {
+	if hasCode(f.s.Rejections, rules.CodeDevelopmentRound2Incomplete) {
 		t.Fatalf("refused: %v", f.s.Rejections)
 	}
-	f.wantGate(tables.GateTaskFloor, "0.95", true)
+	f.wantGate(rules.GateTaskFloor, "0.95", true)
 	f.wantDecision(tables.DecisionAdvance, "")
 }
 
@@ -74,7 +75,7 @@ func TestRound2SplitRatiosJudgeRoundTwoOnly(t *testing.T) {
 		t.Fatalf("judged split %q ratios %+v, want development cost 21/20", fig.JudgedSplit, fig.SplitRatios)
 	}
 	for _, g := range out.Gates {
-		if g.Gate == tables.GateCostAggregate && g.Observed != "1.05" {
+		if g.Gate == rules.GateCostAggregate && g.Observed != "1.05" {
 			t.Errorf("cost aggregate gate observed %q, want 1.05 (= 21/20)", g.Observed)
 		}
 	}

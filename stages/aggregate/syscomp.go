@@ -5,13 +5,14 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
 
 // gainGates are the gates whose failure means the candidate shows no
 // advantage over the baseline at all: the decision is then stop_no_gain.
-var gainGates = []tables.GateName{tables.GateBaselineCostAggregate, tables.GateBaselineTimeAggregate}
+var gainGates = []rules.GateName{rules.GateBaselineCostAggregate, rules.GateBaselineTimeAggregate}
 
 // systemJudges holds the candidate judged against each other system; vsCmp
 // is nil when the design names no comparator.
@@ -38,21 +39,21 @@ func evaluateSystems(pol *policy, c *tables.Campaign, in *inputs, judged runSet,
 func (sj systemJudges) check(t threshold) tables.Gate {
 	b := sj.vsBase
 	switch t.name {
-	case tables.GateCriticalSource:
+	case rules.GateCriticalSource:
 		return b.criticalSource(t)
-	case tables.GateTaskFloor:
+	case rules.GateTaskFloor:
 		return b.taskFloor(t)
-	case tables.GateMacroFloor:
+	case rules.GateMacroFloor:
 		return b.macroFloor(t)
-	case tables.GateUncertainty:
+	case rules.GateUncertainty:
 		return b.uncertainty(t)
-	case tables.GateProtocol:
+	case rules.GateProtocol:
 		return b.protocol(t)
-	case tables.GateSessionLimits:
+	case rules.GateSessionLimits:
 		return b.sessionLimits(t)
-	case tables.GateBaselineCriticalLoss:
+	case rules.GateBaselineCriticalLoss:
 		return b.criticalLoss(t)
-	case tables.GateWorkflowLimits:
+	case rules.GateWorkflowLimits:
 		return workflowLimits(b, t, sj.judged)
 	}
 	j := b

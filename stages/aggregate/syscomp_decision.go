@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -12,14 +13,14 @@ import (
 // or of a campaign whose kind and preset do not fit each other, and
 // reports whether it did. Anything else is left to the paired-review path.
 func judgeSystems(c *tables.Campaign, in *inputs, out *Out, pol *policy, judged runSet, v validityReport) bool {
-	isSys := c.Manifest.Kind == tables.KindSystemComparison
-	sysPreset := pol != nil && pol.name == tables.PresetSystemComparison
+	isSys := c.Manifest.Kind == rules.KindSystemComparison
+	sysPreset := pol != nil && pol.name == rules.PresetSystemComparison
 	if !isSys && !sysPreset {
 		return false
 	}
 	d := &c.Manifest.Design
 	if pol != nil && isSys != sysPreset {
-		f := tables.Finding{Code: tables.CodeGatePresetKind, Severity: tables.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
+		f := rules.Finding{Code: rules.CodeGatePresetKind, Severity: rules.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
 			Message: fmt.Sprintf("gate preset %s cannot judge a %s campaign", pol.name, c.Manifest.Kind)}
 		out.Findings = append(out.Findings, f)
 		v.reasons = append(v.reasons, f.Message)
@@ -39,7 +40,7 @@ func judgeSystems(c *tables.Campaign, in *inputs, out *Out, pol *policy, judged 
 		gates = evaluateSystems(pol, c, in, judged, base, cand, cmpArm)
 	}
 	if pol != nil && len(gates) == 0 {
-		out.Findings = append(out.Findings, tables.Finding{Code: tables.CodeGateNoneEvaluated, Severity: tables.Reject, File: manifestFile, Pointer: "/gate_policy",
+		out.Findings = append(out.Findings, rules.Finding{Code: rules.CodeGateNoneEvaluated, Severity: rules.Reject, File: manifestFile, Pointer: "/gate_policy",
 			Message: fmt.Sprintf("gate preset %s evaluated no gate for candidate %s, so nothing can judge it", pol.name, cand)})
 	}
 	out.Gates = append(out.Gates, gates...)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -43,7 +44,7 @@ func usd(t *testing.T, text string) *tables.Money {
 //
 // so every gate passes and the decision is advance.
 func newSysFixture(t *testing.T) *sysFixture {
-	m := tables.Manifest{Kind: tables.KindSystemComparison, GatePolicy: tables.GatePolicy{Preset: string(tables.PresetSystemComparison)}}
+	m := tables.Manifest{Kind: rules.KindSystemComparison, GatePolicy: tables.GatePolicy{Preset: string(rules.PresetSystemComparison)}}
 	m.Design = tables.Design{
 		Repetitions: 1,
 		Arms: []tables.Arm{
@@ -83,10 +84,10 @@ func (f *sysFixture) run(task, arm string) *tables.Run {
 	return nil
 }
 
-func (f *sysFixture) judge() (map[tables.GateName]tables.Gate, tables.Decision) {
+func (f *sysFixture) judge() (map[rules.GateName]tables.Gate, tables.Decision) {
 	f.t.Helper()
 	aggregateInto(f.c, f.s, f.runs, tables.Replacements{})
-	gates := map[tables.GateName]tables.Gate{}
+	gates := map[rules.GateName]tables.Gate{}
 	for _, g := range f.s.Gates {
 		gates[g.Gate] = g
 	}
@@ -105,15 +106,15 @@ func TestSystemComparisonGates(t *testing.T) {
 		if len(gates) != len(sysPreset(t).Gates) {
 			t.Fatalf("%d gates, want %d", len(gates), len(sysPreset(t).Gates))
 		}
-		for name, want := range map[tables.GateName]string{
-			tables.GateBaselineCostAggregate: "0.85", tables.GateBaselineTimeAggregate: "0.85", tables.GateComparatorMacroLoss: "0.05",
-			tables.GateComparatorCostAggregate: "1", tables.GateMacroFloor: "0.95", tables.GateTaskFloor: "0.95", tables.GateBaselineCostPair: "0.85",
+		for name, want := range map[rules.GateName]string{
+			rules.GateBaselineCostAggregate: "0.85", rules.GateBaselineTimeAggregate: "0.85", rules.GateComparatorMacroLoss: "0.05",
+			rules.GateComparatorCostAggregate: "1", rules.GateMacroFloor: "0.95", rules.GateTaskFloor: "0.95", rules.GateBaselineCostPair: "0.85",
 		} {
 			if g := gates[name]; g.Observed != want || !g.Pass {
 				t.Errorf("%s observed %q pass %v, want %q and pass", name, g.Observed, g.Pass, want)
 			}
 		}
-		if g := gates[tables.GateBaselineCostAggregate]; g.Threshold != "<= 0.85" {
+		if g := gates[rules.GateBaselineCostAggregate]; g.Threshold != "<= 0.85" {
 			t.Errorf("threshold %q", g.Threshold)
 		}
 	})
@@ -122,10 +123,10 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.run("T1", "madar").WorkflowCost = usd(t, "0.8502")
 		gates, d := f.judge()
-		if g := gates[tables.GateBaselineCostAggregate]; g.Pass || g.Observed != "0.8501" {
+		if g := gates[rules.GateBaselineCostAggregate]; g.Pass || g.Observed != "0.8501" {
 			t.Fatalf("gate %+v", g)
 		}
-		if d.Decision != tables.DecisionStopNoGain || strings.Join(d.FailingGates, ",") != string(tables.GateBaselineCostAggregate) {
+		if d.Decision != tables.DecisionStopNoGain || strings.Join(d.FailingGates, ",") != string(rules.GateBaselineCostAggregate) {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -134,10 +135,10 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.run("T1", "madar").RNum = 1899
 		gates, d := f.judge()
-		if g := gates[tables.GateComparatorMacroLoss]; g.Pass || g.Observed != "0.05025" {
+		if g := gates[rules.GateComparatorMacroLoss]; g.Pass || g.Observed != "0.05025" {
 			t.Fatalf("gate %+v", g)
 		}
-		if d.Decision != tables.DecisionDoNotAdvance || strings.Join(d.FailingGates, ",") != string(tables.GateComparatorMacroLoss) {
+		if d.Decision != tables.DecisionDoNotAdvance || strings.Join(d.FailingGates, ",") != string(rules.GateComparatorMacroLoss) {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -151,7 +152,7 @@ func TestSystemComparisonGates(t *testing.T) {
 			f.run(task, "serena").WorkflowCost = usd(t, "1.60")
 		}
 		gates, d := f.judge()
-		if g := gates[tables.GateComparatorCostAggregate]; !g.Pass || g.Observed != "1.05" || d.Decision != tables.DecisionAdvance {
+		if g := gates[rules.GateComparatorCostAggregate]; !g.Pass || g.Observed != "1.05" || d.Decision != tables.DecisionAdvance {
 			t.Fatalf("gate %+v decision %+v", g, d)
 		}
 		f = newSysFixture(t)
@@ -162,7 +163,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		}
 		f.run("T1", "serena").WorkflowCost = usd(t, "1.5999")
 		gates, d = f.judge()
-		if g := gates[tables.GateComparatorCostAggregate]; g.Pass || strings.Join(d.FailingGates, ",") != string(tables.GateComparatorCostAggregate) {
+		if g := gates[rules.GateComparatorCostAggregate]; g.Pass || strings.Join(d.FailingGates, ",") != string(rules.GateComparatorCostAggregate) {
 			t.Fatalf("gate %+v decision %+v", g, d)
 		}
 	})
@@ -172,8 +173,8 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.run("T2", "madar").WorkflowNS = 1063
 		gates, d := f.judge()
-		if gates[tables.GateComparatorTimePair].Pass || strings.Join(gates[tables.GateComparatorTimePair].Failing, ",") != "T2/r1" {
-			t.Fatalf("pair gate %+v", gates[tables.GateComparatorTimePair])
+		if gates[rules.GateComparatorTimePair].Pass || strings.Join(gates[rules.GateComparatorTimePair].Failing, ",") != "T2/r1" {
+			t.Fatalf("pair gate %+v", gates[rules.GateComparatorTimePair])
 		}
 		if d.Decision == tables.DecisionAdvance {
 			t.Fatalf("decision %+v", d)
@@ -183,10 +184,10 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.run("T1", "madar").CriticalFailures = 1
 		gates, d := f.judge()
-		if g := gates[tables.GateBaselineCriticalLoss]; g.Pass || strings.Join(g.Failing, ",") != "T1" {
+		if g := gates[rules.GateBaselineCriticalLoss]; g.Pass || strings.Join(g.Failing, ",") != "T1" {
 			t.Fatalf("gate %+v", g)
 		}
-		if !slices.Contains(d.FailingGates, string(tables.GateCriticalSource)) {
+		if !slices.Contains(d.FailingGates, string(rules.GateCriticalSource)) {
 			t.Fatalf("decision %+v", d)
 		}
 	})
@@ -194,7 +195,7 @@ func TestSystemComparisonGates(t *testing.T) {
 		f := newSysFixture(t)
 		f.c.Manifest.Design.Arms[2].ComparatorRole = ""
 		gates, d := f.judge()
-		if g := gates[tables.GateComparatorMacroLoss]; g.Pass || g.Detail != "the design names no comparator system" {
+		if g := gates[rules.GateComparatorMacroLoss]; g.Pass || g.Detail != "the design names no comparator system" {
 			t.Fatalf("gate %+v", g)
 		}
 		if d.Decision != tables.DecisionDoNotAdvance {
@@ -214,24 +215,24 @@ func TestSystemComparisonGates(t *testing.T) {
 func TestGatePresetKindMismatch(t *testing.T) {
 	t.Run("paired preset on a system comparison", func(t *testing.T) {
 		f := newSysFixture(t)
-		f.c.Manifest.GatePolicy.Preset = string(tables.PresetEvaluation)
+		f.c.Manifest.GatePolicy.Preset = string(rules.PresetEvaluation)
 		_, d := f.judge()
-		if d.Decision != tables.DecisionNoVerdict || len(f.s.Gates) != 0 || !hasCode(f.s.Rejections, tables.CodeGatePresetKind) {
+		if d.Decision != tables.DecisionNoVerdict || len(f.s.Gates) != 0 || !hasCode(f.s.Rejections, rules.CodeGatePresetKind) {
 			t.Fatalf("decision %+v gates %d findings %v", d, len(f.s.Gates), f.s.Rejections)
 		}
 	})
 	t.Run("system preset on a paired review", func(t *testing.T) {
 		f := newSysFixture(t)
-		f.c.Manifest.Kind = tables.KindPairedReview
+		f.c.Manifest.Kind = rules.KindPairedReview
 		aggregateInto(f.c, f.s, f.runs, tables.Replacements{})
-		if len(f.s.Decision) != 2 || f.s.Decision[0].Decision != tables.DecisionNoVerdict || !hasCode(f.s.Rejections, tables.CodeGatePresetKind) {
+		if len(f.s.Decision) != 2 || f.s.Decision[0].Decision != tables.DecisionNoVerdict || !hasCode(f.s.Rejections, rules.CodeGatePresetKind) {
 			t.Fatalf("decisions %+v findings %v", f.s.Decision, f.s.Rejections)
 		}
 	})
 }
 
-func sysPreset(t *testing.T) tables.Preset {
-	p, ok := tables.FindPreset(tables.PresetSystemComparison)
+func sysPreset(t *testing.T) rules.Preset {
+	p, ok := rules.FindPreset(rules.PresetSystemComparison)
 	if !ok {
 		t.Fatal("no system-comparison preset")
 	}
@@ -245,11 +246,11 @@ func sysPreset(t *testing.T) tables.Preset {
 func TestNoGateEvaluatedRejects(t *testing.T) {
 	f := newSysFixture(t)
 	var out Out
-	judgeSystems(f.c, &inputs{}, &out, &policy{name: tables.PresetSystemComparison}, runSet{}, validityReport{})
-	if len(out.Decision) != 1 || out.Decision[0].Decision != tables.DecisionNoVerdict || !hasCode(out.Findings, tables.CodeGateNoneEvaluated) {
+	judgeSystems(f.c, &inputs{}, &out, &policy{name: rules.PresetSystemComparison}, runSet{}, validityReport{})
+	if len(out.Decision) != 1 || out.Decision[0].Decision != tables.DecisionNoVerdict || !hasCode(out.Findings, rules.CodeGateNoneEvaluated) {
 		t.Fatalf("decisions %+v findings %v", out.Decision, out.Findings)
 	}
-	if c := tables.ClassOf(tables.CodeGateNoneEvaluated); c != tables.ClassRecordDefect {
+	if c := rules.ClassOf(rules.CodeGateNoneEvaluated); c != rules.ClassRecordDefect {
 		t.Errorf("gate_none_evaluated is %s, want a record defect", c)
 	}
 }

@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stats/boot"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -61,7 +62,7 @@ type Options struct {
 // stage's findings.
 type Out struct {
 	Intervals []tables.Interval
-	Findings  tables.Findings
+	Findings  rules.Findings
 }
 
 // Run computes the intervals of the score stage's runs.
@@ -92,9 +93,9 @@ type plan struct {
 	workers   int
 }
 
-func resolvePlan(m tables.Manifest, opt Options) (plan, []tables.Finding) {
+func resolvePlan(m tables.Manifest, opt Options) (plan, []rules.Finding) {
 	p := plan{cluster: m.Intervals.Cluster, seed: m.Intervals.Seed, workers: opt.Workers}
-	var out []tables.Finding
+	var out []rules.Finding
 	if p.cluster == "" {
 		p.cluster = ClusterFamily
 	}
@@ -122,8 +123,8 @@ func resolvePlan(m tables.Manifest, opt Options) (plan, []tables.Finding) {
 	return p, out
 }
 
-func planFinding(pointer, msg string) tables.Finding {
-	return tables.Finding{Code: tables.CodeIntervalPlanInvalid, Severity: tables.Warn, File: "manifest.json", Pointer: pointer, Message: msg}
+func planFinding(pointer, msg string) rules.Finding {
+	return rules.Finding{Code: rules.CodeIntervalPlanInvalid, Severity: rules.Warn, File: "manifest.json", Pointer: pointer, Message: msg}
 }
 
 // DerivedSeed is the bootstrap seed of a campaign whose manifest leaves

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -252,7 +253,7 @@ func TestRunPlanFindings(t *testing.T) {
 			cp := campaign("A", "B")
 			cp.Manifest.Intervals = c.plan
 			s := Run(cp, tables.SpoolOf(sixFamilies()...))
-			if len(s.Findings) != c.wantCount || s.Findings[0].Code != tables.CodeIntervalPlanInvalid || s.Findings[0].Pointer != c.pointer {
+			if len(s.Findings) != c.wantCount || s.Findings[0].Code != rules.CodeIntervalPlanInvalid || s.Findings[0].Pointer != c.pointer {
 				t.Errorf("findings %v", s.Findings)
 			}
 			if len(s.Intervals) != 0 {
@@ -266,7 +267,7 @@ func TestRunValueFindings(t *testing.T) {
 	runs := sixFamilies()
 	runs[0].RNum, runs[0].RDen = 5, 4 // R > 1
 	s := Run(campaign("A", "B"), tables.SpoolOf(runs...))
-	if len(s.Findings) != 1 || s.Findings[0].Code != tables.CodeIntervalValueInvalid || s.Findings[0].Session != runs[0].ReviewSessionID {
+	if len(s.Findings) != 1 || s.Findings[0].Code != rules.CodeIntervalValueInvalid || s.Findings[0].Session != runs[0].ReviewSessionID {
 		t.Fatalf("findings %v", s.Findings)
 	}
 	if r := rowsOf(s)[StatMacroR+" A"]; r.NRuns != 17 {

@@ -5,12 +5,13 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
 // benchCampaign is a two-profile reviewer benchmark manifest.
 func benchCampaign(resamples int64) *tables.Campaign {
-	return &tables.Campaign{Manifest: tables.Manifest{CampaignID: "sim", Kind: tables.KindReviewerBenchmark,
+	return &tables.Campaign{Manifest: tables.Manifest{CampaignID: "sim", Kind: rules.KindReviewerBenchmark,
 		Design:    tables.Design{Arms: []tables.Arm{{ID: "baseline"}, {ID: "candidate"}}},
 		Intervals: tables.IntervalPlan{Resamples: resamples, Seed: 7}}}
 }

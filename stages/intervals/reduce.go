@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -100,12 +101,12 @@ func armOrder(m tables.Manifest, runs *tables.Spool[tables.Run]) (arms []string,
 // are left out. When the runs of each task follow each other (grouped), a
 // task's cells are finished, and their values dropped, once its runs have
 // passed; otherwise at the end. The cells are the same either way.
-func reduce(runs *tables.Spool[tables.Run], cluster string, arms []string, grouped bool) (*reduction, []tables.Finding) {
+func reduce(runs *tables.Spool[tables.Run], cluster string, arms []string, grouped bool) (*reduction, []rules.Finding) {
 	red := &reduction{arms: arms, cells: map[taskKey]map[string]*cell{}}
 	for m := range red.armAny {
 		red.armAny[m] = map[string]bool{}
 	}
-	var bad []tables.Finding
+	var bad []rules.Finding
 	var open []*cell // not yet finished: the current task's when grouped
 	last := ""
 	for r := range runs.All() {
@@ -157,9 +158,9 @@ func reduce(runs *tables.Spool[tables.Run], cluster string, arms []string, group
 
 // runValues returns the run's usable R, workflow cost and workflow time
 // (nil when absent), with a finding for each out-of-range value.
-func runValues(r *tables.Run) ([numMeasures]*big.Rat, []tables.Finding) {
+func runValues(r *tables.Run) ([numMeasures]*big.Rat, []rules.Finding) {
 	var v [numMeasures]*big.Rat
-	var bad []tables.Finding
+	var bad []rules.Finding
 	if r.Scored {
 		if r.RDen <= 0 || r.RNum < 0 || r.RNum > r.RDen {
 			bad = append(bad, valueFinding(r, fmt.Sprintf("R = %d/%d is not a fraction in [0,1]", r.RNum, r.RDen)))
@@ -184,9 +185,9 @@ func runValues(r *tables.Run) ([numMeasures]*big.Rat, []tables.Finding) {
 	return v, bad
 }
 
-func valueFinding(r *tables.Run, what string) tables.Finding {
-	return tables.Finding{
-		Code: tables.CodeIntervalValueInvalid, Severity: tables.Warn, Session: r.ReviewSessionID,
+func valueFinding(r *tables.Run, what string) rules.Finding {
+	return rules.Finding{
+		Code: rules.CodeIntervalValueInvalid, Severity: rules.Warn, Session: r.ReviewSessionID,
 		Message: fmt.Sprintf("Run %s repetition %d arm %s: %s, so it is left out of the exploratory intervals.", r.TaskID, r.Repetition, r.Arm, what),
 	}
 }

@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -13,10 +14,10 @@ const MaxAnswerBytes = 4 << 20
 // file is used in findings. It returns nil when the answer breaks any rule
 // of the contract that load enforces; findings then say every reason. The
 // link, citation and per-status rules are stages/validate's.
-func Answer(file string, data []byte) (*tables.Answer, tables.Findings) {
+func Answer(file string, data []byte) (*tables.Answer, rules.Findings) {
 	at := position{file: file}
 	if len(data) > MaxAnswerBytes {
-		return nil, tables.Findings{at.finding(tables.CodeTooLarge, "",
+		return nil, rules.Findings{at.finding(rules.CodeTooLarge, "",
 			fmt.Sprintf("answer has %d bytes; the cap is %d", len(data), MaxAnswerBytes))}
 	}
 	var a tables.Answer
@@ -31,7 +32,7 @@ func Answer(file string, data []byte) (*tables.Answer, tables.Findings) {
 }
 
 // answerIDs reports IDs repeated within their type.
-func answerIDs(a *tables.Answer, at position) tables.Findings {
+func answerIDs(a *tables.Answer, at position) rules.Findings {
 	var u uniqueIDs
 	u.at = at
 	f := &a.Final
@@ -64,7 +65,7 @@ func answerIDs(a *tables.Answer, at position) tables.Findings {
 type uniqueIDs struct {
 	at   position
 	seen map[typedID]idUse // first use of each
-	out  tables.Findings
+	out  rules.Findings
 }
 
 type typedID struct{ typ, id string }
@@ -84,7 +85,7 @@ func (u *uniqueIDs) check(typ, id, list string, index int) {
 	}
 	key := typedID{typ, id}
 	if first, dup := u.seen[key]; dup {
-		u.out = append(u.out, u.at.finding(tables.CodeDuplicateID, idUse{list, index}.pointer(),
+		u.out = append(u.out, u.at.finding(rules.CodeDuplicateID, idUse{list, index}.pointer(),
 			fmt.Sprintf("%s ID %q is already used at %s", typ, clip(id), first.pointer())))
 		return
 	}

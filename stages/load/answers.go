@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -17,7 +18,7 @@ func Answers(c *tables.Campaign) tables.Answers { return answerFiles{fsys: c.FS}
 type answerFiles struct{ fsys fs.FS }
 
 // Decode is [Answer].
-func (answerFiles) Decode(file string, data []byte) (*tables.Answer, tables.Findings) {
+func (answerFiles) Decode(file string, data []byte) (*tables.Answer, rules.Findings) {
 	return Answer(file, data)
 }
 

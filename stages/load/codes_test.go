@@ -3,7 +3,7 @@ package load
 import (
 	"testing"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // codeTests are the tests whose cases each demand one finding (or one
@@ -32,12 +32,12 @@ var codeTests = []struct {
 // TestEveryCodeEmitted checks that every load code is produced by at least
 // one case of codeTests.
 func TestEveryCodeEmitted(t *testing.T) {
-	emitted = map[tables.Code]bool{}
+	emitted = map[rules.Code]bool{}
 	defer func() { emitted = nil }()
 	for _, ct := range codeTests {
 		t.Run(ct.name, ct.run)
 	}
-	for _, d := range tables.AllCodes() {
+	for _, d := range rules.AllCodes() {
 		if d.Stage == "load" && !emitted[d.Code] {
 			t.Errorf("code %s is never emitted by a test", d.Code)
 		}

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/hostile"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
 // onDisk writes the fixture into a campaign directory beside a secret file
 // and returns the directory; change then makes one file hostile.
-func onDisk(t *testing.T, change func(t *testing.T, camp, secret string)) tables.Findings {
+func onDisk(t *testing.T, change func(t *testing.T, camp, secret string)) rules.Findings {
 	t.Helper()
 	base := t.TempDir()
 	camp := filepath.Join(base, "camp")
@@ -31,7 +32,7 @@ func onDisk(t *testing.T, change func(t *testing.T, camp, secret string)) tables
 		t.Fatal(err)
 	}
 	defer dir.Close()
-	done := make(chan tables.Findings)
+	done := make(chan rules.Findings)
 	go func() {
 		_, findings := Campaign(dir, "camp")
 		done <- findings
@@ -54,21 +55,21 @@ func TestConfinedCampaignFiles(t *testing.T) {
 	cases := []struct {
 		file string
 		make hostile.Maker
-		code tables.Code
+		code rules.Code
 	}{
-		{"manifest.json", fifo, tables.CodeFileNotRegular},
-		{"receipts.jsonl", fifo, tables.CodeFileNotRegular},
-		{"adjudications.jsonl", dir, tables.CodeFileNotRegular},
-		{"tasks/T1/packet.json", fifo, tables.CodeFileNotRegular},
-		{"tasks/T1/truth.json", dir, tables.CodeFileNotRegular},
-		{"prompts/common.md", fifo, tables.CodeFileNotRegular},
-		{source, fifo, tables.CodeFileNotRegular},
-		{"manifest.json", linkOut, tables.CodePathEscapes},
-		{"receipts.jsonl", linkUp, tables.CodePathEscapes},
-		{"tasks/T1/task.md", linkOut, tables.CodePathEscapes},
-		{"tasks/T1/packet.json", linkUp, tables.CodePathEscapes},
-		{source, linkOut, tables.CodePathEscapes},
-		{source, linkUp, tables.CodePathEscapes},
+		{"manifest.json", fifo, rules.CodeFileNotRegular},
+		{"receipts.jsonl", fifo, rules.CodeFileNotRegular},
+		{"adjudications.jsonl", dir, rules.CodeFileNotRegular},
+		{"tasks/T1/packet.json", fifo, rules.CodeFileNotRegular},
+		{"tasks/T1/truth.json", dir, rules.CodeFileNotRegular},
+		{"prompts/common.md", fifo, rules.CodeFileNotRegular},
+		{source, fifo, rules.CodeFileNotRegular},
+		{"manifest.json", linkOut, rules.CodePathEscapes},
+		{"receipts.jsonl", linkUp, rules.CodePathEscapes},
+		{"tasks/T1/task.md", linkOut, rules.CodePathEscapes},
+		{"tasks/T1/packet.json", linkUp, rules.CodePathEscapes},
+		{source, linkOut, rules.CodePathEscapes},
+		{source, linkUp, rules.CodePathEscapes},
 	}
 	for _, tc := range cases {
 		name := fmt.Sprintf("%s_%s", tc.code, tc.file)
@@ -124,7 +125,7 @@ func TestUnreferencedSourcesChecked(t *testing.T) {
 	})
 	want := map[string]bool{"sources/" + names[0]: true, "sources/README": true, `sources/bad-\xff\xfe-name`: true}
 	for _, f := range findings {
-		if f.Code != tables.CodeHashMismatch || !want[f.File] {
+		if f.Code != rules.CodeHashMismatch || !want[f.File] {
 			t.Errorf("unexpected finding %s", f.Error())
 		}
 		delete(want, f.File)
@@ -141,14 +142,14 @@ func TestFindingsCappedPerCode(t *testing.T) {
 	fx.files["receipts.jsonl"] = strings.Repeat("{}\n", 5000)
 	_, findings := Campaign(fx.build(t), "fixture")
 	note(findings)
-	perCode := map[tables.Code]int{}
+	perCode := map[rules.Code]int{}
 	for _, f := range findings {
 		perCode[f.Code]++
 	}
-	if perCode[tables.CodeMissingKey] != tables.MaxFindingsPerCode {
-		t.Errorf("%d missing_key findings; want the cap %d", perCode[tables.CodeMissingKey], tables.MaxFindingsPerCode)
+	if perCode[rules.CodeMissingKey] != rules.MaxFindingsPerCode {
+		t.Errorf("%d missing_key findings; want the cap %d", perCode[rules.CodeMissingKey], rules.MaxFindingsPerCode)
 	}
-	if perCode[tables.CodeFindingsCapped] != 1 || !findings.Rejected() {
+	if perCode[rules.CodeFindingsCapped] != 1 || !findings.Rejected() {
 		t.Errorf("want one rejecting findings_capped summary; got %v", perCode)
 	}
 }

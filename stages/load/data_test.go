@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/golden"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -47,7 +48,7 @@ func TestData(t *testing.T) {
 	})
 }
 
-func renderFindings(a *tables.Answer, findings tables.Findings) string {
+func renderFindings(a *tables.Answer, findings rules.Findings) string {
 	if len(findings) == 0 && a != nil {
 		return "accepted\n"
 	}

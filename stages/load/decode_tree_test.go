@@ -6,13 +6,13 @@ import (
 
 	"github.com/go-json-experiment/json"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // decodeTree is the two-pass decoder decodeStream replaced, kept as the
 // oracle of FuzzDecodeStreamOracle: parse a tree, walk it against the
 // schema, and Unmarshal the bytes when the shape is intact.
-func decodeTree(data []byte, schema string, at position, out any, sink *tables.FindingCap) (bool, tables.Findings) {
+func decodeTree(data []byte, schema string, at position, out any, sink *rules.FindingCap) (bool, rules.Findings) {
 	root, findings := parseTree(data, at)
 	if root == nil {
 		return false, findings
@@ -31,7 +31,7 @@ func decodeTree(data []byte, schema string, at position, out any, sink *tables.F
 		if errors.As(err, &se) {
 			ptr = string(se.JSONPointer)
 		}
-		return false, append(found, at.finding(tables.CodeWrongType, ptr, fmt.Sprintf("document does not fit its Go type: %v", err)))
+		return false, append(found, at.finding(rules.CodeWrongType, ptr, fmt.Sprintf("document does not fit its Go type: %v", err)))
 	}
 	return true, found
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -42,8 +43,8 @@ func init() {
 		"timestamp":      checkTimestamp,
 		"date":           checkDate,
 		"identifier":     checkIdentifier,
-		"decimal":        decimalCheck(tables.MoneyScale, tables.CodeDecimalInvalid),
-		"price":          decimalCheck(6, tables.CodePriceInvalid),
+		"decimal":        decimalCheck(tables.MoneyScale, rules.CodeDecimalInvalid),
+		"price":          decimalCheck(6, rules.CodePriceInvalid),
 		"identity":       checkIdentity,
 		"runtimes":       checkRuntimes,
 	}
@@ -66,11 +67,11 @@ func checkText(w *walker, v *node, ptr string, _ *rule) {
 	switch {
 	case !ok:
 	case s == "":
-		w.add(tables.CodeTextEmpty, ptr, "text is empty")
+		w.add(rules.CodeTextEmpty, ptr, "text is empty")
 	case strings.TrimSpace(s) != s:
-		w.add(tables.CodeTextUntrimmed, ptr, "text has leading or trailing white space")
+		w.add(rules.CodeTextUntrimmed, ptr, "text has leading or trailing white space")
 	case len(s) > maxText && utf8.RuneCountInString(s) > maxText: // bytes bound characters
-		w.add(tables.CodeTextTooLong, ptr, "text has %d Unicode scalar values; at most %d are allowed", utf8.RuneCountInString(s), maxText)
+		w.add(rules.CodeTextTooLong, ptr, "text has %d Unicode scalar values; at most %d are allowed", utf8.RuneCountInString(s), maxText)
 	}
 }
 
@@ -80,9 +81,9 @@ func idCheck(prefixes string) specialCheck {
 		switch {
 		case !ok:
 		case !isAnyID(s): // the ID grammar with any of the contract's type letters
-			w.add(tables.CodeIDInvalid, ptr, "%q is not an ID: a letter of %s then a decimal integer without leading zeros, e.g. %s1", clip(s), prefixes, prefixes[:1])
+			w.add(rules.CodeIDInvalid, ptr, "%q is not an ID: a letter of %s then a decimal integer without leading zeros, e.g. %s1", clip(s), prefixes, prefixes[:1])
 		case !strings.ContainsRune(prefixes, rune(s[0])):
-			w.add(tables.CodeIDWrongPrefix, ptr, "%q has type letter %c but this field takes %s IDs", s, s[0], strings.Join(strings.Split(prefixes, ""), "/"))
+			w.add(rules.CodeIDWrongPrefix, ptr, "%q has type letter %c but this field takes %s IDs", s, s[0], strings.Join(strings.Split(prefixes, ""), "/"))
 		}
 	}
 }
@@ -90,7 +91,7 @@ func idCheck(prefixes string) specialCheck {
 func checkPath(w *walker, v *node, ptr string, _ *rule) {
 	if s, ok := w.str(v, ptr, "path"); ok {
 		if why := pathProblem(s); why != "" {
-			w.add(tables.CodePathInvalid, ptr, "path %q is invalid: %s", clip(s), why)
+			w.add(rules.CodePathInvalid, ptr, "path %q is invalid: %s", clip(s), why)
 		}
 	}
 }
@@ -130,14 +131,14 @@ func checkLine(w *walker, v *node, ptr string, _ *rule) {
 	if isIntegerLiteral(v.text) { // compared without a big number when it fits
 		if n, err := strconv.ParseInt(v.text, 10, 64); err == nil {
 			if n <= 0 || n > maxLine.Int64() {
-				w.add(tables.CodeLineInvalid, ptr, "line %s is not a positive integer at most 2^53-1", clip(v.text))
+				w.add(rules.CodeLineInvalid, ptr, "line %s is not a positive integer at most 2^53-1", clip(v.text))
 			}
 			return
 		}
 	}
 	n, ok := new(big.Int).SetString(v.text, 10)
 	if !isIntegerLiteral(v.text) || !ok || n.Sign() <= 0 || n.Cmp(maxLine) > 0 {
-		w.add(tables.CodeLineInvalid, ptr, "line %s is not a positive integer at most 2^53-1", clip(v.text))
+		w.add(rules.CodeLineInvalid, ptr, "line %s is not a positive integer at most 2^53-1", clip(v.text))
 	}
 }
 
@@ -147,11 +148,11 @@ func hexCheck(digits int, emptyOK, identity bool) specialCheck {
 		switch {
 		case !ok, s == "" && emptyOK:
 		case s == "" && identity:
-			w.add(tables.CodeIdentityMissing, ptr, "identity %s is missing", lastToken(ptr))
+			w.add(rules.CodeIdentityMissing, ptr, "identity %s is missing", lastToken(ptr))
 		case identity && tables.PlaceholderIdentity(s):
-			w.add(tables.CodeIdentityMissing, ptr, "identity %s is the placeholder %q, which is refused like a missing one", lastToken(ptr), clip(s))
+			w.add(rules.CodeIdentityMissing, ptr, "identity %s is the placeholder %q, which is refused like a missing one", lastToken(ptr), clip(s))
 		case !isLowerHex(s, digits):
-			w.add(tables.CodeHashInvalid, ptr, "%q is not %d lowercase hexadecimal digits", clip(s), digits)
+			w.add(rules.CodeHashInvalid, ptr, "%q is not %d lowercase hexadecimal digits", clip(s), digits)
 		}
 	}
 }
@@ -171,7 +172,7 @@ func isLowerHex(s string, digits int) bool {
 func checkTimestamp(w *walker, v *node, ptr string, _ *rule) {
 	if s, ok := w.str(v, ptr, "timestamp"); ok {
 		if _, err := time.Parse(time.RFC3339Nano, s); err != nil || !isTimestampSyntax(s) {
-			w.add(tables.CodeTimestampInvalid, ptr, "%q is not an RFC 3339 UTC time ending in Z, e.g. 2026-09-05T10:00:00Z", clip(s))
+			w.add(rules.CodeTimestampInvalid, ptr, "%q is not an RFC 3339 UTC time ending in Z, e.g. 2026-09-05T10:00:00Z", clip(s))
 		}
 	}
 }
@@ -181,18 +182,18 @@ var dateSyntax = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 func checkDate(w *walker, v *node, ptr string, _ *rule) {
 	if s, ok := w.str(v, ptr, "date"); ok {
 		if _, err := time.Parse(time.DateOnly, s); err != nil || !dateSyntax.MatchString(s) {
-			w.add(tables.CodeDateInvalid, ptr, "%q is not a calendar date YYYY-MM-DD", clip(s))
+			w.add(rules.CodeDateInvalid, ptr, "%q is not a calendar date YYYY-MM-DD", clip(s))
 		}
 	}
 }
 
 func checkIdentifier(w *walker, v *node, ptr string, _ *rule) {
 	if s, ok := w.str(v, ptr, "identifier"); ok && !isIdentifier(s) {
-		w.add(tables.CodeIdentifierInvalid, ptr, "%q is not an identifier: 1-64 of A-Z a-z 0-9 . _ - starting with a letter or digit", clip(s))
+		w.add(rules.CodeIdentifierInvalid, ptr, "%q is not an identifier: 1-64 of A-Z a-z 0-9 . _ - starting with a letter or digit", clip(s))
 	}
 }
 
-func decimalCheck(scale int, code tables.Code) specialCheck {
+func decimalCheck(scale int, code rules.Code) specialCheck {
 	return func(w *walker, v *node, ptr string, _ *rule) {
 		s, ok := w.str(v, ptr, "decimal")
 		if !ok {
@@ -208,11 +209,11 @@ func decimalCheck(scale int, code tables.Code) specialCheck {
 func checkIdentity(w *walker, v *node, ptr string, def *rule) {
 	if s, ok := w.str(v, ptr, "identity"); ok {
 		if s == "" {
-			w.add(tables.CodeIdentityMissing, ptr, "identity %s is missing", lastToken(ptr))
+			w.add(rules.CodeIdentityMissing, ptr, "identity %s is missing", lastToken(ptr))
 			return
 		}
 		if tables.PlaceholderIdentity(s) {
-			w.add(tables.CodeIdentityMissing, ptr, "identity %s is the placeholder %q, which is refused like a missing one", lastToken(ptr), clip(s))
+			w.add(rules.CodeIdentityMissing, ptr, "identity %s is the placeholder %q, which is refused like a missing one", lastToken(ptr), clip(s))
 			return
 		}
 		w.checkString(def, v, ptr)
@@ -221,7 +222,7 @@ func checkIdentity(w *walker, v *node, ptr string, def *rule) {
 
 func checkRuntimes(w *walker, v *node, ptr string, def *rule) {
 	if v.kind == kindArray && len(v.elems) == 0 {
-		w.add(tables.CodeIdentityMissing, ptr, "identity runtimes is missing: no runtime is pinned")
+		w.add(rules.CodeIdentityMissing, ptr, "identity runtimes is missing: no runtime is pinned")
 		return
 	}
 	w.walk(def, v, ptr)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -48,7 +49,7 @@ func newFixture() *fixture {
 	arm := "A"
 	return &fixture{
 		manifest: tables.Manifest{
-			Format: tables.FormatManifest, CampaignID: "synthetic-1", Kind: tables.KindPairedReview, Synthetic: true, Seed: 741, FrozenAt: frozen,
+			Format: tables.FormatManifest, CampaignID: "synthetic-1", Kind: rules.KindPairedReview, Synthetic: true, Seed: 741, FrozenAt: frozen,
 			Identities: tables.Identities{RequestedModel: "gpt-5.6-sol", ReturnedModel: "gpt-5.6-sol-2026", CLIVersion: "0.149.0", CLISHA256: strings.Repeat("ab", 32),
 				Runtimes: []tables.Runtime{{Name: "node", Version: "22.22.3"}}, Host: "host-1", OS: "linux", PermissionPolicy: "read-only", Tokenizer: "o200k"},
 			Prompts:              []tables.PromptFile{{ID: "common", Path: "prompts/common.md"}, {ID: "review-b", Path: "prompts/review-b.md"}},

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // faultyFS fails to open one file, or reports a huge size for it.
@@ -42,13 +42,13 @@ func TestCampaignFileErrors(t *testing.T) {
 		name string
 		file string
 		huge bool
-		code tables.Code
+		code rules.Code
 	}{
-		{"manifest unreadable", "manifest.json", false, tables.CodeFileUnreadable},
-		{"receipts unreadable", "receipts.jsonl", false, tables.CodeFileUnreadable},
-		{"receipts over the file cap", "receipts.jsonl", true, tables.CodeTooLarge},
-		{"adjudications over the file cap", "adjudications.jsonl", true, tables.CodeTooLarge},
-		{"packet over its cap", "tasks/T1/packet.json", true, tables.CodeTooLarge},
+		{"manifest unreadable", "manifest.json", false, rules.CodeFileUnreadable},
+		{"receipts unreadable", "receipts.jsonl", false, rules.CodeFileUnreadable},
+		{"receipts over the file cap", "receipts.jsonl", true, rules.CodeTooLarge},
+		{"adjudications over the file cap", "adjudications.jsonl", true, rules.CodeTooLarge},
+		{"packet over its cap", "tasks/T1/packet.json", true, rules.CodeTooLarge},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

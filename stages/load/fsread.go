@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -44,12 +45,12 @@ func (l *loader) readCapped(name string, limit int64) []byte {
 // fileFinding reports a file access error by its typed code, naming the
 // path only.
 func (l *loader) fileFinding(name string, err error) {
-	code := tables.CodeFileUnreadable
+	code := rules.CodeFileUnreadable
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		code = tables.CodeFileMissing
+		code = rules.CodeFileMissing
 	case errors.Is(err, tables.ErrTooLarge):
-		code = tables.CodeTooLarge
+		code = rules.CodeTooLarge
 	}
 	l.add(position{file: name}.finding(tables.FileErrorCode(err, code), "", tables.FileErrorMessage(err)))
 }
@@ -62,7 +63,7 @@ func (l *loader) checkHash(name string, data []byte, want, source string) bool {
 	if got == want {
 		return true
 	}
-	l.add(position{file: name}.finding(tables.CodeHashMismatch, "",
+	l.add(position{file: name}.finding(rules.CodeHashMismatch, "",
 		fmt.Sprintf("file sha256 is %s but %s says %s", got, source, clip(want))))
 	return false
 }

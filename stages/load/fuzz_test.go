@@ -7,11 +7,12 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
 // checkFindings fails on a finding without code or message.
-func checkFindings(t *testing.T, findings tables.Findings) {
+func checkFindings(t *testing.T, findings rules.Findings) {
 	for _, f := range findings {
 		if f.Code == "" || f.Message == "" {
 			t.Fatalf("finding without code or message: %#v", f)
@@ -21,7 +22,7 @@ func checkFindings(t *testing.T, findings tables.Findings) {
 
 // roundTrip re-encodes a cleanly decoded value and decodes it again with
 // decode: the result must be clean, equal, and re-encode to the same bytes.
-func roundTrip[T any](t *testing.T, v *T, decode func([]byte) (*T, tables.Findings)) {
+func roundTrip[T any](t *testing.T, v *T, decode func([]byte) (*T, rules.Findings)) {
 	b1, err := json.Marshal(v)
 	if err != nil {
 		t.Fatalf("re-encode: %v", err)
@@ -40,8 +41,8 @@ func roundTrip[T any](t *testing.T, v *T, decode func([]byte) (*T, tables.Findin
 }
 
 // docDecoder decodes one document of the named schema the way Campaign does.
-func docDecoder[T any](schema string) func([]byte) (*T, tables.Findings) {
-	return func(data []byte) (*T, tables.Findings) {
+func docDecoder[T any](schema string) func([]byte) (*T, rules.Findings) {
+	return func(data []byte) (*T, rules.Findings) {
 		var v T
 		ok, findings := decodeDoc(data, schema, position{file: "f", line: 1}, &v)
 		if !ok || findings.Rejected() {
@@ -51,7 +52,7 @@ func docDecoder[T any](schema string) func([]byte) (*T, tables.Findings) {
 	}
 }
 
-func fuzzDoc[T any](f *testing.F, decode func([]byte) (*T, tables.Findings), seeds ...[]byte) {
+func fuzzDoc[T any](f *testing.F, decode func([]byte) (*T, rules.Findings), seeds ...[]byte) {
 	for _, s := range seeds {
 		f.Add(s)
 	}
@@ -76,7 +77,7 @@ func seedOf(f *testing.F, v any) []byte {
 }
 
 func FuzzAnswer(f *testing.F) {
-	fuzzDoc(f, func(d []byte) (*tables.Answer, tables.Findings) { return Answer("a.json", d) }, seedOf(f, validAnswer()))
+	fuzzDoc(f, func(d []byte) (*tables.Answer, rules.Findings) { return Answer("a.json", d) }, seedOf(f, validAnswer()))
 }
 
 func FuzzManifest(f *testing.F) {

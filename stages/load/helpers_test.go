@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // edit is a raw change to a JSON document, applied to its generic form so
@@ -95,7 +95,7 @@ func applyEdits(t *testing.T, v any, edits ...edit) []byte {
 
 // wantOnly fails unless findings are exactly one finding with code and
 // pointer (pointer "*" matches any).
-func wantOnly(t *testing.T, findings tables.Findings, code tables.Code, ptr string) {
+func wantOnly(t *testing.T, findings rules.Findings, code rules.Code, ptr string) {
 	t.Helper()
 	if len(findings) != 1 || findings[0].Code != code || ptr != "*" && findings[0].Pointer != ptr {
 		t.Errorf("want exactly one %s at %q; got %d finding(s):", code, ptr, len(findings))
@@ -104,7 +104,7 @@ func wantOnly(t *testing.T, findings tables.Findings, code tables.Code, ptr stri
 		}
 	}
 	for _, f := range findings {
-		if f.Message == "" || f.Severity != tables.Reject {
+		if f.Message == "" || f.Severity != rules.Reject {
 			t.Errorf("finding %v lacks a message or is not a rejection", f)
 		}
 	}
@@ -113,9 +113,9 @@ func wantOnly(t *testing.T, findings tables.Findings, code tables.Code, ptr stri
 // emitted collects the codes the rejecting tests see while
 // TestEveryCodeEmitted runs them; nil otherwise, so no test depends on
 // another having run first.
-var emitted map[tables.Code]bool
+var emitted map[rules.Code]bool
 
-func note(findings tables.Findings) {
+func note(findings rules.Findings) {
 	if emitted == nil {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -32,7 +33,7 @@ func AnswerPath(sessionID string) string { return "answers/" + sessionID + ".jso
 // error no class maps, a source ID that cannot be a request ID or a
 // record without a start time refuses the import; every problem is
 // reported. mapFile names the mapping in findings.
-func BuildImport(m *tables.ImportMap, mapFile string, man *tables.Manifest, recs []SourceRecord) ([]ImportedSession, tables.Findings) {
+func BuildImport(m *tables.ImportMap, mapFile string, man *tables.Manifest, recs []SourceRecord) ([]ImportedSession, rules.Findings) {
 	b := importBuilder{m: m, mapFile: mapFile, man: man, classes: map[string]string{}}
 	b.checkCampaign()
 	for _, e := range m.ErrorClasses {
@@ -48,7 +49,7 @@ func BuildImport(m *tables.ImportMap, mapFile string, man *tables.Manifest, recs
 		r := &recs[i]
 		idx, ok := entries[r.Match]
 		if !ok {
-			b.reject(r, tables.CodeImportUnmapped, fmt.Sprintf("%s is not named by any entry of %s; map it (or leave the file out) so no record is dropped silently",
+			b.reject(r, rules.CodeImportUnmapped, fmt.Sprintf("%s is not named by any entry of %s; map it (or leave the file out) so no record is dropped silently",
 				describeMatch(r.Source, r.Match), mapFile))
 			continue
 		}
@@ -59,7 +60,7 @@ func BuildImport(m *tables.ImportMap, mapFile string, man *tables.Manifest, recs
 	}
 	for i, s := range m.Sessions {
 		if !used[i] {
-			b.out = append(b.out, tables.Finding{Code: tables.CodeImportMapUnmatched, Severity: tables.Warn, File: mapFile,
+			b.out = append(b.out, rules.Finding{Code: rules.CodeImportMapUnmatched, Severity: rules.Warn, File: mapFile,
 				Pointer: "/sessions/" + strconv.Itoa(i) + "/match", Message: describeMatch(m.Source, s.Match) + " is not in the files imported"})
 		}
 	}
@@ -75,15 +76,15 @@ type importBuilder struct {
 	mapFile string
 	man     *tables.Manifest
 	classes map[string]string
-	out     tables.Findings
+	out     rules.Findings
 }
 
-func (b *importBuilder) reject(r *SourceRecord, code tables.Code, msg string) {
-	b.out = append(b.out, tables.Finding{Code: code, Severity: tables.Reject, File: r.File, Line: r.Line, Pointer: r.Pointer, Message: msg})
+func (b *importBuilder) reject(r *SourceRecord, code rules.Code, msg string) {
+	b.out = append(b.out, rules.Finding{Code: code, Severity: rules.Reject, File: r.File, Line: r.Line, Pointer: r.Pointer, Message: msg})
 }
 
 func (b *importBuilder) mapFinding(ptr, msg string) {
-	b.out = append(b.out, tables.Finding{Code: tables.CodeImportMapInvalid, Severity: tables.Reject, File: b.mapFile, Pointer: ptr, Message: msg})
+	b.out = append(b.out, rules.Finding{Code: rules.CodeImportMapInvalid, Severity: rules.Reject, File: b.mapFile, Pointer: ptr, Message: msg})
 }
 
 // checkCampaign ties the mapping to the manifest: its rate card exists
@@ -110,11 +111,11 @@ func (b *importBuilder) checkCampaign() {
 func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx int) (ImportedSession, bool) {
 	ok := true
 	if !isIdentifier(r.RequestID) {
-		b.reject(r, tables.CodeImportIDInvalid, fmt.Sprintf("the source's own ID %q is not a campaign identifier, so it cannot be the request ID", clip(r.RequestID)))
+		b.reject(r, rules.CodeImportIDInvalid, fmt.Sprintf("the source's own ID %q is not a campaign identifier, so it cannot be the request ID", clip(r.RequestID)))
 		ok = false
 	}
 	if r.StartedAt == nil {
-		b.reject(r, tables.CodeImportTimeMissing, describeMatch(r.Source, r.Match)+" records no start time; none is invented")
+		b.reject(r, rules.CodeImportTimeMissing, describeMatch(r.Source, r.Match)+" records no start time; none is invented")
 		ok = false
 	}
 	rc := tables.Receipt{
@@ -133,7 +134,7 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 	case r.Error != "":
 		class, known := b.classes[r.Error]
 		if !known {
-			b.reject(r, tables.CodeImportErrorUnmapped, fmt.Sprintf("%s ended with error %q, which the mapping's error_classes does not map to an error class",
+			b.reject(r, rules.CodeImportErrorUnmapped, fmt.Sprintf("%s ended with error %q, which the mapping's error_classes does not map to an error class",
 				describeMatch(r.Source, r.Match), clip(r.Error)))
 			ok = false
 		}
@@ -143,7 +144,7 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 		rc.Status, rc.ErrorClass = tables.StatusError, &class
 	}
 	if r.ReturnedModel == "" {
-		b.out = append(b.out, tables.Finding{Code: tables.CodeImportNoReturnedModel, Severity: tables.Warn, File: r.File, Line: r.Line, Pointer: r.Pointer,
+		b.out = append(b.out, rules.Finding{Code: rules.CodeImportNoReturnedModel, Severity: rules.Warn, File: r.File, Line: r.Line, Pointer: r.Pointer,
 			Session: e.SessionID, Message: describeMatch(r.Source, r.Match) + " records no model the provider returned; returned_model is left empty (the requested model is not a returned one), so validate refuses the session's identity"})
 	}
 	if r.MeterShape != "" {
@@ -152,7 +153,7 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 	if b.m.Billing == tables.BillingActual {
 		charge, exact := exactUSD(r.CostUSD)
 		if !exact {
-			b.reject(r, tables.CodeHarborCostInexact, fmt.Sprintf("the mapping bills Harbor's cost_usd as the actual charge, but it is %s", costText(r.CostUSD)))
+			b.reject(r, rules.CodeHarborCostInexact, fmt.Sprintf("the mapping bills Harbor's cost_usd as the actual charge, but it is %s", costText(r.CostUSD)))
 			ok = false
 		}
 		rc.Billing = tables.Billing{Basis: tables.BillingActual, ActualCharge: &charge}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -82,10 +83,10 @@ func (a codexTokens) minus(b codexTokens) codexTokens {
 // session_meta's timestamp; the end is the last task_complete, error or
 // turn_aborted event (none: no end, the session has no terminal record);
 // the final output is the last assistant message.
-func ReadCodexRollout(name string, data []byte) (*SourceRecord, tables.Findings) {
+func ReadCodexRollout(name string, data []byte) (*SourceRecord, rules.Findings) {
 	cr := codexReader{name: name, rec: &SourceRecord{Source: tables.SourceCodex, File: name, FileSHA256: sha256Hex(data)}}
 	if len(data) > MaxCodexRollout {
-		cr.reject(0, tables.CodeTooLarge, fmt.Sprintf("the rollout has %d bytes; the cap is %d", len(data), MaxCodexRollout))
+		cr.reject(0, rules.CodeTooLarge, fmt.Sprintf("the rollout has %d bytes; the cap is %d", len(data), MaxCodexRollout))
 		return nil, cr.out
 	}
 	for i, line := range bytes.Split(data, []byte("\n")) {
@@ -105,7 +106,7 @@ func ReadCodexRollout(name string, data []byte) (*SourceRecord, tables.Findings)
 type codexReader struct {
 	name    string
 	rec     *SourceRecord
-	out     tables.Findings
+	out     rules.Findings
 	meta    bool
 	models  []string
 	last    jsontext.Value // the latest distinct total_token_usage
@@ -113,12 +114,12 @@ type codexReader struct {
 	events  int
 }
 
-func (cr *codexReader) reject(line int64, code tables.Code, msg string) {
-	cr.out = append(cr.out, tables.Finding{Code: code, Severity: tables.Reject, File: cr.name, Line: line, Message: msg})
+func (cr *codexReader) reject(line int64, code rules.Code, msg string) {
+	cr.out = append(cr.out, rules.Finding{Code: code, Severity: rules.Reject, File: cr.name, Line: line, Message: msg})
 }
 
 func (cr *codexReader) malformed(line int64, msg string) {
-	cr.reject(line, tables.CodeCodexRolloutMalformed, msg)
+	cr.reject(line, rules.CodeCodexRolloutMalformed, msg)
 }
 
 // decode unmarshals v strictly as JSON (unknown members ignored).
@@ -219,10 +220,10 @@ func (cr *codexReader) tokens(n int64, totalRaw, lastRaw jsontext.Value) {
 	grew := total.minus(cr.running)
 	switch {
 	case cr.events == 0 && total != last:
-		cr.reject(n, tables.CodeCodexRolloutResumed,
+		cr.reject(n, rules.CodeCodexRolloutResumed,
 			"the first running total (total_token_usage) is not its own turn (last_token_usage): the rollout continues a conversation begun elsewhere, so this session's own usage is unknown")
 	case cr.events > 0 && grew != last:
-		cr.reject(n, tables.CodeCodexTotalsDisagree, fmt.Sprintf(
+		cr.reject(n, rules.CodeCodexTotalsDisagree, fmt.Sprintf(
 			"the running total grew by %+v but the turn (last_token_usage) is %+v; the rollout's usage does not add up", grew, last))
 	}
 	cr.events++
@@ -247,7 +248,7 @@ func (cr *codexReader) finish() {
 		cr.malformed(0, fmt.Sprintf("the rollout switches model (%q, then %q); one session has one model", clip(cr.models[0]), clip(cr.models[1])))
 	}
 	if cr.last == nil {
-		cr.out = append(cr.out, tables.Finding{Code: tables.CodeCodexNoUsage, Severity: tables.Warn, File: cr.name,
+		cr.out = append(cr.out, rules.Finding{Code: rules.CodeCodexNoUsage, Severity: rules.Warn, File: cr.name,
 			Message: "the rollout has no token_count usage, so its receipt has no meter"})
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -40,21 +41,21 @@ func TestCodexRolloutProblems(t *testing.T) {
 	cases := []struct {
 		name  string
 		lines []string
-		code  tables.Code
-		sev   tables.Severity
+		code  rules.Code
+		sev   rules.Severity
 	}{
-		{"no session_meta", []string{ctx, tc}, tables.CodeCodexRolloutMalformed, tables.Reject},
-		{"two session_meta", []string{meta, meta, ctx, tc}, tables.CodeCodexRolloutMalformed, tables.Reject},
-		{"not JSON", []string{meta, "{", ctx}, tables.CodeCodexRolloutMalformed, tables.Reject},
-		{"offset-free timestamp", []string{meta, strings.Replace(ctx, "09:00:01Z", "09:00:01", 1), tc}, tables.CodeCodexRolloutMalformed, tables.Reject},
-		{"no model", []string{meta, tc}, tables.CodeCodexRolloutMalformed, tables.Reject},
-		{"two models", []string{meta, ctx, strings.Replace(ctx, "m1", "m2", 1), tc}, tables.CodeCodexRolloutMalformed, tables.Reject},
-		{"no usage", []string{meta, ctx}, tables.CodeCodexNoUsage, tables.Warn},
+		{"no session_meta", []string{ctx, tc}, rules.CodeCodexRolloutMalformed, rules.Reject},
+		{"two session_meta", []string{meta, meta, ctx, tc}, rules.CodeCodexRolloutMalformed, rules.Reject},
+		{"not JSON", []string{meta, "{", ctx}, rules.CodeCodexRolloutMalformed, rules.Reject},
+		{"offset-free timestamp", []string{meta, strings.Replace(ctx, "09:00:01Z", "09:00:01", 1), tc}, rules.CodeCodexRolloutMalformed, rules.Reject},
+		{"no model", []string{meta, tc}, rules.CodeCodexRolloutMalformed, rules.Reject},
+		{"two models", []string{meta, ctx, strings.Replace(ctx, "m1", "m2", 1), tc}, rules.CodeCodexRolloutMalformed, rules.Reject},
+		{"no usage", []string{meta, ctx}, rules.CodeCodexNoUsage, rules.Warn},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, fs := ReadCodexRollout("r.jsonl", []byte(strings.Join(c.lines, "\n")))
-			if !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == c.code && f.Severity == c.sev }) {
+			if !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == c.code && f.Severity == c.sev }) {
 				t.Errorf("want %s (%s), got %v", c.code, c.sev, fs)
 			}
 		})
@@ -74,17 +75,17 @@ func TestReadHarborTrial(t *testing.T) {
 		t.Fatalf("record %+v %v", r, fs)
 	}
 	naive := strings.Replace(string(data), `"started_at": "2026-10-01T10:00:00.000000Z"`, `"started_at": "2026-10-01T10:00:00.000000"`, 1)
-	if _, fs := ReadHarborTrial("result.json", []byte(naive), nil); !slices.ContainsFunc(fs, func(f tables.Finding) bool {
-		return f.Code == tables.CodeHarborResultMalformed && f.Pointer == "/started_at"
+	if _, fs := ReadHarborTrial("result.json", []byte(naive), nil); !slices.ContainsFunc(fs, func(f rules.Finding) bool {
+		return f.Code == rules.CodeHarborResultMalformed && f.Pointer == "/started_at"
 	}) {
 		t.Errorf("naive timestamp: %v", fs)
 	}
 	bare := `{"id":"t1","agent_result":null,"verifier_result":{"rewards":{"reward":0}},"exception_info":null,"started_at":"2026-10-01T10:00:00Z","finished_at":null}`
 	r, fs = ReadHarborTrial("result.json", []byte(bare), nil)
-	if r == nil || r.MeterShape != "" || r.EndedAt != nil || !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeHarborNoUsage }) {
+	if r == nil || r.MeterShape != "" || r.EndedAt != nil || !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == rules.CodeHarborNoUsage }) {
 		t.Errorf("bare trial %+v %v", r, fs)
 	}
-	if _, fs := ReadHarborTrial("result.json", []byte(`[1]`), nil); !slices.ContainsFunc(fs, func(f tables.Finding) bool { return f.Code == tables.CodeHarborResultMalformed }) {
+	if _, fs := ReadHarborTrial("result.json", []byte(`[1]`), nil); !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == rules.CodeHarborResultMalformed }) {
 		t.Errorf("not an object: %v", fs)
 	}
 }

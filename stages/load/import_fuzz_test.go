@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
-func typedFindings(t *testing.T, fs tables.Findings) {
+func typedFindings(t *testing.T, fs rules.Findings) {
 	t.Helper()
 	for _, x := range fs {
-		if x.Code == "" || x.Message == "" || (x.Severity != tables.Reject && x.Severity != tables.Warn) {
+		if x.Code == "" || x.Message == "" || (x.Severity != rules.Reject && x.Severity != rules.Warn) {
 			t.Fatalf("untyped finding %+v", x)
 		}
 	}

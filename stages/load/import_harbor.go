@@ -8,6 +8,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -54,16 +55,16 @@ type harborTrialDoc struct {
 // n_cache_tokens and n_output_tokens verbatim (shape
 // harbor.agent_context); cost_usd is kept aside as the agent's own
 // figure, billed only when the mapping says so.
-func ReadHarborTrial(name string, data, output []byte) (*SourceRecord, tables.Findings) {
-	var out tables.Findings
+func ReadHarborTrial(name string, data, output []byte) (*SourceRecord, rules.Findings) {
+	var out rules.Findings
 	bad := func(ptr, msg string) {
-		out = append(out, tables.Finding{Code: tables.CodeHarborResultMalformed, Severity: tables.Reject, File: name, Pointer: ptr, Message: msg})
+		out = append(out, rules.Finding{Code: rules.CodeHarborResultMalformed, Severity: rules.Reject, File: name, Pointer: ptr, Message: msg})
 	}
-	warn := func(code tables.Code, ptr, msg string) {
-		out = append(out, tables.Finding{Code: code, Severity: tables.Warn, File: name, Pointer: ptr, Message: msg})
+	warn := func(code rules.Code, ptr, msg string) {
+		out = append(out, rules.Finding{Code: code, Severity: rules.Warn, File: name, Pointer: ptr, Message: msg})
 	}
 	if len(data) > MaxHarborResult {
-		return nil, tables.Findings{{Code: tables.CodeTooLarge, Severity: tables.Reject, File: name,
+		return nil, rules.Findings{{Code: rules.CodeTooLarge, Severity: rules.Reject, File: name,
 			Message: fmt.Sprintf("the result has %d bytes; the cap is %d", len(data), MaxHarborResult)}}
 	}
 	var d harborTrialDoc
@@ -98,7 +99,7 @@ func ReadHarborTrial(name string, data, output []byte) (*SourceRecord, tables.Fi
 		}
 	case !harborRewarded(d.VerifierResult):
 		rec.NoOutcome = true
-		warn(tables.CodeHarborNoReward, "/verifier_result",
+		warn(rules.CodeHarborNoReward, "/verifier_result",
 			"the trial raised no exception but its verifier wrote no reward: it is imported as an error (recorder_loss), never as a pass")
 	}
 	harborMeter(rec, &d, bad, warn)
@@ -129,10 +130,10 @@ func harborRewarded(v *struct {
 }
 
 // harborMeter keeps agent_result's token members verbatim.
-func harborMeter(rec *SourceRecord, d *harborTrialDoc, bad func(ptr, msg string), warn func(tables.Code, string, string)) {
+func harborMeter(rec *SourceRecord, d *harborTrialDoc, bad func(ptr, msg string), warn func(rules.Code, string, string)) {
 	a := d.AgentResult
 	if a == nil || nonNull(a.NInputTokens) == nil || nonNull(a.NOutputTokens) == nil {
-		warn(tables.CodeHarborNoUsage, "/agent_result", "the trial reports no token counts, so its receipt has no meter")
+		warn(rules.CodeHarborNoUsage, "/agent_result", "the trial reports no token counts, so its receipt has no meter")
 		if a != nil {
 			rec.CostUSD = nonNull(a.CostUSD)
 		}

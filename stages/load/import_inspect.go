@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -137,11 +138,11 @@ type inspectEventDoc struct {
 // is rejected; the findings say every problem found. Warnings (no
 // samples, a sample without usage, a provider whose old semantics are
 // unknown, a journal-only log) leave the log usable.
-func ReadInspectLog(name string, r io.ReaderAt, size int64) (*InspectLog, tables.Findings) {
+func ReadInspectLog(name string, r io.ReaderAt, size int64) (*InspectLog, rules.Findings) {
 	ir := &inspectReader{log: &InspectLog{Name: name}}
 	switch {
 	case size < 0 || r == nil:
-		ir.reject(name, "", tables.CodeInspectLogMalformed, "the log cannot be read")
+		ir.reject(name, "", rules.CodeInspectLogMalformed, "the log cannot be read")
 	case size >= 2 && hasZipMagic(r):
 		ir.readEval(r, size)
 	default:
@@ -165,27 +166,27 @@ func hasZipMagic(r io.ReaderAt) bool {
 // inspectReader accumulates one log and its findings.
 type inspectReader struct {
 	log *InspectLog
-	out tables.Findings
+	out rules.Findings
 }
 
-func (ir *inspectReader) reject(file, ptr string, code tables.Code, msg string) {
-	ir.out = append(ir.out, tables.Finding{Code: code, Severity: tables.Reject, File: file, Pointer: ptr, Message: msg})
+func (ir *inspectReader) reject(file, ptr string, code rules.Code, msg string) {
+	ir.out = append(ir.out, rules.Finding{Code: code, Severity: rules.Reject, File: file, Pointer: ptr, Message: msg})
 }
 
-func (ir *inspectReader) warn(file, ptr string, code tables.Code, msg string) {
-	ir.out = append(ir.out, tables.Finding{Code: code, Severity: tables.Warn, File: file, Pointer: ptr, Message: msg})
+func (ir *inspectReader) warn(file, ptr string, code rules.Code, msg string) {
+	ir.out = append(ir.out, rules.Finding{Code: code, Severity: rules.Warn, File: file, Pointer: ptr, Message: msg})
 }
 
 func (ir *inspectReader) readJSON(r io.ReaderAt, size int64) {
 	name := ir.log.Name
 	ir.log.Layout = InspectLayoutJSON
 	if size > maxInspectJSONBytes {
-		ir.reject(name, "", tables.CodeTooLarge, fmt.Sprintf("the log has %d bytes; the cap is %d", size, maxInspectJSONBytes))
+		ir.reject(name, "", rules.CodeTooLarge, fmt.Sprintf("the log has %d bytes; the cap is %d", size, maxInspectJSONBytes))
 		return
 	}
 	data, err := io.ReadAll(io.NewSectionReader(r, 0, size))
 	if err != nil {
-		ir.reject(name, "", tables.CodeFileUnreadable, "the log cannot be read: "+err.Error())
+		ir.reject(name, "", rules.CodeFileUnreadable, "the log cannot be read: "+err.Error())
 		return
 	}
 	var doc inspectJSONDoc
@@ -201,7 +202,7 @@ func (ir *inspectReader) readJSON(r io.ReaderAt, size int64) {
 // a decoding error into one positioned finding.
 func (ir *inspectReader) unmarshal(file string, data []byte, v any) bool {
 	if len(bytes.TrimSpace(data)) == 0 || jsontext.Value(bytes.TrimSpace(data)).Kind() != '{' {
-		ir.reject(file, "", tables.CodeInspectLogMalformed, "the document is not a JSON object, so it is not an Inspect log")
+		ir.reject(file, "", rules.CodeInspectLogMalformed, "the document is not a JSON object, so it is not an Inspect log")
 		return false
 	}
 	err := json.Unmarshal(data, v)
@@ -214,10 +215,10 @@ func (ir *inspectReader) unmarshal(file string, data []byte, v any) bool {
 	case errors.As(err, &xe):
 		ir.out = append(ir.out, syntaxFinding(nil, xe, position{file: file}))
 	case errors.As(err, &se):
-		ir.reject(file, string(se.JSONPointer), tables.CodeInspectLogMalformed,
+		ir.reject(file, string(se.JSONPointer), rules.CodeInspectLogMalformed,
 			fmt.Sprintf("the value at %q does not have the type an Inspect log uses there", string(se.JSONPointer)))
 	default:
-		ir.reject(file, "", tables.CodeJSONSyntax, "the document is not valid JSON")
+		ir.reject(file, "", rules.CodeJSONSyntax, "the document is not valid JSON")
 	}
 	return false
 }
@@ -228,7 +229,7 @@ func (ir *inspectReader) header(file string, h *inspectHeaderDoc) bool {
 		ir.log.Status = *h.Status
 	}
 	if h.Eval == nil || h.Eval.Model == nil {
-		ir.reject(file, "/eval/model", tables.CodeInspectLogMalformed, "the log header has no eval.model, so it is not an Inspect log")
+		ir.reject(file, "/eval/model", rules.CodeInspectLogMalformed, "the log header has no eval.model, so it is not an Inspect log")
 		return false
 	}
 	ir.log.Model = *h.Eval.Model
@@ -241,13 +242,13 @@ func (ir *inspectReader) header(file string, h *inspectHeaderDoc) bool {
 	var version string
 	raw := h.Eval.Packages["inspect_ai"]
 	if raw.Kind() != '"' || json.Unmarshal(raw, &version) != nil {
-		ir.reject(file, "/eval/packages/inspect_ai", tables.CodeInspectVersionUnknown,
+		ir.reject(file, "/eval/packages/inspect_ai", rules.CodeInspectVersionUnknown,
 			"the log header does not name its inspect_ai version, so its token semantics are unknown")
 		return false
 	}
 	ir.log.InspectVersion = version
 	if _, ok := parseInspectVersion(version); !ok {
-		ir.reject(file, "/eval/packages/inspect_ai", tables.CodeInspectVersionUnknown,
+		ir.reject(file, "/eval/packages/inspect_ai", rules.CodeInspectVersionUnknown,
 			fmt.Sprintf("the inspect_ai version %q cannot be parsed, so its token semantics are unknown", clip(version)))
 		return false
 	}
@@ -260,7 +261,7 @@ func (ir *inspectReader) sample(file, ptr string, d *inspectSampleDoc) {
 		TotalTime: nonNull(d.TotalTime), WorkingTime: nonNull(d.WorkingTime), Error: nonNull(d.Error)}
 	ok := true
 	bad := func(member, msg string) {
-		ir.reject(file, ptr+member, tables.CodeInspectLogMalformed, msg)
+		ir.reject(file, ptr+member, rules.CodeInspectLogMalformed, msg)
 		ok = false
 	}
 	if _, isInt := integerID(d.ID); !isInt && d.ID.Kind() != '"' {
@@ -294,7 +295,7 @@ func (ir *inspectReader) sample(file, ptr string, d *inspectSampleDoc) {
 	for _, model := range sortedKeys(d.ModelUsage) {
 		u := d.ModelUsage[model]
 		if u.Kind() != '{' {
-			bad("/model_usage/"+tables.PointerToken(model), "a model_usage entry must be a JSON object")
+			bad("/model_usage/"+rules.PointerToken(model), "a model_usage entry must be a JSON object")
 			continue
 		}
 		s.Usage = append(s.Usage, InspectModelUsage{Model: model, Usage: u})

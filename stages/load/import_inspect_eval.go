@@ -12,7 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // Members of a .eval archive that evalgate reads.
@@ -30,18 +30,18 @@ func (ir *inspectReader) readEval(r io.ReaderAt, size int64) {
 	ir.log.Layout = InspectLayoutEval
 	zr, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		ir.reject(name, "", tables.CodeInspectLogMalformed, "the log starts like a .eval zip but is not a readable zip archive")
+		ir.reject(name, "", rules.CodeInspectLogMalformed, "the log starts like a .eval zip but is not a readable zip archive")
 		return
 	}
 	if len(zr.File) > maxInspectMembers {
-		ir.reject(name, "", tables.CodeTooLarge, fmt.Sprintf("the archive has %d members; the cap is %d", len(zr.File), maxInspectMembers))
+		ir.reject(name, "", rules.CodeTooLarge, fmt.Sprintf("the archive has %d members; the cap is %d", len(zr.File), maxInspectMembers))
 		return
 	}
 	members := map[string]*zip.File{}
 	var samples []string
 	for _, f := range zr.File {
 		if members[f.Name] != nil {
-			ir.reject(name, "", tables.CodeInspectLogMalformed, fmt.Sprintf("the archive has two members named %q", clip(f.Name)))
+			ir.reject(name, "", rules.CodeInspectLogMalformed, fmt.Sprintf("the archive has two members named %q", clip(f.Name)))
 			return
 		}
 		members[f.Name] = f
@@ -74,12 +74,12 @@ func (ir *inspectReader) evalHeader(members map[string]*zip.File, budget *int64)
 	if members[member] == nil {
 		member = evalJournalStart
 		if members[member] == nil {
-			ir.reject(ir.log.Name, "", tables.CodeInspectLogMalformed,
+			ir.reject(ir.log.Name, "", rules.CodeInspectLogMalformed,
 				"the archive has neither header.json nor _journal/start.json, so it is not an Inspect log")
 			return false
 		}
 		ir.log.Layout = InspectLayoutJournal
-		ir.warn(ir.log.Name, "", tables.CodeInspectLogIncomplete,
+		ir.warn(ir.log.Name, "", rules.CodeInspectLogIncomplete,
 			"the archive has no header.json (a killed or running eval); its identity comes from _journal/start.json and its status is unknown")
 	}
 	data, ok := ir.member(members[member], budget)
@@ -103,22 +103,22 @@ func (ir *inspectReader) member(f *zip.File, budget *int64) ([]byte, bool) {
 	file := ir.log.Name + "/" + f.Name
 	limit := min(int64(maxInspectMemberBytes), *budget)
 	if f.UncompressedSize64 > uint64(limit) {
-		ir.reject(file, "", tables.CodeTooLarge, fmt.Sprintf("the member declares %d bytes; at most %d may be read", f.UncompressedSize64, limit))
+		ir.reject(file, "", rules.CodeTooLarge, fmt.Sprintf("the member declares %d bytes; at most %d may be read", f.UncompressedSize64, limit))
 		return nil, false
 	}
 	rc, err := f.Open()
 	if err != nil {
-		ir.reject(file, "", tables.CodeInspectLogMalformed, "the archive member cannot be opened: "+err.Error())
+		ir.reject(file, "", rules.CodeInspectLogMalformed, "the archive member cannot be opened: "+err.Error())
 		return nil, false
 	}
 	defer rc.Close()
 	data, err := io.ReadAll(io.LimitReader(rc, limit+1))
 	switch {
 	case int64(len(data)) > limit:
-		ir.reject(file, "", tables.CodeTooLarge, fmt.Sprintf("the member decompresses to more than %d bytes", limit))
+		ir.reject(file, "", rules.CodeTooLarge, fmt.Sprintf("the member decompresses to more than %d bytes", limit))
 		return nil, false
 	case err != nil:
-		ir.reject(file, "", tables.CodeInspectLogMalformed, "the archive member cannot be decompressed: "+err.Error())
+		ir.reject(file, "", rules.CodeInspectLogMalformed, "the archive member cannot be decompressed: "+err.Error())
 		return nil, false
 	}
 	*budget -= int64(len(data))
@@ -133,17 +133,17 @@ func (ir *inspectReader) finish() {
 		return cmp.Or(compareSampleIDs(a.ID, b.ID), cmp.Compare(a.Epoch, b.Epoch))
 	})
 	if len(l.Samples) == 0 {
-		ir.warn(l.Name, "", tables.CodeInspectNoSamples, "the log has no samples, so it yields no meters")
+		ir.warn(l.Name, "", rules.CodeInspectNoSamples, "the log has no samples, so it yields no meters")
 	}
 	warned := map[string]bool{}
 	for i := range l.Samples {
 		s := &l.Samples[i]
 		if i > 0 && compareSampleIDs(l.Samples[i-1].ID, s.ID) == 0 && l.Samples[i-1].Epoch == s.Epoch {
-			ir.reject(s.File, s.Pointer+"/id", tables.CodeInspectSampleDuplicate,
+			ir.reject(s.File, s.Pointer+"/id", rules.CodeInspectSampleDuplicate,
 				fmt.Sprintf("sample %s epoch %d appears more than once", clip(string(s.ID)), s.Epoch))
 		}
 		if len(s.Usage) == 0 {
-			ir.warn(s.File, s.Pointer+"/model_usage", tables.CodeInspectSampleNoUsage,
+			ir.warn(s.File, s.Pointer+"/model_usage", rules.CodeInspectSampleNoUsage,
 				fmt.Sprintf("sample %s epoch %d reports no model usage, so it yields no meter", clip(string(s.ID)), s.Epoch))
 		}
 		for j := range s.Usage {
@@ -152,7 +152,7 @@ func (ir *inspectReader) finish() {
 			u.Shape = shape
 			if !ok && !warned[u.Model] {
 				warned[u.Model] = true
-				ir.warn(s.File, s.Pointer+"/model_usage/"+tables.PointerToken(u.Model), tables.CodeInspectProviderUnknown,
+				ir.warn(s.File, s.Pointer+"/model_usage/"+rules.PointerToken(u.Model), rules.CodeInspectProviderUnknown,
 					fmt.Sprintf("inspect_ai %s predates 0.3.184 and the token semantics of model %q are unknown, so its usage yields no meter",
 						clip(l.InspectVersion), clip(u.Model)))
 			}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // FuzzInspectLog: any bytes give a log or rejecting findings, never a
@@ -27,7 +27,7 @@ func FuzzInspectLog(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		log, fs := ReadInspectLog("fuzz", bytes.NewReader(data), int64(len(data)))
 		for _, x := range fs {
-			if x.Code == "" || x.Message == "" || (x.Severity != tables.Reject && x.Severity != tables.Warn) {
+			if x.Code == "" || x.Message == "" || (x.Severity != rules.Reject && x.Severity != rules.Warn) {
 				t.Fatalf("untyped finding %+v", x)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -15,9 +16,9 @@ import (
 // (its receipt has no meter). fileSHA256 is the log file's sha256. It
 // refuses a log whose own totals (stats.model_usage) hold usage its samples
 // do not: those tokens could be charged to no session.
-func InspectRecords(log *InspectLog, fileSHA256 string) ([]SourceRecord, tables.Findings) {
+func InspectRecords(log *InspectLog, fileSHA256 string) ([]SourceRecord, rules.Findings) {
 	var out []SourceRecord
-	var fs tables.Findings
+	var fs rules.Findings
 	for _, s := range log.Samples {
 		base := SourceRecord{
 			Source: tables.SourceInspect, File: log.Name, Pointer: s.Pointer, FileSHA256: fileSHA256,
@@ -100,8 +101,8 @@ func withoutFloats(usage []byte) []byte {
 // inspectUnattributed compares the log's own per-model totals with the
 // sum of its samples' usage, member by member: a total above the samples'
 // sum is usage that belongs to no sample.
-func inspectUnattributed(log *InspectLog, recs []SourceRecord) tables.Findings {
-	var fs tables.Findings
+func inspectUnattributed(log *InspectLog, recs []SourceRecord) rules.Findings {
+	var fs rules.Findings
 	for _, model := range sortedKeys(log.Totals) {
 		total := intMembers(log.Totals[model])
 		sum := map[string]int64{}
@@ -115,8 +116,8 @@ func inspectUnattributed(log *InspectLog, recs []SourceRecord) tables.Findings {
 		}
 		for _, k := range sortedKeys(total) {
 			if v := total[k]; v > sum[k] {
-				fs = append(fs, tables.Finding{Code: tables.CodeImportUsageUnattributed, Severity: tables.Reject,
-					File: log.Name, Pointer: "/stats/model_usage/" + tables.PointerToken(model) + "/" + tables.PointerToken(k),
+				fs = append(fs, rules.Finding{Code: rules.CodeImportUsageUnattributed, Severity: rules.Reject,
+					File: log.Name, Pointer: "/stats/model_usage/" + rules.PointerToken(model) + "/" + rules.PointerToken(k),
 					Message: fmt.Sprintf("the log's total %s for %s is %d but its samples account for %d: %d tokens belong to no session",
 						k, clip(model), v, sum[k], v-sum[k])})
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -20,7 +21,7 @@ func inspectJSON(version, model, samples string) string {
 
 const okUsage = `{"openai/gpt-4o-mini":{"input_tokens":10,"output_tokens":1,"total_tokens":11}}`
 
-func readInspectBytes(name string, data []byte) (*InspectLog, tables.Findings) {
+func readInspectBytes(name string, data []byte) (*InspectLog, rules.Findings) {
 	log, fs := ReadInspectLog(name, bytes.NewReader(data), int64(len(data)))
 	note(fs)
 	return log, fs
@@ -33,31 +34,31 @@ func TestReadInspectLogRejects(t *testing.T) {
 	}
 	cases := []struct {
 		name, log string
-		code      tables.Code
+		code      rules.Code
 		pointer   string
 	}{
-		{"not json", `hello`, tables.CodeInspectLogMalformed, ""},
-		{"array", `[1]`, tables.CodeInspectLogMalformed, ""},
-		{"empty", ``, tables.CodeInspectLogMalformed, ""},
-		{"truncated", `{"eval":`, tables.CodeJSONSyntax, "/eval"},
-		{"duplicate key", `{"eval":{},"eval":{}}`, tables.CodeDuplicateKey, "/eval"},
-		{"no eval", `{"status":"success"}`, tables.CodeInspectLogMalformed, "/eval/model"},
-		{"no version", `{"eval":{"model":"openai/x","packages":{}}}`, tables.CodeInspectVersionUnknown, "/eval/packages/inspect_ai"},
-		{"bad version", inspectJSON("latest", "openai/x", ""), tables.CodeInspectVersionUnknown, "/eval/packages/inspect_ai"},
-		{"model not a string", `{"eval":{"model":3,"packages":{"inspect_ai":"0.3.95"}}}`, tables.CodeInspectLogMalformed, "/eval/model"},
-		{"float id", inspectJSON("0.3.95", "openai/x", sample("1.5", "1", "")), tables.CodeInspectLogMalformed, "/samples/0/id"},
-		{"object id", inspectJSON("0.3.95", "openai/x", sample("{}", "1", "")), tables.CodeInspectLogMalformed, "/samples/0/id"},
-		{"zero epoch", inspectJSON("0.3.95", "openai/x", sample("1", "0", "")), tables.CodeInspectLogMalformed, "/samples/0/epoch"},
-		{"string epoch", inspectJSON("0.3.95", "openai/x", sample("1", `"1"`, "")), tables.CodeInspectLogMalformed, "/samples/0/epoch"},
+		{"not json", `hello`, rules.CodeInspectLogMalformed, ""},
+		{"array", `[1]`, rules.CodeInspectLogMalformed, ""},
+		{"empty", ``, rules.CodeInspectLogMalformed, ""},
+		{"truncated", `{"eval":`, rules.CodeJSONSyntax, "/eval"},
+		{"duplicate key", `{"eval":{},"eval":{}}`, rules.CodeDuplicateKey, "/eval"},
+		{"no eval", `{"status":"success"}`, rules.CodeInspectLogMalformed, "/eval/model"},
+		{"no version", `{"eval":{"model":"openai/x","packages":{}}}`, rules.CodeInspectVersionUnknown, "/eval/packages/inspect_ai"},
+		{"bad version", inspectJSON("latest", "openai/x", ""), rules.CodeInspectVersionUnknown, "/eval/packages/inspect_ai"},
+		{"model not a string", `{"eval":{"model":3,"packages":{"inspect_ai":"0.3.95"}}}`, rules.CodeInspectLogMalformed, "/eval/model"},
+		{"float id", inspectJSON("0.3.95", "openai/x", sample("1.5", "1", "")), rules.CodeInspectLogMalformed, "/samples/0/id"},
+		{"object id", inspectJSON("0.3.95", "openai/x", sample("{}", "1", "")), rules.CodeInspectLogMalformed, "/samples/0/id"},
+		{"zero epoch", inspectJSON("0.3.95", "openai/x", sample("1", "0", "")), rules.CodeInspectLogMalformed, "/samples/0/epoch"},
+		{"string epoch", inspectJSON("0.3.95", "openai/x", sample("1", `"1"`, "")), rules.CodeInspectLogMalformed, "/samples/0/epoch"},
 		{"bad timestamp", inspectJSON("0.3.95", "openai/x", sample("1", "1", `,"started_at":"yesterday"`)),
-			tables.CodeInspectLogMalformed, "/samples/0/started_at"},
+			rules.CodeInspectLogMalformed, "/samples/0/started_at"},
 		{"time not a number", inspectJSON("0.3.95", "openai/x", sample("1", "1", `,"total_time":"1s"`)),
-			tables.CodeInspectLogMalformed, "/samples/0/total_time"},
+			rules.CodeInspectLogMalformed, "/samples/0/total_time"},
 		{"usage not an object", inspectJSON("0.3.95", "openai/x", `{"id":1,"epoch":1,"model_usage":{"a/b":[1]}}`),
-			tables.CodeInspectLogMalformed, "/samples/0/model_usage/a~1b"},
+			rules.CodeInspectLogMalformed, "/samples/0/model_usage/a~1b"},
 		{"duplicate sample", inspectJSON("0.3.95", "openai/x", sample("1", "1", "")+","+sample("1", "1", "")),
-			tables.CodeInspectSampleDuplicate, "/samples/1/id"},
-		{"invalid utf-8", "{\"eval\":{\"model\":\"\xff\"}}", tables.CodeInvalidUTF8, "/eval/model"},
+			rules.CodeInspectSampleDuplicate, "/samples/1/id"},
+		{"invalid utf-8", "{\"eval\":{\"model\":\"\xff\"}}", rules.CodeInvalidUTF8, "/eval/model"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,7 +66,7 @@ func TestReadInspectLogRejects(t *testing.T) {
 			if log != nil {
 				t.Fatalf("accepted, findings %v", fs)
 			}
-			if len(fs) != 1 || fs[0].Code != tc.code || fs[0].Pointer != tc.pointer || fs[0].Severity != tables.Reject {
+			if len(fs) != 1 || fs[0].Code != tc.code || fs[0].Pointer != tc.pointer || fs[0].Severity != rules.Reject {
 				t.Fatalf("findings %+v, want one %s at %q", fs, tc.code, tc.pointer)
 			}
 		})
@@ -78,7 +79,7 @@ func TestReadInspectLogWarnings(t *testing.T) {
 		log, fs := readInspectBytes("x.json", []byte(inspectJSON("0.3.95", "mistral/m",
 			`{"id":"a","epoch":1,"model_usage":{"mistral/m":{"input_tokens":1,"output_tokens":1,"total_tokens":2}}},`+
 				`{"id":"b","epoch":1,"model_usage":{"mistral/m":{"input_tokens":1,"output_tokens":1,"total_tokens":2}}}`)))
-		if log == nil || !slices.Equal(findingCodes(fs), []tables.Code{tables.CodeInspectProviderUnknown}) {
+		if log == nil || !slices.Equal(findingCodes(fs), []rules.Code{rules.CodeInspectProviderUnknown}) {
 			t.Fatalf("log %v findings %v", log, fs)
 		}
 		if log.Samples[0].Usage[0].Shape != "" || log.Samples[1].Usage[0].Shape != "" {
@@ -136,7 +137,7 @@ func TestReadInspectEvalArchive(t *testing.T) {
 	t.Run("journal only", func(t *testing.T) {
 		log, fs := readInspectBytes("x.eval", zipOf(t, "_journal/start.json", evalHeader, "samples/1_epoch_1.json", sample))
 		if log == nil || log.Layout != InspectLayoutJournal || log.Status != "" || len(log.Samples) != 1 ||
-			!slices.Equal(findingCodes(fs), []tables.Code{tables.CodeInspectLogIncomplete}) {
+			!slices.Equal(findingCodes(fs), []rules.Code{rules.CodeInspectLogIncomplete}) {
 			t.Fatalf("log %+v findings %v", log, fs)
 		}
 	})
@@ -164,19 +165,19 @@ func TestReadInspectEvalArchive(t *testing.T) {
 	rejects := []struct {
 		name    string
 		archive []byte
-		code    tables.Code
+		code    rules.Code
 		file    string
 	}{
-		{"no header", zipOf(t, "samples/1_epoch_1.json", sample), tables.CodeInspectLogMalformed, "x.eval"},
-		{"duplicate member", zipOf(t, "header.json", evalHeader, "header.json", evalHeader), tables.CodeInspectLogMalformed, "x.eval"},
+		{"no header", zipOf(t, "samples/1_epoch_1.json", sample), rules.CodeInspectLogMalformed, "x.eval"},
+		{"duplicate member", zipOf(t, "header.json", evalHeader, "header.json", evalHeader), rules.CodeInspectLogMalformed, "x.eval"},
 		{"bad sample member", zipOf(t, "header.json", evalHeader, "samples/1_epoch_1.json", `[]`),
-			tables.CodeInspectLogMalformed, "x.eval/samples/1_epoch_1.json"},
+			rules.CodeInspectLogMalformed, "x.eval/samples/1_epoch_1.json"},
 		{"duplicate sample across members", zipOf(t, "header.json", evalHeader, "samples/a.json", sample, "samples/b.json", sample),
-			tables.CodeInspectSampleDuplicate, "x.eval/samples/b.json"},
-		{"truncated zip", zipOf(t, "header.json", evalHeader)[:30], tables.CodeInspectLogMalformed, "x.eval"},
+			rules.CodeInspectSampleDuplicate, "x.eval/samples/b.json"},
+		{"truncated zip", zipOf(t, "header.json", evalHeader)[:30], rules.CodeInspectLogMalformed, "x.eval"},
 		// 65 MiB of zeros deflate to ~64 KiB: the member cap refuses it.
 		{"zip bomb", zipOf(t, "header.json", evalHeader, "samples/1.json", strings.Repeat("\x00", maxInspectMemberBytes+1)),
-			tables.CodeTooLarge, "x.eval/samples/1.json"},
+			rules.CodeTooLarge, "x.eval/samples/1.json"},
 	}
 	for _, tc := range rejects {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
 const inspectTestdata = "testdata/inspect"
 
-func readInspectFile(t *testing.T, file string) (*InspectLog, tables.Findings) {
+func readInspectFile(t *testing.T, file string) (*InspectLog, rules.Findings) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(inspectTestdata, file))
 	if err != nil {
@@ -24,8 +25,8 @@ func readInspectFile(t *testing.T, file string) (*InspectLog, tables.Findings) {
 	return log, fs
 }
 
-func findingCodes(fs tables.Findings) []tables.Code {
-	var out []tables.Code
+func findingCodes(fs rules.Findings) []rules.Code {
+	var out []rules.Code
 	for _, f := range fs {
 		out = append(out, f.Code)
 	}
@@ -53,13 +54,13 @@ func TestReadInspectLogReal(t *testing.T) {
 	cases := []struct {
 		file, layout, version, model, status string
 		samples                              []wantSample
-		warnings                             []tables.Code
+		warnings                             []rules.Code
 	}{
 		{"2025-05-12T20-27-36-04-00_browser.json", InspectLayoutJSON, "0.3.95.dev16+g6527d0861", "openai/gpt-4o-mini", "success",
 			[]wantSample{{"1", 1, []string{"openai/gpt-4o-mini"},
 				`{"input_tokens":15235,"output_tokens":281,"total_tokens":15516,"input_tokens_cache_read":9088,"reasoning_tokens":0}`}}, nil},
 		{"2025-05-12T20-28-13-04-00_no-samples.json", InspectLayoutJSON, "0.3.95.dev16+g6527d0861", "openai/gpt-4o-mini", "cancelled",
-			nil, []tables.Code{tables.CodeInspectNoSamples}},
+			nil, []rules.Code{rules.CodeInspectNoSamples}},
 		{"2025-05-12T20-28-13-04-00_popularity.json", InspectLayoutJSON, "0.3.95.dev16+g6527d0861", "openai/gpt-4o-mini", "cancelled",
 			[]wantSample{
 				{"1", 1, []string{"openai/gpt-4o-mini"}, `{"input_tokens":64,"output_tokens":2,"total_tokens":66,"input_tokens_cache_read":0,"reasoning_tokens":0}`},
@@ -73,9 +74,9 @@ func TestReadInspectLogReal(t *testing.T) {
 		{"2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval", InspectLayoutEval, "0.3.58.dev16+g6a87748b", "openai/gpt-4o-mini", "success",
 			popularityEval, nil},
 		{"log_formats.json", InspectLayoutJSON, "0.3.41.dev123+g9ad2119a.d20241015", "ollama/llama3.1", "success",
-			[]wantSample{{"1", 1, []string{}, ""}}, []tables.Code{tables.CodeInspectSampleNoUsage}},
+			[]wantSample{{"1", 1, []string{}, ""}}, []rules.Code{rules.CodeInspectSampleNoUsage}},
 		{"log_formats.eval", InspectLayoutEval, "0.3.41.dev123+g9ad2119a.d20241015", "ollama/llama3.1", "success",
-			[]wantSample{{"1", 1, []string{}, ""}}, []tables.Code{tables.CodeInspectSampleNoUsage}},
+			[]wantSample{{"1", 1, []string{}, ""}}, []rules.Code{rules.CodeInspectSampleNoUsage}},
 		{"mmlu-summary-choices.eval", InspectLayoutEval, "0.3.154.dev44+g32a84c8fe.d20251213", "openai/gpt-4o", "success",
 			[]wantSample{{"1", 1, []string{"openai/gpt-4o"},
 				`{"input_tokens":153,"output_tokens":3,"total_tokens":156,"input_tokens_cache_read":0,"reasoning_tokens":0}`}}, nil},

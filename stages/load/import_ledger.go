@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -57,7 +58,7 @@ type ImportAnswer struct {
 //   - Any other difference is a conflict (import_conflict).
 //
 // Nothing is written unless every record is clean.
-func PlanImport(receipts, ledger []byte, sessions []ImportedSession) (ImportPlan, tables.Findings) {
+func PlanImport(receipts, ledger []byte, sessions []ImportedSession) (ImportPlan, rules.Findings) {
 	p := planner{receiptLines: splitLines(receipts), ledgerLines: splitLines(ledger),
 		done: map[importKey]int{}, bySession: map[string]int{}}
 	for i, line := range p.ledgerLines {
@@ -96,11 +97,11 @@ type planner struct {
 	done                      map[importKey]int // ledger line of each imported record
 	bySession                 map[string]int    // receipts.jsonl line of each session ID
 	plan                      ImportPlan
-	out                       tables.Findings
+	out                       rules.Findings
 }
 
 func (p *planner) conflict(s *ImportedSession, msg string) {
-	p.out = append(p.out, tables.Finding{Code: tables.CodeImportConflict, Severity: tables.Reject,
+	p.out = append(p.out, rules.Finding{Code: rules.CodeImportConflict, Severity: rules.Reject,
 		File: s.Record.File, Session: s.Receipt.SessionID, Message: msg})
 }
 

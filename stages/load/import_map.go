@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -15,10 +16,10 @@ const MaxImportMap = 16 << 20
 // the mapping is for this source, only a Harbor mapping bills the agent's
 // own cost or names an output file, and no record or session is mapped
 // twice. It returns nil when a finding rejects; every problem is reported.
-func ImportMap(file, source string, data []byte) (*tables.ImportMap, tables.Findings) {
+func ImportMap(file, source string, data []byte) (*tables.ImportMap, rules.Findings) {
 	at := position{file: file}
 	if len(data) > MaxImportMap {
-		return nil, tables.Findings{at.finding(tables.CodeTooLarge, "",
+		return nil, rules.Findings{at.finding(rules.CodeTooLarge, "",
 			fmt.Sprintf("file has %d bytes; the cap is %d", len(data), MaxImportMap))}
 	}
 	var m tables.ImportMap
@@ -33,10 +34,10 @@ func ImportMap(file, source string, data []byte) (*tables.ImportMap, tables.Find
 	return &m, out
 }
 
-func checkImportMap(m *tables.ImportMap, source string, at position) tables.Findings {
-	var out tables.Findings
+func checkImportMap(m *tables.ImportMap, source string, at position) rules.Findings {
+	var out rules.Findings
 	bad := func(ptr, format string, args ...any) {
-		out = append(out, at.finding(tables.CodeImportMapInvalid, ptr, fmt.Sprintf(format, args...)))
+		out = append(out, at.finding(rules.CodeImportMapInvalid, ptr, fmt.Sprintf(format, args...)))
 	}
 	if m.Source != source {
 		bad("/source", "the mapping is for %s records but this is `evalgate import %s`", m.Source, source)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -59,7 +60,7 @@ func TestImportMapProblems(t *testing.T) {
 	two := strings.Replace(validMap, `"reservation":null}]`, `"reservation":null},`+
 		`{"match":{"record":"019d","sample":"","epoch":0,"model":"gpt-5.6-sol"},"session_id":"T1-r1-A","attempt":1,`+
 		`"task_id":"T1","repetition":1,"role":"review","arm":"A","draft_session_id":"T1-r1-D","prompt_ids":[],"reservation":null}]`, 1)
-	if _, fs := ImportMap("map.json", tables.SourceCodex, []byte(two)); len(fs) != 2 || fs[0].Code != tables.CodeImportMapInvalid {
+	if _, fs := ImportMap("map.json", tables.SourceCodex, []byte(two)); len(fs) != 2 || fs[0].Code != rules.CodeImportMapInvalid {
 		t.Errorf("duplicate entries: %v", fs)
 	}
 }

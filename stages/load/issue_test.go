@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -42,7 +43,7 @@ func TestIssuePacketItemsSplitSourceOnce(t *testing.T) {
 	}
 	var mismatches []string
 	for _, f := range findings {
-		if f.Code == tables.CodePacketTextMismatch {
+		if f.Code == rules.CodePacketTextMismatch {
 			mismatches = append(mismatches, f.Pointer)
 		}
 	}
@@ -86,7 +87,7 @@ func TestIssueOverlongArrayFindings(t *testing.T) {
 	var tooMany, claimFindings int
 	for _, f := range findings {
 		switch {
-		case f.Code == tables.CodeTooManyItems && f.Pointer == "/final/claims":
+		case f.Code == rules.CodeTooManyItems && f.Pointer == "/final/claims":
 			tooMany++
 		case strings.HasPrefix(f.Pointer, "/final/claims/"):
 			claimFindings++

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -165,19 +166,19 @@ func decodeLinesInto[T any](l *loader, r *bufio.Reader, name, schema string, ses
 		at := position{file: name, line: n}
 		switch {
 		case total > maxJSONLFile:
-			l.add(position{file: name}.finding(tables.CodeTooLarge, "", fmt.Sprintf("file has more than %d bytes, its cap", int64(maxJSONLFile))))
+			l.add(position{file: name}.finding(rules.CodeTooLarge, "", fmt.Sprintf("file has more than %d bytes, its cap", int64(maxJSONLFile))))
 			return false
 		case err != nil:
-			l.add(at.finding(tables.CodeFileUnreadable, "", "file cannot be read: "+err.Error()))
+			l.add(at.finding(rules.CodeFileUnreadable, "", "file cannot be read: "+err.Error()))
 			return false
 		case size == 0 && !more:
 			return true // end of file, after a final newline or none
 		case line == nil:
 			l.linesLost++
-			l.add(at.finding(tables.CodeLineTooLong, "", fmt.Sprintf("line has %d bytes; the cap is %d", size, maxJSONLLine)))
+			l.add(at.finding(rules.CodeLineTooLong, "", fmt.Sprintf("line has %d bytes; the cap is %d", size, maxJSONLLine)))
 		case len(bytes.TrimSpace(line)) == 0:
 			l.linesLost++
-			l.add(at.finding(tables.CodeBlankLine, "", "blank line; JSONL holds one JSON object per line"))
+			l.add(at.finding(rules.CodeBlankLine, "", "blank line; JSONL holds one JSON object per line"))
 		default:
 			rec := records.next() // decoded in place, given back when refused
 			ok, findings := decodeStreamTo(line, schema, at, &rec.Record, &l.out, l.internFor(0), true)

@@ -1,6 +1,6 @@
 // Package load is the first stage: it decodes every input file of a
 // campaign strictly (rules L1–L3) into a [tables.Campaign], reporting every
-// problem as a positioned [tables.Finding].
+// problem as a positioned [rules.Finding].
 //
 // Invariants:
 //   - Nothing panics and nothing reads past a documented size cap, whatever
@@ -19,6 +19,7 @@ package load
 import (
 	"io/fs"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -26,7 +27,7 @@ import (
 // panics and never reads more than the documented size caps. Findings with
 // severity Reject make the campaign inadmissible; the returned campaign holds
 // whatever could be decoded. Answers are not read here (see Answer).
-func Campaign(fsys fs.FS, name string) (*tables.Campaign, tables.Findings) {
+func Campaign(fsys fs.FS, name string) (*tables.Campaign, rules.Findings) {
 	l := &loader{fsys: fsys, c: &tables.Campaign{
 		FS: fsys, Name: name, Sources: map[string][]byte{}, Prompts: map[string][]byte{},
 	}}
@@ -40,7 +41,7 @@ func Campaign(fsys fs.FS, name string) (*tables.Campaign, tables.Findings) {
 	observed := false // some receipt names an observation log
 	l.c.Receipts = spoolJSONL(l, "receipts.jsonl", "receipt", func(r *tables.Receipt) string { return r.SessionID },
 		func(r *tables.Line[tables.Receipt]) { observed = observed || r.Record.Observations != nil })
-	var raters tables.Findings
+	var raters rules.Findings
 	l.c.Adjudications = spoolJSONL(l, "adjudications.jsonl", "adjudication", func(a *tables.Adjudication) string { return a.SessionID },
 		func(a *tables.Line[tables.Adjudication]) {
 			raters = append(raters, checkRater(a, "adjudications.jsonl")...)
@@ -54,10 +55,10 @@ func Campaign(fsys fs.FS, name string) (*tables.Campaign, tables.Findings) {
 type loader struct {
 	fsys fs.FS
 	c    *tables.Campaign
-	// out holds the findings under the caps of tables.FindingCap, so that
+	// out holds the findings under the caps of rules.FindingCap, so that
 	// memory follows what is reported: a million malformed lines keep a
 	// hundred findings per code and a count, not millions of findings.
-	out tables.FindingCap
+	out rules.FindingCap
 	// linesLost counts the lines of the JSONL file last decoded that gave
 	// no record.
 	linesLost int
@@ -67,10 +68,10 @@ type loader struct {
 	intern *interner
 }
 
-func (l *loader) add(fs ...tables.Finding) { l.out.Add(fs...) }
+func (l *loader) add(fs ...rules.Finding) { l.out.Add(fs...) }
 
 // findings returns every finding added, capped and sorted.
-func (l *loader) findings() tables.Findings {
+func (l *loader) findings() rules.Findings {
 	out := l.out.Findings()
 	out.Sort()
 	return out

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -30,11 +31,11 @@ func (l *loader) loadManifest() bool {
 // checkManifest runs the cross-checks that need only the manifest and its
 // schedule (sched says where each slot was written; whole, that every slot
 // was read, so that a missing one is a finding).
-func checkManifest(m *tables.Manifest, at position, sched scheduleAt, whole bool) tables.Findings {
+func checkManifest(m *tables.Manifest, at position, sched scheduleAt, whole bool) rules.Findings {
 	out := checkKindSupported(m, at)
 	out = append(out, checkPinnedConfiguration(m, at)...)
 	if name, want := responseSchema(m.Kind); m.ResponseSchemaSHA256 != want {
-		out = append(out, at.finding(tables.CodeResponseSchemaMismatch, "/response_schema_sha256",
+		out = append(out, at.finding(rules.CodeResponseSchemaMismatch, "/response_schema_sha256",
 			fmt.Sprintf("response_schema_sha256 is %s but the published %s schema's digest is %s", clip(m.ResponseSchemaSHA256), name, want)))
 	}
 	u := uniqueIDs{at: at}
@@ -57,7 +58,7 @@ func checkManifest(m *tables.Manifest, at position, sched scheduleAt, whole bool
 	out = append(out, checkBenchmarkDesign(m, at, sched)...)
 	d := &m.Design
 	if d.PacketItemMin > d.PacketItemMax {
-		out = append(out, at.finding(tables.CodeDesignInvalid, "/design/packet_item_min",
+		out = append(out, at.finding(rules.CodeDesignInvalid, "/design/packet_item_min",
 			fmt.Sprintf("packet_item_min %d exceeds packet_item_max %d", d.PacketItemMin, d.PacketItemMax)))
 	}
 	return append(out, checkSchedule(d, sched, whole)...)
@@ -69,11 +70,11 @@ func checkManifest(m *tables.Manifest, at position, sched scheduleAt, whole bool
 // optional so synthetic campaigns need not invent them. This finds them
 // absent; a present but empty or placeholder value is refused by the
 // schema walk.
-func checkPinnedConfiguration(m *tables.Manifest, at position) tables.Findings {
+func checkPinnedConfiguration(m *tables.Manifest, at position) rules.Findings {
 	if m.Synthetic {
 		return nil
 	}
-	var out tables.Findings
+	var out rules.Findings
 	for _, f := range []struct {
 		name  string
 		value *string
@@ -81,7 +82,7 @@ func checkPinnedConfiguration(m *tables.Manifest, at position) tables.Findings {
 		{"reasoning_effort", m.Identities.ReasoningEffort}, {"service_tier", m.Identities.ServiceTier},
 	} {
 		if f.value == nil {
-			out = append(out, at.finding(tables.CodeIdentityMissing, "/identities/"+f.name,
+			out = append(out, at.finding(rules.CodeIdentityMissing, "/identities/"+f.name,
 				fmt.Sprintf("identity %s is missing: a campaign that is not synthetic pins it", f.name)))
 		}
 	}
@@ -93,27 +94,27 @@ func checkPinnedConfiguration(m *tables.Manifest, at position) tables.Findings {
 // response contract otherwise.
 func responseSchema(kind string) (string, string) {
 	name := "answer"
-	if kind == tables.KindReviewerBenchmark {
+	if kind == rules.KindReviewerBenchmark {
 		name = "review"
 	}
 	return name, tables.SchemaSHA256(name)
 }
 
-func checkPromptRefs(m *tables.Manifest, at position) tables.Findings {
-	var out tables.Findings
+func checkPromptRefs(m *tables.Manifest, at position) rules.Findings {
+	var out rules.Findings
 	known := func(id string) bool {
 		return slices.ContainsFunc(m.Prompts, func(p tables.PromptFile) bool { return p.ID == id })
 	}
 	for i, id := range m.Design.DraftPrompts {
 		if !known(id) {
-			out = append(out, at.finding(tables.CodeUnknownPrompt, indexPointer("/design/draft_prompts", i),
+			out = append(out, at.finding(rules.CodeUnknownPrompt, indexPointer("/design/draft_prompts", i),
 				fmt.Sprintf("draft prompt %q is not listed in prompts", id)))
 		}
 	}
 	for i, a := range m.Design.Arms {
 		for j, id := range a.Prompts {
 			if !known(id) {
-				out = append(out, at.finding(tables.CodeUnknownPrompt, indexPointer(indexPointer("/design/arms", i)+"/prompts", j),
+				out = append(out, at.finding(rules.CodeUnknownPrompt, indexPointer(indexPointer("/design/arms", i)+"/prompts", j),
 					fmt.Sprintf("arm %q prompt %q is not listed in prompts", a.ID, id)))
 			}
 		}
@@ -129,8 +130,8 @@ type slotKey struct {
 // checkSchedule checks that every (task, repetition) for repetition
 // 1..repetitions is scheduled exactly once with a permutation of the arms.
 // Missing slots are reported only when every slot was read (whole).
-func checkSchedule(d *tables.Design, sched scheduleAt, whole bool) tables.Findings {
-	var out tables.Findings
+func checkSchedule(d *tables.Design, sched scheduleAt, whole bool) rules.Findings {
+	var out rules.Findings
 	tasks := map[string]bool{}
 	for _, t := range d.Tasks {
 		tasks[t.ID] = true
@@ -140,12 +141,12 @@ func checkSchedule(d *tables.Design, sched scheduleAt, whole bool) tables.Findin
 		at, ptr := sched.slot(i)
 		switch first, dup := seen[slotKey{s.Task, s.Repetition}]; {
 		case !tasks[s.Task]:
-			out = append(out, at.finding(tables.CodeUnknownTask, ptr+"/task", fmt.Sprintf("slot names task %q, which design.tasks does not list", s.Task)))
+			out = append(out, at.finding(rules.CodeUnknownTask, ptr+"/task", fmt.Sprintf("slot names task %q, which design.tasks does not list", s.Task)))
 		case s.Repetition > d.Repetitions:
-			out = append(out, at.finding(tables.CodeSlotOutOfRange, ptr+"/repetition",
+			out = append(out, at.finding(rules.CodeSlotOutOfRange, ptr+"/repetition",
 				fmt.Sprintf("repetition %d exceeds design.repetitions %d", s.Repetition, d.Repetitions)))
 		case dup:
-			out = append(out, at.finding(tables.CodeSlotDuplicate, ptr,
+			out = append(out, at.finding(rules.CodeSlotDuplicate, ptr,
 				fmt.Sprintf("task %q repetition %d is already scheduled at %s", s.Task, s.Repetition, sched.name(first))))
 		default:
 			seen[slotKey{s.Task, s.Repetition}] = i
@@ -162,7 +163,7 @@ func checkSchedule(d *tables.Design, sched scheduleAt, whole bool) tables.Findin
 	}
 	for _, t := range d.Tasks {
 		if missing := missingReps(seen, t.ID, present[t.ID], d.Repetitions); missing != "" {
-			out = append(out, at.finding(tables.CodeSlotMissing, ptr,
+			out = append(out, at.finding(rules.CodeSlotMissing, ptr,
 				fmt.Sprintf("task %q is not scheduled for repetition %s", t.ID, missing)))
 		}
 	}
@@ -188,15 +189,15 @@ func missingReps(seen map[slotKey]int, task string, present, reps int64) string 
 }
 
 // checkOrder checks that order is a permutation of the arms' IDs.
-func checkOrder(arms []tables.Arm, order []string, ptr string, at position) tables.Findings {
-	var out tables.Findings
+func checkOrder(arms []tables.Arm, order []string, ptr string, at position) rules.Findings {
+	var out rules.Findings
 	armIDs := make([]string, len(arms))
 	for i, a := range arms {
 		armIDs[i] = a.ID
 	}
 	for j, id := range order {
 		if !slices.Contains(armIDs, id) {
-			out = append(out, at.finding(tables.CodeUnknownArm, indexPointer(ptr, j), fmt.Sprintf("order names arm %q, which design.arms does not list", id)))
+			out = append(out, at.finding(rules.CodeUnknownArm, indexPointer(ptr, j), fmt.Sprintf("order names arm %q, which design.arms does not list", id)))
 		}
 	}
 	if out != nil {
@@ -205,7 +206,7 @@ func checkOrder(arms []tables.Arm, order []string, ptr string, at position) tabl
 	sorted := slices.Sorted(slices.Values(order))
 	want := slices.Sorted(slices.Values(armIDs))
 	if !slices.Equal(sorted, want) {
-		out = append(out, at.finding(tables.CodeOrderNotPermutation, ptr,
+		out = append(out, at.finding(rules.CodeOrderNotPermutation, ptr,
 			fmt.Sprintf("order [%s] is not a permutation of the arms [%s]", strings.Join(order, " "), strings.Join(armIDs, " "))))
 	}
 	return out
@@ -218,11 +219,11 @@ func checkOrder(arms []tables.Arm, order []string, ptr string, at position) tabl
 // judgeBenchmark).
 var unsupportedKinds = []string{}
 
-func checkKindSupported(m *tables.Manifest, at position) tables.Findings {
+func checkKindSupported(m *tables.Manifest, at position) rules.Findings {
 	if !slices.Contains(unsupportedKinds, m.Kind) {
 		return nil
 	}
-	return tables.Findings{at.finding(tables.CodeKindUnsupported, "/kind",
+	return rules.Findings{at.finding(rules.CodeKindUnsupported, "/kind",
 		fmt.Sprintf("kind %q cannot be evaluated by this version of evalgate; the campaign is refused rather than judged as another kind", m.Kind))}
 }
 
@@ -230,10 +231,10 @@ func checkKindSupported(m *tables.Manifest, at position) tables.Findings {
 // arm): a design of the baseline alone can never be judged, so the
 // aggregate stage would give no verdict with nothing in the record saying
 // why. A reviewer benchmark states its own arm count (checkBenchmarkDesign).
-func checkTreatment(m *tables.Manifest, at position) tables.Findings {
-	if m.Kind == tables.KindReviewerBenchmark || len(m.Design.Arms) >= 2 {
+func checkTreatment(m *tables.Manifest, at position) rules.Findings {
+	if m.Kind == rules.KindReviewerBenchmark || len(m.Design.Arms) >= 2 {
 		return nil
 	}
-	return tables.Findings{at.finding(tables.CodeDesignNoTreatment, "/design/arms",
+	return rules.Findings{at.finding(rules.CodeDesignNoTreatment, "/design/arms",
 		fmt.Sprintf("the design lists %d arm(s); a treatment arm must follow the baseline to be judged against it", len(m.Design.Arms)))}
 }

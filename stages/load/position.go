@@ -1,6 +1,8 @@
 package load
 
-import "github.com/evalgate/evalgate/tables"
+import (
+	"github.com/evalgate/evalgate/rules"
+)
 
 // position is where a document lives: a campaign-relative file and, for a
 // JSONL record, its 1-based line.
@@ -10,6 +12,6 @@ type position struct {
 }
 
 // finding returns a rejecting finding at pointer ptr of the document.
-func (p position) finding(code tables.Code, ptr, msg string) tables.Finding {
-	return tables.Finding{Code: code, Severity: tables.Reject, File: p.file, Line: p.line, Pointer: ptr, Message: msg}
+func (p position) finding(code rules.Code, ptr, msg string) rules.Finding {
+	return rules.Finding{Code: code, Severity: rules.Reject, File: p.file, Line: p.line, Pointer: ptr, Message: msg}
 }

@@ -3,6 +3,7 @@ package load
 import (
 	"sync"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -49,7 +50,7 @@ type prefetched struct {
 	matches  bool
 	err      error
 	answer   *tables.Answer
-	findings tables.Findings
+	findings rules.Findings
 	decoded  bool // Decode has not returned it yet
 }
 
@@ -120,7 +121,7 @@ func (p *Prefetch) work() {
 		p.mu.Unlock()
 		data, matches, err := p.plain.Read(&r.out)
 		var answer *tables.Answer
-		var findings tables.Findings
+		var findings rules.Findings
 		if err == nil && matches {
 			answer, findings = Answer(r.out.Path, data)
 		}
@@ -187,7 +188,7 @@ func (p *Prefetch) find(out *tables.OutputRef) int {
 
 // Decode is [Answers]' Decode, served from the prefetched result when data
 // is the bytes the last Read returned.
-func (p *Prefetch) Decode(file string, data []byte) (*tables.Answer, tables.Findings) {
+func (p *Prefetch) Decode(file string, data []byte) (*tables.Answer, rules.Findings) {
 	if r := p.current; r != nil && r.decoded && file == r.out.Path && len(data) > 0 && len(data) == len(r.data) && &data[0] == &r.data[0] {
 		r.decoded = false
 		return r.answer, r.findings

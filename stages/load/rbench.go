@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -26,33 +27,33 @@ const findingAdjudicationsFile = "finding_adjudications.jsonl"
 // benchmark member: a reviewer benchmark has a benchmark plan, exactly two
 // profiles and no tasks or slots of its own (its schedule is every case ×
 // profile × run); every other kind has no plan and at least one task.
-func checkBenchmarkDesign(m *tables.Manifest, at position, sched scheduleAt) tables.Findings {
-	var out tables.Findings
-	bad := func(code tables.Code, ptr, format string, args ...any) {
+func checkBenchmarkDesign(m *tables.Manifest, at position, sched scheduleAt) rules.Findings {
+	var out rules.Findings
+	bad := func(code rules.Code, ptr, format string, args ...any) {
 		out = append(out, at.finding(code, ptr, fmt.Sprintf(format, args...)))
 	}
-	if m.Kind != tables.KindReviewerBenchmark {
+	if m.Kind != rules.KindReviewerBenchmark {
 		if m.Benchmark != nil {
-			bad(tables.CodeRbenchPlanUnexpected, "/benchmark", "kind %q has no benchmark member; only reviewer-benchmark campaigns do", m.Kind)
+			bad(rules.CodeRbenchPlanUnexpected, "/benchmark", "kind %q has no benchmark member; only reviewer-benchmark campaigns do", m.Kind)
 		}
 		if len(m.Design.Tasks) == 0 {
-			bad(tables.CodeRbenchDesignInvalid, "/design/tasks", "a %s design lists at least one task", m.Kind)
+			bad(rules.CodeRbenchDesignInvalid, "/design/tasks", "a %s design lists at least one task", m.Kind)
 		}
 		return out
 	}
 	if m.Benchmark == nil {
-		bad(tables.CodeRbenchPlanMissing, "", "a reviewer-benchmark manifest must freeze its cases and inventory in a benchmark member")
+		bad(rules.CodeRbenchPlanMissing, "", "a reviewer-benchmark manifest must freeze its cases and inventory in a benchmark member")
 	}
 	d := &m.Design
 	if len(d.Arms) != 2 {
-		bad(tables.CodeRbenchDesignInvalid, "/design/arms", "a reviewer benchmark compares exactly two profiles, the baseline first; the design lists %d", len(d.Arms))
+		bad(rules.CodeRbenchDesignInvalid, "/design/arms", "a reviewer benchmark compares exactly two profiles, the baseline first; the design lists %d", len(d.Arms))
 	}
 	if len(d.Tasks) > 0 {
-		bad(tables.CodeRbenchDesignInvalid, "/design/tasks", "a reviewer benchmark's cases are in its cases file; design.tasks must be empty")
+		bad(rules.CodeRbenchDesignInvalid, "/design/tasks", "a reviewer benchmark's cases are in its cases file; design.tasks must be empty")
 	}
 	if len(d.Schedule) > 0 {
 		sat, ptr := sched.whole()
-		out = append(out, sat.finding(tables.CodeRbenchDesignInvalid, ptr, "a reviewer benchmark schedules every case × profile × run; its design's schedule must be empty"))
+		out = append(out, sat.finding(rules.CodeRbenchDesignInvalid, ptr, "a reviewer benchmark schedules every case × profile × run; its design's schedule must be empty"))
 	}
 	return out
 }
@@ -61,7 +62,7 @@ func checkBenchmarkDesign(m *tables.Manifest, at position, sched scheduleAt) tab
 // the finding adjudications, of a reviewer benchmark.
 func (l *loader) loadBenchmark() {
 	plan := l.c.Manifest.Benchmark
-	if l.c.Manifest.Kind != tables.KindReviewerBenchmark || plan == nil {
+	if l.c.Manifest.Kind != rules.KindReviewerBenchmark || plan == nil {
 		return
 	}
 	b := &tables.Benchmark{Files: map[string][]tables.InventoryFile{}, Checksums: map[string]string{}}
@@ -93,9 +94,9 @@ func (l *loader) loadBenchmark() {
 // checkCases checks case IDs are unique, each case's kind agrees with its
 // variant name and defect, every family has exactly one clean case, and
 // no lineage group or family spans more than one split.
-func checkCases(cases []tables.Case, at position) tables.Findings {
-	var out tables.Findings
-	bad := func(code tables.Code, ptr, format string, args ...any) {
+func checkCases(cases []tables.Case, at position) rules.Findings {
+	var out rules.Findings
+	bad := func(code rules.Code, ptr, format string, args ...any) {
 		out = append(out, at.finding(code, ptr, fmt.Sprintf(format, args...)))
 	}
 	u := uniqueIDs{at: at}
@@ -109,9 +110,9 @@ func checkCases(cases []tables.Case, at position) tables.Findings {
 		}
 		switch {
 		case c.Kind == tables.CaseClean && (c.Variant != nil || c.Defect != nil):
-			bad(tables.CodeRbenchCaseInvalid, ptr, "clean case %q must have variant and defect null", c.ID)
+			bad(rules.CodeRbenchCaseInvalid, ptr, "clean case %q must have variant and defect null", c.ID)
 		case c.Kind == tables.CaseVariant && (c.Variant == nil || c.Defect == nil):
-			bad(tables.CodeRbenchCaseInvalid, ptr, "variant %q must name its variant and its one planted defect", c.ID)
+			bad(rules.CodeRbenchCaseInvalid, ptr, "variant %q must name its variant and its one planted defect", c.ID)
 		}
 		if c.Kind == tables.CaseClean {
 			clean[c.Family]++
@@ -120,7 +121,7 @@ func checkCases(cases []tables.Case, at position) tables.Findings {
 	out = append(out, u.out...)
 	for _, f := range families {
 		if clean[f] != 1 {
-			bad(tables.CodeRbenchCaseInvalid, "/cases", "family %q has %d clean cases; exactly one is required", f, clean[f])
+			bad(rules.CodeRbenchCaseInvalid, "/cases", "family %q has %d clean cases; exactly one is required", f, clean[f])
 		}
 	}
 	out = append(out, splitCrossings(cases, "lineage group", func(c *tables.Case) string { return c.LineageGroup }, at)...)
@@ -129,8 +130,8 @@ func checkCases(cases []tables.Case, at position) tables.Findings {
 
 // splitCrossings reports every group (by key) whose cases lie in more than
 // one split, at the first case that leaves the group's first split.
-func splitCrossings(cases []tables.Case, what string, key func(*tables.Case) string, at position) tables.Findings {
-	var out tables.Findings
+func splitCrossings(cases []tables.Case, what string, key func(*tables.Case) string, at position) rules.Findings {
+	var out rules.Findings
 	first := map[string]int{}
 	reported := map[string]bool{}
 	for i := range cases {
@@ -141,7 +142,7 @@ func splitCrossings(cases []tables.Case, what string, key func(*tables.Case) str
 			first[k] = i
 		case cases[j].Split != cases[i].Split && !reported[k]:
 			reported[k] = true
-			out = append(out, at.finding(tables.CodeRbenchLineageSplits, indexPointer("/cases", i)+"/split",
+			out = append(out, at.finding(rules.CodeRbenchLineageSplits, indexPointer("/cases", i)+"/split",
 				fmt.Sprintf("%s %q crosses splits: case %q is in %s but case %q is in %s", what, k, cases[i].ID, cases[i].Split, cases[j].ID, cases[j].Split)))
 		}
 	}
@@ -153,7 +154,7 @@ func splitCrossings(cases []tables.Case, what string, key func(*tables.Case) str
 // its sha256 and byte count; it fills b.Files and b.Checksums.
 func (l *loader) checkInventory(b *tables.Benchmark, inv *tables.Inventory, at position) {
 	bad := func(ptr, format string, args ...any) {
-		l.add(at.finding(tables.CodeRbenchInventoryMismatch, ptr, fmt.Sprintf(format, args...)))
+		l.add(at.finding(rules.CodeRbenchInventoryMismatch, ptr, fmt.Sprintf(format, args...)))
 	}
 	for i, cf := range inv.Cases {
 		ptr := indexPointer("/cases", i)
@@ -198,7 +199,7 @@ func (l *loader) checkDefectLocations(b *tables.Benchmark, at position) {
 		}
 		k := slices.IndexFunc(files, func(f tables.InventoryFile) bool { return f.Path == loc.Path })
 		if k < 0 {
-			l.add(at.finding(tables.CodeRbenchDefectLocation, ptr+"/path", fmt.Sprintf("%q is not a task file of case %q", loc.Path, c.ID)))
+			l.add(at.finding(rules.CodeRbenchDefectLocation, ptr+"/path", fmt.Sprintf("%q is not a task file of case %q", loc.Path, c.ID)))
 			continue
 		}
 		src, ok := l.c.Sources[files[k].SHA256]
@@ -206,7 +207,7 @@ func (l *loader) checkDefectLocations(b *tables.Benchmark, at position) {
 			continue
 		}
 		if n := int64(len(tables.LineStarts(src)) - 1); loc.StartLine > loc.EndLine || loc.EndLine > n {
-			l.add(at.finding(tables.CodeRbenchDefectLocation, ptr+"/end_line",
+			l.add(at.finding(rules.CodeRbenchDefectLocation, ptr+"/end_line",
 				fmt.Sprintf("lines %d-%d are not within the %d lines of %s", loc.StartLine, loc.EndLine, n, loc.Path)))
 		}
 	}

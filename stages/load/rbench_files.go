@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -20,10 +21,10 @@ type reviewFiles struct{ answerFiles }
 
 // DecodeReview strictly decodes one reviewer output against the published
 // review schema, reporting repeated finding IDs and criteria.
-func (reviewFiles) DecodeReview(file string, data []byte) (*tables.Review, tables.Findings) {
+func (reviewFiles) DecodeReview(file string, data []byte) (*tables.Review, rules.Findings) {
 	at := position{file: file}
 	if len(data) > MaxAnswerBytes {
-		return nil, tables.Findings{at.finding(tables.CodeTooLarge, "", fmt.Sprintf("review has %d bytes; the cap is %d", len(data), MaxAnswerBytes))}
+		return nil, rules.Findings{at.finding(rules.CodeTooLarge, "", fmt.Sprintf("review has %d bytes; the cap is %d", len(data), MaxAnswerBytes))}
 	}
 	var r tables.Review
 	ok, findings := decodeDoc(data, "review", at, &r)

@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/evalgate/evalgate/fixtures/rbdefects"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -26,7 +27,7 @@ func FuzzDecodeReview(f *testing.F) {
 	}
 	f.Add([]byte(`{"format":"evalgate.review/v1"}`))
 	var rf reviewFiles
-	decode := func(b []byte) (*tables.Review, tables.Findings) { return rf.DecodeReview("r.json", b) }
+	decode := func(b []byte) (*tables.Review, rules.Findings) { return rf.DecodeReview("r.json", b) }
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, findings := decode(data)
 		checkFindings(t, findings)

@@ -5,7 +5,7 @@ import (
 	"testing/fstest"
 
 	"github.com/evalgate/evalgate/fixtures/rbdefects"
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // mapFS turns a campaign's files into a file system.
@@ -50,6 +50,6 @@ func TestBenchmarkLoadRules(t *testing.T) {
 		})
 		_, found := Campaign(f, "example")
 		note(found)
-		wantOnly(t, found, tables.CodeRbenchPlanUnexpected, "/benchmark")
+		wantOnly(t, found, rules.CodeRbenchPlanUnexpected, "/benchmark")
 	})
 }

@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -16,10 +17,10 @@ const MaxRequest = 64 << 10
 // It never panics. Oversized data is one too_large finding; otherwise
 // every schema violation is reported at once with its JSON pointer, the
 // findings are sorted, and the request is nil whenever one rejects.
-func Request(file string, data []byte) (*tables.AdmitRequest, tables.Findings) {
+func Request(file string, data []byte) (*tables.AdmitRequest, rules.Findings) {
 	at := position{file: file}
 	if len(data) > MaxRequest {
-		return nil, tables.Findings{at.finding(tables.CodeTooLarge, "",
+		return nil, rules.Findings{at.finding(rules.CodeTooLarge, "",
 			fmt.Sprintf("file has %d bytes; the cap is %d", len(data), MaxRequest))}
 	}
 	var r tables.AdmitRequest

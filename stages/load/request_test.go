@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -84,37 +85,37 @@ func TestRequestRules(t *testing.T) {
 	cases := []struct {
 		name string
 		doc  string
-		code tables.Code
+		code rules.Code
 		ptr  string
 	}{
-		{"too large", validRequestDoc + strings.Repeat(" ", MaxRequest+1-len(validRequestDoc)), tables.CodeTooLarge, ""},
-		{"empty file", ``, tables.CodeJSONSyntax, ""},
-		{"truncated", `{`, tables.CodeJSONSyntax, ""},
-		{"not an object", `[1]`, tables.CodeWrongType, ""},
-		{"trailing data", validRequestDoc + `{}`, tables.CodeTrailingData, ""},
-		{"duplicate member", withRequest(t, `"format"`, `"request_id":"x","format"`), tables.CodeDuplicateKey, "/request_id"},
-		{"unknown member", withRequest(t, `5000}`, `5000,"max_cost":"0"}`), tables.CodeUnknownKey, "/max_cost"},
-		{"other format", withRequest(t, "request/v1", "request/v2"), tables.CodeFormatUnsupported, "/format"},
-		{"empty request_id", withRequest(t, `"req-next"`, `""`), tables.CodeIdentifierInvalid, "/request_id"},
-		{"bad session_id", withRequest(t, `"T9-r1-D"`, `"../T9"`), tables.CodeIdentifierInvalid, "/session_id"},
-		{"bad rate_card", withRequest(t, `"codex-work-2026-09-05"`, `"codex work"`), tables.CodePatternMismatch, "/rate_card"},
-		{"bad reservation_id", withRequest(t, `"res-next"`, `"-res"`), tables.CodePatternMismatch, "/reservation_id"},
-		{"unknown meter shape", withRequest(t, `"openai.responses"`, `"openai.batch"`), tables.CodeEnumValue, "/meter_shape"},
-		{"string bound", withRequest(t, `50000`, `"50000"`), tables.CodeWrongType, "/max_input_tokens"},
-		{"null bound", withRequest(t, `5000}`, `null}`), tables.CodeWrongType, "/max_output_tokens"},
-		{"fractional bound", withRequest(t, `50000`, `5.5`), tables.CodeNumberNotInteger, "/max_input_tokens"},
-		{"exponent bound", withRequest(t, `50000`, `5e4`), tables.CodeNumberNotInteger, "/max_input_tokens"},
-		{"negative bound", withRequest(t, `5000}`, `-1}`), tables.CodeNumberOutOfRange, "/max_output_tokens"},
-		{"bound above 2^53-1", withRequest(t, `50000`, `9007199254740992`), tables.CodeNumberOutOfRange, "/max_input_tokens"},
-		{"numeric identifier", withRequest(t, `"T9-r1-D"`, `9`), tables.CodeWrongType, "/session_id"},
+		{"too large", validRequestDoc + strings.Repeat(" ", MaxRequest+1-len(validRequestDoc)), rules.CodeTooLarge, ""},
+		{"empty file", ``, rules.CodeJSONSyntax, ""},
+		{"truncated", `{`, rules.CodeJSONSyntax, ""},
+		{"not an object", `[1]`, rules.CodeWrongType, ""},
+		{"trailing data", validRequestDoc + `{}`, rules.CodeTrailingData, ""},
+		{"duplicate member", withRequest(t, `"format"`, `"request_id":"x","format"`), rules.CodeDuplicateKey, "/request_id"},
+		{"unknown member", withRequest(t, `5000}`, `5000,"max_cost":"0"}`), rules.CodeUnknownKey, "/max_cost"},
+		{"other format", withRequest(t, "request/v1", "request/v2"), rules.CodeFormatUnsupported, "/format"},
+		{"empty request_id", withRequest(t, `"req-next"`, `""`), rules.CodeIdentifierInvalid, "/request_id"},
+		{"bad session_id", withRequest(t, `"T9-r1-D"`, `"../T9"`), rules.CodeIdentifierInvalid, "/session_id"},
+		{"bad rate_card", withRequest(t, `"codex-work-2026-09-05"`, `"codex work"`), rules.CodePatternMismatch, "/rate_card"},
+		{"bad reservation_id", withRequest(t, `"res-next"`, `"-res"`), rules.CodePatternMismatch, "/reservation_id"},
+		{"unknown meter shape", withRequest(t, `"openai.responses"`, `"openai.batch"`), rules.CodeEnumValue, "/meter_shape"},
+		{"string bound", withRequest(t, `50000`, `"50000"`), rules.CodeWrongType, "/max_input_tokens"},
+		{"null bound", withRequest(t, `5000}`, `null}`), rules.CodeWrongType, "/max_output_tokens"},
+		{"fractional bound", withRequest(t, `50000`, `5.5`), rules.CodeNumberNotInteger, "/max_input_tokens"},
+		{"exponent bound", withRequest(t, `50000`, `5e4`), rules.CodeNumberNotInteger, "/max_input_tokens"},
+		{"negative bound", withRequest(t, `5000}`, `-1}`), rules.CodeNumberOutOfRange, "/max_output_tokens"},
+		{"bound above 2^53-1", withRequest(t, `50000`, `9007199254740992`), rules.CodeNumberOutOfRange, "/max_input_tokens"},
+		{"numeric identifier", withRequest(t, `"T9-r1-D"`, `9`), rules.CodeWrongType, "/session_id"},
 	}
 	for _, m := range requestMembers {
 		cases = append(cases, struct {
 			name string
 			doc  string
-			code tables.Code
+			code rules.Code
 			ptr  string
-		}{"missing " + m, string(applyEdits(t, decodeValid(t), del("/"+m))), tables.CodeMissingKey, "/" + m})
+		}{"missing " + m, string(applyEdits(t, decodeValid(t), del("/"+m))), rules.CodeMissingKey, "/" + m})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -183,7 +184,7 @@ func FuzzRequest(f *testing.F) {
 	f.Add([]byte(`{"format":"evalgate.request/v1","max_input_tokens":1,"max_output_tokens":1,"a":{}}`))
 	f.Add([]byte(`{"a":1,"a":2}`))
 	f.Add([]byte("[\"\xff\"]"))
-	decode := func(d []byte) (*tables.AdmitRequest, tables.Findings) { return Request("req.json", d) }
+	decode := func(d []byte) (*tables.AdmitRequest, rules.Findings) { return Request("req.json", d) }
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, findings := decode(data)
 		checkFindings(t, findings)
@@ -209,7 +210,7 @@ func FuzzRequest(f *testing.F) {
 }
 
 // minKey returns the smaller sort key of a and b: pointer, code, message.
-func minKey(a, b tables.Finding) [3]string {
+func minKey(a, b rules.Finding) [3]string {
 	ka := [3]string{a.Pointer, string(a.Code), a.Message}
 	kb := [3]string{b.Pointer, string(b.Code), b.Message}
 	for i := range ka {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -94,7 +95,7 @@ func (l *loader) loadSchedule(d *tables.Design, at position) (scheduleAt, bool) 
 	}
 	lines, sum, complete := readJSONLHashed(l, ref.Path, "schedule", func(*tables.ScheduleLine) string { return "" })
 	if sum != "" && sum != ref.SHA256 {
-		l.add(position{file: ref.Path}.finding(tables.CodeHashMismatch, "",
+		l.add(position{file: ref.Path}.finding(rules.CodeHashMismatch, "",
 			fmt.Sprintf("file sha256 is %s but manifest.json design.schedule_file says %s", sum, clip(ref.SHA256))))
 	}
 	tasks := make(map[string]string, len(d.Tasks))

@@ -17,7 +17,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // One decoding pass per document: a streamer reads the document's tokens
@@ -63,7 +63,7 @@ func (s *streamer) pushName(name string) (string, int) {
 	n := len(s.path)
 	s.path = append(s.path, '/')
 	if strings.IndexByte(name, '~') >= 0 || strings.IndexByte(name, '/') >= 0 {
-		s.path = append(s.path, tables.PointerToken(name)...)
+		s.path = append(s.path, rules.PointerToken(name)...)
 	} else {
 		s.path = append(s.path, name...)
 	}
@@ -81,7 +81,7 @@ func (s *streamer) pushIndex(i int) (string, int) {
 func (s *streamer) pop(n int) { s.path = s.path[:n] }
 
 // decodeStream is decodeDocInto's one pass: see decodeDocInto.
-func decodeStream(data []byte, schema string, at position, out any, sink *tables.FindingCap, in *interner) (bool, tables.Findings) {
+func decodeStream(data []byte, schema string, at position, out any, sink *rules.FindingCap, in *interner) (bool, rules.Findings) {
 	return decodeStreamTo(data, schema, at, out, sink, in, false)
 }
 
@@ -89,7 +89,7 @@ func decodeStream(data []byte, schema string, at position, out any, sink *tables
 // value and the caller discards it if the document is refused, so the
 // document is read into it in place (and out is zeroed again when
 // refused) instead of into a copy set only once the document is whole.
-func decodeStreamTo(data []byte, schema string, at position, out any, sink *tables.FindingCap, in *interner, zeroed bool) (ok bool, _ tables.Findings) {
+func decodeStreamTo(data []byte, schema string, at position, out any, sink *rules.FindingCap, in *interner, zeroed bool) (ok bool, _ rules.Findings) {
 	target := reflect.ValueOf(out).Elem()
 	dst := target
 	if zeroed {
@@ -120,12 +120,12 @@ func decodeStreamTo(data []byte, schema string, at position, out any, sink *tabl
 	}
 	if s.err == nil {
 		if _, terr := s.dec.ReadToken(); terr != io.EOF {
-			return false, tables.Findings{at.finding(tables.CodeTrailingData, "",
+			return false, rules.Findings{at.finding(rules.CodeTrailingData, "",
 				fmt.Sprintf("unexpected data after the top-level value at byte offset %d", s.dec.InputOffset()))}
 		}
 	}
 	if s.err != nil {
-		return false, tables.Findings{syntaxFinding(s.dec, s.err, at)}
+		return false, rules.Findings{syntaxFinding(s.dec, s.err, at)}
 	}
 	w.flushSink()
 	found := w.out.Findings()
@@ -487,7 +487,7 @@ func timestampOf(raw []byte) (time.Time, bool) {
 // Unreachable when the schema and the Go type agree (a test pins that
 // they do); still a finding, never a panic.
 func (s *streamer) misfit(ptr, why string) {
-	s.add(tables.CodeWrongType, ptr, "document does not fit its Go type: %s", why)
+	s.add(rules.CodeWrongType, ptr, "document does not fit its Go type: %s", why)
 }
 
 // special applies a Go-enforced $def. A scalar is checked as read; any
@@ -551,7 +551,7 @@ func (s *streamer) object(r *rule, ptr string, dst reflect.Value) {
 		p, up := s.pushName(name)
 		if i < 0 {
 			if r.closed {
-				s.add(tables.CodeUnknownKey, p, "member %q is not part of the format", name)
+				s.add(rules.CodeUnknownKey, p, "member %q is not part of the format", name)
 			} else if dst.IsValid() {
 				s.misfit(p, fmt.Sprintf("member %q has no Go field", name))
 			}
@@ -586,7 +586,7 @@ func (s *streamer) object(r *rule, ptr string, dst reflect.Value) {
 	}
 	for i, name := range r.required {
 		if i < 64 && seen&(1<<i) == 0 || i >= 64 && !seenMore[i] {
-			s.add(tables.CodeMissingKey, appendPointer(ptr, name), "required member %q is missing (nullable members are required too)", name)
+			s.add(rules.CodeMissingKey, appendPointer(ptr, name), "required member %q is missing (nullable members are required too)", name)
 		}
 	}
 }
@@ -656,9 +656,9 @@ func (s *streamer) array(r *rule, ptr string, dst reflect.Value) {
 		reflect.Copy(dst, buf.v)
 	}
 	if n < r.minItems {
-		s.add(tables.CodeTooFewItems, ptr, "array has %d elements; at least %d are required", n, r.minItems)
+		s.add(rules.CodeTooFewItems, ptr, "array has %d elements; at least %d are required", n, r.minItems)
 	} else if r.maxItems >= 0 && n > r.maxItems {
-		s.add(tables.CodeTooManyItems, ptr, "array has %d elements; at most %d are allowed", n, r.maxItems)
+		s.add(rules.CodeTooManyItems, ptr, "array has %d elements; at most %d are allowed", n, r.maxItems)
 	}
 }
 
@@ -726,7 +726,7 @@ func (s *streamer) element(r *rule, n int, p string, elem reflect.Value, seen *u
 		return
 	}
 	if s.peek() == 'n' && !s.allowsNull(r.items) {
-		s.add(tables.CodeNullHole, p, "array element %d is null; arrays must be dense", n)
+		s.add(rules.CodeNullHole, p, "array element %d is null; arrays must be dense", n)
 		s.read()
 		return
 	}
@@ -741,7 +741,7 @@ func (s *streamer) element(r *rule, n int, p string, elem reflect.Value, seen *u
 	text, isString := s.value(r.items, p, elem)
 	if r.uniqueItems && isString {
 		if first, dup := seen.add(text, n); dup {
-			s.add(tables.CodeDuplicateItem, p, "%q repeats element %d; elements must be unique", text, first)
+			s.add(rules.CodeDuplicateItem, p, "%q repeats element %d; elements must be unique", text, first)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -23,8 +24,8 @@ func BenchmarkDecodeAnswer(b *testing.B) {
 	}
 	for _, d := range []struct {
 		name   string
-		decode func([]byte, string, position, any, *tables.FindingCap) (bool, tables.Findings)
-	}{{"stream", func(data []byte, schema string, at position, out any, sink *tables.FindingCap) (bool, tables.Findings) {
+		decode func([]byte, string, position, any, *rules.FindingCap) (bool, rules.Findings)
+	}{{"stream", func(data []byte, schema string, at position, out any, sink *rules.FindingCap) (bool, rules.Findings) {
 		return decodeStream(data, schema, at, out, sink, nil)
 	}}, {"tree", decodeTree}} {
 		b.Run(d.name, func(b *testing.B) {

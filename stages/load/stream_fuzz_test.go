@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -55,10 +56,10 @@ func FuzzDecodeStreamOracle(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		st := streamTypes[int(which)%len(streamTypes)]
 		at := position{file: "f", line: 1}
-		var sinkA, sinkB tables.FindingCap
+		var sinkA, sinkB rules.FindingCap
 		a, b, c, zero := st.value(), st.value(), st.value(), st.value()
 		okA, foundA := decodeStream(data, st.schema, at, a, &sinkA, newInterner(0))
-		var sinkC tables.FindingCap
+		var sinkC rules.FindingCap
 		okC, _ := decodeStreamTo(data, st.schema, at, c, &sinkC, newInterner(0), true) // in place
 		okB, foundB := decodeTree(data, st.schema, at, b, &sinkB)
 		sortA, sortB := slices.Clone(foundA), slices.Clone(foundB)

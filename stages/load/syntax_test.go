@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 func TestAnswerSyntax(t *testing.T) {
@@ -12,21 +12,21 @@ func TestAnswerSyntax(t *testing.T) {
 	cases := []struct {
 		name string
 		data string
-		code tables.Code
+		code rules.Code
 		ptr  string
 	}{
-		{"not JSON", `{"final":`, tables.CodeJSONSyntax, "*"},
-		{"trailing comma", `{"final":{},}`, tables.CodeJSONSyntax, "*"},
-		{"NaN", `{"final":NaN}`, tables.CodeJSONSyntax, "*"},
-		{"empty input", ``, tables.CodeJSONSyntax, ""},
-		{"duplicate key", `{"final":{},"final":{}}`, tables.CodeDuplicateKey, "/final"},
-		{"nested duplicate key", strings.Replace(valid, `"text":"The parser`, `"text":"x","text":"The parser`, 1), tables.CodeDuplicateKey, "/final/claims/0/text"},
-		{"raw invalid UTF-8", strings.Replace(valid, "The parser", "The \xff parser", 1), tables.CodeInvalidUTF8, "*"},
-		{"lone surrogate", strings.Replace(valid, "The parser", `The \ud800 parser`, 1), tables.CodeInvalidUTF8, "*"},
-		{"trailing garbage", valid + " x", tables.CodeTrailingData, ""},
-		{"second value", valid + "\n{}", tables.CodeTrailingData, ""},
-		{"too deep", strings.Repeat("[", 65) + strings.Repeat("]", 65), tables.CodeTooDeep, "*"},
-		{"too large", valid + strings.Repeat(" ", MaxAnswerBytes), tables.CodeTooLarge, ""},
+		{"not JSON", `{"final":`, rules.CodeJSONSyntax, "*"},
+		{"trailing comma", `{"final":{},}`, rules.CodeJSONSyntax, "*"},
+		{"NaN", `{"final":NaN}`, rules.CodeJSONSyntax, "*"},
+		{"empty input", ``, rules.CodeJSONSyntax, ""},
+		{"duplicate key", `{"final":{},"final":{}}`, rules.CodeDuplicateKey, "/final"},
+		{"nested duplicate key", strings.Replace(valid, `"text":"The parser`, `"text":"x","text":"The parser`, 1), rules.CodeDuplicateKey, "/final/claims/0/text"},
+		{"raw invalid UTF-8", strings.Replace(valid, "The parser", "The \xff parser", 1), rules.CodeInvalidUTF8, "*"},
+		{"lone surrogate", strings.Replace(valid, "The parser", `The \ud800 parser`, 1), rules.CodeInvalidUTF8, "*"},
+		{"trailing garbage", valid + " x", rules.CodeTrailingData, ""},
+		{"second value", valid + "\n{}", rules.CodeTrailingData, ""},
+		{"too deep", strings.Repeat("[", 65) + strings.Repeat("]", 65), rules.CodeTooDeep, "*"},
+		{"too large", valid + strings.Repeat(" ", MaxAnswerBytes), rules.CodeTooLarge, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -40,7 +40,7 @@ func TestAnswerSyntax(t *testing.T) {
 	}
 	t.Run("depth 64 is parsed", func(t *testing.T) {
 		_, findings := Answer("a.json", []byte(strings.Repeat("[", 64)+strings.Repeat("]", 64)))
-		wantOnly(t, findings, tables.CodeWrongType, "")
+		wantOnly(t, findings, rules.CodeWrongType, "")
 	})
 	t.Run("trailing white space is fine", func(t *testing.T) {
 		if a, findings := Answer("a.json", []byte(valid+"\n \t")); a == nil || len(findings) != 0 {
@@ -58,15 +58,15 @@ func TestAllProblemsAtOnce(t *testing.T) {
 		set("/final/exclusions/0/extra", "1"),
 	)
 	_, findings := Answer("a.json", data)
-	got := map[tables.Code]string{}
+	got := map[rules.Code]string{}
 	for _, f := range findings {
 		got[f.Code] = f.Pointer
 	}
-	want := map[tables.Code]string{
-		tables.CodeTextEmpty:   "/final/claims/0/text",
-		tables.CodeIDInvalid:   "/final/claims/1/id",
-		tables.CodePathInvalid: "/final/citations/0/path",
-		tables.CodeUnknownKey:  "/final/exclusions/0/extra",
+	want := map[rules.Code]string{
+		rules.CodeTextEmpty:   "/final/claims/0/text",
+		rules.CodeIDInvalid:   "/final/claims/1/id",
+		rules.CodePathInvalid: "/final/citations/0/path",
+		rules.CodeUnknownKey:  "/final/exclusions/0/extra",
 	}
 	if len(findings) != len(want) {
 		t.Fatalf("got %d findings, want %d: %v", len(findings), len(want), findings)

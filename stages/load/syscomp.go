@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -17,12 +18,12 @@ import (
 
 // checkSystemDesign checks the comparator roles of the arms and, for a
 // system comparison, the balance of the schedule's orders.
-func checkSystemDesign(m *tables.Manifest, at position, sched scheduleAt) tables.Findings {
-	var out tables.Findings
-	if m.Kind != tables.KindSystemComparison {
+func checkSystemDesign(m *tables.Manifest, at position, sched scheduleAt) rules.Findings {
+	var out rules.Findings
+	if m.Kind != rules.KindSystemComparison {
 		for i, a := range m.Design.Arms {
 			if a.ComparatorRole != "" {
-				out = append(out, at.finding(tables.CodeComparatorRoleUnexpected, indexPointer("/design/arms", i)+"/comparator_role",
+				out = append(out, at.finding(rules.CodeComparatorRoleUnexpected, indexPointer("/design/arms", i)+"/comparator_role",
 					fmt.Sprintf("arm %q has comparator_role %q but kind %q has no comparator roles", a.ID, a.ComparatorRole, m.Kind)))
 			}
 		}
@@ -34,10 +35,10 @@ func checkSystemDesign(m *tables.Manifest, at position, sched scheduleAt) tables
 
 // checkRoles requires a role on every arm, exactly one baseline (the first
 // arm), exactly one candidate and at most one comparator.
-func checkRoles(arms []tables.Arm, at position) tables.Findings {
-	var out tables.Findings
+func checkRoles(arms []tables.Arm, at position) rules.Findings {
+	var out rules.Findings
 	bad := func(ptr, format string, args ...any) {
-		out = append(out, at.finding(tables.CodeComparatorRoles, ptr, fmt.Sprintf(format, args...)))
+		out = append(out, at.finding(rules.CodeComparatorRoles, ptr, fmt.Sprintf(format, args...)))
 	}
 	count := map[string]int{}
 	for i, a := range arms {
@@ -69,7 +70,7 @@ func checkRoles(arms []tables.Arm, at position) tables.Findings {
 // permutations of the k systems: no permutation is used more than once
 // more often than any other (a permutation never used counts 0). Orders
 // that are not permutations are reported by checkSchedule.
-func checkBalance(d *tables.Design, sched scheduleAt) tables.Findings {
+func checkBalance(d *tables.Design, sched scheduleAt) rules.Findings {
 	k := len(d.Arms)
 	perms := factorial(k)
 	count := map[string]int{}
@@ -103,7 +104,7 @@ func checkBalance(d *tables.Design, sched scheduleAt) tables.Findings {
 		parts = append(parts, fmt.Sprintf("[%s]×%d", key, count[key]))
 	}
 	at, ptr := sched.whole()
-	return tables.Findings{at.finding(tables.CodeOrderUnbalanced, ptr,
+	return rules.Findings{at.finding(rules.CodeOrderUnbalanced, ptr,
 		fmt.Sprintf("system orders are not balanced over the %d permutations: %s", perms, strings.Join(parts, ", ")))}
 }
 
@@ -128,10 +129,10 @@ func factorial(k int) int {
 // observed says whether some receipt has observations; when none has, the
 // receipts are not read again.
 func (l *loader) loadObservations(observed bool) {
-	syscomp := l.c.Manifest.Kind == tables.KindSystemComparison
+	syscomp := l.c.Manifest.Kind == rules.KindSystemComparison
 	for _, t := range l.c.Tasks {
 		if t.Packet.RawObservations {
-			l.add(position{file: t.Spec.PacketPath}.finding(tables.CodeObservationsNotRaw, "/raw_observations",
+			l.add(position{file: t.Spec.PacketPath}.finding(rules.CodeObservationsNotRaw, "/raw_observations",
 				fmt.Sprintf("task %s's packet is marked raw_observations; a task packet is an authenticated excerpt packet", t.Spec.ID)))
 		}
 	}
@@ -147,7 +148,7 @@ func (l *loader) loadObservations(observed bool) {
 		}
 		at := position{file: receiptsFile, line: line.Line}
 		if !syscomp || r.Role != tables.RoleInvestigation {
-			l.add(at.finding(tables.CodeObservationsUnexpected, "/observations",
+			l.add(at.finding(rules.CodeObservationsUnexpected, "/observations",
 				fmt.Sprintf("a %s receipt of a %s campaign cannot carry observations", r.Role, l.c.Manifest.Kind)))
 			continue
 		}
@@ -176,7 +177,7 @@ func (l *loader) observationPacket(r *tables.Receipt, at position) *tables.Packe
 		return nil
 	}
 	if got := sha256Hex(data); got != ref.SHA256 || int64(len(data)) != ref.Bytes {
-		l.add(at.finding(tables.CodeObservationsMismatch, "/observations",
+		l.add(at.finding(rules.CodeObservationsMismatch, "/observations",
 			fmt.Sprintf("%s has sha256 %s and %d bytes but the receipt says %s and %d", ref.Path, got, len(data), clip(ref.SHA256), ref.Bytes)))
 		return nil
 	}
@@ -189,7 +190,7 @@ func (l *loader) observationPacket(r *tables.Receipt, at position) *tables.Packe
 	}
 	task := l.c.Task(r.TaskID)
 	if log.TaskID != r.TaskID || (task != nil && log.Repository != task.Spec.Repository) {
-		l.add(pat.finding(tables.CodeObservationsMismatch, "",
+		l.add(pat.finding(rules.CodeObservationsMismatch, "",
 			fmt.Sprintf("the observations are for task %q of repository %q but the receipt is for task %q", log.TaskID, log.Repository, r.TaskID)))
 	}
 	l.checkObservations(&log, r, int64(len(data)), pat)

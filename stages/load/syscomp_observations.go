@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -39,15 +40,15 @@ var byteLevelBPE = []string{"o200k_base", "o200k_harmony", "cl100k_base", "p50k_
 // checkObservations applies the packetizer rules to one log.
 func (l *loader) checkObservations(log *tables.ObservationLog, r *tables.Receipt, size int64, at position) {
 	if want := l.c.Manifest.Identities.Tokenizer; log.Tokenizer != want {
-		l.add(at.finding(tables.CodeObservationTokens, "/tokenizer",
+		l.add(at.finding(rules.CodeObservationTokens, "/tokenizer",
 			fmt.Sprintf("the token count is under tokenizer %q but the frozen tokenizer is %q", clip(log.Tokenizer), clip(want))))
 	} else if slices.Contains(byteLevelBPE, want) && log.PacketTokens > size {
-		l.add(at.finding(tables.CodeObservationTokens, "/packet_tokens",
+		l.add(at.finding(rules.CodeObservationTokens, "/packet_tokens",
 			fmt.Sprintf("%d tokens for %d bytes: tokenizer %s never yields more tokens than bytes", log.PacketTokens, size, want)))
 	}
 	for i, s := range log.Setup {
 		if s.Name != tables.SetupOverheadTool || s.Kind != "mcp" {
-			l.add(at.finding(tables.CodeSetupOverheadMisplaced, indexPointer("/setup", i)+"/name",
+			l.add(at.finding(rules.CodeSetupOverheadMisplaced, indexPointer("/setup", i)+"/name",
 				fmt.Sprintf("%s %q is recorded as setup overhead; only the declared mcp %s call is", s.Kind, clip(s.Name), tables.SetupOverheadTool)))
 		}
 	}
@@ -56,16 +57,16 @@ func (l *loader) checkObservations(log *tables.ObservationLog, r *tables.Receipt
 	for i, o := range log.Observations {
 		ptr := indexPointer("/observations", i)
 		if want := fmt.Sprintf("E%d", i+1); o.ID != want {
-			l.add(at.finding(tables.CodeObservationOrder, ptr+"/id",
+			l.add(at.finding(rules.CodeObservationOrder, ptr+"/id",
 				fmt.Sprintf("observation %d is %q; observations are numbered E1..EN in completion order, so it must be %s", i+1, o.ID, want)))
 		}
 		if o.CompletedNS < prev {
-			l.add(at.finding(tables.CodeObservationOrder, ptr+"/completed_ns",
+			l.add(at.finding(rules.CodeObservationOrder, ptr+"/completed_ns",
 				fmt.Sprintf("%s completed at %d ns, before the previous observation (%d ns): observations are in completion order", o.ID, o.CompletedNS, prev)))
 		}
 		prev = max(prev, o.CompletedNS)
 		if o.Name == tables.SetupOverheadTool && o.Kind == "mcp" {
-			l.add(at.finding(tables.CodeSetupOverheadMisplaced, ptr+"/name",
+			l.add(at.finding(rules.CodeSetupOverheadMisplaced, ptr+"/name",
 				fmt.Sprintf("%s is the declared %s setup overhead; it is recorded in setup, never numbered as evidence", o.ID, tables.SetupOverheadTool)))
 		}
 		l.checkObservationSource(o, ptr, at, index)
@@ -77,20 +78,20 @@ func (l *loader) checkObservations(log *tables.ObservationLog, r *tables.Receipt
 // record and its declared coordinates against the sources.
 func (l *loader) checkObservationSource(o tables.RawObservation, ptr string, at position, index lineIndex) {
 	if o.Status == tables.ObservationEmpty && o.Response != "" {
-		l.add(at.finding(tables.CodeObservationStatus, ptr+"/status",
+		l.add(at.finding(rules.CodeObservationStatus, ptr+"/status",
 			fmt.Sprintf("%s is declared empty but its response has %d bytes", o.ID, len(o.Response))))
 	}
 	if o.Source == nil {
 		return
 	}
 	if o.Status != tables.ObservationOK && o.Status != tables.ObservationTruncated {
-		l.add(at.finding(tables.CodeObservationStatus, ptr+"/source",
+		l.add(at.finding(rules.CodeObservationStatus, ptr+"/source",
 			fmt.Sprintf("%s is a %s result but declares source coordinates; coordinates are never invented for plain output", o.ID, o.Status)))
 		return
 	}
 	text, ok := l.sourceLines(*o.Source, ptr+"/source", at, index)
 	if ok && !strings.Contains(o.Response, text) {
-		l.add(at.finding(tables.CodeObservationSourceUnseen, ptr+"/source",
+		l.add(at.finding(rules.CodeObservationSourceUnseen, ptr+"/source",
 			fmt.Sprintf("the exact bytes of %s lines %d-%d do not appear in %s's response", o.Source.Path, o.Source.StartLine, o.Source.EndLine, o.ID)))
 	}
 }
@@ -103,12 +104,12 @@ func (l *loader) sourceLines(src tables.ObservationSource, ptr string, at positi
 		return "", false
 	}
 	if src.StartLine > src.EndLine {
-		l.add(at.finding(tables.CodeLineRangeInvalid, ptr+"/start_line", fmt.Sprintf("start_line %d exceeds end_line %d", src.StartLine, src.EndLine)))
+		l.add(at.finding(rules.CodeLineRangeInvalid, ptr+"/start_line", fmt.Sprintf("start_line %d exceeds end_line %d", src.StartLine, src.EndLine)))
 		return "", false
 	}
 	starts := index.starts(src.FileSHA256, data)
 	if n := int64(len(starts) - 1); src.EndLine > n {
-		l.add(at.finding(tables.CodeSourceLinesOutOfRange, ptr+"/end_line", fmt.Sprintf("end_line %d is beyond the source file's %d lines", src.EndLine, n)))
+		l.add(at.finding(rules.CodeSourceLinesOutOfRange, ptr+"/end_line", fmt.Sprintf("end_line %d is beyond the source file's %d lines", src.EndLine, n)))
 		return "", false
 	}
 	return string(data[starts[src.StartLine-1]:starts[src.EndLine]]), true
@@ -140,13 +141,13 @@ func (l *loader) checkAccounted(log *tables.ObservationLog, r *tables.Receipt, a
 	})
 	calls := r.ToolCalls
 	if len(recs) != len(calls) {
-		l.add(at.finding(tables.CodeObservationsUnaccounted, "/observations",
+		l.add(at.finding(rules.CodeObservationsUnaccounted, "/observations",
 			fmt.Sprintf("the log has %d records (%d setup, %d observations) but the receipt records %d tool calls", len(recs), len(log.Setup), len(log.Observations), len(calls))))
 		return
 	}
 	for i, c := range calls {
 		if recs[i].kind != c.Kind || recs[i].name != c.Name {
-			l.add(at.finding(tables.CodeObservationsUnaccounted, "/observations",
+			l.add(at.finding(rules.CodeObservationsUnaccounted, "/observations",
 				fmt.Sprintf("record %d in completion order is %s %q but the receipt's tool call %d is %s %q", i+1, recs[i].kind, clip(recs[i].name), i, c.Kind, clip(c.Name))))
 			return
 		}

@@ -11,6 +11,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -97,8 +98,8 @@ func findReceipt(t *testing.T, rs []tables.Receipt, id string) *tables.Receipt {
 	return nil
 }
 
-func codesOf(fs tables.Findings) []tables.Code {
-	var out []tables.Code
+func codesOf(fs rules.Findings) []rules.Code {
+	var out []rules.Code
 	for _, f := range fs {
 		if !slices.Contains(out, f.Code) {
 			out = append(out, f.Code)
@@ -124,49 +125,49 @@ func TestSystemComparisonLoadRules(t *testing.T) {
 		name    string
 		example string
 		mut     func(t *testing.T, f fstest.MapFS)
-		want    tables.Code
+		want    rules.Code
 	}{
 		{"first system is not the baseline", sys, func(t *testing.T, f fstest.MapFS) {
 			editDoc(t, f, "manifest.json", func(m map[string]any) {
 				arms := m["design"].(map[string]any)["arms"].([]any)
 				arms[0].(map[string]any)["comparator_role"] = "comparator"
 			})
-		}, tables.CodeComparatorRoles},
+		}, rules.CodeComparatorRoles},
 		{"two candidates", sys, func(t *testing.T, f fstest.MapFS) {
 			editDoc(t, f, "manifest.json", func(m map[string]any) {
 				arms := m["design"].(map[string]any)["arms"].([]any)
 				arms[2].(map[string]any)["comparator_role"] = "candidate"
 			})
-		}, tables.CodeComparatorRoles},
+		}, rules.CodeComparatorRoles},
 		{"comparator role in a paired review", "paired-review", func(t *testing.T, f fstest.MapFS) {
 			editDoc(t, f, "manifest.json", func(m map[string]any) {
 				arms := m["design"].(map[string]any)["arms"].([]any)
 				arms[1].(map[string]any)["comparator_role"] = "candidate"
 			})
-		}, tables.CodeComparatorRoleUnexpected},
+		}, rules.CodeComparatorRoleUnexpected},
 		{"one order used three times", sys, func(t *testing.T, f fstest.MapFS) {
 			editDoc(t, f, "manifest.json", func(m map[string]any) {
 				sched := m["design"].(map[string]any)["schedule"].([]any)
 				sched[0].(map[string]any)["order"] = sched[1].(map[string]any)["order"]
 			})
-		}, tables.CodeOrderUnbalanced},
+		}, rules.CodeOrderUnbalanced},
 		{"observations on a review receipt", sys, func(t *testing.T, f fstest.MapFS) {
 			editReceipts(t, f, func(rs []tables.Receipt) {
 				findReceipt(t, rs, "S1-r1-madar-R").Observations = findReceipt(t, rs, "S1-r1-madar-I").Observations
 			})
-		}, tables.CodeObservationsUnexpected},
+		}, rules.CodeObservationsUnexpected},
 		{"observations bytes differ from the receipt", sys, func(t *testing.T, f fstest.MapFS) {
 			editReceipts(t, f, func(rs []tables.Receipt) { findReceipt(t, rs, "S1-r1-madar-I").Observations.Bytes++ })
-		}, tables.CodeObservationsMismatch},
+		}, rules.CodeObservationsMismatch},
 		{"observations not an observation log", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) { m["format"] = "evalgate.packet/v1" })
-		}, tables.CodeFormatUnsupported},
+		}, rules.CodeFormatUnsupported},
 		{"an observation filtered out of the log", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
 				obs := m["observations"].([]any)
 				m["observations"] = obs[:len(obs)-1]
 			})
-		}, tables.CodeObservationsUnaccounted},
+		}, rules.CodeObservationsUnaccounted},
 		{"an observation invented", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-native-I", func(m map[string]any) {
 				obs := m["observations"].([]any)
@@ -178,36 +179,36 @@ func TestSystemComparisonLoadRules(t *testing.T) {
 				last["completed_ns"] = last["completed_ns"].(float64) + 1
 				m["observations"] = append(obs, last)
 			})
-		}, tables.CodeObservationsUnaccounted},
+		}, rules.CodeObservationsUnaccounted},
 		{"observations reordered and renumbered", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
 				obs := m["observations"].([]any)
 				obs[0], obs[1] = obs[1], obs[0]
 				obs[0].(map[string]any)["id"], obs[1].(map[string]any)["id"] = "E1", "E2"
 			})
-		}, tables.CodeObservationOrder},
+		}, rules.CodeObservationOrder},
 		{"declared source lines not in the response", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
 				m["observations"].([]any)[0].(map[string]any)["response"] = "export function somethingElse() {}\n"
 			})
-		}, tables.CodeObservationSourceUnseen},
+		}, rules.CodeObservationSourceUnseen},
 		{"coordinates on an error result", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
 				m["observations"].([]any)[0].(map[string]any)["status"] = "error"
 			})
-		}, tables.CodeObservationStatus},
+		}, rules.CodeObservationStatus},
 		{"an empty observation with response bytes", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
 				o := m["observations"].([]any)[0].(map[string]any)
 				o["status"], o["source"] = "empty", nil
 			})
-		}, tables.CodeObservationStatus},
+		}, rules.CodeObservationStatus},
 		{"another tool recorded as setup overhead", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-serena-I", func(m map[string]any) {
 				m["setup"].([]any)[0].(map[string]any)["name"] = "find_symbol"
 			})
 			editReceipts(t, f, func(rs []tables.Receipt) { findReceipt(t, rs, "S1-r1-serena-I").ToolCalls[0].Name = "find_symbol" })
-		}, tables.CodeSetupOverheadMisplaced},
+		}, rules.CodeSetupOverheadMisplaced},
 		{"the setup manual numbered as evidence", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-serena-I", func(m map[string]any) {
 				m["observations"].([]any)[0].(map[string]any)["name"] = "initial_instructions"
@@ -215,26 +216,26 @@ func TestSystemComparisonLoadRules(t *testing.T) {
 			editReceipts(t, f, func(rs []tables.Receipt) {
 				findReceipt(t, rs, "S1-r1-serena-I").ToolCalls[1].Name = "initial_instructions"
 			})
-		}, tables.CodeSetupOverheadMisplaced},
+		}, rules.CodeSetupOverheadMisplaced},
 		{"tokens counted under another tokenizer", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) { m["tokenizer"] = "cl100k_base" })
-		}, tables.CodeObservationTokens},
+		}, rules.CodeObservationTokens},
 		{"more tokens than bytes", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) { m["packet_tokens"] = 1 << 40 })
-		}, tables.CodeObservationTokens},
+		}, rules.CodeObservationTokens},
 		{"task packet marked raw", sys, func(t *testing.T, f fstest.MapFS) {
 			editDoc(t, f, "tasks/S1/packet.json", func(m map[string]any) { m["raw_observations"] = true })
 			editDoc(t, f, "manifest.json", func(m map[string]any) {
 				tasks := m["design"].(map[string]any)["tasks"].([]any)
 				tasks[0].(map[string]any)["packet_sha256"] = sha256Hex(f["tasks/S1/packet.json"].Data)
 			})
-		}, tables.CodeObservationsNotRaw},
+		}, rules.CodeObservationsNotRaw},
 		{"observations out of completion order", sys, func(t *testing.T, f fstest.MapFS) {
 			rewriteObservations(t, f, "S1-r1-madar-I", func(m map[string]any) {
 				items := m["observations"].([]any)
 				items[0].(map[string]any)["id"], items[1].(map[string]any)["id"] = "E2", "E1"
 			})
-		}, tables.CodeObservationOrder},
+		}, rules.CodeObservationOrder},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -242,7 +243,7 @@ func TestSystemComparisonLoadRules(t *testing.T) {
 			tc.mut(t, f)
 			_, findings := Campaign(f, "example")
 			note(findings)
-			if got := codesOf(findings); !slices.Equal(got, []tables.Code{tc.want}) {
+			if got := codesOf(findings); !slices.Equal(got, []rules.Code{tc.want}) {
 				t.Fatalf("codes %v, want only %s: %v", got, tc.want, findings)
 			}
 		})

@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -58,12 +59,12 @@ func (l *loader) loadPacket(t *tables.LoadedTask) bool {
 	}
 	p := &t.Packet
 	if p.TaskID != spec.ID || p.Repository != spec.Repository {
-		l.add(at.finding(tables.CodeTaskMismatch, "", fmt.Sprintf("packet is for task %q of repository %q but the manifest entry is task %q of repository %q",
+		l.add(at.finding(rules.CodeTaskMismatch, "", fmt.Sprintf("packet is for task %q of repository %q but the manifest entry is task %q of repository %q",
 			p.TaskID, p.Repository, spec.ID, spec.Repository)))
 	}
 	d := &l.c.Manifest.Design
 	if n := int64(len(p.Items)); d.PacketItemMin <= d.PacketItemMax && (n < d.PacketItemMin || n > d.PacketItemMax) {
-		l.add(at.finding(tables.CodePacketItemCount, "/items",
+		l.add(at.finding(rules.CodePacketItemCount, "/items",
 			fmt.Sprintf("packet has %d items; the design allows %d to %d", n, d.PacketItemMin, d.PacketItemMax)))
 	}
 	u := uniqueIDs{at: at}
@@ -86,18 +87,18 @@ func (l *loader) checkItemLines(it tables.PacketItem, ptr string, at position, i
 		return
 	}
 	if it.StartLine > it.EndLine {
-		l.add(at.finding(tables.CodeLineRangeInvalid, ptr+"/start_line",
+		l.add(at.finding(rules.CodeLineRangeInvalid, ptr+"/start_line",
 			fmt.Sprintf("start_line %d exceeds end_line %d", it.StartLine, it.EndLine)))
 		return
 	}
 	starts := index.starts(it.FileSHA256, src)
 	if n := int64(len(starts) - 1); it.EndLine > n || it.StartLine < 1 {
-		l.add(at.finding(tables.CodeSourceLinesOutOfRange, ptr+"/end_line",
+		l.add(at.finding(rules.CodeSourceLinesOutOfRange, ptr+"/end_line",
 			fmt.Sprintf("end_line %d is beyond the source file's %d lines", it.EndLine, n)))
 		return
 	}
 	if want := src[starts[it.StartLine-1]:starts[it.EndLine]]; string(want) != it.Text {
-		l.add(at.finding(tables.CodePacketTextMismatch, ptr+"/text",
+		l.add(at.finding(rules.CodePacketTextMismatch, ptr+"/text",
 			fmt.Sprintf("text is not the exact bytes of lines %d-%d of sources/%s", it.StartLine, it.EndLine, it.FileSHA256)))
 	}
 }
@@ -146,7 +147,7 @@ func (l *loader) loadTruth(t *tables.LoadedTask, packetOK bool) {
 	}
 	tr := &t.Truth
 	if tr.TaskID != spec.ID {
-		l.add(at.finding(tables.CodeTaskMismatch, "/task_id", fmt.Sprintf("truth is for task %q but the manifest entry is task %q", tr.TaskID, spec.ID)))
+		l.add(at.finding(rules.CodeTaskMismatch, "/task_id", fmt.Sprintf("truth is for task %q but the manifest entry is task %q", tr.TaskID, spec.ID)))
 	}
 	answerable := 0
 	u := uniqueIDs{at: at}
@@ -158,7 +159,7 @@ func (l *loader) loadTruth(t *tables.LoadedTask, packetOK bool) {
 		}
 		for j, e := range o.EvidenceIDs {
 			if packetOK && !hasItem(&t.Packet, e) {
-				l.add(at.finding(tables.CodeUnknownEvidenceID, indexPointer(ptr+"/evidence_ids", j),
+				l.add(at.finding(rules.CodeUnknownEvidenceID, indexPointer(ptr+"/evidence_ids", j),
 					fmt.Sprintf("evidence ID %q is not an item of the task's packet", e)))
 			}
 		}
@@ -166,7 +167,7 @@ func (l *loader) loadTruth(t *tables.LoadedTask, packetOK bool) {
 	l.add(u.out...)
 	l.add(checkOracle(tr.Oracle, at)...)
 	if answerable < 2 {
-		l.add(at.finding(tables.CodeTruthAnswerableTooFew, "/obligations",
+		l.add(at.finding(rules.CodeTruthAnswerableTooFew, "/obligations",
 			fmt.Sprintf("truth has %d answerable obligations; at least 2 are required", answerable)))
 	}
 }

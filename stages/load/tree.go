@@ -9,7 +9,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // maxDepth is the deepest JSON nesting any input may have.
@@ -61,17 +61,17 @@ func (n *node) get(name string) *node {
 // nesting deeper than maxDepth and anything after the top-level value. On
 // failure it returns nil and exactly one finding: the tokenizer cannot go on
 // past the first error.
-func parseTree(data []byte, at position) (*node, tables.Findings) {
+func parseTree(data []byte, at position) (*node, rules.Findings) {
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
 	root, err := readNode(dec)
 	if err == nil {
 		if _, terr := dec.ReadToken(); terr != io.EOF {
-			return nil, tables.Findings{at.finding(tables.CodeTrailingData, "",
+			return nil, rules.Findings{at.finding(rules.CodeTrailingData, "",
 				fmt.Sprintf("unexpected data after the top-level value at byte offset %d", dec.InputOffset()))}
 		}
 		return root, nil
 	}
-	return nil, tables.Findings{syntaxFinding(dec, err, at)}
+	return nil, rules.Findings{syntaxFinding(dec, err, at)}
 }
 
 // errTooDeep stops parsing at the first value nested deeper than maxDepth.
@@ -137,28 +137,28 @@ func readArray(dec *jsontext.Decoder) (*node, error) {
 }
 
 // syntaxFinding classifies a tokenizer error.
-func syntaxFinding(dec *jsontext.Decoder, err error, at position) tables.Finding {
+func syntaxFinding(dec *jsontext.Decoder, err error, at position) rules.Finding {
 	if errors.Is(err, errTooDeep) {
-		return at.finding(tables.CodeTooDeep, string(dec.StackPointer()),
+		return at.finding(rules.CodeTooDeep, string(dec.StackPointer()),
 			fmt.Sprintf("JSON nesting exceeds %d levels", maxDepth))
 	}
 	var se *jsontext.SyntacticError
 	if !errors.As(err, &se) {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return at.finding(tables.CodeJSONSyntax, "", "the document ends before its JSON value is complete")
+			return at.finding(rules.CodeJSONSyntax, "", "the document ends before its JSON value is complete")
 		}
-		return at.finding(tables.CodeJSONSyntax, "", "the document is not valid JSON: "+err.Error())
+		return at.finding(rules.CodeJSONSyntax, "", "the document is not valid JSON: "+err.Error())
 	}
 	ptr, detail := string(se.JSONPointer), se.Err.Error()
 	switch {
 	case errors.Is(se.Err, jsontext.ErrDuplicateName):
-		return at.finding(tables.CodeDuplicateKey, ptr,
+		return at.finding(rules.CodeDuplicateKey, ptr,
 			fmt.Sprintf("object member name %q appears more than once (byte offset %d)", lastToken(ptr), se.ByteOffset))
 	case strings.Contains(detail, "UTF-8") || strings.Contains(detail, "surrogate"):
-		return at.finding(tables.CodeInvalidUTF8, ptr,
+		return at.finding(rules.CodeInvalidUTF8, ptr,
 			fmt.Sprintf("string is not valid Unicode text at byte offset %d: %s", se.ByteOffset, detail))
 	}
-	return at.finding(tables.CodeJSONSyntax, ptr,
+	return at.finding(rules.CodeJSONSyntax, ptr,
 		fmt.Sprintf("invalid JSON at byte offset %d: %s", se.ByteOffset, detail))
 }
 
@@ -168,12 +168,12 @@ func lastToken(ptr string) string {
 	return pointerUnescaper.Replace(ptr[i+1:])
 }
 
-// pointerUnescaper is built once, like tables.PointerToken's escaper.
+// pointerUnescaper is built once, like rules.PointerToken's escaper.
 var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
 // appendPointer appends one reference token to a JSON pointer (RFC 6901).
 func appendPointer(ptr, token string) string {
-	return ptr + "/" + tables.PointerToken(token)
+	return ptr + "/" + rules.PointerToken(token)
 }
 
 func indexPointer(ptr string, i int) string {

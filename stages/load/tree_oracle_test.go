@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // The JSON tree parser against an independent oracle, encoding/json of
@@ -136,7 +136,7 @@ func FuzzParseTreeOracle(f *testing.F) {
 		}
 		if root == nil {
 			switch c := findings[0].Code; c {
-			case tables.CodeJSONSyntax, tables.CodeTrailingData, tables.CodeDuplicateKey, tables.CodeInvalidUTF8, tables.CodeTooDeep:
+			case rules.CodeJSONSyntax, rules.CodeTrailingData, rules.CodeDuplicateKey, rules.CodeInvalidUTF8, rules.CodeTooDeep:
 			default:
 				t.Fatalf("refusal with code %s", c)
 			}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -38,7 +39,7 @@ func (l *loader) loadUnblinding() {
 // caps and rules as adjudications.jsonl. name is used in findings. It never
 // panics; records that fail to decode are left out and every problem is a
 // sorted finding.
-func BlindRatings(name string, r io.Reader) ([]tables.Line[tables.BlindRating], tables.Findings) {
+func BlindRatings(name string, r io.Reader) ([]tables.Line[tables.BlindRating], rules.Findings) {
 	l := &loader{}
 	records, _ := decodeLines(l, bufio.NewReader(io.LimitReader(r, maxJSONLFile+1)), name, "blind-rating",
 		func(*tables.BlindRating) string { return "" })

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -15,17 +16,17 @@ func TestUnblindingFile(t *testing.T) {
 		name string
 		data string // "" = no file
 		want *time.Time
-		code tables.Code
+		code rules.Code
 		ptr  string
 	}{
 		{"absent", "", nil, "", ""},
 		{"valid", `{"format":"evalgate.unblinding/v1","unblinded_at":"2026-10-03T12:00:00Z"}`,
 			ptrTo(time.Date(2026, 10, 3, 12, 0, 0, 0, time.UTC)), "", ""},
-		{"offset refused", `{"format":"evalgate.unblinding/v1","unblinded_at":"2026-10-03T12:00:00+02:00"}`, nil, tables.CodeTimestampInvalid, "/unblinded_at"},
-		{"unknown key", `{"format":"evalgate.unblinding/v1","unblinded_at":"2026-10-03T12:00:00Z","by":"x"}`, nil, tables.CodeUnknownKey, "/by"},
-		{"missing time", `{"format":"evalgate.unblinding/v1"}`, nil, tables.CodeMissingKey, ""},
-		{"duplicate key", `{"format":"evalgate.unblinding/v1","unblinded_at":"2026-10-03T12:00:00Z","unblinded_at":"2026-10-04T12:00:00Z"}`, nil, tables.CodeDuplicateKey, "/unblinded_at"},
-		{"too large", strings.Repeat(" ", maxUnblinding+1), nil, tables.CodeTooLarge, ""},
+		{"offset refused", `{"format":"evalgate.unblinding/v1","unblinded_at":"2026-10-03T12:00:00+02:00"}`, nil, rules.CodeTimestampInvalid, "/unblinded_at"},
+		{"unknown key", `{"format":"evalgate.unblinding/v1","unblinded_at":"2026-10-03T12:00:00Z","by":"x"}`, nil, rules.CodeUnknownKey, "/by"},
+		{"missing time", `{"format":"evalgate.unblinding/v1"}`, nil, rules.CodeMissingKey, ""},
+		{"duplicate key", `{"format":"evalgate.unblinding/v1","unblinded_at":"2026-10-03T12:00:00Z","unblinded_at":"2026-10-04T12:00:00Z"}`, nil, rules.CodeDuplicateKey, "/unblinded_at"},
+		{"too large", strings.Repeat(" ", maxUnblinding+1), nil, rules.CodeTooLarge, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -52,7 +53,7 @@ func TestUnblindingFile(t *testing.T) {
 	}
 }
 
-func hasFinding(fs tables.Findings, file string, code tables.Code, ptr string) bool {
+func hasFinding(fs rules.Findings, file string, code rules.Code, ptr string) bool {
 	for _, f := range fs {
 		if f.File == file && f.Code == code && (ptr == "" || f.Pointer == ptr) {
 			return true
@@ -78,16 +79,16 @@ func TestBlindRatings(t *testing.T) {
 	cases := []struct {
 		name string
 		line string
-		code tables.Code
+		code rules.Code
 		ptr  string
 	}{
-		{"session_id instead of label", strings.Replace(blindLine, `"label"`, `"session_id"`, 1), tables.CodeUnknownKey, "/session_id"},
-		{"duplicate key", strings.Replace(blindLine, `"rater":"rater-1"`, `"rater":"rater-1","rater":"rater-2"`, 1), tables.CodeDuplicateKey, "/rater"},
-		{"adjudication format", strings.Replace(blindLine, "blind-rating/v1", "adjudication/v1", 1), tables.CodeFormatUnsupported, "/format"},
-		{"missing count", strings.Replace(blindLine, `,"wrong_exclusions":0`, "", 1), tables.CodeMissingKey, ""},
-		{"negative count", strings.Replace(blindLine, `"wrong_claims":1`, `"wrong_claims":-1`, 1), tables.CodeNumberOutOfRange, "/wrong_claims"},
-		{"bad label", strings.Replace(blindLine, "L0123456789abcdef", "../x", 1), tables.CodeIdentifierInvalid, "/label"},
-		{"trailing data", blindLine + "{}", tables.CodeTrailingData, ""},
+		{"session_id instead of label", strings.Replace(blindLine, `"label"`, `"session_id"`, 1), rules.CodeUnknownKey, "/session_id"},
+		{"duplicate key", strings.Replace(blindLine, `"rater":"rater-1"`, `"rater":"rater-1","rater":"rater-2"`, 1), rules.CodeDuplicateKey, "/rater"},
+		{"adjudication format", strings.Replace(blindLine, "blind-rating/v1", "adjudication/v1", 1), rules.CodeFormatUnsupported, "/format"},
+		{"missing count", strings.Replace(blindLine, `,"wrong_exclusions":0`, "", 1), rules.CodeMissingKey, ""},
+		{"negative count", strings.Replace(blindLine, `"wrong_claims":1`, `"wrong_claims":-1`, 1), rules.CodeNumberOutOfRange, "/wrong_claims"},
+		{"bad label", strings.Replace(blindLine, "L0123456789abcdef", "../x", 1), rules.CodeIdentifierInvalid, "/label"},
+		{"trailing data", blindLine + "{}", rules.CodeTrailingData, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // walker checks a parsed document against a compiled schema and collects
@@ -16,10 +16,10 @@ import (
 type walker struct {
 	s   *compiledSchema
 	at  position
-	out tables.FindingCap // one document of a million bad members keeps a hundred findings per code
+	out rules.FindingCap // one document of a million bad members keeps a hundred findings per code
 	// sink, when set, is where the findings go next; a finding it has no
 	// room for is only counted there, so it is not formatted here either.
-	sink *tables.FindingCap
+	sink *rules.FindingCap
 	// shapeBroken records a shape code (see shapeCodes), wherever it went.
 	shapeBroken bool
 	// deferSink holds back what goes to sink until the document is known
@@ -33,7 +33,7 @@ type walker struct {
 // heldFindings are n findings of one code bound for the sink, the first
 // of them kept; all of one document, so of one file and severity.
 type heldFindings struct {
-	first tables.Finding
+	first rules.Finding
 	n     int
 }
 
@@ -53,7 +53,7 @@ func (w *walker) flushSink() {
 //
 // ptr may be a view of a streamer's path buffer, valid only during the
 // call: a finding keeps a copy.
-func (w *walker) add(code tables.Code, ptr, format string, args ...any) {
+func (w *walker) add(code rules.Code, ptr, format string, args ...any) {
 	w.shapeBroken = w.shapeBroken || shapeCodes[code]
 	ptr = strings.Clone(ptr)
 	switch {
@@ -119,9 +119,9 @@ func (w *walker) checkType(r *rule, v *node, ptr string) bool {
 		return true
 	}
 	if v.kind == kindNull {
-		w.add(tables.CodeWrongType, ptr, "value is null but must be %s (this member is not nullable)", strings.Join(types, " or "))
+		w.add(rules.CodeWrongType, ptr, "value is null but must be %s (this member is not nullable)", strings.Join(types, " or "))
 	} else {
-		w.add(tables.CodeWrongType, ptr, "value is a JSON %s but must be %s", v.kind, strings.Join(types, " or "))
+		w.add(rules.CodeWrongType, ptr, "value is a JSON %s but must be %s", v.kind, strings.Join(types, " or "))
 	}
 	return false
 }
@@ -166,21 +166,21 @@ func (w *walker) walkObject(r *rule, v *node, ptr string) {
 		if sub := r.prop(m.name); sub != nil {
 			w.walk(sub, m.value, p)
 		} else if r.closed {
-			w.add(tables.CodeUnknownKey, p, "member %q is not part of the format", m.name)
+			w.add(rules.CodeUnknownKey, p, "member %q is not part of the format", m.name)
 		}
 	}
 	for _, name := range r.required {
 		if v.get(name) == nil {
-			w.add(tables.CodeMissingKey, appendPointer(ptr, name), "required member %q is missing (nullable members are required too)", name)
+			w.add(rules.CodeMissingKey, appendPointer(ptr, name), "required member %q is missing (nullable members are required too)", name)
 		}
 	}
 }
 
 func (w *walker) walkArray(r *rule, v *node, ptr string) {
 	if n := len(v.elems); n < r.minItems {
-		w.add(tables.CodeTooFewItems, ptr, "array has %d elements; at least %d are required", n, r.minItems)
+		w.add(rules.CodeTooFewItems, ptr, "array has %d elements; at least %d are required", n, r.minItems)
 	} else if r.maxItems >= 0 && n > r.maxItems {
-		w.add(tables.CodeTooManyItems, ptr, "array has %d elements; at most %d are allowed", n, r.maxItems)
+		w.add(rules.CodeTooManyItems, ptr, "array has %d elements; at most %d are allowed", n, r.maxItems)
 	}
 	elems := v.elems
 	if r.maxItems >= 0 && len(elems) > r.maxItems {
@@ -193,7 +193,7 @@ func (w *walker) walkArray(r *rule, v *node, ptr string) {
 	for i, e := range elems {
 		p := indexPointer(ptr, i)
 		if e.kind == kindNull && !w.allowsNull(r.items) {
-			w.add(tables.CodeNullHole, p, "array element %d is null; arrays must be dense", i)
+			w.add(rules.CodeNullHole, p, "array element %d is null; arrays must be dense", i)
 			continue
 		}
 		if r.items != nil {
@@ -201,7 +201,7 @@ func (w *walker) walkArray(r *rule, v *node, ptr string) {
 		}
 		if r.uniqueItems && e.kind == kindString {
 			if first, dup := seen[e.text]; dup {
-				w.add(tables.CodeDuplicateItem, p, "%q repeats element %d; elements must be unique", e.text, first)
+				w.add(rules.CodeDuplicateItem, p, "%q repeats element %d; elements must be unique", e.text, first)
 			} else {
 				seen[e.text] = i
 			}
@@ -225,19 +225,19 @@ func (w *walker) allowsNull(r *rule) bool {
 func (w *walker) checkString(r *rule, v *node, ptr string) {
 	s := v.text
 	if r.constant != nil && s != *r.constant {
-		w.add(tables.CodeFormatUnsupported, ptr, "format %q is not supported; this reader knows %q", s, *r.constant)
+		w.add(rules.CodeFormatUnsupported, ptr, "format %q is not supported; this reader knows %q", s, *r.constant)
 		return
 	}
 	if r.enum != nil && !slices.Contains(r.enum, s) {
-		w.add(tables.CodeEnumValue, ptr, "%q is not one of %s", s, strings.Join(r.enum, ", "))
+		w.add(rules.CodeEnumValue, ptr, "%q is not one of %s", s, strings.Join(r.enum, ", "))
 		return
 	}
 	if !lengthWithin(s, r.minLength, r.maxLength) {
-		w.add(tables.CodeStringLength, ptr, "string has %d characters; %s", utf8.RuneCountInString(s), lengthRange(r.minLength, r.maxLength))
+		w.add(rules.CodeStringLength, ptr, "string has %d characters; %s", utf8.RuneCountInString(s), lengthRange(r.minLength, r.maxLength))
 		return
 	}
 	if r.pattern != nil && !r.pattern.MatchString(s) {
-		w.add(tables.CodePatternMismatch, ptr, "%q does not match %s", clip(s), r.pattern)
+		w.add(rules.CodePatternMismatch, ptr, "%q does not match %s", clip(s), r.pattern)
 	}
 }
 
@@ -262,7 +262,7 @@ func lengthRange(lo, hi int) string {
 
 func (w *walker) checkInteger(r *rule, v *node, ptr string) {
 	if !isIntegerLiteral(v.text) {
-		w.add(tables.CodeNumberNotInteger, ptr, "%s is not an integer; write integers without fraction or exponent", clip(v.text))
+		w.add(rules.CodeNumberNotInteger, ptr, "%s is not an integer; write integers without fraction or exponent", clip(v.text))
 		return
 	}
 	if r.minimum == nil && r.maximum == nil {
@@ -270,13 +270,13 @@ func (w *walker) checkInteger(r *rule, v *node, ptr string) {
 	}
 	if n, err := strconv.ParseInt(v.text, 10, 64); err == nil && (r.minimum == nil || r.minimum.IsInt64()) && (r.maximum == nil || r.maximum.IsInt64()) {
 		if r.minimum != nil && n < r.minimum.Int64() || r.maximum != nil && n > r.maximum.Int64() {
-			w.add(tables.CodeNumberOutOfRange, ptr, "%s is outside %s..%s", clip(v.text), r.minimum, r.maximum)
+			w.add(rules.CodeNumberOutOfRange, ptr, "%s is outside %s..%s", clip(v.text), r.minimum, r.maximum)
 		}
 		return // within int64, as are the bounds: compared without big numbers
 	}
 	n, _ := new(big.Int).SetString(v.text, 10)
 	if r.minimum != nil && n.Cmp(r.minimum) < 0 || r.maximum != nil && n.Cmp(r.maximum) > 0 {
-		w.add(tables.CodeNumberOutOfRange, ptr, "%s is outside %s..%s", clip(v.text), r.minimum, r.maximum)
+		w.add(rules.CodeNumberOutOfRange, ptr, "%s is outside %s..%s", clip(v.text), r.minimum, r.maximum)
 	}
 }
 

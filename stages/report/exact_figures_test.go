@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/aggregate"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
@@ -19,7 +20,7 @@ import (
 // values.
 func TestReportFiguresAreGateInputs(t *testing.T) {
 	c := fixtureCampaign()
-	c.Manifest.GatePolicy.Preset = string(tables.PresetEvaluation)
+	c.Manifest.GatePolicy.Preset = string(rules.PresetEvaluation)
 	// Two repetitions per (task, arm). Exact task medians, by hand:
 	//   cost A: T1 (1.000000000001 + 1.000000000002)/2 = 1.0000000000015
 	//           T2 (1.000000000003 + 1.000000000004)/2 = 1.0000000000035
@@ -48,12 +49,12 @@ func TestReportFiguresAreGateInputs(t *testing.T) {
 
 	for _, tc := range []struct {
 		name           string
-		gate           tables.GateName
+		gate           rules.GateName
 		shown          *scorecard.Change
 		exact, rounded *big.Rat
 	}{
-		{"cost", tables.GateCostAggregate, ct.Ratios[0].Cost, big.NewRat(4000000000007, 2000000000005), roundedRatio(t, s.Tasks, costColumn)},
-		{"time", tables.GateTimeAggregate, ct.Ratios[0].Time, big.NewRat(407, 205), roundedRatio(t, s.Tasks, timeColumn)},
+		{"cost", rules.GateCostAggregate, ct.Ratios[0].Cost, big.NewRat(4000000000007, 2000000000005), roundedRatio(t, s.Tasks, costColumn)},
+		{"time", rules.GateTimeAggregate, ct.Ratios[0].Time, big.NewRat(407, 205), roundedRatio(t, s.Tasks, timeColumn)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.exact.Cmp(tc.rounded) == 0 {
@@ -102,7 +103,7 @@ func roundedRatio(t *testing.T, rows []tables.Task, col func(tables.Task) *big.R
 }
 
 // gateObserved parses a gate's observed value ("p/q (≈x)" or a decimal).
-func gateObserved(t *testing.T, gates []tables.Gate, name tables.GateName) *big.Rat {
+func gateObserved(t *testing.T, gates []tables.Gate, name rules.GateName) *big.Rat {
 	t.Helper()
 	for _, g := range gates {
 		if g.Gate == name {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/golden"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report/html"
 	"github.com/evalgate/evalgate/stages/report/internal/fixture"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
@@ -304,7 +305,7 @@ func TestHTMLContentSecurityPolicy(t *testing.T) {
 func TestHTMLTaskDrillDown(t *testing.T) {
 	s := fixtureSet(t)
 	fixture.EditRuns(s, func(runs []tables.Run) { runs[0].ReviewSessionID = "S-drill" })
-	s.Rejections = append(s.Rejections, tables.Finding{Code: "c_code", Severity: tables.Warn, File: "receipts.jsonl", Line: 3,
+	s.Rejections = append(s.Rejections, rules.Finding{Code: "c_code", Severity: rules.Warn, File: "receipts.jsonl", Line: 3,
 		Session: "S-drill", Message: "drill-down marker"})
 	page := renderFixtureHTML(t, fixtureCampaign(), s)
 	tasks := map[string]int{}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report/internal/fixture"
 	"github.com/evalgate/evalgate/stages/report/markdown"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
@@ -63,7 +64,7 @@ func TestRenderMarkdownEscapesInputs(t *testing.T) {
 	fixture.EditRuns(s, func(runs []tables.Run) { runs[0].TaskID = hostile })
 	s.Gates[0].Detail = hostile
 	s.Decision[0].Reason = hostile
-	s.Rejections = append(s.Rejections, tables.Finding{Code: "c", Severity: tables.Reject, Message: hostile})
+	s.Rejections = append(s.Rejections, rules.Finding{Code: "c", Severity: rules.Reject, Message: hostile})
 	c := fixtureCampaign()
 	c.Manifest.CampaignID = hostile
 	md := string(markdown.Render(scorecard.Build(c, s, figuresOf(c, s), ""), s))
@@ -79,7 +80,7 @@ func TestRenderMarkdownEscapesInputs(t *testing.T) {
 func TestRenderMarkdownFindingsCap(t *testing.T) {
 	s := &tables.Set{}
 	for i := range scorecard.MaxListedFindings + 3 {
-		s.Rejections = append(s.Rejections, tables.Finding{Code: "c", Severity: tables.Warn, Line: int64(i + 1), File: "f"})
+		s.Rejections = append(s.Rejections, rules.Finding{Code: "c", Severity: rules.Warn, Line: int64(i + 1), File: "f"})
 	}
 	md := string(markdown.Render(scorecard.Build(nil, s, figuresOf(nil, s), ""), s))
 	if !strings.Contains(md, "… 3 more in rejections.parquet") {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -52,7 +53,7 @@ func TestWrite(t *testing.T) {
 		}
 	})
 	t.Run("rejections_sorted", func(t *testing.T) {
-		rows, err := parquet.ReadFile[tables.Finding](filepath.Join(dir, "rejections.parquet"))
+		rows, err := parquet.ReadFile[rules.Finding](filepath.Join(dir, "rejections.parquet"))
 		if err != nil || len(rows) != 3 || rows[0].File != "manifest.json" || rows[1].Line != 1 {
 			t.Errorf("rejections.parquet %+v, err %v", rows, err)
 		}

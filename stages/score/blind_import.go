@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -42,10 +43,10 @@ var (
 // DecodeBlindKey strictly decodes key.sealed.json: no unknown or repeated
 // member, the format of this version, well-formed labels and hashes, and
 // no label or session twice. It returns nil when the key cannot be used.
-func DecodeBlindKey(file string, data []byte) (*tables.BlindKey, tables.Findings) {
+func DecodeBlindKey(file string, data []byte) (*tables.BlindKey, rules.Findings) {
 	var k tables.BlindKey
-	bad := func(ptr, format string, args ...any) tables.Findings {
-		return tables.Findings{{Code: tables.CodeBlindKeyInvalid, Severity: tables.Reject, File: file,
+	bad := func(ptr, format string, args ...any) rules.Findings {
+		return rules.Findings{{Code: rules.CodeBlindKeyInvalid, Severity: rules.Reject, File: file,
 			Pointer: ptr, Message: fmt.Sprintf(format, args...)}}
 	}
 	if err := json.Unmarshal(data, &k, json.RejectUnknownMembers(true)); err != nil {
@@ -57,7 +58,7 @@ func DecodeBlindKey(file string, data []byte) (*tables.BlindKey, tables.Findings
 	if !sha256Syntax.MatchString(k.ManifestSHA256) {
 		return nil, bad("/manifest_sha256", "manifest_sha256 is not 64 lowercase hex digits")
 	}
-	var out tables.Findings
+	var out rules.Findings
 	labels, sessions := map[string]bool{}, map[string]bool{}
 	for i, e := range k.Entries {
 		ptr := fmt.Sprintf("/entries/%d", i)
@@ -80,8 +81,8 @@ func DecodeBlindKey(file string, data []byte) (*tables.BlindKey, tables.Findings
 // ImportBlind maps the ratings back to adjudications of their sessions, in
 // the ratings file's order, and reports every reason to refuse them. The
 // adjudications may be used only when no finding rejects.
-func ImportBlind(in BlindImport) ([]tables.Adjudication, tables.Findings) {
-	var out tables.Findings
+func ImportBlind(in BlindImport) ([]tables.Adjudication, rules.Findings) {
+	var out rules.Findings
 	bySession := in.checkKey(&out)
 	keyOK := len(out) == 0 // a refused key is reported once, not per rating
 	if in.Items != nil && in.Key != nil {
@@ -89,7 +90,7 @@ func ImportBlind(in BlindImport) ([]tables.Adjudication, tables.Findings) {
 	}
 	unblinded := in.unblindingTime()
 	if unblinded == nil {
-		out = append(out, tables.Finding{Code: tables.CodeBlindUnblindingAbsent, Severity: tables.Warn,
+		out = append(out, rules.Finding{Code: rules.CodeBlindUnblindingAbsent, Severity: rules.Warn,
 			Message: "no unblinding time is known (no --unblinded-at, no unblinding.json), so frozen_at is not checked against it"})
 	}
 	adjs := make([]tables.Adjudication, 0, len(in.Ratings))
@@ -99,13 +100,13 @@ func ImportBlind(in BlindImport) ([]tables.Adjudication, tables.Findings) {
 		switch {
 		case !ok:
 			if keyOK {
-				out = append(out, f(tables.CodeBlindLabelUnknown, "/label", "label %q is not in the sealed key", clipText(r.Record.Label)))
+				out = append(out, f(rules.CodeBlindLabelUnknown, "/label", "label %q is not in the sealed key", clipText(r.Record.Label)))
 			}
 			continue
 		case !r.Record.Blinded:
-			out = append(out, f(tables.CodeRatingNotBlinded, "/blinded", "rater %q was not blinded, so the rating cannot count", r.Record.Rater))
+			out = append(out, f(rules.CodeRatingNotBlinded, "/blinded", "rater %q was not blinded, so the rating cannot count", r.Record.Rater))
 		case unblinded != nil && !r.Record.FrozenAt.Before(*unblinded):
-			out = append(out, f(tables.CodeRatingAfterUnblinding, "/frozen_at", "the rating was frozen at %s, not before the unblinding at %s",
+			out = append(out, f(rules.CodeRatingAfterUnblinding, "/frozen_at", "the rating was frozen at %s, not before the unblinding at %s",
 				r.Record.FrozenAt.UTC().Format(time.RFC3339Nano), unblinded.UTC().Format(time.RFC3339Nano)))
 		}
 		adjs = append(adjs, r.Record.Adjudication(sid))
@@ -117,14 +118,14 @@ func ImportBlind(in BlindImport) ([]tables.Adjudication, tables.Findings) {
 // checkKey checks that the key belongs to the campaign and that every
 // label is the one the campaign and seed derive for its session. It
 // returns the label → session map of the key's valid entries.
-func (in *BlindImport) checkKey(out *tables.Findings) map[string]string {
+func (in *BlindImport) checkKey(out *rules.Findings) map[string]string {
 	m := map[string]string{}
 	if in.Key == nil {
 		return m
 	}
 	c := in.Campaign
 	if c != nil && in.Key.ManifestSHA256 != c.ManifestSHA256 {
-		*out = append(*out, tables.Finding{Code: tables.CodeBlindKeyCampaign, Severity: tables.Reject, File: in.KeyFile,
+		*out = append(*out, rules.Finding{Code: rules.CodeBlindKeyCampaign, Severity: rules.Reject, File: in.KeyFile,
 			Pointer: "/manifest_sha256", Message: fmt.Sprintf("the key was exported from manifest %s, not this campaign's %s", in.Key.ManifestSHA256, c.ManifestSHA256)})
 		return m
 	}
@@ -135,7 +136,7 @@ func (in *BlindImport) checkKey(out *tables.Findings) map[string]string {
 	}
 	for i, e := range in.Key.Entries {
 		if labeler != nil && labeler.Label(e.SessionID) != e.Label {
-			*out = append(*out, tables.Finding{Code: tables.CodeBlindKeyInvalid, Severity: tables.Reject, File: in.KeyFile,
+			*out = append(*out, rules.Finding{Code: rules.CodeBlindKeyInvalid, Severity: rules.Reject, File: in.KeyFile,
 				Pointer: fmt.Sprintf("/entries/%d/label", i), Session: e.SessionID,
 				Message: fmt.Sprintf("label %s is not the label this campaign and seed give session %s; the key was altered", e.Label, e.SessionID)})
 			continue
@@ -147,10 +148,10 @@ func (in *BlindImport) checkKey(out *tables.Findings) map[string]string {
 
 // checkItems checks that the items directory holds exactly the key's
 // items, each with its recorded sha256.
-func (in *BlindImport) checkItems() tables.Findings {
-	var out tables.Findings
+func (in *BlindImport) checkItems() rules.Findings {
+	var out rules.Findings
 	tampered := func(name, format string, args ...any) {
-		out = append(out, tables.Finding{Code: tables.CodeBlindItemTampered, Severity: tables.Reject,
+		out = append(out, rules.Finding{Code: rules.CodeBlindItemTampered, Severity: rules.Reject,
 			File: path.Join(in.ItemsDir, name), Message: fmt.Sprintf(format, args...)})
 	}
 	want := map[string]bool{}
@@ -200,9 +201,9 @@ func (in *BlindImport) unblindingTime() *time.Time {
 	return t
 }
 
-func (in *BlindImport) ratingFinding(line int64, session string) func(tables.Code, string, string, ...any) tables.Finding {
-	return func(code tables.Code, ptr, format string, args ...any) tables.Finding {
-		return tables.Finding{Code: code, Severity: tables.Reject, File: in.RatingsFile, Line: line,
+func (in *BlindImport) ratingFinding(line int64, session string) func(rules.Code, string, string, ...any) rules.Finding {
+	return func(code rules.Code, ptr, format string, args ...any) rules.Finding {
+		return rules.Finding{Code: code, Severity: rules.Reject, File: in.RatingsFile, Line: line,
 			Pointer: ptr, Session: session, Message: fmt.Sprintf(format, args...)}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/stages/score"
 	"github.com/evalgate/evalgate/tables"
@@ -111,59 +112,59 @@ func TestBlindImportRefuses(t *testing.T) {
 	cases := []struct {
 		name   string
 		change func(bc *blindCase) []byte // returns the ratings to import
-		code   tables.Code
+		code   rules.Code
 		file   string
 		line   int64
 	}{
 		{"rating after unblinding flag", func(bc *blindCase) []byte {
 			bc.in.UnblindedAt = at("2026-10-02T09:02:00Z")
 			return bc.ratings
-		}, tables.CodeRatingAfterUnblinding, "ratings.jsonl", 2},
+		}, rules.CodeRatingAfterUnblinding, "ratings.jsonl", 2},
 		{"rating frozen at the unblinding instant", func(bc *blindCase) []byte {
 			bc.in.UnblindedAt = at("2026-10-02T09:04:00Z")
 			return firstLines(bc.ratings, 2)
-		}, tables.CodeRatingAfterUnblinding, "ratings.jsonl", 2},
+		}, rules.CodeRatingAfterUnblinding, "ratings.jsonl", 2},
 		{"rating after unblinding.json", func(bc *blindCase) []byte {
 			c := *bc.in.Campaign
 			c.Unblinding = &tables.Unblinding{Format: tables.FormatUnblinding, UnblindedAt: *at("2026-10-02T09:02:00Z")}
 			bc.in.Campaign = &c
 			bc.in.UnblindedAt = at("2026-10-05T00:00:00Z") // the earlier time wins
 			return firstLines(bc.ratings, 2)
-		}, tables.CodeRatingAfterUnblinding, "ratings.jsonl", 2},
+		}, rules.CodeRatingAfterUnblinding, "ratings.jsonl", 2},
 		{"unknown label", func(bc *blindCase) []byte {
 			return []byte(strings.Replace(string(firstLines(bc.ratings, 1)), `"label":"L`, `"label":"Lx`, 1))
-		}, tables.CodeBlindLabelUnknown, "ratings.jsonl", 1},
+		}, rules.CodeBlindLabelUnknown, "ratings.jsonl", 1},
 		{"not blinded", func(bc *blindCase) []byte {
 			return []byte(strings.Replace(string(firstLines(bc.ratings, 1)), `"blinded":true`, `"blinded":false`, 1))
-		}, tables.CodeRatingNotBlinded, "ratings.jsonl", 1},
+		}, rules.CodeRatingNotBlinded, "ratings.jsonl", 1},
 		{"tampered item", func(bc *blindCase) []byte {
 			items := bc.items()
 			name := bc.exp.Items[0].Label + ".json"
 			items[name] = &fstest.MapFile{Data: append(bytes.Clone(items[name].Data), ' ')}
 			bc.in.Items, bc.in.ItemsDir = items, "items"
 			return bc.ratings
-		}, tables.CodeBlindItemTampered, "items/" + "FIRST", 0},
+		}, rules.CodeBlindItemTampered, "items/" + "FIRST", 0},
 		{"missing item", func(bc *blindCase) []byte {
 			items := bc.items()
 			delete(items, bc.exp.Items[0].Label+".json")
 			bc.in.Items, bc.in.ItemsDir = items, "items"
 			return bc.ratings
-		}, tables.CodeBlindItemTampered, "items/" + "FIRST", 0},
+		}, rules.CodeBlindItemTampered, "items/" + "FIRST", 0},
 		{"extra item", func(bc *blindCase) []byte {
 			items := bc.items()
 			items["L0000000000000000.json"] = &fstest.MapFile{Data: []byte("{}\n")}
 			bc.in.Items, bc.in.ItemsDir = items, "items"
 			return bc.ratings
-		}, tables.CodeBlindItemTampered, "items/L0000000000000000.json", 0},
+		}, rules.CodeBlindItemTampered, "items/L0000000000000000.json", 0},
 		{"key of another campaign", func(bc *blindCase) []byte {
 			bc.in.Key.ManifestSHA256 = strings.Repeat("0", 64)
 			return bc.ratings
-		}, tables.CodeBlindKeyCampaign, "key.sealed.json", 0},
+		}, rules.CodeBlindKeyCampaign, "key.sealed.json", 0},
 		{"key with swapped sessions", func(bc *blindCase) []byte {
 			e := bc.in.Key.Entries
 			e[0].SessionID, e[1].SessionID = e[1].SessionID, e[0].SessionID
 			return bc.ratings
-		}, tables.CodeBlindKeyInvalid, "key.sealed.json", 0},
+		}, rules.CodeBlindKeyInvalid, "key.sealed.json", 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -172,9 +173,9 @@ func TestBlindImportRefuses(t *testing.T) {
 			bc.decode(t, tc.change(bc))
 			file := strings.Replace(tc.file, "FIRST", bc.exp.Items[0].Label+".json", 1)
 			_, findings := score.ImportBlind(bc.in)
-			var hit []tables.Finding
+			var hit []rules.Finding
 			for _, f := range findings {
-				if f.Severity == tables.Reject {
+				if f.Severity == rules.Reject {
 					hit = append(hit, f)
 				}
 			}
@@ -195,7 +196,7 @@ func TestBlindImportRefuses(t *testing.T) {
 		c.Unblinding = nil
 		bc.in.Campaign = &c
 		_, findings := score.ImportBlind(bc.in)
-		if len(findings) != 1 || findings[0].Code != tables.CodeBlindUnblindingAbsent || findings[0].Severity != tables.Warn {
+		if len(findings) != 1 || findings[0].Code != rules.CodeBlindUnblindingAbsent || findings[0].Severity != rules.Warn {
 			t.Fatalf("findings %v", findings)
 		}
 	})
@@ -228,7 +229,7 @@ func TestDecodeBlindKey(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			k, findings := score.DecodeBlindKey("k", []byte(tc.data))
-			if k != nil || len(findings) == 0 || findings[0].Code != tables.CodeBlindKeyInvalid || findings[0].Pointer != tc.ptr {
+			if k != nil || len(findings) == 0 || findings[0].Code != rules.CodeBlindKeyInvalid || findings[0].Pointer != tc.ptr {
 				t.Fatalf("key %v, findings %v", k, findings)
 			}
 		})

@@ -15,6 +15,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/score"
 	"github.com/evalgate/evalgate/tables"
@@ -74,7 +75,7 @@ func ratedSessions(c *tables.Campaign) []string {
 func TestBlindExportCoversScoreableReviews(t *testing.T) {
 	res := runExample(t, exampleFS(t))
 	for _, f := range res.Tables.Rejections {
-		if f.Code == tables.CodeRatingUnscoreableRun || f.Code == tables.CodeRunUnrated {
+		if f.Code == rules.CodeRatingUnscoreableRun || f.Code == rules.CodeRunUnrated {
 			t.Fatalf("the example's ratings do not match its scoreable reviews: %v", f)
 		}
 	}
@@ -269,8 +270,8 @@ func TestScoreRefusesRatingsAfterUnblinding(t *testing.T) {
 		res := runExample(t, fsys)
 		var got []int64
 		for _, f := range res.Tables.Rejections {
-			if f.Code == tables.CodeRatingAfterUnblinding {
-				if f.Severity != tables.Reject || f.File != "adjudications.jsonl" || f.Pointer != "/frozen_at" {
+			if f.Code == rules.CodeRatingAfterUnblinding {
+				if f.Severity != rules.Reject || f.File != "adjudications.jsonl" || f.Pointer != "/frozen_at" {
 					t.Errorf("finding %v", f)
 				}
 				got = append(got, f.Line)
@@ -292,7 +293,7 @@ func TestScoreRefusesRatingsAfterUnblinding(t *testing.T) {
 		fsys["unblinding.json"] = &fstest.MapFile{Data: []byte(`{"format":"evalgate.unblinding/v1","unblinded_at":"2026-10-04T00:00:00Z"}`)}
 		res := runExample(t, fsys)
 		for _, f := range res.Tables.Rejections {
-			if f.Code == tables.CodeRatingAfterUnblinding {
+			if f.Code == rules.CodeRatingAfterUnblinding {
 				t.Fatalf("unexpected %v", f)
 			}
 		}

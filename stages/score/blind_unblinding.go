@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -16,7 +17,7 @@ func (rc *ratingChecker) checkUnblinding(a *tables.Adjudication, line int64) {
 	if u == nil || a.FrozenAt.Before(u.UnblindedAt) {
 		return
 	}
-	rc.add(tables.Reject, tables.CodeRatingAfterUnblinding, line, "/frozen_at", a.SessionID,
+	rc.add(rules.Reject, rules.CodeRatingAfterUnblinding, line, "/frozen_at", a.SessionID,
 		"rater %q froze this rating at %s, not before the unblinding at %s, so it cannot count",
 		a.Rater, a.FrozenAt.UTC().Format(time.RFC3339Nano), u.UnblindedAt.UTC().Format(time.RFC3339Nano))
 }
@@ -25,10 +26,10 @@ func (rc *ratingChecker) checkUnblinding(a *tables.Adjudication, line int64) {
 // blinded protocol is proven, not assumed (rule Q1), so a campaign
 // with adjudications but no unblinding.json has nothing showing its
 // ratings were frozen before arm and cost were revealed.
-func requireUnblinding(c *tables.Campaign) tables.Findings {
+func requireUnblinding(c *tables.Campaign) rules.Findings {
 	if c.Adjudications.Len() == 0 || c.Unblinding != nil {
 		return nil
 	}
-	return tables.Findings{{Code: tables.CodeUnblindingMissing, Severity: tables.Reject, File: "unblinding.json",
+	return rules.Findings{{Code: rules.CodeUnblindingMissing, Severity: rules.Reject, File: "unblinding.json",
 		Message: fmt.Sprintf("the campaign has %d ratings but no unblinding.json, so nothing shows they were frozen before arm and cost were revealed", c.Adjudications.Len())}}
 }

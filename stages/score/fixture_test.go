@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -185,8 +186,8 @@ func (f *fixture) runRow(t *testing.T, rep int64, arm string) tables.Run {
 	return tables.Run{}
 }
 
-func (f *fixture) codes() map[tables.Code]int {
-	m := map[tables.Code]int{}
+func (f *fixture) codes() map[rules.Code]int {
+	m := map[rules.Code]int{}
 	for _, r := range f.s.Rejections {
 		m[r.Code]++
 	}

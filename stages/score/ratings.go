@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -29,13 +30,13 @@ type usableRatings struct {
 // ratingChecker collects the findings of adjudications.jsonl.
 type ratingChecker struct {
 	in         *inputs
-	out        *tables.Findings
+	out        *rules.Findings
 	unblinding *tables.Unblinding // the campaign's unblinding.json, nil when absent
 	shared     ratingLists        // the lists of the ratings kept, shared by content
 }
 
-func (rc *ratingChecker) add(sev tables.Severity, code tables.Code, line int64, ptr, session, format string, args ...any) {
-	*rc.out = append(*rc.out, tables.Finding{
+func (rc *ratingChecker) add(sev rules.Severity, code rules.Code, line int64, ptr, session, format string, args ...any) {
+	*rc.out = append(*rc.out, rules.Finding{
 		Code:     code,
 		Severity: sev,
 		File:     adjudicationsFile,
@@ -48,7 +49,7 @@ func (rc *ratingChecker) add(sev tables.Severity, code tables.Code, line int64, 
 
 // checkRatings checks every adjudication and returns the usable ones per
 // scored review session ID.
-func checkRatings(c *tables.Campaign, in *inputs, out *tables.Findings) map[string]*usableRatings {
+func checkRatings(c *tables.Campaign, in *inputs, out *rules.Findings) map[string]*usableRatings {
 	rc := &ratingChecker{in: in, out: out, unblinding: c.Unblinding}
 	usable := map[string]*usableRatings{}
 	for l := range c.Adjudications.All() {
@@ -75,13 +76,13 @@ func (rc *ratingChecker) runOf(a *tables.Adjudication, line int64) *plannedRun {
 	case p != nil && needsRatings(p):
 		return p
 	case p != nil:
-		rc.add(tables.Warn, tables.CodeRatingUnscoreableRun, line, "/session_id", a.SessionID,
+		rc.add(rules.Warn, rules.CodeRatingUnscoreableRun, line, "/session_id", a.SessionID,
 			"session %s has no valid final answer or no valid execution to rate, so this rating is ignored", a.SessionID)
 	case rc.in.isSession(a.SessionID):
-		rc.add(tables.Warn, tables.CodeRatingUnscoreableRun, line, "/session_id", a.SessionID,
+		rc.add(rules.Warn, rules.CodeRatingUnscoreableRun, line, "/session_id", a.SessionID,
 			"session %s is not the scored review attempt of a planned run, so this rating is ignored", a.SessionID)
 	default:
-		rc.add(tables.Reject, tables.CodeRatingUnknownSession, line, "/session_id", a.SessionID,
+		rc.add(rules.Reject, rules.CodeRatingUnknownSession, line, "/session_id", a.SessionID,
 			"session %q is not a review session of this campaign", a.SessionID)
 	}
 	return nil
@@ -91,7 +92,7 @@ func (rc *ratingChecker) runOf(a *tables.Adjudication, line int64) *plannedRun {
 // duplicate raters and extra records.
 func (rc *ratingChecker) admit(u *usableRatings, a *tables.Adjudication, line int64, ok bool) {
 	if !u.raters.add(a.Rater) {
-		rc.add(tables.Reject, tables.CodeRatingDuplicateRater, line, "/rater", a.SessionID,
+		rc.add(rules.Reject, rules.CodeRatingDuplicateRater, line, "/rater", a.SessionID,
 			"rater %q already rated session %s; only the first rating counts", a.Rater, a.SessionID)
 		return
 	}
@@ -99,7 +100,7 @@ func (rc *ratingChecker) admit(u *usableRatings, a *tables.Adjudication, line in
 	case tables.RaterPrimary:
 		u.nPrimary++
 		if u.nPrimary > 2 {
-			rc.add(tables.Reject, tables.CodeRatingExtraPrimary, line, "/rater_role", a.SessionID,
+			rc.add(rules.Reject, rules.CodeRatingExtraPrimary, line, "/rater_role", a.SessionID,
 				"session %s already has two primary ratings; this third one does not count", a.SessionID)
 			return
 		}
@@ -118,7 +119,7 @@ func (rc *ratingChecker) admit(u *usableRatings, a *tables.Adjudication, line in
 	case tables.RaterAdjudicator:
 		u.nAdjudic++
 		if u.nAdjudic > 1 {
-			rc.add(tables.Reject, tables.CodeRatingExtraAdjudicator, line, "/rater_role", a.SessionID,
+			rc.add(rules.Reject, rules.CodeRatingExtraAdjudicator, line, "/rater_role", a.SessionID,
 				"session %s already has an adjudicator record; this one does not count", a.SessionID)
 			return
 		}
@@ -134,11 +135,11 @@ func (rc *ratingChecker) checkContent(a *tables.Adjudication, line int64, p *pla
 	n := len(*rc.out)
 	sid := a.SessionID
 	if a.RaterRole != tables.RaterPrimary && a.RaterRole != tables.RaterAdjudicator {
-		rc.add(tables.Reject, tables.CodeRatingUnknownRole, line, "/rater_role", sid,
+		rc.add(rules.Reject, rules.CodeRatingUnknownRole, line, "/rater_role", sid,
 			"rater_role %q is neither primary nor adjudicator", a.RaterRole)
 	}
 	if !a.Blinded {
-		rc.add(tables.Reject, tables.CodeRatingNotBlinded, line, "/blinded", sid,
+		rc.add(rules.Reject, rules.CodeRatingNotBlinded, line, "/blinded", sid,
 			"rater %q was not blinded to arm, cost and reconciliation, so the rating cannot count", a.Rater)
 	}
 	rc.checkObligations(a, line, p.truth)
@@ -161,15 +162,15 @@ func (rc *ratingChecker) checkObligations(a *tables.Adjudication, line int64, tr
 		ptr := func(member string) string { return "/obligations/" + strconv.Itoa(i) + member } // built only for a finding
 		switch {
 		case !known[r.ObligationID]:
-			rc.add(tables.Reject, tables.CodeRatingUnknownObligation, line, ptr("/obligation_id"), sid,
+			rc.add(rules.Reject, rules.CodeRatingUnknownObligation, line, ptr("/obligation_id"), sid,
 				"obligation %q is not in the task's truth", r.ObligationID)
 		case rated[r.ObligationID]:
-			rc.add(tables.Reject, tables.CodeRatingDuplicateOblig, line, ptr("/obligation_id"), sid,
+			rc.add(rules.Reject, rules.CodeRatingDuplicateOblig, line, ptr("/obligation_id"), sid,
 				"obligation %s is rated more than once", r.ObligationID)
 		}
 		rated[r.ObligationID] = true
 		if !slices.Contains(outcomes, r.Outcome) {
-			rc.add(tables.Reject, tables.CodeRatingUnknownOutcome, line, ptr("/outcome"), sid,
+			rc.add(rules.Reject, rules.CodeRatingUnknownOutcome, line, ptr("/outcome"), sid,
 				"outcome %q is not one of addressed, missed, wrong, unknown_credited, not_applicable", r.Outcome)
 		}
 	}
@@ -178,7 +179,7 @@ func (rc *ratingChecker) checkObligations(a *tables.Adjudication, line int64, tr
 	}
 	for _, o := range truth.Obligations {
 		if !rated[o.ID] {
-			rc.add(tables.Reject, tables.CodeRatingMissingObligation, line, "/obligations", sid,
+			rc.add(rules.Reject, rules.CodeRatingMissingObligation, line, "/obligations", sid,
 				"obligation %s of the task's truth has no outcome", o.ID)
 		}
 	}
@@ -200,17 +201,17 @@ func (rc *ratingChecker) checkCitations(a *tables.Adjudication, line int64, p *p
 		ptr := func() string { return "/citations/" + strconv.Itoa(i) + "/index" } // built only for a finding
 		switch {
 		case r.Index < 0 || (known && r.Index >= count):
-			rc.add(tables.Reject, tables.CodeRatingCitationIndex, line, ptr(), sid,
+			rc.add(rules.Reject, rules.CodeRatingCitationIndex, line, ptr(), sid,
 				"citation index %d does not name a citation of the final answer (it has %d)", r.Index, count)
 		case judged[r.Index]:
-			rc.add(tables.Reject, tables.CodeRatingCitationIndex, line, ptr(), sid,
+			rc.add(rules.Reject, rules.CodeRatingCitationIndex, line, ptr(), sid,
 				"citation %d is judged more than once", r.Index)
 		}
 		judged[r.Index] = true
 	}
 	for i := int64(0); known && i < count; i++ {
 		if !judged[i] {
-			rc.add(tables.Reject, tables.CodeRatingMissingCitation, line, "/citations", sid,
+			rc.add(rules.Reject, rules.CodeRatingMissingCitation, line, "/citations", sid,
 				"final citation %d has no support judgment", i)
 		}
 	}
@@ -229,7 +230,7 @@ func (rc *ratingChecker) checkCounts(a *tables.Adjudication, line int64) {
 	}
 	for _, c := range counts {
 		if c.v < 0 {
-			rc.add(tables.Reject, tables.CodeRatingNegativeCount, line, "/"+c.name, a.SessionID,
+			rc.add(rules.Reject, rules.CodeRatingNegativeCount, line, "/"+c.name, a.SessionID,
 				"%s is %d; a count cannot be negative", c.name, c.v)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -43,7 +44,7 @@ func TestAdjudicationProtocol(t *testing.T) {
 		if b.Scored || b.R != nil || b.SemanticPass != nil {
 			t.Fatalf("unsettled run was scored: %+v", b)
 		}
-		if f.codes()[tables.CodeDisagreementUnsettled] != 1 {
+		if f.codes()[rules.CodeDisagreementUnsettled] != 1 {
 			t.Fatalf("findings %v", f.s.Rejections)
 		}
 	})
@@ -56,7 +57,7 @@ func TestAdjudicationProtocol(t *testing.T) {
 		if b.Scored || b.R != nil || b.RNum != 0 || b.RDen != 3 {
 			t.Fatalf("run %+v", b)
 		}
-		if f.codes()[tables.CodeRunUnrated] != 1 {
+		if f.codes()[rules.CodeRunUnrated] != 1 {
 			t.Fatalf("findings %v", f.s.Rejections)
 		}
 		for o := range f.s.Obligations.All() {
@@ -73,22 +74,22 @@ func TestRatingFindings(t *testing.T) {
 	tests := []struct {
 		name string
 		edit func(*tables.Adjudication)
-		code tables.Code
+		code rules.Code
 		ptr  string
 	}{
-		{"unknown session", func(a *tables.Adjudication) { a.SessionID = "T9-r1-B" }, tables.CodeRatingUnknownSession, "/session_id"},
-		{"not blinded", func(a *tables.Adjudication) { a.Blinded = false }, tables.CodeRatingNotBlinded, "/blinded"},
-		{"unknown role", func(a *tables.Adjudication) { a.RaterRole = "boss" }, tables.CodeRatingUnknownRole, "/rater_role"},
-		{"obligation not in truth", func(a *tables.Adjudication) { a.Obligations[3].ObligationID = "O9" }, tables.CodeRatingUnknownObligation, "/obligations/3/obligation_id"},
+		{"unknown session", func(a *tables.Adjudication) { a.SessionID = "T9-r1-B" }, rules.CodeRatingUnknownSession, "/session_id"},
+		{"not blinded", func(a *tables.Adjudication) { a.Blinded = false }, rules.CodeRatingNotBlinded, "/blinded"},
+		{"unknown role", func(a *tables.Adjudication) { a.RaterRole = "boss" }, rules.CodeRatingUnknownRole, "/rater_role"},
+		{"obligation not in truth", func(a *tables.Adjudication) { a.Obligations[3].ObligationID = "O9" }, rules.CodeRatingUnknownObligation, "/obligations/3/obligation_id"},
 		{"obligation rated twice", func(a *tables.Adjudication) {
 			a.Obligations = append(a.Obligations, tables.ObligationRating{ObligationID: "O1", Outcome: addr})
-		}, tables.CodeRatingDuplicateOblig, "/obligations/4/obligation_id"},
-		{"obligation missing", func(a *tables.Adjudication) { a.Obligations = a.Obligations[:3] }, tables.CodeRatingMissingObligation, "/obligations"},
-		{"unknown outcome", func(a *tables.Adjudication) { a.Obligations[0].Outcome = "great" }, tables.CodeRatingUnknownOutcome, "/obligations/0/outcome"},
-		{"citation index out of range", func(a *tables.Adjudication) { a.Citations[1].Index = 2 }, tables.CodeRatingCitationIndex, "/citations/1/index"},
-		{"negative citation index", func(a *tables.Adjudication) { a.Citations[0].Index = -1 }, tables.CodeRatingCitationIndex, "/citations/0/index"},
-		{"citation judgment missing", func(a *tables.Adjudication) { a.Citations = a.Citations[:1] }, tables.CodeRatingMissingCitation, "/citations"},
-		{"negative count", func(a *tables.Adjudication) { a.UnsupportedClaims = -1 }, tables.CodeRatingNegativeCount, "/unsupported_claims"},
+		}, rules.CodeRatingDuplicateOblig, "/obligations/4/obligation_id"},
+		{"obligation missing", func(a *tables.Adjudication) { a.Obligations = a.Obligations[:3] }, rules.CodeRatingMissingObligation, "/obligations"},
+		{"unknown outcome", func(a *tables.Adjudication) { a.Obligations[0].Outcome = "great" }, rules.CodeRatingUnknownOutcome, "/obligations/0/outcome"},
+		{"citation index out of range", func(a *tables.Adjudication) { a.Citations[1].Index = 2 }, rules.CodeRatingCitationIndex, "/citations/1/index"},
+		{"negative citation index", func(a *tables.Adjudication) { a.Citations[0].Index = -1 }, rules.CodeRatingCitationIndex, "/citations/0/index"},
+		{"citation judgment missing", func(a *tables.Adjudication) { a.Citations = a.Citations[:1] }, rules.CodeRatingMissingCitation, "/citations"},
+		{"negative count", func(a *tables.Adjudication) { a.UnsupportedClaims = -1 }, rules.CodeRatingNegativeCount, "/unsupported_claims"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -98,7 +99,7 @@ func TestRatingFindings(t *testing.T) {
 			tc.edit(&bad)
 			f.add(bad, primary(good(), "rater2"))
 			f.run(t)
-			var hit *tables.Finding
+			var hit *rules.Finding
 			for i, r := range f.s.Rejections {
 				if r.Code == tc.code {
 					hit = &f.s.Rejections[i]
@@ -121,7 +122,7 @@ func TestRatingFindings(t *testing.T) {
 		f := newFixture(t, 1)
 		f.add(primary(good(), "rater1"), primary(good(), "rater1"))
 		f.run(t)
-		if f.codes()[tables.CodeRatingDuplicateRater] != 1 || f.runRow(t, 1, "B").Scored {
+		if f.codes()[rules.CodeRatingDuplicateRater] != 1 || f.runRow(t, 1, "B").Scored {
 			t.Fatalf("findings %v", f.s.Rejections)
 		}
 	})
@@ -137,7 +138,7 @@ func TestRatingFindings(t *testing.T) {
 		}
 		f.add(primary(good(), "rater5"), primary(good(), "rater13"))
 		f.run(t)
-		if c := f.codes(); c[tables.CodeRatingDuplicateRater] != 1 || c[tables.CodeRatingExtraAdjudicator] != 9 || c[tables.CodeRatingExtraPrimary] != 1 || !f.runRow(t, 1, "B").Scored {
+		if c := f.codes(); c[rules.CodeRatingDuplicateRater] != 1 || c[rules.CodeRatingExtraAdjudicator] != 9 || c[rules.CodeRatingExtraPrimary] != 1 || !f.runRow(t, 1, "B").Scored {
 			t.Fatalf("findings %v", f.s.Rejections)
 		}
 	})
@@ -145,7 +146,7 @@ func TestRatingFindings(t *testing.T) {
 		f := newFixture(t, 1)
 		f.add(primary(good(), "rater1"), primary(good(), "rater2"), primary(good(), "rater3"))
 		f.run(t)
-		if f.codes()[tables.CodeRatingExtraPrimary] != 1 || !f.runRow(t, 1, "B").Scored {
+		if f.codes()[rules.CodeRatingExtraPrimary] != 1 || !f.runRow(t, 1, "B").Scored {
 			t.Fatalf("findings %v", f.s.Rejections)
 		}
 	})
@@ -155,7 +156,7 @@ func TestRatingFindings(t *testing.T) {
 		s.Status, s.FinalValid = tables.StatusError, nil
 		f.add(primary(good(), "rater1"), primary(good(), "rater2"))
 		f.run(t)
-		if f.codes()[tables.CodeRatingUnscoreableRun] != 2 {
+		if f.codes()[rules.CodeRatingUnscoreableRun] != 2 {
 			t.Fatalf("findings %v", f.s.Rejections)
 		}
 		checkR(t, f.runRow(t, 1, "B"), 0, 3)

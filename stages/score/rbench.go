@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -95,10 +96,10 @@ func groundedMatch(f *tables.FindingRow) bool {
 
 // effective derives the effective rating of every criterion of one
 // completed review from its raw rating and its findings.
-func effective(raw []tables.CriterionRow, fs []*tables.FindingRow, file string) ([]tables.CriterionRow, tables.Findings) {
-	var problems tables.Findings
-	warn := func(row *tables.CriterionRow, code tables.Code, format string, args ...any) {
-		problems = append(problems, tables.Finding{Code: code, Severity: tables.Warn, File: file,
+func effective(raw []tables.CriterionRow, fs []*tables.FindingRow, file string) ([]tables.CriterionRow, rules.Findings) {
+	var problems rules.Findings
+	warn := func(row *tables.CriterionRow, code rules.Code, format string, args ...any) {
+		problems = append(problems, rules.Finding{Code: code, Severity: rules.Warn, File: file,
 			Pointer: "", Session: row.SessionID, Message: fmt.Sprintf(format, args...) + "."})
 	}
 	rows := slices.Clone(raw)
@@ -126,19 +127,19 @@ func effective(raw []tables.CriterionRow, fs []*tables.FindingRow, file string) 
 		case tables.RatingPass:
 			switch {
 			case ownsBlocking:
-				warn(row, tables.CodeRbenchPassOwnsBlocking, "criterion %s is rated pass but owns blocking finding(s) %s", row.Criterion, strings.Join(row.Owned, ","))
+				warn(row, rules.CodeRbenchPassOwnsBlocking, "criterion %s is rated pass but owns blocking finding(s) %s", row.Criterion, strings.Join(row.Owned, ","))
 				row.Effective, row.Reason = tables.RatingUnknown, tables.EffectiveUnsupportedFailure
 				if grounded {
 					row.Effective, row.Reason = tables.RatingFail, tables.EffectiveGroundedOverride
 				}
 			case grounded:
-				warn(row, tables.CodeRbenchPassOverridden, "criterion %s is rated pass but a grounded blocking finding of it stands; its effective rating is fail", row.Criterion)
+				warn(row, rules.CodeRbenchPassOverridden, "criterion %s is rated pass but a grounded blocking finding of it stands; its effective rating is fail", row.Criterion)
 				row.Effective, row.Reason = tables.RatingFail, tables.EffectiveGroundedOverride
 			}
 		case tables.RatingFail:
 			if !grounded {
 				if !blocking || !reported {
-					warn(row, tables.CodeRbenchFailureUnsupported, "criterion %s is rated fail without a grounded blocking finding; its effective rating is unknown", row.Criterion)
+					warn(row, rules.CodeRbenchFailureUnsupported, "criterion %s is rated fail without a grounded blocking finding; its effective rating is unknown", row.Criterion)
 				}
 				row.Effective, row.Reason = tables.RatingUnknown, tables.EffectiveUnsupportedFailure
 			}
@@ -198,12 +199,12 @@ func decide(rows []tables.CriterionRow) string {
 
 // wrongLocation reports grounded blocking findings at the planted
 // category but not its location: the planted defect was missed.
-func wrongLocation(a tables.ReviewAttempt, fs []*tables.FindingRow, cs *tables.Case) tables.Findings {
-	var out tables.Findings
+func wrongLocation(a tables.ReviewAttempt, fs []*tables.FindingRow, cs *tables.Case) rules.Findings {
+	var out rules.Findings
 	for _, f := range fs {
 		if f.Grounded && f.Severity == tables.FindingBlocking && f.Category == cs.Defect.Category && !f.MatchesDefect {
 			l := cs.Defect.Location
-			out = append(out, tables.Finding{Code: tables.CodeRbenchWrongLocation, Severity: tables.Warn, File: reviewFile(a),
+			out = append(out, rules.Finding{Code: rules.CodeRbenchWrongLocation, Severity: rules.Warn, File: reviewFile(a),
 				Session: a.Row.SessionID, Message: fmt.Sprintf("finding %s has the planted category %s at %s:%d-%d, not at the planted lines %d-%d of %s: a miss.",
 					f.FindingID, f.Category, f.Path, f.StartLine, f.EndLine, l.StartLine, l.EndLine, l.Path)})
 		}

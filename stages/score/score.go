@@ -27,6 +27,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -125,7 +126,7 @@ func (in *inputs) isSession(id string) bool {
 func newInputs(c *tables.Campaign, sessions *tables.Spool[tables.Session], citations []int64, tokens *tables.Spool[tables.Token]) *inputs {
 	in := &inputs{plan: planRuns(c), sessions: sessions, tokens: tokens}
 	var linked sessionSlab
-	syscomp := c.Manifest.Kind == tables.KindSystemComparison
+	syscomp := c.Manifest.Kind == rules.KindSystemComparison
 	i := 0
 	for row := range sessions.All() {
 		count := int64(tables.NoCitationCount)
@@ -248,15 +249,15 @@ func taskIndex(c *tables.Campaign) (map[string]*tables.TaskSpec, map[string]*tab
 
 // defectiveOracles reports every task whose oracle is marked defective
 // (C22): it is rejected before scoring.
-func defectiveOracles(c *tables.Campaign) tables.Findings {
-	var out tables.Findings
+func defectiveOracles(c *tables.Campaign) rules.Findings {
+	var out rules.Findings
 	for _, t := range c.Tasks {
 		if !t.Truth.Oracle.Defective {
 			continue
 		}
-		out = append(out, tables.Finding{
-			Code:     tables.CodeOracleDefective,
-			Severity: tables.Reject,
+		out = append(out, rules.Finding{
+			Code:     rules.CodeOracleDefective,
+			Severity: rules.Reject,
 			File:     t.Spec.TruthPath,
 			Pointer:  "/oracle/defective",
 			Message:  "the oracle of task " + t.Spec.ID + " is marked defective, so its runs are not scored and the campaign has no verdict",

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -293,7 +294,7 @@ func TestDefectiveOracle(t *testing.T) {
 	if a := f.runRow(t, 1, "A"); a.Scored || a.R != nil {
 		t.Fatalf("scored a run of a defective oracle: %+v", a)
 	}
-	if f.codes()[tables.CodeOracleDefective] != 1 {
+	if f.codes()[rules.CodeOracleDefective] != 1 {
 		t.Fatalf("findings %v", f.s.Rejections)
 	}
 }
@@ -326,7 +327,7 @@ func TestLatestAttemptLinks(t *testing.T) {
 		}
 	}
 	codes := f.codes()
-	if codes[tables.CodeRatingUnscoreableRun] != 2 || codes[tables.CodeRatingUnknownSession] != 2 {
+	if codes[rules.CodeRatingUnscoreableRun] != 2 || codes[rules.CodeRatingUnknownSession] != 2 {
 		t.Errorf("findings %v, want two unscoreable-run warnings and two unknown-session rejections", f.s.Rejections)
 	}
 }

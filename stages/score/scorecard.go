@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -58,7 +59,7 @@ func draftFailed(d *session) bool {
 func isTrue(b *bool) bool { return b != nil && *b }
 
 // scoreRun builds the run row and its obligation rows.
-func scoreRun(in *inputs, p *plannedRun, u *usableRatings) (tables.Run, []tables.ObligationOutcome, tables.Findings) {
+func scoreRun(in *inputs, p *plannedRun, u *usableRatings) (tables.Run, []tables.ObligationOutcome, rules.Findings) {
 	kind, class := classify(p)
 	run := baseRun(p, class)
 	tally := newTally(p.truth)
@@ -66,7 +67,7 @@ func scoreRun(in *inputs, p *plannedRun, u *usableRatings) (tables.Run, []tables
 	fillCostTime(&run, p, kind == kindSharedDraft)
 	var settled *tables.Adjudication
 	by := settledInvalid
-	var findings tables.Findings
+	var findings rules.Findings
 	switch kind {
 	case kindRated:
 		settled, by = settle(u)
@@ -105,17 +106,17 @@ func baseRun(p *plannedRun, class tables.Classification) tables.Run {
 	return run
 }
 
-func unratedFinding(p *plannedRun, reason string) tables.Finding {
-	f := tables.Finding{
-		Code:     tables.CodeRunUnrated,
-		Severity: tables.Reject, // a rating the record lacks: the campaign cannot be judged
+func unratedFinding(p *plannedRun, reason string) rules.Finding {
+	f := rules.Finding{
+		Code:     rules.CodeRunUnrated,
+		Severity: rules.Reject, // a rating the record lacks: the campaign cannot be judged
 		File:     adjudicationsFile,
 		Session:  p.review.SessionID,
 		Message: fmt.Sprintf("run %s repetition %d arm %s lacks two usable blinded primary ratings, so it stays unscored and the decision is no_verdict",
 			p.spec.ID, p.rep, p.arm.ID),
 	}
 	if reason == settledDisagreement {
-		f.Code = tables.CodeDisagreementUnsettled
+		f.Code = rules.CodeDisagreementUnsettled
 		f.Message = fmt.Sprintf("the primary ratings of run %s repetition %d arm %s disagree and no usable adjudicator record settles them, so it stays unscored",
 			p.spec.ID, p.rep, p.arm.ID)
 	}

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -52,7 +53,7 @@ type slotRef struct {
 
 // newSystems returns nil unless c is a system comparison.
 func newSystems(c *tables.Campaign, sessions *tables.Spool[tables.Session], in *inputs) *systems {
-	if c.Manifest.Kind != tables.KindSystemComparison {
+	if c.Manifest.Kind != rules.KindSystemComparison {
 		return nil
 	}
 	sy := &systems{c: c, setup: map[setupKey]*session{}, cold: map[setupKey]slotRef{},
@@ -99,7 +100,7 @@ func investigationFailed(d *session) bool {
 // findings. A failed investigation whose packet was over the token limit
 // is an evidence_budget_exceeded system failure, any other an
 // investigation failure; both score R_sys = U = 0.
-func (sy *systems) apply(run *tables.Run, p *plannedRun) tables.Findings {
+func (sy *systems) apply(run *tables.Run, p *plannedRun) rules.Findings {
 	if run.Classification == tables.ClassSharedDraftFailure {
 		run.Classification = tables.ClassInvestigationFailure
 		if n, ok := sy.packetTokens[run.DraftSessionID]; ok && n > tables.PacketTokenLimit {

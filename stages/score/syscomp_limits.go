@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -28,12 +29,12 @@ import (
 // gates from passing.
 
 // limits fills the limit columns of one run and returns its findings.
-func (sy *systems) limits(run *tables.Run, p *plannedRun) tables.Findings {
-	var out tables.Findings
+func (sy *systems) limits(run *tables.Run, p *plannedRun) rules.Findings {
+	var out rules.Findings
 	var exceeded []string
-	over := func(limit string, code tables.Code, session, msg string) {
+	over := func(limit string, code rules.Code, session, msg string) {
 		exceeded = append(exceeded, limit)
-		out = append(out, tables.Finding{Code: code, Severity: tables.Warn, File: receiptsFile, Session: session, Message: msg})
+		out = append(out, rules.Finding{Code: code, Severity: rules.Warn, File: receiptsFile, Session: session, Message: msg})
 	}
 	if p.draft != nil {
 		if n, ok := sy.packetTokens[p.draft.SessionID]; ok {
@@ -42,30 +43,30 @@ func (sy *systems) limits(run *tables.Run, p *plannedRun) tables.Findings {
 		if d := p.draft.DurationNS; d != nil {
 			run.InvestigationNS = *d
 			if !tables.WithinMS(*d, tables.InvestigationLimitMS) {
-				over(tables.LimitInvestigationTime, tables.CodeInvestigationTimeExceeded, p.draft.SessionID,
+				over(tables.LimitInvestigationTime, rules.CodeInvestigationTimeExceeded, p.draft.SessionID,
 					fmt.Sprintf("The investigation took %s, beyond its %s limit.", nsText(*d), msText(tables.InvestigationLimitMS)))
 			}
 		}
 	}
 	if p.review != nil && p.review.DurationNS != nil && !tables.WithinMS(*p.review.DurationNS, tables.ReviewLimitMS) {
-		over(tables.LimitReviewTime, tables.CodeReviewTimeExceeded, p.review.SessionID,
+		over(tables.LimitReviewTime, rules.CodeReviewTimeExceeded, p.review.SessionID,
 			fmt.Sprintf("The review took %s, beyond its %s limit.", nsText(*p.review.DurationNS), msText(tables.ReviewLimitMS)))
 	}
 	if !tables.WithinMS(run.WorkflowNS, tables.WorkflowLimitMS) {
-		over(tables.LimitWorkflowTime, tables.CodeWorkflowTimeExceeded, run.ReviewSessionID,
+		over(tables.LimitWorkflowTime, rules.CodeWorkflowTimeExceeded, run.ReviewSessionID,
 			fmt.Sprintf("The workflow of %s repetition %d took %s (cold setup %s included), beyond its %s limit.",
 				run.TaskID, run.Repetition, nsText(run.WorkflowNS), nsText(run.SetupNS), msText(tables.WorkflowLimitMS)))
 	}
 	inv, rev := sy.toolCalls(p.draft), sy.toolCalls(p.review)
 	run.Operations, run.ReviewToolCalls = inv+rev, rev
 	if run.Operations > tables.WorkflowOperationLimit {
-		over(tables.LimitOperations, tables.CodeWorkflowOperationsExceeded, run.DraftSessionID,
+		over(tables.LimitOperations, rules.CodeWorkflowOperationsExceeded, run.DraftSessionID,
 			fmt.Sprintf("The workflow used %d ordinary and MCP operations (%d in the investigation, %d in the review), beyond its limit of %d.",
 				run.Operations, inv, rev, tables.WorkflowOperationLimit))
 	}
 	if rev > 0 {
 		run.ProtocolGate = false
-		out = append(out, tables.Finding{Code: tables.CodeReviewToolCall, Severity: tables.Warn, File: receiptsFile, Session: run.ReviewSessionID,
+		out = append(out, rules.Finding{Code: rules.CodeReviewToolCall, Severity: rules.Warn, File: receiptsFile, Session: run.ReviewSessionID,
 			Message: fmt.Sprintf("The review recorded %d tool calls although it has no tools or further acquisition: a protocol violation.", rev)})
 	}
 	run.LimitsExceeded = exceeded

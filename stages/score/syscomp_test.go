@@ -8,6 +8,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/stages/validate"
@@ -30,7 +31,7 @@ func scoredSystems(t *testing.T) (*tables.Campaign, *tables.Set) {
 	scored := Run(c, validated, accounted)
 	s := &tables.Set{Sessions: validated.Sessions, Tokens: accounted.Tokens, Runs: scored.Runs, Obligations: scored.Obligations,
 		Rejections: slices.Concat(validated.Findings, accounted.Findings, scored.Findings)}
-	if tables.Findings(s.Rejections).Rejected() {
+	if rules.Findings(s.Rejections).Rejected() {
 		t.Fatalf("findings %v", s.Rejections)
 	}
 	return c, s

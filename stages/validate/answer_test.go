@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -50,7 +51,7 @@ type answerCase struct {
 	role    string
 	packet  bool
 	mut     func(a *tables.Answer)
-	want    []tables.Code
+	want    []rules.Code
 	pointer string
 }
 
@@ -59,56 +60,56 @@ var answerCases = []answerCase{
 	{name: "valid with packet", role: RoleReconciliation, packet: true},
 	{name: "wrong type: supports names an uncertainty", role: RoleReconciliation,
 		mut:  func(a *tables.Answer) { a.Final.Citations[1].Supports = []string{"C2", "U1"} },
-		want: []tables.Code{tables.CodeLinkWrongType}, pointer: "/final/citations/1/supports/1"},
+		want: []rules.Code{rules.CodeLinkWrongType}, pointer: "/final/citations/1/supports/1"},
 	{name: "wrong type: record under another array's prefix", role: RoleReconciliation,
 		mut: func(a *tables.Answer) {
 			a.Final.Uncertainties[0].ID = "V9"
 			a.Final.Citations[1].Supports = []string{"C2", "V9"}
 		},
-		want: []tables.Code{tables.CodeLinkWrongType, tables.CodeDispositionUnresolvedUnlinked, tables.CodeLinkDangling}},
+		want: []rules.Code{rules.CodeLinkWrongType, rules.CodeDispositionUnresolvedUnlinked, rules.CodeLinkDangling}},
 	{name: "wrong type: obligation names an evidence ID", role: RoleReconciliation,
 		mut:  func(a *tables.Answer) { a.Reconciliation.Obligations[0].FinalIDs = []string{"A1", "V1", "E1"} },
-		want: []tables.Code{tables.CodeLinkWrongType}, pointer: "/reconciliation/obligations/0/final_ids/2"},
+		want: []rules.Code{rules.CodeLinkWrongType}, pointer: "/reconciliation/obligations/0/final_ids/2"},
 	{name: "dangling draft-only action (C12)", role: RoleReconciliation,
 		mut:  func(a *tables.Answer) { a.Reconciliation.Obligations[0].FinalIDs = []string{"A1", "V1", "A2"} },
-		want: []tables.Code{tables.CodeLinkDangling}, pointer: "/reconciliation/obligations/0/final_ids/2"},
+		want: []rules.Code{rules.CodeLinkDangling}, pointer: "/reconciliation/obligations/0/final_ids/2"},
 	{name: "unknown claim status", role: RoleReconciliation,
 		mut:  func(a *tables.Answer) { a.Final.Claims[1].Status = "likely" },
-		want: []tables.Code{tables.CodeEnumValue}, pointer: "/final/claims/1/status"},
+		want: []rules.Code{rules.CodeEnumValue}, pointer: "/final/claims/1/status"},
 	{name: "unknown disposition status", role: RoleReconciliation,
 		mut:  func(a *tables.Answer) { a.Reconciliation.EvidenceDispositions[3].Status = "ignored" },
-		want: []tables.Code{tables.CodeEnumValue}},
-	{name: "unknown role", role: "judge", want: []tables.Code{tables.CodeRoleUnknown}},
+		want: []rules.Code{rules.CodeEnumValue}},
+	{name: "unknown role", role: "judge", want: []rules.Code{rules.CodeRoleUnknown}},
 	{name: "evidence unknown in claim", role: RoleReconciliation, packet: true,
 		mut:  func(a *tables.Answer) { a.Final.Claims[1].EvidenceIDs = []string{"E2", "E9"} },
-		want: []tables.Code{tables.CodeEvidenceUnknown}, pointer: "/final/claims/1/evidence_ids/1"},
+		want: []rules.Code{rules.CodeEvidenceUnknown}, pointer: "/final/claims/1/evidence_ids/1"},
 	{name: "evidence unknown in citation", role: RoleReconciliation, packet: true,
 		mut: func(a *tables.Answer) {
 			a.Final.Citations = append(a.Final.Citations, tables.Citation{EvidenceID: "E7", Path: "x", StartLine: 1, EndLine: 1, Supports: []string{"C2"}})
 		},
-		want: []tables.Code{tables.CodeEvidenceUnknown}, pointer: "/final/citations/2/evidence_id"},
+		want: []rules.Code{rules.CodeEvidenceUnknown}, pointer: "/final/citations/2/evidence_id"},
 	{name: "evidence unknown without packet is not checked", role: RoleReconciliation,
 		mut: func(a *tables.Answer) { a.Final.Claims[1].EvidenceIDs = []string{"E2", "E9"} }},
 	{name: "disposition missing (C13)", role: RoleReconciliation, packet: true,
 		mut: func(a *tables.Answer) {
 			a.Reconciliation.EvidenceDispositions = a.Reconciliation.EvidenceDispositions[:3]
 		},
-		want: []tables.Code{tables.CodeDispositionMissing}},
+		want: []rules.Code{rules.CodeDispositionMissing}},
 	{name: "disposition invented (C13)", role: RoleReconciliation, packet: true,
 		mut: func(a *tables.Answer) {
 			d := &a.Reconciliation.EvidenceDispositions
 			*d = append(*d, tables.Disposition{EvidenceID: "E5", Status: "unresolved", FinalIDs: []string{"U1"}})
 		},
-		want: []tables.Code{tables.CodeDispositionInvented}, pointer: "/reconciliation/evidence_dispositions/4/evidence_id"},
+		want: []rules.Code{rules.CodeDispositionInvented}, pointer: "/reconciliation/evidence_dispositions/4/evidence_id"},
 	{name: "disposition substituted (C13)", role: RoleReconciliation, packet: true,
 		mut:  func(a *tables.Answer) { a.Reconciliation.EvidenceDispositions[3].EvidenceID = "E8" },
-		want: []tables.Code{tables.CodeDispositionSubstituted}, pointer: "/reconciliation/evidence_dispositions/3/evidence_id"},
+		want: []rules.Code{rules.CodeDispositionSubstituted}, pointer: "/reconciliation/evidence_dispositions/3/evidence_id"},
 	{name: "disposition duplicated (C13)", role: RoleReconciliation, packet: true,
 		mut: func(a *tables.Answer) {
 			d := &a.Reconciliation.EvidenceDispositions
 			*d = append(*d, (*d)[3])
 		},
-		want: []tables.Code{tables.CodeDispositionDuplicate}, pointer: "/reconciliation/evidence_dispositions/4/evidence_id"},
+		want: []rules.Code{rules.CodeDispositionDuplicate}, pointer: "/reconciliation/evidence_dispositions/4/evidence_id"},
 	{name: "two substitutions and one invented", role: RoleReconciliation, packet: true,
 		mut: func(a *tables.Answer) {
 			d := a.Reconciliation.EvidenceDispositions
@@ -116,7 +117,7 @@ var answerCases = []answerCase{
 			a.Reconciliation.EvidenceDispositions = append(d, tables.Disposition{EvidenceID: "E9", Status: "unresolved", FinalIDs: []string{"U1"}})
 			a.Final.Exclusions[0].EvidenceIDs = []string{"E6"}
 		},
-		want: []tables.Code{tables.CodeDispositionInvented, tables.CodeDispositionSubstituted, tables.CodeEvidenceUnknown}},
+		want: []rules.Code{rules.CodeDispositionInvented, rules.CodeDispositionSubstituted, rules.CodeEvidenceUnknown}},
 	{name: "addressed obligation with action limitation only", role: RoleReconciliation,
 		mut: func(a *tables.Answer) {
 			lim := "Needs a live server."
@@ -132,7 +133,7 @@ var answerCases = []answerCase{
 		}},
 	{name: "excluded disposition linked to an X of other evidence", role: RoleReconciliation,
 		mut:  func(a *tables.Answer) { a.Final.Exclusions[0].EvidenceIDs = []string{"E4"} },
-		want: []tables.Code{tables.CodeDispositionExcludedUnlinked}},
+		want: []rules.Code{rules.CodeDispositionExcludedUnlinked}},
 }
 
 func TestAnswerRules(t *testing.T) {
@@ -154,7 +155,7 @@ func TestAnswerRules(t *testing.T) {
 				t.Errorf("pointer = %q, want %q", got[0].Pointer, tc.pointer)
 			}
 			for _, f := range got {
-				if f.File != "a.json" || f.Severity != tables.Reject || f.Message == "" {
+				if f.File != "a.json" || f.Severity != rules.Reject || f.Message == "" {
 					t.Errorf("bad finding %+v", f)
 				}
 			}
@@ -189,7 +190,7 @@ func TestGenericReason(t *testing.T) {
 
 // naiveLinkCode resolves one link by scanning the final answer's arrays
 // directly, independently of finalIndex.
-func naiveLinkCode(f *tables.Final, id, accepted string) tables.Code {
+func naiveLinkCode(f *tables.Final, id, accepted string) rules.Code {
 	kinds := map[byte][]string{}
 	for _, x := range f.Claims {
 		kinds['C'] = append(kinds['C'], x.ID)
@@ -216,11 +217,11 @@ func naiveLinkCode(f *tables.Final, id, accepted string) tables.Code {
 	case first != 0 && contains(accepted, first):
 		return ""
 	case first != 0:
-		return tables.CodeLinkWrongType
+		return rules.CodeLinkWrongType
 	case id != "" && contains(accepted, id[0]):
-		return tables.CodeLinkDangling
+		return rules.CodeLinkDangling
 	}
-	return tables.CodeLinkWrongType
+	return rules.CodeLinkWrongType
 }
 
 func contains(s string, b byte) bool { return slices.Contains([]byte(s), b) }
@@ -244,9 +245,9 @@ func FuzzLinks(f *testing.F) {
 		want := naiveLinkCode(&a.Final, id, "U")
 		got = AnswerRules(&a, AnswerOptions{File: "f", Role: RoleDraft})
 		p := fmt.Sprintf("/final/claims/%d/uncertainty_id", len(a.Final.Claims)-1)
-		var have tables.Code
+		var have rules.Code
 		for _, fd := range got {
-			if fd.Pointer == p && (fd.Code == tables.CodeLinkDangling || fd.Code == tables.CodeLinkWrongType) {
+			if fd.Pointer == p && (fd.Code == rules.CodeLinkDangling || fd.Code == rules.CodeLinkWrongType) {
 				have = fd.Code
 			}
 		}
@@ -256,15 +257,15 @@ func FuzzLinks(f *testing.F) {
 	})
 }
 
-func distinctCodes(fs tables.Findings) []tables.Code {
-	var codes []tables.Code
+func distinctCodes(fs rules.Findings) []rules.Code {
+	var codes []rules.Code
 	for _, f := range fs {
 		codes = append(codes, f.Code)
 	}
 	return sortedCodes(codes)
 }
 
-func sortedCodes(codes []tables.Code) []tables.Code {
+func sortedCodes(codes []rules.Code) []rules.Code {
 	c := slices.Clone(codes)
 	slices.Sort(c)
 	return slices.Compact(c)

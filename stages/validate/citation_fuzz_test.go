@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -34,12 +35,12 @@ func FuzzCitationRange(f *testing.F) {
 		v := newRunner(&tables.Campaign{Sources: map[string][]byte{sha: []byte(src)}}, nil)
 		cit := tables.Citation{EvidenceID: "E1", Path: "src/f.ts", StartLine: start, EndLine: end, Supports: []string{"C1"}}
 		got, _ := v.checkCitation(cit, it, map[*tables.PacketItem]splitText{})
-		var want tables.Code
+		var want rules.Code
 		switch {
 		case start < 1 || end > n:
-			want = tables.CodeCitationBeyondSource
+			want = rules.CodeCitationBeyondSource
 		case start < itemStart || end > itemEnd:
-			want = tables.CodeCitationOutsideItem
+			want = rules.CodeCitationOutsideItem
 		}
 		if got != want {
 			t.Fatalf("citation %d-%d of item %d-%d in a %d-line file: %q, want %q", start, end, itemStart, itemEnd, n, got, want)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -12,7 +13,7 @@ import (
 // source bytes (V3), appends one row per citation and returns the number of
 // failing citations. A citation also fails when an answer rule already
 // flagged it (unknown evidence, inverted range, unresolved supports).
-func (v *runner) citationRows(sr *sessionResult, file string, a *tables.Answer, task *tables.LoadedTask, found tables.Findings) int64 {
+func (v *runner) citationRows(sr *sessionResult, file string, a *tables.Answer, task *tables.LoadedTask, found rules.Findings) int64 {
 	session := sr.id
 	pk := v.packetOf(task)
 	var failures int64
@@ -24,8 +25,8 @@ func (v *runner) citationRows(sr *sessionResult, file string, a *tables.Answer, 
 			if it := pk.items[cit.EvidenceID]; it != nil {
 				var msg string
 				if code, msg = v.checkCitation(cit, it, pk.lines); code != "" {
-					v.findings = append(v.findings, tables.Finding{
-						Code: code, Severity: tables.Warn, File: file, Pointer: p.String(), Session: session, Message: msg,
+					v.findings = append(v.findings, rules.Finding{
+						Code: code, Severity: rules.Warn, File: file, Pointer: p.String(), Session: session, Message: msg,
 					})
 				}
 			}
@@ -53,13 +54,13 @@ func (v *runner) citationRows(sr *sessionResult, file string, a *tables.Answer, 
 // and the item's bytes at those lines equal the source's. itemLines caches
 // the line starts of item texts, so that an item is split once per
 // campaign, not once per answer or citation.
-func (v *runner) checkCitation(cit tables.Citation, it *tables.PacketItem, itemLines map[*tables.PacketItem]splitText) (tables.Code, string) {
+func (v *runner) checkCitation(cit tables.Citation, it *tables.PacketItem, itemLines map[*tables.PacketItem]splitText) (rules.Code, string) {
 	if cit.Path != it.Path {
-		return tables.CodeCitationPathMismatch, fmt.Sprintf("The citation's path %q is not evidence %s's path %q.", cit.Path, it.ID, it.Path)
+		return rules.CodeCitationPathMismatch, fmt.Sprintf("The citation's path %q is not evidence %s's path %q.", cit.Path, it.ID, it.Path)
 	}
 	src, ok := v.c.Sources[it.FileSHA256]
 	if !ok {
-		return tables.CodeCitationBytesMismatch, fmt.Sprintf("The source file %s of evidence %s is not loaded, so the cited bytes cannot be checked.", it.FileSHA256, it.ID)
+		return rules.CodeCitationBytesMismatch, fmt.Sprintf("The source file %s of evidence %s is not loaded, so the cited bytes cannot be checked.", it.FileSHA256, it.ID)
 	}
 	starts, ok := v.lines[it.FileSHA256]
 	if !ok {
@@ -68,10 +69,10 @@ func (v *runner) checkCitation(cit tables.Citation, it *tables.PacketItem, itemL
 	}
 	srcBytes, ok := tables.LineRange(src, starts, cit.StartLine, cit.EndLine)
 	if !ok {
-		return tables.CodeCitationBeyondSource, fmt.Sprintf("Lines %d-%d go past the %d physical lines of %s (a final newline adds no line).", cit.StartLine, cit.EndLine, len(starts)-1, cit.Path)
+		return rules.CodeCitationBeyondSource, fmt.Sprintf("Lines %d-%d go past the %d physical lines of %s (a final newline adds no line).", cit.StartLine, cit.EndLine, len(starts)-1, cit.Path)
 	}
 	if cit.StartLine < it.StartLine || cit.EndLine > it.EndLine {
-		return tables.CodeCitationOutsideItem, fmt.Sprintf("Lines %d-%d are not inside evidence %s's lines %d-%d.", cit.StartLine, cit.EndLine, it.ID, it.StartLine, it.EndLine)
+		return rules.CodeCitationOutsideItem, fmt.Sprintf("Lines %d-%d are not inside evidence %s's lines %d-%d.", cit.StartLine, cit.EndLine, it.ID, it.StartLine, it.EndLine)
 	}
 	text, ok := itemLines[it]
 	if !ok {
@@ -81,7 +82,7 @@ func (v *runner) checkCitation(cit tables.Citation, it *tables.PacketItem, itemL
 	}
 	itemBytes, ok := tables.LineRange(text.data, text.starts, cit.StartLine-it.StartLine+1, cit.EndLine-it.StartLine+1)
 	if !ok || !bytes.Equal(itemBytes, srcBytes) {
-		return tables.CodeCitationBytesMismatch, fmt.Sprintf("Evidence %s's text at lines %d-%d differs from the source bytes.", it.ID, cit.StartLine, cit.EndLine)
+		return rules.CodeCitationBytesMismatch, fmt.Sprintf("Evidence %s's text at lines %d-%d differs from the source bytes.", it.ID, cit.StartLine, cit.EndLine)
 	}
 	return "", ""
 }
@@ -133,7 +134,7 @@ func packetItems(pk *tables.Packet) map[string]*tables.PacketItem {
 
 // dispositionRows appends one row per disposition of a reconciliation
 // answer and one per packet evidence ID without a disposition.
-func (v *runner) dispositionRows(session string, task *tables.LoadedTask, a *tables.Answer, found tables.Findings) {
+func (v *runner) dispositionRows(session string, task *tables.LoadedTask, a *tables.Answer, found rules.Findings) {
 	rec := a.Reconciliation
 	if rec == nil {
 		return
@@ -160,7 +161,7 @@ func (v *runner) dispositionRows(session string, task *tables.LoadedTask, a *tab
 				TaskID:     task.Spec.ID,
 				EvidenceID: it.ID,
 				Status:     tables.StatusMissing,
-				Code:       string(tables.CodeDispositionMissing),
+				Code:       string(rules.CodeDispositionMissing),
 			})
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -46,14 +47,14 @@ func (v *runner) walkSchedule(unit string, checkFinal func(slot tables.Slot, fin
 	}
 	for sr := range v.results.all() { // slots the schedule does not list, in file order
 		if _, left := bySlot[slotKey{v.taskOf(sr), sr.rep}]; left && sr.planned {
-			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("Task %q has no scheduled repetition %d.", v.taskOf(sr), sr.rep))
+			v.addReceipt(sr, rules.CodeSessionUnplanned, fmt.Sprintf("Task %q has no scheduled repetition %d.", v.taskOf(sr), sr.rep))
 		}
 	}
 	allowed := v.c.Manifest.Ceilings.Campaign.InfrastructureReplacements
 	v.replacements = tables.Replacements{Unit: unit, Invalid: invalid, Allowed: allowed, Exceeded: invalid > allowed}
 	if v.replacements.Exceeded {
-		v.findings = append(v.findings, tables.Finding{
-			Code: tables.CodeInvalidTripletsExceeded, Severity: tables.Reject, File: receiptsFile,
+		v.findings = append(v.findings, rules.Finding{
+			Code: rules.CodeInvalidTripletsExceeded, Severity: rules.Reject, File: receiptsFile,
 			Message: fmt.Sprintf("%d %s are infrastructure-invalid but the campaign allows %d replacement(s); the campaign stops.", invalid, unit, allowed),
 		})
 		return
@@ -65,8 +66,8 @@ func (v *runner) walkSchedule(unit string, checkFinal func(slot tables.Slot, fin
 // infrastructure-invalid (the replacement rule: recorder loss, wrong
 // delivered inputs, undeclared permissions or another identity): the
 // defects a replacement within the allowance answers.
-var infrastructureCodes = []tables.Code{
-	tables.CodeIdentityMismatch, tables.CodeRenderedInputMismatch, tables.CodeTerminalMissing, tables.CodeOutputMissing,
+var infrastructureCodes = []rules.Code{
+	rules.CodeIdentityMismatch, rules.CodeRenderedInputMismatch, rules.CodeTerminalMissing, rules.CodeOutputMissing,
 }
 
 // noteReplaced turns each rejecting infrastructure finding of a session of
@@ -78,10 +79,10 @@ var infrastructureCodes = []tables.Code{
 func (v *runner) noteReplaced(replaced map[string]string) {
 	for i, f := range v.findings {
 		attempt, ok := replaced[f.Session]
-		if !ok || f.Severity != tables.Reject || !slices.Contains(infrastructureCodes, f.Code) {
+		if !ok || f.Severity != rules.Reject || !slices.Contains(infrastructureCodes, f.Code) {
 			continue
 		}
-		v.findings[i] = tables.Finding{Code: tables.CodeReplacedAttemptNoted, Severity: tables.ClassOf(tables.CodeReplacedAttemptNoted).Severity(),
+		v.findings[i] = rules.Finding{Code: rules.CodeReplacedAttemptNoted, Severity: rules.ClassOf(rules.CodeReplacedAttemptNoted).Severity(),
 			File: f.File, Line: f.Line, Pointer: f.Pointer, Session: f.Session,
 			Message: fmt.Sprintf("%s was replaced within the infrastructure-replacement allowance, so its %s is a note: %s", attempt, f.Code, f.Message)}
 	}
@@ -116,7 +117,7 @@ func (v *runner) attempts(slot tables.Slot, rs []*sessionResult, replaced map[st
 			}
 		}
 		if attempt < final && first != nil && !bad {
-			v.addReceipt(first, tables.CodeReplacementUnjustified, fmt.Sprintf("Attempt %d of %s repetition %d was replaced although none of its sessions is infrastructure-invalid.", attempt, slot.Task, slot.Repetition))
+			v.addReceipt(first, rules.CodeReplacementUnjustified, fmt.Sprintf("Attempt %d of %s repetition %d was replaced although none of its sessions is infrastructure-invalid.", attempt, slot.Task, slot.Repetition))
 		}
 	}
 	return final, invalid
@@ -135,7 +136,7 @@ func (v *runner) finalAttempt(slot tables.Slot, final int64, rs []*sessionResult
 	draft := v.expect(slot, final, tables.RoleDraft, "", rs, used)
 	draftFailed := draft != nil && draft.class == classScoredFailure
 	if draft != nil && v.statusOf(draft) == tables.StatusNotDispatched {
-		v.addReceipt(draft, tables.CodeNotDispatchedUnexpected, "A draft is never not_dispatched.")
+		v.addReceipt(draft, rules.CodeNotDispatchedUnexpected, "A draft is never not_dispatched.")
 	}
 	for _, arm := range slot.Order {
 		rv := v.expect(slot, final, tables.RoleReview, arm, rs, used)
@@ -149,10 +150,10 @@ func (v *runner) finalAttempt(slot tables.Slot, final int64, rs []*sessionResult
 			continue
 		}
 		if !used[sr] {
-			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("Arm %q is not in the order of %s repetition %d.", v.armOf(sr), slot.Task, slot.Repetition))
+			v.addReceipt(sr, rules.CodeSessionUnplanned, fmt.Sprintf("Arm %q is not in the order of %s repetition %d.", v.armOf(sr), slot.Task, slot.Repetition))
 		}
 		if sr.infra {
-			v.addReceipt(sr, tables.CodeInfrastructureInvalid, fmt.Sprintf("The session failed with infrastructure error %q and its repetition was not replaced.", v.errorOf(sr)))
+			v.addReceipt(sr, rules.CodeInfrastructureInvalid, fmt.Sprintf("The session failed with infrastructure error %q and its repetition was not replaced.", v.errorOf(sr)))
 		}
 	}
 }
@@ -162,14 +163,14 @@ func (v *runner) reviewAfterDraft(rv, draft *sessionResult, draftFailed bool) {
 	dispatched := v.statusOf(rv) != tables.StatusNotDispatched
 	switch {
 	case draftFailed && dispatched:
-		v.addReceipt(rv, tables.CodeReviewAfterFailedDraft, fmt.Sprintf("The review was dispatched although draft %s failed; it must be a not_dispatched receipt.", draft.id))
+		v.addReceipt(rv, rules.CodeReviewAfterFailedDraft, fmt.Sprintf("The review was dispatched although draft %s failed; it must be a not_dispatched receipt.", draft.id))
 	case !draftFailed && !dispatched:
-		v.addReceipt(rv, tables.CodeNotDispatchedUnexpected, "The review was not dispatched although its draft did not fail.")
+		v.addReceipt(rv, rules.CodeNotDispatchedUnexpected, "The review was not dispatched although its draft did not fail.")
 	}
 	if dispatched && draft != nil && (!rv.hasDraft || rv.draftID != draft.id) {
 		rv.identity = false
 		rv.class = classInvalid
-		v.addReceipt(rv, tables.CodeIdentityMismatch, fmt.Sprintf("The review's draft_session_id %q is not its repetition's draft %q; the execution is invalid.", rv.draftID, draft.id))
+		v.addReceipt(rv, rules.CodeIdentityMismatch, fmt.Sprintf("The review's draft_session_id %q is not its repetition's draft %q; the execution is invalid.", rv.draftID, draft.id))
 	}
 }
 
@@ -184,7 +185,7 @@ func (v *runner) expect(slot tables.Slot, attempt int64, role, arm string, rs []
 		}
 		used[sr] = true
 		if got != nil {
-			v.addReceipt(sr, tables.CodeReceiptDuplicate, fmt.Sprintf("Session %s already has a receipt on line %d.", got.id, got.line))
+			v.addReceipt(sr, rules.CodeReceiptDuplicate, fmt.Sprintf("Session %s already has a receipt on line %d.", got.id, got.line))
 			continue
 		}
 		got = sr
@@ -204,9 +205,9 @@ func (v *runner) missing(slot tables.Slot, attempt int64, role, arm string) {
 	switch {
 	case role == tables.RoleDraft:
 		suffix = "D"
-	case v.c.Manifest.Kind == tables.KindSystemComparison && role == tables.RoleInvestigation:
+	case v.c.Manifest.Kind == rules.KindSystemComparison && role == tables.RoleInvestigation:
 		suffix, unit = arm+"-I", "system"
-	case v.c.Manifest.Kind == tables.KindSystemComparison:
+	case v.c.Manifest.Kind == rules.KindSystemComparison:
 		suffix, unit = arm+"-R", "system"
 	}
 	id := fmt.Sprintf("%s-r%d-%s", slot.Task, slot.Repetition, suffix)
@@ -228,8 +229,8 @@ func (v *runner) missing(slot tables.Slot, attempt int64, role, arm string) {
 	}
 	v.newSession(row)
 	v.closeSession()
-	v.findings = append(v.findings, tables.Finding{
-		Code: tables.CodeSessionMissing, Severity: tables.Reject, File: receiptsFile, Session: id,
+	v.findings = append(v.findings, rules.Finding{
+		Code: rules.CodeSessionMissing, Severity: rules.Reject, File: receiptsFile, Session: id,
 		Message: fmt.Sprintf("The planned %s session of %s repetition %d (%s %q, attempt %d) has no receipt.", role, slot.Task, slot.Repetition, unit, arm, attempt),
 	})
 }

@@ -13,8 +13,8 @@
 // citations and dispositions tables.
 //
 // Invariants:
-//   - Every problem is a [tables.Finding] with a code from
-//     tables/codes_validate.go, the file, an RFC 6901 pointer and a sentence;
+//   - Every problem is a [rules.Finding] with a code from
+//     rules/codes_validate.go, the file, an RFC 6901 pointer and a sentence;
 //     all problems are reported, none stops the stage, no input panics.
 //   - Answer-rule findings are the model's fault: inside a campaign they are
 //     Warn and make the session a scored failure; identity, completeness and

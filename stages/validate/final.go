@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -19,7 +20,7 @@ func (c *checker) finalRules() {
 	for i, cit := range f.Citations {
 		p := at("/final/citations").index(i)
 		if cit.StartLine > cit.EndLine {
-			c.add(tables.CodeCitationRangeInverted, p.field("start_line"), "start_line %d is after end_line %d", cit.StartLine, cit.EndLine)
+			c.add(rules.CodeCitationRangeInverted, p.field("start_line"), "start_line %d is after end_line %d", cit.StartLine, cit.EndLine)
 		}
 		c.links(p.field("supports"), cit.Supports, targetsSupports)
 	}
@@ -35,14 +36,14 @@ func (c *checker) claimRules(i int, cl tables.Claim) {
 		c.sourceSupport(p, cl.ID, "source_backed claim", cl.EvidenceIDs)
 	case tables.ClaimInference:
 		if len(cl.EvidenceIDs) == 0 {
-			c.add(tables.CodeEvidenceRequired, p.field("evidence_ids"), "inference claim %q names no source premises; a claim without them must be unknown", cl.ID)
+			c.add(rules.CodeEvidenceRequired, p.field("evidence_ids"), "inference claim %q names no source premises; a claim without them must be unknown", cl.ID)
 		}
 	case tables.ClaimUnknown:
 		if cl.UncertaintyID == nil {
-			c.add(tables.CodeUncertaintyLinkRequired, p.field("uncertainty_id"), "unknown claim %q has no uncertainty_id", cl.ID)
+			c.add(rules.CodeUncertaintyLinkRequired, p.field("uncertainty_id"), "unknown claim %q has no uncertainty_id", cl.ID)
 		}
 	default:
-		c.add(tables.CodeEnumValue, p.field("status"), "claim status %q is not source_backed, inference or unknown", cl.Status)
+		c.add(rules.CodeEnumValue, p.field("status"), "claim status %q is not source_backed, inference or unknown", cl.Status)
 	}
 }
 
@@ -50,14 +51,14 @@ func (c *checker) actionRules(i int, a tables.Action) {
 	p := at("/final/implementation_plan").index(i)
 	c.links(p.field("verification_ids"), a.VerificationIDs, targetsVerification)
 	if len(a.VerificationIDs) == 0 && a.VerificationLimitation == nil {
-		c.add(tables.CodeVerificationLinkRequired, p.field("verification_ids"), "action %q has no verification link and no verification_limitation", a.ID)
+		c.add(rules.CodeVerificationLinkRequired, p.field("verification_ids"), "action %q has no verification link and no verification_limitation", a.ID)
 	}
 	switch a.SupportBasis {
 	case tables.BasisSource:
 		c.sourceSupport(p, a.ID, "source-based action", a.EvidenceIDs)
 	case tables.BasisTask:
 	default:
-		c.add(tables.CodeEnumValue, p.field("support_basis"), "action support_basis %q is not source or task", a.SupportBasis)
+		c.add(rules.CodeEnumValue, p.field("support_basis"), "action support_basis %q is not source or task", a.SupportBasis)
 	}
 }
 
@@ -72,10 +73,10 @@ func (c *checker) verificationRules(i int, v tables.Verification) {
 	case tables.BasisTask:
 	case tables.BasisMissingSource:
 		if v.UncertaintyID == nil {
-			c.add(tables.CodeUncertaintyLinkRequired, p.field("uncertainty_id"), "missing_source verification %q has no uncertainty_id", v.ID)
+			c.add(rules.CodeUncertaintyLinkRequired, p.field("uncertainty_id"), "missing_source verification %q has no uncertainty_id", v.ID)
 		}
 	default:
-		c.add(tables.CodeEnumValue, p.field("support_basis"), "verification support_basis %q is not source, task or missing_source", v.SupportBasis)
+		c.add(rules.CodeEnumValue, p.field("support_basis"), "verification support_basis %q is not source, task or missing_source", v.SupportBasis)
 	}
 }
 
@@ -83,10 +84,10 @@ func (c *checker) verificationRules(i int, v tables.Verification) {
 // supporting id.
 func (c *checker) sourceSupport(p pointer, id, what string, evidence []string) {
 	if len(evidence) == 0 {
-		c.add(tables.CodeEvidenceRequired, p.field("evidence_ids"), "%s %q has no evidence IDs", what, id)
+		c.add(rules.CodeEvidenceRequired, p.field("evidence_ids"), "%s %q has no evidence IDs", what, id)
 		return
 	}
 	if !c.idx.citedBy(id, evidence) {
-		c.add(tables.CodeCitationRequired, p, "%s %q is supported by no citation of its evidence", what, id)
+		c.add(rules.CodeCitationRequired, p, "%s %q is supported by no citation of its evidence", what, id)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -46,7 +47,7 @@ func TestIssueOversizedAnswerMemory(t *testing.T) {
 	big := append([]byte(`{"final":"`), bytes.Repeat([]byte("a"), 5<<20)...)
 	f.answers["T1-r1-A"] = string(big)
 	var got int
-	decode := func(file string, data []byte) (*tables.Answer, tables.Findings) {
+	decode := func(file string, data []byte) (*tables.Answer, rules.Findings) {
 		if file == "answers/T1-r1-A.json" {
 			got = len(data)
 		}
@@ -84,12 +85,12 @@ func TestIssueOutputReadPastReceipt(t *testing.T) {
 	if row := sessionRow(s, "T1-r1-A"); row.Classification != tables.ClassInvalid {
 		t.Errorf("classification = %q, want %q for an output that does not match its receipt", row.Classification, tables.ClassInvalid)
 	}
-	if !hasCode(s.Findings, tables.CodeOutputMismatch) {
-		t.Errorf("no %s finding: %v", tables.CodeOutputMismatch, s.Findings)
+	if !hasCode(s.Findings, rules.CodeOutputMismatch) {
+		t.Errorf("no %s finding: %v", rules.CodeOutputMismatch, s.Findings)
 	}
 }
 
-func hasCode(fs tables.Findings, code tables.Code) bool {
+func hasCode(fs rules.Findings, code rules.Code) bool {
 	for _, f := range fs {
 		if f.Code == code {
 			return true

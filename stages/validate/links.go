@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -103,17 +104,17 @@ func (x finalIndex) lookup(id string) (record, bool) {
 // resolve returns the record id names when it is of an accepted kind. On
 // failure it returns the code saying why: dangling when id has the form of
 // an accepted kind but names no record, wrong type otherwise.
-func (x finalIndex) resolve(id, accepted string) (record, tables.Code, bool) {
+func (x finalIndex) resolve(id, accepted string) (record, rules.Code, bool) {
 	r, ok := x.lookup(id)
 	switch {
 	case ok && strings.IndexByte(accepted, r.kind) >= 0:
 		return r, "", true
 	case ok:
-		return r, tables.CodeLinkWrongType, false
+		return r, rules.CodeLinkWrongType, false
 	case id != "" && strings.IndexByte(accepted, id[0]) >= 0:
-		return record{}, tables.CodeLinkDangling, false
+		return record{}, rules.CodeLinkDangling, false
 	default:
-		return record{}, tables.CodeLinkWrongType, false
+		return record{}, rules.CodeLinkWrongType, false
 	}
 }
 
@@ -133,9 +134,9 @@ func (x finalIndex) citedBy(id string, evidence []string) bool {
 func (c *checker) link(p pointer, id, accepted string) (record, bool) {
 	r, code, ok := c.idx.resolve(id, accepted)
 	switch code {
-	case tables.CodeLinkDangling:
+	case rules.CodeLinkDangling:
 		c.add(code, p, "%q names no %s of the final answer", id, kindNames[id[0]])
-	case tables.CodeLinkWrongType:
+	case rules.CodeLinkWrongType:
 		c.add(code, p, "%q is not a %s ID of the final answer", id, describeKinds(accepted))
 	}
 	return r, ok

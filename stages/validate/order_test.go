@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -39,7 +40,7 @@ func TestRunReceiptOrder(t *testing.T) {
 			// draft's bytes serve its reviews' renderings); reversed, only
 			// a draft is read again, by its reviews' checks at the end of
 			// the pass, never an answer the reader had to skip.
-			paired := c.Manifest.Kind == tables.KindPairedReview
+			paired := c.Manifest.Kind == rules.KindPairedReview
 			for name, n := range opened.n {
 				if paired && roles[name] != "" && n != 1 {
 					t.Errorf("in file order %s (%s) was opened %d times, want once", name, roles[name], n)

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -15,7 +16,7 @@ func (c *checker) packetRules(pk *tables.Packet, items map[string]*tables.Packet
 	check := func(base pointer, ids []string) {
 		for j, e := range ids {
 			if !known(e) {
-				c.add(tables.CodeEvidenceUnknown, base.index(j), "evidence %q is not an item of the packet", e)
+				c.add(rules.CodeEvidenceUnknown, base.index(j), "evidence %q is not an item of the packet", e)
 			}
 		}
 	}
@@ -34,7 +35,7 @@ func (c *checker) packetRules(pk *tables.Packet, items map[string]*tables.Packet
 	}
 	for i, x := range f.Citations {
 		if !known(x.EvidenceID) {
-			c.add(tables.CodeEvidenceUnknown, at("/final/citations").index(i).field("evidence_id"), "evidence %q is not an item of the packet", x.EvidenceID)
+			c.add(rules.CodeEvidenceUnknown, at("/final/citations").index(i).field("evidence_id"), "evidence %q is not an item of the packet", x.EvidenceID)
 		}
 	}
 	if rec == nil {
@@ -69,12 +70,12 @@ func (c *checker) dispositionSet(pk *tables.Packet, rec *tables.Reconciliation, 
 		p := at("/reconciliation/evidence_dispositions").index(i).field("evidence_id")
 		e := rec.EvidenceDispositions[i].EvidenceID
 		if k < len(missing) {
-			c.add(tables.CodeDispositionSubstituted, p, "disposition names %q, which is not in the packet, in place of packet evidence %q", e, missing[k])
+			c.add(rules.CodeDispositionSubstituted, p, "disposition names %q, which is not in the packet, in place of packet evidence %q", e, missing[k])
 		} else {
-			c.add(tables.CodeDispositionInvented, p, "disposition names %q, which is not in the packet", e)
+			c.add(rules.CodeDispositionInvented, p, "disposition names %q, which is not in the packet", e)
 		}
 	}
 	for k := len(invented); k < len(missing); k++ {
-		c.add(tables.CodeDispositionMissing, at("/reconciliation/evidence_dispositions"), "packet evidence %q has no disposition", missing[k])
+		c.add(rules.CodeDispositionMissing, at("/reconciliation/evidence_dispositions"), "packet evidence %q has no disposition", missing[k])
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 )
 
 // pointer is an RFC 6901 JSON pointer kept as its reference tokens: a
@@ -53,7 +53,7 @@ func (p pointer) push(t token) pointer {
 	return p
 }
 
-// String joins the tokens, each escaped (tables.PointerToken).
+// String joins the tokens, each escaped (rules.PointerToken).
 func (p pointer) String() string {
 	if p.n == 0 {
 		return p.prefix
@@ -65,7 +65,7 @@ func (p pointer) String() string {
 		if t.isIndex {
 			b.WriteString(strconv.Itoa(t.index))
 		} else {
-			b.WriteString(tables.PointerToken(t.name))
+			b.WriteString(rules.PointerToken(t.name))
 		}
 	}
 	return b.String()

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -37,7 +38,7 @@ type promptRole struct {
 
 func (v *runner) promptRoles() []promptRole {
 	d := &v.c.Manifest.Design
-	systems := v.c.Manifest.Kind == tables.KindSystemComparison
+	systems := v.c.Manifest.Kind == rules.KindSystemComparison
 	draft := promptRole{name: "the draft", pointer: "/design/draft_prompts", ids: d.DraftPrompts}
 	if systems {
 		draft.name, draft.investigation = "the investigation", true
@@ -57,7 +58,7 @@ func (v *runner) promptRoles() []promptRole {
 // system comparison.
 func (v *runner) promptParts() {
 	kind := v.c.Manifest.Kind
-	if kind != tables.KindPairedReview && kind != tables.KindSystemComparison {
+	if kind != rules.KindPairedReview && kind != rules.KindSystemComparison {
 		return
 	}
 	roles := v.promptRoles()
@@ -79,7 +80,7 @@ func (v *runner) promptKindsMissing(roles []promptRole) bool {
 		used := slices.ContainsFunc(roles, func(r promptRole) bool { return slices.Contains(r.ids, p.ID) })
 		if used && p.Kind == "" {
 			missing = true
-			v.addManifest(tables.CodePromptKindMissing, fmt.Sprintf("/prompts/%d", i),
+			v.addManifest(rules.CodePromptKindMissing, fmt.Sprintf("/prompts/%d", i),
 				fmt.Sprintf("Prompt file %q has no kind, so the parts of the rendered prompts (common instruction, role instruction, schemas) cannot be checked; declare one of %s.", p.ID, strings.Join(tables.PartKinds, ", ")))
 		}
 	}
@@ -112,12 +113,12 @@ func (v *runner) roleParts(r promptRole, bInstructions map[string]string) {
 		at := fmt.Sprintf("%s/%d", r.pointer, j)
 		if !r.reconciliation {
 			if b, leaked := bInstructions[p.SHA256]; leaked {
-				v.addManifest(tables.CodePromptReconciliationInstructionLeaked, at,
+				v.addManifest(rules.CodePromptReconciliationInstructionLeaked, at,
 					fmt.Sprintf("%s receives prompt %q, the reconciliation review's instruction %q: only the reconciliation arm may receive it.", capital(r.name), id, b))
 				continue
 			}
 			if p.Kind == tables.PartReconciliationSchema {
-				v.addManifest(tables.CodePromptReconciliationSchemaLeaked, at,
+				v.addManifest(rules.CodePromptReconciliationSchemaLeaked, at,
 					fmt.Sprintf("%s receives prompt %q, a reconciliation schema: only the reconciliation arm may receive the reconciliation schema or its ledger rules.", capital(r.name), id))
 				continue
 			}
@@ -126,7 +127,7 @@ func (v *runner) roleParts(r promptRole, bInstructions map[string]string) {
 	}
 	want := expectedParts(r)
 	if !slices.Equal(kinds, want) {
-		v.addManifest(tables.CodePromptPartsInvalid, r.pointer,
+		v.addManifest(rules.CodePromptPartsInvalid, r.pointer,
 			fmt.Sprintf("%s receives the parts [%s]; it must receive exactly [%s], in that order.", capital(r.name), strings.Join(kinds, ", "), strings.Join(want, ", ")))
 	}
 }
@@ -156,17 +157,17 @@ func (v *runner) sharedParts(roles []promptRole) {
 			}
 		}
 		if len(seen) > 1 {
-			v.addManifest(tables.CodePromptPartsInvalid, "/prompts",
+			v.addManifest(rules.CodePromptPartsInvalid, "/prompts",
 				fmt.Sprintf("The roles receive %d different %s files; every session must receive the same bytes.", len(seen), kind))
 		}
 	}
-	if v.c.Manifest.Kind != tables.KindSystemComparison || len(roles) < 3 {
+	if v.c.Manifest.Kind != rules.KindSystemComparison || len(roles) < 3 {
 		return
 	}
 	first := v.promptHashes(roles[1].ids)
 	for _, r := range roles[2:] {
 		if !slices.Equal(v.promptHashes(r.ids), first) {
-			v.addManifest(tables.CodePromptPartsInvalid, r.pointer,
+			v.addManifest(rules.CodePromptPartsInvalid, r.pointer,
 				fmt.Sprintf("%s receives other prompt bytes than %s: every system's review applies the same protocol.", capital(r.name), roles[1].name))
 		}
 	}
@@ -181,8 +182,8 @@ func (v *runner) promptHashes(ids []string) []string {
 }
 
 // addManifest records a rejecting finding about the manifest.
-func (v *runner) addManifest(code tables.Code, pointer, msg string) {
-	v.findings = append(v.findings, tables.Finding{Code: code, Severity: tables.Reject, File: "manifest.json", Pointer: pointer, Message: msg})
+func (v *runner) addManifest(code rules.Code, pointer, msg string) {
+	v.findings = append(v.findings, rules.Finding{Code: code, Severity: rules.Reject, File: "manifest.json", Pointer: pointer, Message: msg})
 }
 
 func capital(s string) string {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -87,26 +88,26 @@ func newBench(c *tables.Campaign, files tables.ReviewFiles) *bench {
 	return b
 }
 
-func (b *bench) add(code tables.Code, sev tables.Severity, file string, line int64, ptr, session, format string, args ...any) {
-	b.out.Problems = append(b.out.Problems, tables.Finding{Code: code, Severity: sev, File: file, Line: line,
+func (b *bench) add(code rules.Code, sev rules.Severity, file string, line int64, ptr, session, format string, args ...any) {
+	b.out.Problems = append(b.out.Problems, rules.Finding{Code: code, Severity: sev, File: file, Line: line,
 		Pointer: ptr, Session: session, Message: fmt.Sprintf(format, args...) + "."})
 }
 
 // receipt fills the attempt of one receipt.
 func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 	r := &line.Record
-	reject := func(code tables.Code, ptr, format string, args ...any) {
-		b.add(code, tables.Reject, receiptsFile, line.Line, ptr, r.SessionID, format, args...)
+	reject := func(code rules.Code, ptr, format string, args ...any) {
+		b.add(code, rules.Reject, receiptsFile, line.Line, ptr, r.SessionID, format, args...)
 	}
 	key := attemptKey{r.TaskID, deref(r.Arm), r.Repetition}
 	i, planned := b.index[key]
 	if !planned || r.Role != tables.RoleReview {
-		reject(tables.CodeRbenchAttemptUnplanned, "", "%s receipt for case %q, profile %q, run %d is no scheduled review attempt", r.Role, r.TaskID, deref(r.Arm), r.Repetition)
+		reject(rules.CodeRbenchAttemptUnplanned, "", "%s receipt for case %q, profile %q, run %d is no scheduled review attempt", r.Role, r.TaskID, deref(r.Arm), r.Repetition)
 		return
 	}
 	if prev, dup := b.request[key]; dup {
 		if prev != r.RequestID {
-			reject(tables.CodeRbenchAttemptDuplicate, "/request_id", "case %q, profile %q, run %d already has a receipt with request %s", r.TaskID, key.profile, r.Repetition, prev)
+			reject(rules.CodeRbenchAttemptDuplicate, "/request_id", "case %q, profile %q, run %d already has a receipt with request %s", r.TaskID, key.profile, r.Repetition, prev)
 		}
 		return // a resumed session reuses its first receipt; account charges it once
 	}
@@ -117,7 +118,7 @@ func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 	a.Row.Model = r.Identity.ReturnedModel
 	b.sessions[r.SessionID] = i
 	if bad := b.identity(r); len(bad) > 0 {
-		reject(tables.CodeIdentityMismatch, "", "The receipt's %s differ from the manifest; the execution is invalid", strings.Join(bad, ", "))
+		reject(rules.CodeIdentityMismatch, "", "The receipt's %s differ from the manifest; the execution is invalid", strings.Join(bad, ", "))
 	}
 	if r.Status != tables.StatusNotDispatched {
 		if want := b.b.Checksums[r.TaskID]; r.Inputs.TaskSHA256 != want {
@@ -125,7 +126,7 @@ func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 			if other == "" {
 				other = "no case"
 			}
-			reject(tables.CodeRbenchReceiptOtherCase, "/inputs/task_sha256", "the receipt is for case %s but its task_sha256 is the task checksum of %s", r.TaskID, other)
+			reject(rules.CodeRbenchReceiptOtherCase, "/inputs/task_sha256", "the receipt is for case %s but its task_sha256 is the task checksum of %s", r.TaskID, other)
 		}
 		b.checkInput(r, line.Line)
 	}
@@ -180,31 +181,31 @@ func (b *bench) identity(r *tables.Receipt) []string {
 // checkInput reads the recorded input of a dispatched session and checks
 // it is what the receipt says was rendered and holds no benchmark label.
 func (b *bench) checkInput(r *tables.Receipt, line int64) {
-	reject := func(code tables.Code, ptr, format string, args ...any) {
-		b.add(code, tables.Reject, receiptsFile, line, ptr, r.SessionID, format, args...)
+	reject := func(code rules.Code, ptr, format string, args ...any) {
+		b.add(code, rules.Reject, receiptsFile, line, ptr, r.SessionID, format, args...)
 	}
 	ref := r.RecordedInput
 	if ref == nil {
-		reject(tables.CodeRbenchInputUnrecorded, "/recorded_input", "the session's input bytes are not recorded, so no label can be shown to have stayed out of it")
+		reject(rules.CodeRbenchInputUnrecorded, "/recorded_input", "the session's input bytes are not recorded, so no label can be shown to have stayed out of it")
 		return
 	}
 	data, matches, err := b.files.Read(ref)
 	switch {
 	case err != nil:
-		reject(tables.CodeRbenchInputUnrecorded, "/recorded_input", "%s cannot be read: %v", ref.Path, err)
+		reject(rules.CodeRbenchInputUnrecorded, "/recorded_input", "%s cannot be read: %v", ref.Path, err)
 		return
 	case !matches || ref.SHA256 != r.Inputs.RenderedSHA256 || ref.Bytes != r.Inputs.RenderedBytes:
-		reject(tables.CodeRbenchInputUnrecorded, "/recorded_input", "%s does not have the receipt's sha256 and byte count, or they are not the rendered input's", ref.Path)
+		reject(rules.CodeRbenchInputUnrecorded, "/recorded_input", "%s does not have the receipt's sha256 and byte count, or they are not the rendered input's", ref.Path)
 		return
 	case int64(len(data)) != ref.Bytes:
-		reject(tables.CodeRbenchInputUnrecorded, "/recorded_input", "%s exceeds the answer size cap, so it cannot be checked for labels", ref.Path)
+		reject(rules.CodeRbenchInputUnrecorded, "/recorded_input", "%s exceeds the answer size cap, so it cannot be checked for labels", ref.Path)
 		return
 	}
 	if b.labels == nil {
 		b.labels = newLabelMatcher(benchLabels(b.b.Cases))
 	}
 	for _, l := range b.labels.found(data) {
-		reject(tables.CodeRbenchLabelInInput, "/recorded_input", "the reviewer's input %s contains the %s of case %s", ref.Path, l.what, l.caseID)
+		reject(rules.CodeRbenchLabelInInput, "/recorded_input", "the reviewer's input %s contains the %s of case %s", ref.Path, l.what, l.caseID)
 	}
 }
 

@@ -5,33 +5,34 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
 // output reads and checks the review a response returned.
 func (b *bench) output(a *tables.ReviewAttempt, r *tables.Receipt, line int64) {
-	reject := func(code tables.Code, ptr, format string, args ...any) {
-		b.add(code, tables.Reject, receiptsFile, line, ptr, r.SessionID, format, args...)
+	reject := func(code rules.Code, ptr, format string, args ...any) {
+		b.add(code, rules.Reject, receiptsFile, line, ptr, r.SessionID, format, args...)
 	}
 	if r.Output == nil {
 		a.Row.Status = tables.ReviewStatusSchemaViolation
-		b.add(tables.CodeRbenchReviewMalformed, tables.Warn, receiptsFile, line, "/output", r.SessionID, "the response returned no review")
+		b.add(rules.CodeRbenchReviewMalformed, rules.Warn, receiptsFile, line, "/output", r.SessionID, "the response returned no review")
 		return
 	}
 	data, matches, err := b.files.Read(r.Output)
 	switch {
 	case err != nil:
-		reject(tables.CodeOutputMissing, "/output", "%s cannot be read: %v", r.Output.Path, err)
+		reject(rules.CodeOutputMissing, "/output", "%s cannot be read: %v", r.Output.Path, err)
 		a.Row.Status = tables.ReviewStatusExecutionError
 		return
 	case !matches:
-		reject(tables.CodeOutputMismatch, "/output", "%s does not have the receipt's sha256 and byte count", r.Output.Path)
+		reject(rules.CodeOutputMismatch, "/output", "%s does not have the receipt's sha256 and byte count", r.Output.Path)
 		a.Row.Status = tables.ReviewStatusExecutionError
 		return
 	}
 	key := a.Row.CaseID + "\x00" + a.Row.Profile + "\x00" + r.Output.SHA256
 	if first, dup := b.outputs[key]; dup {
-		reject(tables.CodeRbenchRunsIdentical, "/output", "run %d returned byte for byte the output of run %d of the same case and profile: the repeat did not bypass response caching", a.Row.Run, first.run)
+		reject(rules.CodeRbenchRunsIdentical, "/output", "run %d returned byte for byte the output of run %d of the same case and profile: the repeat did not bypass response caching", a.Row.Run, first.run)
 	} else {
 		b.outputs[key] = attemptKey{a.Row.CaseID, a.Row.Profile, a.Row.Run}
 	}
@@ -43,16 +44,16 @@ func (b *bench) output(a *tables.ReviewAttempt, r *tables.Receipt, line int64) {
 			problems.Sort()
 			first = problems[0].Error()
 		}
-		b.add(tables.CodeRbenchReviewMalformed, tables.Warn, r.Output.Path, 0, "", r.SessionID,
+		b.add(rules.CodeRbenchReviewMalformed, rules.Warn, r.Output.Path, 0, "", r.SessionID,
 			"the review is not a valid review document (%d problems; first: %s)", len(problems), first)
 		return
 	}
 	if rev.Profile != a.Row.Profile {
-		b.add(tables.CodeRbenchProfileMismatch, tables.Reject, r.Output.Path, 0, "/profile", r.SessionID,
+		b.add(rules.CodeRbenchProfileMismatch, rules.Reject, r.Output.Path, 0, "/profile", r.SessionID,
 			"the review names profile %q but its receipt's arm is %q", rev.Profile, a.Row.Profile)
 	}
 	if rev.ResponseCache == tables.CacheHit {
-		b.add(tables.CodeRbenchResponseCacheHit, tables.Reject, r.Output.Path, 0, "/response_cache", r.SessionID,
+		b.add(rules.CodeRbenchResponseCacheHit, rules.Reject, r.Output.Path, 0, "/response_cache", r.SessionID,
 			"the review came from a model response cache; repeated sessions must bypass it")
 	}
 	a.Review = rev
@@ -65,8 +66,8 @@ func (b *bench) output(a *tables.ReviewAttempt, r *tables.Receipt, line int64) {
 // review records the grounding of every finding and the raw rating of
 // every criterion of a decoded review.
 func (b *bench) review(a *tables.ReviewAttempt, rev *tables.Review, file string) {
-	warn := func(code tables.Code, ptr, format string, args ...any) {
-		b.add(code, tables.Warn, file, 0, ptr, a.Row.SessionID, format, args...)
+	warn := func(code rules.Code, ptr, format string, args ...any) {
+		b.add(code, rules.Warn, file, 0, ptr, a.Row.SessionID, format, args...)
 	}
 	cs := b.b.Case(a.Row.CaseID)
 	ids := map[string]bool{}
@@ -75,7 +76,7 @@ func (b *bench) review(a *tables.ReviewAttempt, rev *tables.Review, file string)
 		f := &rev.Findings[i]
 		ptr := fmt.Sprintf("/findings/%d", i)
 		if ids[f.ID] {
-			warn(tables.CodeRbenchReviewInconsistent, ptr+"/id", "finding ID %s is used twice; the repeat is ignored", f.ID)
+			warn(rules.CodeRbenchReviewInconsistent, ptr+"/id", "finding ID %s is used twice; the repeat is ignored", f.ID)
 			continue
 		}
 		ids[f.ID] = true
@@ -86,13 +87,13 @@ func (b *bench) review(a *tables.ReviewAttempt, rev *tables.Review, file string)
 	for i, cr := range rev.Criteria {
 		ptr := fmt.Sprintf("/criteria/%d", i)
 		if _, dup := rated[cr.Criterion]; dup {
-			warn(tables.CodeRbenchReviewInconsistent, ptr+"/criterion", "criterion %s is rated twice; the repeat is ignored", cr.Criterion)
+			warn(rules.CodeRbenchReviewInconsistent, ptr+"/criterion", "criterion %s is rated twice; the repeat is ignored", cr.Criterion)
 			continue
 		}
 		rated[cr.Criterion] = i
 		for j, id := range cr.FindingIDs {
 			if !ids[id] {
-				warn(tables.CodeRbenchReviewInconsistent, fmt.Sprintf("%s/finding_ids/%d", ptr, j), "criterion %s attaches finding %s, which the review does not have", cr.Criterion, id)
+				warn(rules.CodeRbenchReviewInconsistent, fmt.Sprintf("%s/finding_ids/%d", ptr, j), "criterion %s attaches finding %s, which the review does not have", cr.Criterion, id)
 			}
 		}
 	}
@@ -130,7 +131,7 @@ func (b *bench) ground(a *tables.ReviewAttempt, cs *tables.Case, f *tables.Revie
 	}
 	for j, e := range f.Excerpts {
 		if msg := b.excerptProblem(a.Row.CaseID, e); msg != "" {
-			b.add(tables.CodeRbenchQuoteFabricated, tables.Warn, file, 0, fmt.Sprintf("%s/excerpts/%d", ptr, j), a.Row.SessionID,
+			b.add(rules.CodeRbenchQuoteFabricated, rules.Warn, file, 0, fmt.Sprintf("%s/excerpts/%d", ptr, j), a.Row.SessionID,
 				"finding %s quotes %s lines %d-%d: %s; the finding is not grounded", f.ID, e.Path, e.StartLine, e.EndLine, msg)
 			set(tables.UngroundedFabricatedQuote)
 		}
@@ -140,7 +141,7 @@ func (b *bench) ground(a *tables.ReviewAttempt, cs *tables.Case, f *tables.Revie
 		res, exists := b.files.Trial(t.Path, t.SHA256)
 		switch {
 		case !exists || res == nil:
-			b.add(tables.CodeRbenchProbeUnbound, tables.Warn, file, 0, tptr, a.Row.SessionID,
+			b.add(rules.CodeRbenchProbeUnbound, rules.Warn, file, 0, tptr, a.Row.SessionID,
 				"finding %s says a probe ran, but %s is no readable trial result with sha256 %s; only a bound receipt establishes execution", f.ID, t.Path, t.SHA256)
 			set(tables.UngroundedUnboundProbe)
 			row.Effective = tables.ConclusionUnresolved
@@ -149,12 +150,12 @@ func (b *bench) ground(a *tables.ReviewAttempt, cs *tables.Case, f *tables.Revie
 			if other == "" {
 				other = "no case"
 			}
-			b.add(tables.CodeRbenchReceiptOtherCase, tables.Reject, file, 0, tptr, a.Row.SessionID,
+			b.add(rules.CodeRbenchReceiptOtherCase, rules.Reject, file, 0, tptr, a.Row.SessionID,
 				"finding %s cites trial %s, whose task_checksum is that of %s, not of the reviewed case %s", f.ID, t.Path, other, a.Row.CaseID)
 			set(tables.UngroundedOtherCase)
 		case res.ExceptionInfo != nil || res.VerifierResult == nil || len(res.VerifierResult.Rewards) == 0:
 			if f.Conclusion == tables.ConclusionSupported {
-				b.add(tables.CodeRbenchInstrumentation, tables.Warn, file, 0, tptr, a.Row.SessionID,
+				b.add(rules.CodeRbenchInstrumentation, rules.Warn, file, 0, tptr, a.Row.SessionID,
 					"finding %s rests on trial %s, which %s: unresolved instrumentation, not a detected defect", f.ID, t.Path, trialFailure(res))
 			}
 			set(tables.UngroundedInstrumentation)
@@ -205,7 +206,7 @@ func (b *bench) excerptProblem(caseID string, e tables.Excerpt) string {
 func (b *bench) missing() {
 	for _, a := range b.out.Attempts {
 		if a.Row.Status == tables.ReviewStatusMissing {
-			b.add(tables.CodeRbenchAttemptMissing, tables.Reject, receiptsFile, 0, "", "",
+			b.add(rules.CodeRbenchAttemptMissing, rules.Reject, receiptsFile, 0, "", "",
 				"case %s, profile %s, run %d has no receipt; it stays in every denominator", a.Row.CaseID, a.Row.Profile, a.Row.Run)
 		}
 	}
@@ -220,11 +221,11 @@ func (b *bench) adjudications() {
 		a := &l.Record
 		known := b.findings[a.SessionID+"\x00"+a.FindingID]
 		if !known {
-			b.add(tables.CodeRbenchAdjudicationTarget, tables.Reject, findingAdjudicationsFile, l.Line, "/finding_id", a.SessionID,
+			b.add(rules.CodeRbenchAdjudicationTarget, rules.Reject, findingAdjudicationsFile, l.Line, "/finding_id", a.SessionID,
 				"no review of session %s has finding %s", a.SessionID, a.FindingID)
 		}
 		if who := b.reviewerIdentity(a); who != "" {
-			b.add(tables.CodeRbenchAdjudicatorReviewer, tables.Reject, findingAdjudicationsFile, l.Line, "/adjudicator", a.SessionID,
+			b.add(rules.CodeRbenchAdjudicatorReviewer, rules.Reject, findingAdjudicationsFile, l.Line, "/adjudicator", a.SessionID,
 				"adjudicator %q of finding %s is %s: the reviewer under review cannot adjudicate its own findings", a.Adjudicator, a.FindingID, who)
 		}
 		b.out.Adjudications = append(b.out.Adjudications, tables.FindingAdjudicationRow{Line: l.Line, SessionID: a.SessionID,

@@ -6,6 +6,7 @@ import (
 	"testing/fstest"
 
 	"github.com/evalgate/evalgate/fixtures/rbdefects"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -23,8 +24,8 @@ func benchOn(t *testing.T, files rbdefects.Files) BenchmarkOut {
 	return Benchmark(c, load.ReviewFiles(c))
 }
 
-func codeCounts(fs tables.Findings) map[tables.Code]int {
-	out := map[tables.Code]int{}
+func codeCounts(fs rules.Findings) map[rules.Code]int {
+	out := map[rules.Code]int{}
 	for _, f := range fs {
 		out[f.Code]++
 	}
@@ -64,7 +65,7 @@ func TestBenchmarkValidate(t *testing.T) {
 				}
 			}
 			for _, f := range out.Problems {
-				if slices.Contains(d.Want, f.Code) && (f.Severity == tables.Reject) != d.Reject {
+				if slices.Contains(d.Want, f.Code) && (f.Severity == rules.Reject) != d.Reject {
 					t.Errorf("%s has severity %s; record defect %v", f.Code, f.Severity, d.Reject)
 				}
 			}

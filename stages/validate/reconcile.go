@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -18,7 +19,7 @@ func (c *checker) reconciliationRules(rec *tables.Reconciliation) {
 	for i, d := range rec.EvidenceDispositions {
 		p := at("/reconciliation/evidence_dispositions").index(i)
 		if seen[d.EvidenceID] {
-			c.add(tables.CodeDispositionDuplicate, p.field("evidence_id"), "evidence %q already has a disposition", d.EvidenceID)
+			c.add(rules.CodeDispositionDuplicate, p.field("evidence_id"), "evidence %q already has a disposition", d.EvidenceID)
 		}
 		seen[d.EvidenceID] = true
 		c.dispositionRules(p, d)
@@ -29,26 +30,26 @@ func (c *checker) obligationRules(i int, o tables.Obligation) {
 	p := at("/reconciliation/obligations").index(i)
 	linked := c.links(p.field("final_ids"), o.FinalIDs, targetsFinalIDs)
 	if o.Basis != tables.BasisSource && o.Basis != tables.BasisTask {
-		c.add(tables.CodeEnumValue, p.field("basis"), "obligation basis %q is not task or source", o.Basis)
+		c.add(rules.CodeEnumValue, p.field("basis"), "obligation basis %q is not task or source", o.Basis)
 	}
 	switch o.Status {
 	case tables.ObligationAddressed:
 		if !c.addressedLinks(linked) {
-			c.add(tables.CodeObligationAddressedUnlinked, p.field("final_ids"), "addressed obligation %q needs a C or A link and a V link, or an A link with a verification_limitation", o.ID)
+			c.add(rules.CodeObligationAddressedUnlinked, p.field("final_ids"), "addressed obligation %q needs a C or A link and a V link, or an A link with a verification_limitation", o.ID)
 		}
 		if o.Basis == tables.BasisSource && len(o.EvidenceIDs) == 0 {
-			c.add(tables.CodeEvidenceRequired, p.field("evidence_ids"), "source-based addressed obligation %q has no evidence IDs", o.ID)
+			c.add(rules.CodeEvidenceRequired, p.field("evidence_ids"), "source-based addressed obligation %q has no evidence IDs", o.ID)
 		}
 	case tables.ObligationUnresolved:
 		if !hasKind(linked, kindUncertainty) {
-			c.add(tables.CodeObligationUnresolvedUnlinked, p.field("final_ids"), "unresolved obligation %q has no U link", o.ID)
+			c.add(rules.CodeObligationUnresolvedUnlinked, p.field("final_ids"), "unresolved obligation %q has no U link", o.ID)
 		}
 	case tables.ObligationExcluded:
 		if !hasKind(linked, kindExclusion) {
-			c.add(tables.CodeObligationExcludedUnlinked, p.field("final_ids"), "excluded obligation %q has no X link", o.ID)
+			c.add(rules.CodeObligationExcludedUnlinked, p.field("final_ids"), "excluded obligation %q has no X link", o.ID)
 		}
 	default:
-		c.add(tables.CodeEnumValue, p.field("status"), "obligation status %q is not addressed, excluded or unresolved", o.Status)
+		c.add(rules.CodeEnumValue, p.field("status"), "obligation status %q is not addressed, excluded or unresolved", o.Status)
 	}
 }
 
@@ -69,16 +70,16 @@ func (c *checker) dispositionRules(p pointer, d tables.Disposition) {
 		if !slices.ContainsFunc(linked, func(r record) bool {
 			return r.kind != kindUncertainty && r.kind != kindExclusion && c.citedWithEvidence(r, e)
 		}) {
-			c.add(tables.CodeDispositionUsedUnsupported, p.field("final_ids"), "used evidence %q has no C/A/V link supported by a citation of %q", e, e)
+			c.add(rules.CodeDispositionUsedUnsupported, p.field("final_ids"), "used evidence %q has no C/A/V link supported by a citation of %q", e, e)
 		}
 	case tables.DispositionExcluded:
 		c.excludedDisposition(p, e, linked)
 	case tables.DispositionUnresolved:
 		if !hasKind(linked, kindUncertainty) {
-			c.add(tables.CodeDispositionUnresolvedUnlinked, p.field("final_ids"), "unresolved evidence %q has no U link", e)
+			c.add(rules.CodeDispositionUnresolvedUnlinked, p.field("final_ids"), "unresolved evidence %q has no U link", e)
 		}
 	default:
-		c.add(tables.CodeEnumValue, p.field("status"), "disposition status %q is not used, excluded or unresolved", d.Status)
+		c.add(rules.CodeEnumValue, p.field("status"), "disposition status %q is not used, excluded or unresolved", d.Status)
 	}
 }
 
@@ -111,11 +112,11 @@ func (c *checker) excludedDisposition(p pointer, e string, linked []record) {
 		}
 	}
 	if len(naming) == 0 {
-		c.add(tables.CodeDispositionExcludedUnlinked, p.field("final_ids"), "excluded evidence %q has no X link whose evidence_ids include it", e)
+		c.add(rules.CodeDispositionExcludedUnlinked, p.field("final_ids"), "excluded evidence %q has no X link whose evidence_ids include it", e)
 		return
 	}
 	if !slices.ContainsFunc(naming, func(x tables.Exclusion) bool { return !GenericReason(x.Reason) }) {
-		c.add(tables.CodeExclusionReasonGeneric, p.field("final_ids"), "excluded evidence %q is justified only by the generic reason %q of %q", e, naming[0].Reason, naming[0].ID)
+		c.add(rules.CodeExclusionReasonGeneric, p.field("final_ids"), "excluded evidence %q is justified only by the generic reason %q of %q", e, naming[0].Reason, naming[0].ID)
 	}
 }
 

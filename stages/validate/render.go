@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -173,7 +174,7 @@ func (v *runner) renderPartsRead(r *tables.Receipt, read func(*tables.OutputRef)
 		parts = append(parts, tables.RenderPart{Kind: tables.PartKindData, ID: label, Data: data})
 	}
 	block(tables.BlockTask, task.Text)
-	systems := v.c.Manifest.Kind == tables.KindSystemComparison
+	systems := v.c.Manifest.Kind == rules.KindSystemComparison
 	held = len(parts)
 	switch {
 	case r.Role == tables.RoleDraft:
@@ -229,7 +230,7 @@ func (v *runner) rolePrompts(r *tables.Receipt) ([]string, bool) {
 	d := &v.c.Manifest.Design
 	switch r.Role {
 	case tables.RoleDraft, tables.RoleInvestigation:
-		if r.Arm != nil && v.c.Manifest.Kind != tables.KindSystemComparison {
+		if r.Arm != nil && v.c.Manifest.Kind != rules.KindSystemComparison {
 			return nil, false
 		}
 		return d.DraftPrompts, true
@@ -282,7 +283,7 @@ func (v *runner) renderedInput(ord int, r *tables.Receipt, sr *sessionResult) {
 	if bad := renderingDiffers(r, rend); bad != "" {
 		v.invalidRendering(sr, bad)
 	}
-	if r.Role == tables.RoleReview && v.c.Manifest.Kind != tables.KindSystemComparison && len(r.Inputs.DataBlocks) > 0 {
+	if r.Role == tables.RoleReview && v.c.Manifest.Kind != rules.KindSystemComparison && len(r.Inputs.DataBlocks) > 0 {
 		k := pairKey{task: sr.task, rep: r.Repetition, draft: deref(r.Inputs.DraftSessionID)}
 		pr := pairReview{ord: ord, sr: sr, arm: sr.arm}
 		if !blocksEqual(r.Inputs.DataBlocks, rend.Parts) {
@@ -397,7 +398,7 @@ func (v *runner) pairBlocks(reviews []pairReview) {
 				continue
 			}
 		}
-		v.addReceipt(r.sr, tables.CodePairDataBlocksDiffer, fmt.Sprintf("Arm %s received data blocks %s but arm %s of the same repetition received %s: both arms of a pair must receive identical task, packet and draft bytes; the execution is invalid.",
+		v.addReceipt(r.sr, rules.CodePairDataBlocksDiffer, fmt.Sprintf("Arm %s received data blocks %s but arm %s of the same repetition received %s: both arms of a pair must receive identical task, packet and draft bytes; the execution is invalid.",
 			v.names.str(r.arm), blockList(blocks), v.names.str(first.arm), blockList(firstBlocks)))
 		v.invalidate(r.sr)
 	}
@@ -417,7 +418,7 @@ func blockList(bs []tables.BlockDigest) string {
 // invalidRendering reports a rendered-input mismatch and makes the
 // session invalid.
 func (v *runner) invalidRendering(sr *sessionResult, msg string) {
-	v.addReceipt(sr, tables.CodeRenderedInputMismatch, msg)
+	v.addReceipt(sr, rules.CodeRenderedInputMismatch, msg)
 	v.invalidate(sr)
 }
 

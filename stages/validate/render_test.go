@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -70,7 +71,7 @@ func (f *fixture) independentRendering(ids []string, draft string) string {
 func newPromptFixture(t *testing.T) *fixture {
 	f := newFixture(t)
 	c := f.c
-	c.Manifest.Kind = tables.KindPairedReview
+	c.Manifest.Kind = rules.KindPairedReview
 	c.Manifest.Prompts = nil
 	c.Prompts = map[string][]byte{}
 	for _, p := range promptTexts {
@@ -121,19 +122,19 @@ func (f *fixture) stamp() {
 var promptCases = []struct {
 	name  string
 	mut   func(f *fixture)
-	want  []tables.Code
+	want  []rules.Code
 	class map[string]tables.Classification
 }{
 	{name: "every receipt declares its hand rendering", mut: func(*fixture) {},
 		class: map[string]tables.Classification{"T1-r1-D": tables.ClassValid, "T1-r1-A": tables.ClassValid, "T1-r1-B": tables.ClassValid}},
 	{name: "rendered bytes off by one", mut: func(f *fixture) { f.find("T1-r1-A").Inputs.RenderedBytes++ },
-		want: []tables.Code{tables.CodeRenderedInputMismatch}, class: map[string]tables.Classification{"T1-r1-A": tables.ClassInvalid, "T1-r1-B": tables.ClassValid}},
+		want: []rules.Code{rules.CodeRenderedInputMismatch}, class: map[string]tables.Classification{"T1-r1-A": tables.ClassInvalid, "T1-r1-B": tables.ClassValid}},
 	{name: "rendered sha256 of other bytes", mut: func(f *fixture) { f.find("T1-r1-D").Inputs.RenderedSHA256 = sum([]byte("other")) },
-		want: []tables.Code{tables.CodeRenderedInputMismatch}, class: map[string]tables.Classification{"T1-r1-D": tables.ClassInvalid}},
+		want: []rules.Code{rules.CodeRenderedInputMismatch}, class: map[string]tables.Classification{"T1-r1-D": tables.ClassInvalid}},
 	{name: "a declared data block differs from the rendering", mut: func(f *fixture) {
 		r := f.find("T1-r1-D")
 		r.Inputs.DataBlocks[1].Bytes++
-	}, want: []tables.Code{tables.CodeRenderedInputMismatch}, class: map[string]tables.Classification{"T1-r1-D": tables.ClassInvalid}},
+	}, want: []rules.Code{rules.CodeRenderedInputMismatch}, class: map[string]tables.Classification{"T1-r1-D": tables.ClassInvalid}},
 	{name: "a not_dispatched review declares a rendering", mut: func(f *fixture) {
 		r := f.find("T1-r1-B")
 		r.Status, r.ErrorClass, r.Output = tables.StatusNotDispatched, ptrTo(tables.ErrorUpstreamDraftFailed), nil
@@ -142,7 +143,7 @@ var promptCases = []struct {
 		a := f.find("T1-r1-A")
 		a.Status, a.ErrorClass, a.Output = tables.StatusNotDispatched, ptrTo(tables.ErrorUpstreamDraftFailed), nil
 		a.Inputs.RenderedSHA256, a.Inputs.RenderedBytes = emptySHA256, 0
-	}, want: []tables.Code{tables.CodeRenderedInputMismatch}},
+	}, want: []rules.Code{rules.CodeRenderedInputMismatch}},
 	{name: "the arms of a pair declare different packet blocks", mut: func(f *fixture) {
 		// B received the packet re-serialized: its receipt says so and
 		// declares the rendering of those bytes.
@@ -151,37 +152,37 @@ var promptCases = []struct {
 		r.Inputs.DataBlocks[1] = tables.BlockDigest{Label: "EVIDENCE_PACKET", SHA256: sum([]byte(other)), Bytes: int64(len(other))}
 		text := strings.Replace(f.independentRendering(r.Inputs.PromptIDs, f.answers["T1-r1-D"]), frame("EVIDENCE_PACKET", fixturePacket), frame("EVIDENCE_PACKET", other), 1)
 		r.Inputs.RenderedSHA256, r.Inputs.RenderedBytes = sum([]byte(text)), int64(len(text))
-	}, want: []tables.Code{tables.CodeRenderedInputMismatch, tables.CodePairDataBlocksDiffer}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassInvalid}},
+	}, want: []rules.Code{rules.CodeRenderedInputMismatch, rules.CodePairDataBlocksDiffer}, class: map[string]tables.Classification{"T1-r1-B": tables.ClassInvalid}},
 	{name: "the draft receives B's instruction", mut: func(f *fixture) {
 		f.c.Manifest.Design.DraftPrompts = []string{"common", "draft", "review-b", "final"}
 		f.stamp()
-	}, want: []tables.Code{tables.CodePromptReconciliationInstructionLeaked}},
+	}, want: []rules.Code{rules.CodePromptReconciliationInstructionLeaked}},
 	{name: "the draft receives B's instruction under another ID and kind", mut: func(f *fixture) {
 		text := promptTexts[3].text
 		f.c.Manifest.Prompts = append(f.c.Manifest.Prompts, tables.PromptFile{ID: "extra", SHA256: sum([]byte(text)), Kind: tables.PartRole})
 		f.c.Prompts["extra"] = []byte(text)
 		f.c.Manifest.Design.DraftPrompts = []string{"common", "draft", "extra", "final"}
 		f.stamp()
-	}, want: []tables.Code{tables.CodePromptReconciliationInstructionLeaked}},
+	}, want: []rules.Code{rules.CodePromptReconciliationInstructionLeaked}},
 	{name: "arm A receives the reconciliation schema", mut: func(f *fixture) {
 		f.c.Manifest.Design.Arms[0].Prompts = []string{"common", "review-a", "final", "recon"}
 		f.stamp()
-	}, want: []tables.Code{tables.CodePromptReconciliationSchemaLeaked}},
+	}, want: []rules.Code{rules.CodePromptReconciliationSchemaLeaked}},
 	{name: "arm B lacks the reconciliation schema", mut: func(f *fixture) {
 		f.c.Manifest.Design.Arms[1].Prompts = []string{"common", "review-b", "final"}
 		f.stamp()
-	}, want: []tables.Code{tables.CodePromptPartsInvalid}},
+	}, want: []rules.Code{rules.CodePromptPartsInvalid}},
 	{name: "arm B receives its schema twice", mut: func(f *fixture) {
 		f.c.Manifest.Design.Arms[1].Prompts = []string{"common", "review-b", "final", "recon", "recon"}
 		f.stamp()
-	}, want: []tables.Code{tables.CodePromptPartsInvalid}},
+	}, want: []rules.Code{rules.CodePromptPartsInvalid}},
 	{name: "the draft's schema comes before its instruction", mut: func(f *fixture) {
 		f.c.Manifest.Design.DraftPrompts = []string{"common", "final", "draft"}
 		f.stamp()
-	}, want: []tables.Code{tables.CodePromptPartsInvalid}},
+	}, want: []rules.Code{rules.CodePromptPartsInvalid}},
 	{name: "a prompt file has no kind", mut: func(f *fixture) {
 		f.c.Manifest.Prompts[1].Kind = ""
-	}, want: []tables.Code{tables.CodePromptKindMissing}},
+	}, want: []rules.Code{rules.CodePromptKindMissing}},
 }
 
 func ptrTo[T any](v T) *T { return &v }
@@ -239,19 +240,19 @@ func TestSystemPromptParts(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		edit func(m *tables.Manifest)
-		want []tables.Code
+		want []rules.Code
 	}{
 		{"the example", func(*tables.Manifest) {}, nil},
 		{"the investigation inherits the common instruction", func(m *tables.Manifest) {
 			m.Design.DraftPrompts = []string{"common", "investigate"}
-		}, []tables.Code{tables.CodePromptPartsInvalid}},
+		}, []rules.Code{rules.CodePromptPartsInvalid}},
 		{"the investigation receives the final-answer schema", func(m *tables.Manifest) {
 			m.Design.DraftPrompts = []string{"investigate", "final-answer"}
-		}, []tables.Code{tables.CodePromptPartsInvalid}},
+		}, []rules.Code{rules.CodePromptPartsInvalid}},
 		{"one system's review gets another instruction", func(m *tables.Manifest) {
 			m.Prompts = append(m.Prompts, tables.PromptFile{ID: "review-2", SHA256: sum([]byte("other")), Kind: tables.PartRole})
 			m.Design.Arms[1].Prompts = []string{"common", "review-2", "final-answer"}
-		}, []tables.Code{tables.CodePromptPartsInvalid}},
+		}, []rules.Code{rules.CodePromptPartsInvalid}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, found := load.Campaign(fsys, "example")
@@ -305,7 +306,7 @@ func TestRenderDigestsEqualRender(t *testing.T) {
 				}
 				compared++
 			}
-			if compared == 0 && len(rs) > 0 && c.Manifest.Kind != tables.KindReviewerBenchmark {
+			if compared == 0 && len(rs) > 0 && c.Manifest.Kind != rules.KindReviewerBenchmark {
 				t.Fatal("no session rendered")
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -14,7 +15,7 @@ import (
 // returns the session's classification.
 func (v *runner) response(sr *sessionResult, r *tables.Receipt, task *tables.LoadedTask, role string) tables.Classification {
 	if r.Output == nil {
-		v.addReceipt(sr, tables.CodeOutputMissing, "A response receipt has no output.")
+		v.addReceipt(sr, rules.CodeOutputMissing, "A response receipt has no output.")
 		return tables.ClassInvalid
 	}
 	data, ok := v.readOutput(sr, r.Output)
@@ -68,7 +69,7 @@ func (v *runner) readOutput(sr *sessionResult, out *tables.OutputRef) ([]byte, b
 		v.addReceipt(sr, outputUnreadable(err), fmt.Sprintf("The output %q cannot be read: %v.", out.Path, err))
 		return nil, false
 	case !matches:
-		v.addReceipt(sr, tables.CodeOutputMismatch, fmt.Sprintf("The output %q does not have the receipt's sha256 %s and %d bytes.", out.Path, out.SHA256, out.Bytes))
+		v.addReceipt(sr, rules.CodeOutputMismatch, fmt.Sprintf("The output %q does not have the receipt's sha256 %s and %d bytes.", out.Path, out.SHA256, out.Bytes))
 		return nil, false
 	}
 	return data, true
@@ -77,14 +78,14 @@ func (v *runner) readOutput(sr *sessionResult, out *tables.OutputRef) ([]byte, b
 // outputUnreadable is the code of an output that cannot be read: the
 // confinement's own code for a FIFO, device or escaping symlink (see
 // tables.CampaignDir), else output_missing.
-func outputUnreadable(err error) tables.Code {
-	return tables.FileErrorCode(err, tables.CodeOutputMissing)
+func outputUnreadable(err error) rules.Code {
+	return tables.FileErrorCode(err, rules.CodeOutputMissing)
 }
 
 // answerCheck is the outcome of decoding and checking one answer.
 type answerCheck struct {
 	answer     *tables.Answer // nil when not even the final part decodes
-	findings   tables.Findings
+	findings   rules.Findings
 	finalValid bool
 	recValid   bool
 }
@@ -98,7 +99,7 @@ func (v *runner) checkAnswer(session, file string, data []byte, role string, tas
 	recOnly := a == nil && len(found) > 0 && allUnder(found, "/reconciliation")
 	if recOnly {
 		if doc := finalOnly(data); doc != nil {
-			var more tables.Findings
+			var more rules.Findings
 			a, more = v.answers.Decode(file, doc)
 			if a != nil {
 				found = append(found, more...)
@@ -113,10 +114,10 @@ func (v *runner) checkAnswer(session, file string, data []byte, role string, tas
 		found = append(found, AnswerRules(a, AnswerOptions{File: file, Role: ruleRole, Packet: &task.Packet, items: v.packetOf(task).items, scratch: &v.scratch})...)
 	}
 	if a == nil && len(found) == 0 {
-		found = append(found, tables.Finding{Code: tables.CodeJSONSyntax, File: file, Message: "The answer could not be decoded."})
+		found = append(found, rules.Finding{Code: rules.CodeJSONSyntax, File: file, Message: "The answer could not be decoded."})
 	}
 	for i := range found {
-		found[i].Severity, found[i].Session = tables.Warn, session
+		found[i].Severity, found[i].Session = rules.Warn, session
 	}
 	found.Sort()
 	v.findings = append(v.findings, found...)
@@ -144,7 +145,7 @@ func under(p, prefix string) bool {
 	return p == prefix || strings.HasPrefix(p, prefix+"/")
 }
 
-func allUnder(fs tables.Findings, prefix string) bool {
+func allUnder(fs rules.Findings, prefix string) bool {
 	for _, f := range fs {
 		if !under(f.Pointer, prefix) {
 			return false
@@ -153,7 +154,7 @@ func allUnder(fs tables.Findings, prefix string) bool {
 	return true
 }
 
-func anyUnder(fs tables.Findings, prefix string) bool {
+func anyUnder(fs rules.Findings, prefix string) bool {
 	for _, f := range fs {
 		if under(f.Pointer, prefix) {
 			return true
@@ -162,7 +163,7 @@ func anyUnder(fs tables.Findings, prefix string) bool {
 	return false
 }
 
-func anyOutside(fs tables.Findings, prefix string) bool {
+func anyOutside(fs rules.Findings, prefix string) bool {
 	for _, f := range fs {
 		if !under(f.Pointer, prefix) {
 			return true
@@ -173,7 +174,7 @@ func anyOutside(fs tables.Findings, prefix string) bool {
 
 // firstCode returns the code of the first finding at or under p, or "";
 // p is joined only when there are findings.
-func firstCode(fs tables.Findings, p pointer) tables.Code {
+func firstCode(fs rules.Findings, p pointer) rules.Code {
 	if len(fs) == 0 {
 		return ""
 	}

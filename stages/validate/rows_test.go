@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/fixtures/rbdefects"
+	"github.com/evalgate/evalgate/rules"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -113,7 +114,7 @@ func TestRunMalformedReconciliation(t *testing.T) {
 		t.Errorf("%d citation rows, want 6: the final is still checked", s.Citations.Len())
 	}
 	for _, fd := range s.Findings {
-		if fd.Severity != tables.Warn {
+		if fd.Severity != rules.Warn {
 			t.Errorf("model fault recorded as campaign rejection: %v", fd)
 		}
 	}
@@ -153,7 +154,7 @@ func TestRunDeterministic(t *testing.T) {
 // TestEveryCodeCovered asserts that every validate code is produced by a
 // unit case here or named by a file in stages/testdata/answers.
 func TestEveryCodeCovered(t *testing.T) {
-	covered := map[tables.Code]bool{}
+	covered := map[rules.Code]bool{}
 	for _, c := range answerCases {
 		for _, code := range c.want {
 			covered[code] = true
@@ -181,17 +182,17 @@ func TestEveryCodeCovered(t *testing.T) {
 			}
 		}
 	}
-	covered[tables.CodeRbenchReviewMalformed] = true // the example's malformed review: TestBenchmarkGrounding
+	covered[rules.CodeRbenchReviewMalformed] = true // the example's malformed review: TestBenchmarkGrounding
 	entries, err := os.ReadDir("../testdata/answers")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
 		if parts := strings.Split(e.Name(), "__"); len(parts) == 3 && parts[0] != "valid" {
-			covered[tables.Code(parts[1])] = true
+			covered[rules.Code(parts[1])] = true
 		}
 	}
-	for _, d := range tables.AllCodes() {
+	for _, d := range rules.AllCodes() {
 		if d.Stage == "validate" && !covered[d.Code] {
 			t.Errorf("code %s has no test case", d.Code)
 		}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -19,7 +20,7 @@ const receiptsFile = "receipts.jsonl"
 func Run(c *tables.Campaign, answers tables.Answers) Out {
 	v := newRunner(c, answers)
 	v.promptParts()
-	if c.Manifest.Kind == tables.KindSystemComparison {
+	if c.Manifest.Kind == rules.KindSystemComparison {
 		v.runSystems()
 		return v.finish()
 	}
@@ -69,7 +70,7 @@ type runner struct {
 	// every row of such an ID gets the largest citation count among them
 	// (Out.CitationCounts).
 	shared   map[string]struct{}
-	findings tables.Findings
+	findings rules.Findings
 	// replacements is the replacement rule's outcome (walkSchedule).
 	replacements tables.Replacements
 	// firsts holds where facts holds the facts of the first receipt of
@@ -115,9 +116,9 @@ func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 }
 
 // addReceipt records a campaign-level finding about the receipt on line.
-func (v *runner) addReceipt(sr *sessionResult, code tables.Code, msg string) {
-	v.findings = append(v.findings, tables.Finding{
-		Code: code, Severity: tables.Reject, File: receiptsFile, Line: sr.line,
+func (v *runner) addReceipt(sr *sessionResult, code rules.Code, msg string) {
+	v.findings = append(v.findings, rules.Finding{
+		Code: code, Severity: rules.Reject, File: receiptsFile, Line: sr.line,
 		Session: sr.id, Message: msg,
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -65,7 +66,7 @@ type readResult struct {
 	matches  bool
 	err      error
 	answer   *tables.Answer
-	findings tables.Findings
+	findings rules.Findings
 }
 
 func readAhead(c *tables.Campaign) aheadAnswers {
@@ -93,7 +94,7 @@ func (a aheadAnswers) Read(out *tables.OutputRef) ([]byte, bool, error) {
 	return a.plain.Read(out)
 }
 
-func (a aheadAnswers) Decode(file string, data []byte) (*tables.Answer, tables.Findings) {
+func (a aheadAnswers) Decode(file string, data []byte) (*tables.Answer, rules.Findings) {
 	if len(data) > 0 {
 		if r := a.decoded[&data[0]]; r != nil && len(r.data) == len(data) {
 			return r.answer, slices.Clone(r.findings) // the caller sorts and extends them

@@ -13,38 +13,39 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
 
 // testDecode is a strict decoder independent of stages/load: unknown
 // members are refused and a semantic error keeps its JSON pointer.
-func testDecode(file string, data []byte) (*tables.Answer, tables.Findings) {
+func testDecode(file string, data []byte) (*tables.Answer, rules.Findings) {
 	var a tables.Answer
 	err := json.Unmarshal(data, &a, json.RejectUnknownMembers(true))
 	if err == nil {
 		return &a, nil
 	}
-	f := tables.Finding{Code: tables.CodeJSONSyntax, Severity: tables.Reject, File: file, Message: err.Error()}
+	f := rules.Finding{Code: rules.CodeJSONSyntax, Severity: rules.Reject, File: file, Message: err.Error()}
 	var se *json.SemanticError
 	if errors.As(err, &se) {
-		f.Code, f.Pointer = tables.CodeUnknownKey, string(se.JSONPointer)
+		f.Code, f.Pointer = rules.CodeUnknownKey, string(se.JSONPointer)
 	}
-	return nil, tables.Findings{f}
+	return nil, rules.Findings{f}
 }
 
 // testAnswers reads answers as the pipeline does but decodes them with
 // decode.
-func testAnswers(c *tables.Campaign, decode func(string, []byte) (*tables.Answer, tables.Findings)) tables.Answers {
+func testAnswers(c *tables.Campaign, decode func(string, []byte) (*tables.Answer, rules.Findings)) tables.Answers {
 	return decodeWith{load.Answers(c), decode}
 }
 
 type decodeWith struct {
 	tables.Answers
-	decode func(string, []byte) (*tables.Answer, tables.Findings)
+	decode func(string, []byte) (*tables.Answer, rules.Findings)
 }
 
-func (d decodeWith) Decode(file string, data []byte) (*tables.Answer, tables.Findings) {
+func (d decodeWith) Decode(file string, data []byte) (*tables.Answer, rules.Findings) {
 	return d.decode(file, data)
 }
 
@@ -199,6 +200,6 @@ func sessionRow(s Out, id string) tables.Session {
 	return tables.Session{}
 }
 
-func setCodes(s Out) []tables.Code {
+func setCodes(s Out) []rules.Code {
 	return distinctCodes(s.Findings)
 }

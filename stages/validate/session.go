@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -20,7 +21,7 @@ func (v *runner) session(l *tables.Line[tables.Receipt]) *sessionResult {
 	role, prompts, planned := v.plannedRole(r, task)
 	sr.planned = planned
 	if (r.Role == tables.RoleDraft || r.Role == tables.RoleReview) && !planned {
-		v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("%s receipt for task %q, arm %q matches no planned session of the design.", r.Role, r.TaskID, deref(r.Arm)))
+		v.addReceipt(sr, rules.CodeSessionUnplanned, fmt.Sprintf("%s receipt for task %q, arm %q matches no planned session of the design.", r.Role, r.TaskID, deref(r.Arm)))
 	}
 	v.checkIdentity(sr, r, planned, func() []string { return v.identityMismatches(r, task, prompts) })
 	v.setClass(sr, v.classify(sr, r, task, role))
@@ -57,7 +58,7 @@ func (v *runner) checkIdentity(sr *sessionResult, r *tables.Receipt, planned boo
 	}
 	if bad := mismatches(); len(bad) > 0 {
 		sr.identity = false
-		v.addReceipt(sr, tables.CodeIdentityMismatch, "The receipt's "+strings.Join(bad, ", ")+" differ from the manifest; the execution is invalid.")
+		v.addReceipt(sr, rules.CodeIdentityMismatch, "The receipt's "+strings.Join(bad, ", ")+" differ from the manifest; the execution is invalid.")
 	}
 }
 
@@ -170,13 +171,13 @@ func (v *runner) promptHashesMatch(hashes, ids []string) bool {
 func (v *runner) classify(sr *sessionResult, r *tables.Receipt, task *tables.LoadedTask, role string) tables.Classification {
 	switch {
 	case r.EndedAt == nil:
-		v.addReceipt(sr, tables.CodeTerminalMissing, "The session started but has no terminal receipt (ended_at is null); the execution is invalid.")
+		v.addReceipt(sr, rules.CodeTerminalMissing, "The session started but has no terminal receipt (ended_at is null); the execution is invalid.")
 		return tables.ClassInvalid
 	case r.Status == tables.StatusNotDispatched:
 		return tables.ClassNotDispatched
 	case r.Status == tables.StatusResponse:
 		if r.ErrorClass != nil {
-			v.addReceipt(sr, tables.CodeReceiptInconsistent, fmt.Sprintf("A response receipt has error class %q.", *r.ErrorClass))
+			v.addReceipt(sr, rules.CodeReceiptInconsistent, fmt.Sprintf("A response receipt has error class %q.", *r.ErrorClass))
 			return tables.ClassInvalid
 		}
 		if role == "" {
@@ -186,7 +187,7 @@ func (v *runner) classify(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 	case r.Status == tables.StatusError || r.Status == tables.StatusInterruption:
 		return v.errorClass(sr, r)
 	}
-	v.addReceipt(sr, tables.CodeReceiptInconsistent, fmt.Sprintf("Status %q is not a terminal status.", r.Status))
+	v.addReceipt(sr, rules.CodeReceiptInconsistent, fmt.Sprintf("Status %q is not a terminal status.", r.Status))
 	return tables.ClassInvalid
 }
 
@@ -195,7 +196,7 @@ func (v *runner) classify(sr *sessionResult, r *tables.Receipt, task *tables.Loa
 func (v *runner) errorClass(sr *sessionResult, r *tables.Receipt) tables.Classification {
 	switch {
 	case r.ErrorClass == nil:
-		v.addReceipt(sr, tables.CodeReceiptInconsistent, fmt.Sprintf("A %s receipt has no error class.", r.Status))
+		v.addReceipt(sr, rules.CodeReceiptInconsistent, fmt.Sprintf("A %s receipt has no error class.", r.Status))
 		return tables.ClassInvalid
 	case slices.Contains(modelErrors, *r.ErrorClass):
 		return tables.ClassScoredFailure
@@ -203,6 +204,6 @@ func (v *runner) errorClass(sr *sessionResult, r *tables.Receipt) tables.Classif
 		sr.infra = true
 		return tables.ClassInvalid
 	}
-	v.addReceipt(sr, tables.CodeReceiptInconsistent, fmt.Sprintf("Error class %q does not fit a %s receipt.", *r.ErrorClass, r.Status))
+	v.addReceipt(sr, rules.CodeReceiptInconsistent, fmt.Sprintf("Error class %q does not fit a %s receipt.", *r.ErrorClass, r.Status))
 	return tables.ClassInvalid
 }

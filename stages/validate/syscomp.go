@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -75,7 +76,7 @@ func (v *runner) systemSession(l *tables.Line[tables.Receipt]) *sessionResult {
 		planned = false
 	}
 	if !planned && r.Role != tables.RoleAdjudication {
-		v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("%s receipt for task %q, system %q matches no planned session of the system comparison.", r.Role, r.TaskID, deref(r.Arm)))
+		v.addReceipt(sr, rules.CodeSessionUnplanned, fmt.Sprintf("%s receipt for task %q, system %q matches no planned session of the system comparison.", r.Role, r.TaskID, deref(r.Arm)))
 	}
 	v.checkIdentity(sr, r, planned, func() []string { return v.systemIdentity(r, task, arm) })
 	v.setClass(sr, v.systemClassify(sr, r, task, arm))
@@ -135,7 +136,7 @@ func (v *runner) systemClassify(sr *sessionResult, r *tables.Receipt, task *tabl
 	}
 	obs := v.c.Observations[deref(r.Inputs.DraftSessionID)]
 	if obs == nil {
-		v.addReceipt(sr, tables.CodeObservationsMissing, fmt.Sprintf("The review names investigation %q, which recorded no readable raw-observation packet, so its evidence is unknown; the execution is invalid.", deref(r.Inputs.DraftSessionID)))
+		v.addReceipt(sr, rules.CodeObservationsMissing, fmt.Sprintf("The review names investigation %q, which recorded no readable raw-observation packet, so its evidence is unknown; the execution is invalid.", deref(r.Inputs.DraftSessionID)))
 		return tables.ClassInvalid
 	}
 	workflow := *task
@@ -150,10 +151,10 @@ func (v *runner) investigation(sr *sessionResult, r *tables.Receipt) tables.Clas
 	case r.EndedAt == nil || r.Status != tables.StatusResponse || r.ErrorClass != nil:
 		return v.classify(sr, r, nil, "")
 	case r.Output == nil:
-		v.addReceipt(sr, tables.CodeOutputMissing, "A response receipt has no output.")
+		v.addReceipt(sr, rules.CodeOutputMissing, "A response receipt has no output.")
 		return tables.ClassInvalid
 	case r.Observations == nil:
-		v.addReceipt(sr, tables.CodeObservationsMissing, "The investigation returned a response but recorded no raw-observation packet; the execution is invalid.")
+		v.addReceipt(sr, rules.CodeObservationsMissing, "The investigation returned a response but recorded no raw-observation packet; the execution is invalid.")
 		return tables.ClassInvalid
 	case v.c.Observations[r.SessionID] == nil:
 		return tables.ClassInvalid // the loader reported why the packet is unusable
@@ -165,15 +166,15 @@ func (v *runner) investigation(sr *sessionResult, r *tables.Receipt) tables.Clas
 	ok = utf8.Valid(data) && strings.TrimSpace(string(data)) != ""
 	v.open.AnswerValid = boolPtr(ok)
 	if !ok {
-		v.findings = append(v.findings, tables.Finding{
-			Code: tables.CodeInvestigationEmpty, Severity: tables.Warn, File: r.Output.Path, Session: sr.id,
+		v.findings = append(v.findings, rules.Finding{
+			Code: rules.CodeInvestigationEmpty, Severity: rules.Warn, File: r.Output.Path, Session: sr.id,
 			Message: "The investigation's draft is empty or not UTF-8: an investigation-stage system failure.",
 		})
 		return tables.ClassScoredFailure
 	}
 	if n := v.c.ObservationTokens[r.SessionID]; n > tables.PacketTokenLimit {
-		v.findings = append(v.findings, tables.Finding{
-			Code: tables.CodeEvidenceBudgetExceeded, Severity: tables.Warn, File: r.Observations.Path, Pointer: "/packet_tokens", Session: sr.id,
+		v.findings = append(v.findings, rules.Finding{
+			Code: rules.CodeEvidenceBudgetExceeded, Severity: rules.Warn, File: r.Observations.Path, Pointer: "/packet_tokens", Session: sr.id,
 			Message: fmt.Sprintf("The returned packet is %d tokens under the frozen tokenizer, over the %d-token limit: a valid evidence_budget_exceeded system failure; the packet is never trimmed and the review must not be dispatched.", n, tables.PacketTokenLimit),
 		})
 		return tables.ClassScoredFailure

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -45,7 +46,7 @@ func (v *workflows) systemSlot(slot tables.Slot, final int64, rs []*sessionResul
 		inv := v.expect(slot, final, tables.RoleInvestigation, arm, rs, used)
 		rv := v.expect(slot, final, tables.RoleReview, arm, rs, used)
 		if inv != nil && v.statusOf(inv) == tables.StatusNotDispatched {
-			v.addReceipt(inv, tables.CodeNotDispatchedUnexpected, "An investigation is never not_dispatched.")
+			v.addReceipt(inv, rules.CodeNotDispatchedUnexpected, "An investigation is never not_dispatched.")
 		}
 		if rv != nil {
 			v.reviewAfterInvestigation(rv, inv)
@@ -56,10 +57,10 @@ func (v *workflows) systemSlot(slot tables.Slot, final int64, rs []*sessionResul
 			continue
 		}
 		if !used[sr] {
-			v.addReceipt(sr, tables.CodeSessionUnplanned, fmt.Sprintf("System %q is not in the order of %s repetition %d.", v.armOf(sr), slot.Task, slot.Repetition))
+			v.addReceipt(sr, rules.CodeSessionUnplanned, fmt.Sprintf("System %q is not in the order of %s repetition %d.", v.armOf(sr), slot.Task, slot.Repetition))
 		}
 		if sr.infra {
-			v.addReceipt(sr, tables.CodeInfrastructureInvalid, fmt.Sprintf("The session failed with infrastructure error %q and its slot was not replaced.", v.errorOf(sr)))
+			v.addReceipt(sr, rules.CodeInfrastructureInvalid, fmt.Sprintf("The session failed with infrastructure error %q and its slot was not replaced.", v.errorOf(sr)))
 		}
 	}
 }
@@ -71,9 +72,9 @@ func (v *workflows) reviewAfterInvestigation(rv, inv *sessionResult) {
 	dispatched := v.statusOf(rv) != tables.StatusNotDispatched
 	switch {
 	case failed && dispatched:
-		v.addReceipt(rv, tables.CodeReviewAfterFailedDraft, fmt.Sprintf("The review was dispatched although investigation %s failed; it must be a not_dispatched receipt.", inv.id))
+		v.addReceipt(rv, rules.CodeReviewAfterFailedDraft, fmt.Sprintf("The review was dispatched although investigation %s failed; it must be a not_dispatched receipt.", inv.id))
 	case !failed && !dispatched:
-		v.addReceipt(rv, tables.CodeNotDispatchedUnexpected, "The review was not dispatched although its investigation did not fail.")
+		v.addReceipt(rv, rules.CodeNotDispatchedUnexpected, "The review was not dispatched although its investigation did not fail.")
 	}
 	if !dispatched || inv == nil {
 		return
@@ -88,6 +89,6 @@ func (v *workflows) reviewAfterInvestigation(rv, inv *sessionResult) {
 	if bad != "" {
 		rv.identity = false
 		rv.class = classInvalid
-		v.addReceipt(rv, tables.CodeIdentityMismatch, "The review's "+bad+"; the execution is invalid.")
+		v.addReceipt(rv, rules.CodeIdentityMismatch, "The review's "+bad+"; the execution is invalid.")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -59,20 +60,20 @@ func (v *runner) setupOf(arm, repo string, first tables.Slot, preparations []*se
 	for _, sr := range preparations {
 		switch {
 		case found != nil:
-			v.addReceipt(sr, tables.CodeSetupDuplicate, fmt.Sprintf("System %q already has a preparation receipt for repository %q on line %d.", arm, repo, found.line))
+			v.addReceipt(sr, rules.CodeSetupDuplicate, fmt.Sprintf("System %q already has a preparation receipt for repository %q on line %d.", arm, repo, found.line))
 			continue
 		case v.taskOf(sr) != first.Task || sr.rep != first.Repetition:
-			v.addReceipt(sr, tables.CodeSetupNotFirst, fmt.Sprintf("The cold setup of system %q in repository %q is charged to %s repetition %d, but the first workflow there is %s repetition %d.",
+			v.addReceipt(sr, rules.CodeSetupNotFirst, fmt.Sprintf("The cold setup of system %q in repository %q is charged to %s repetition %d, but the first workflow there is %s repetition %d.",
 				arm, repo, v.taskOf(sr), sr.rep, first.Task, first.Repetition))
 		}
 		found = sr
 		if sr.infra {
-			v.addReceipt(sr, tables.CodeInfrastructureInvalid, fmt.Sprintf("The preparation failed with infrastructure error %q.", v.errorOf(sr)))
+			v.addReceipt(sr, rules.CodeInfrastructureInvalid, fmt.Sprintf("The preparation failed with infrastructure error %q.", v.errorOf(sr)))
 		}
 	}
 	if found == nil {
-		v.findings = append(v.findings, tables.Finding{
-			Code: tables.CodeSetupMissing, Severity: tables.Reject, File: receiptsFile,
+		v.findings = append(v.findings, rules.Finding{
+			Code: rules.CodeSetupMissing, Severity: rules.Reject, File: receiptsFile,
 			Message: fmt.Sprintf("System %q has no preparation (cold setup) receipt for repository %q.", arm, repo),
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -19,7 +20,7 @@ import (
 type sysCase struct {
 	name  string
 	mut   func(t *testing.T, f fstest.MapFS)
-	want  []tables.Code
+	want  []rules.Code
 	class map[string]tables.Classification // session → classification
 }
 
@@ -31,14 +32,14 @@ var systemCases = []sysCase{
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
 			return slices.DeleteFunc(rs, func(r tables.Receipt) bool { return r.SessionID == "setup-madar-relay-queue" })
 		})
-	}, want: []tables.Code{tables.CodeSetupMissing}},
+	}, want: []rules.Code{rules.CodeSetupMissing}},
 	{name: "a cold setup is recorded twice", mut: func(t *testing.T, f fstest.MapFS) {
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
 			dup := *sysFind(t, rs, "setup-serena-form-kit")
 			dup.SessionID, dup.RequestID = "setup-serena-form-kit-2", "req_dup"
 			return append(rs, dup)
 		})
-	}, want: []tables.Code{tables.CodeSetupDuplicate}},
+	}, want: []rules.Code{rules.CodeSetupDuplicate}},
 	{name: "a cold setup is charged to a later workflow", mut: func(t *testing.T, f fstest.MapFS) {
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
 			r, other := sysFind(t, rs, "setup-serena-ledger-sync"), "S3"
@@ -48,13 +49,13 @@ var systemCases = []sysCase{
 			r.TaskID, r.Inputs.TaskSHA256 = other, sysFind(t, rs, other+"-r1-serena-I").Inputs.TaskSHA256
 			return rs
 		})
-	}, want: []tables.Code{tables.CodeSetupNotFirst}},
+	}, want: []rules.Code{rules.CodeSetupNotFirst}},
 	{name: "an investigation recorded no observations", mut: func(t *testing.T, f fstest.MapFS) {
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
 			sysFind(t, rs, "S1-r2-madar-I").Observations = nil
 			return rs
 		})
-	}, want: []tables.Code{tables.CodeObservationsMissing},
+	}, want: []rules.Code{rules.CodeObservationsMissing},
 		class: map[string]tables.Classification{"S1-r2-madar-I": tables.ClassInvalid, "S1-r2-madar-R": tables.ClassInvalid}},
 	{name: "an empty investigation draft is a scored failure and its review must not run", mut: func(t *testing.T, f fstest.MapFS) {
 		f["answers/S1-r2-madar-I.txt"] = &fstest.MapFile{Data: []byte(" \n")}
@@ -63,14 +64,14 @@ var systemCases = []sysCase{
 			r.Output.SHA256, r.Output.Bytes = shaHex([]byte(" \n")), 2
 			return rs
 		})
-	}, want: []tables.Code{tables.CodeInvestigationEmpty, tables.CodeReviewAfterFailedDraft, tables.CodeRenderedInputMismatch},
+	}, want: []rules.Code{rules.CodeInvestigationEmpty, rules.CodeReviewAfterFailedDraft, rules.CodeRenderedInputMismatch},
 		class: map[string]tables.Classification{"S1-r2-madar-I": tables.ClassScoredFailure}},
 	{name: "a review received another packet", mut: func(t *testing.T, f fstest.MapFS) {
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
 			sysFind(t, rs, "S1-r2-madar-R").Inputs.PacketSHA256 = sysFind(t, rs, "S1-r2-serena-R").Inputs.PacketSHA256
 			return rs
 		})
-	}, want: []tables.Code{tables.CodeIdentityMismatch}, class: map[string]tables.Classification{"S1-r2-madar-R": tables.ClassInvalid}},
+	}, want: []rules.Code{rules.CodeIdentityMismatch}, class: map[string]tables.Classification{"S1-r2-madar-R": tables.ClassInvalid}},
 	{name: "a review names another workflow's investigation", mut: func(t *testing.T, f fstest.MapFS) {
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
 			id := "S1-r2-serena-I"
@@ -78,10 +79,10 @@ var systemCases = []sysCase{
 			return rs
 		})
 		// Its rendering then has the other draft and packet: it differs too.
-	}, want: []tables.Code{tables.CodeIdentityMismatch, tables.CodeRenderedInputMismatch}, class: map[string]tables.Classification{"S1-r2-madar-R": tables.ClassInvalid}},
+	}, want: []rules.Code{rules.CodeIdentityMismatch, rules.CodeRenderedInputMismatch}, class: map[string]tables.Classification{"S1-r2-madar-R": tables.ClassInvalid}},
 	{name: "a packet one token over the limit is an evidence budget failure and its review must not run", mut: func(t *testing.T, f fstest.MapFS) {
 		sysObs(t, f, "S1-r2-madar-I", func(l *tables.ObservationLog) { l.PacketTokens = tables.PacketTokenLimit + 1 })
-	}, want: []tables.Code{tables.CodeEvidenceBudgetExceeded, tables.CodeReviewAfterFailedDraft},
+	}, want: []rules.Code{rules.CodeEvidenceBudgetExceeded, rules.CodeReviewAfterFailedDraft},
 		class: map[string]tables.Classification{"S1-r2-madar-I": tables.ClassScoredFailure}},
 	{name: "a packet exactly at the limit is within it", mut: func(t *testing.T, f fstest.MapFS) {
 		sysObs(t, f, "S1-r2-madar-I", func(l *tables.ObservationLog) { l.PacketTokens = tables.PacketTokenLimit })
@@ -90,7 +91,7 @@ var systemCases = []sysCase{
 		sysEdit(t, f, func(rs []tables.Receipt) []tables.Receipt {
 			return slices.DeleteFunc(rs, func(r tables.Receipt) bool { return r.SessionID == "S3-r1-native-R" })
 		})
-	}, want: []tables.Code{tables.CodeSessionMissing}, class: map[string]tables.Classification{"S3-r1-native-R": tables.ClassInvalid}},
+	}, want: []rules.Code{rules.CodeSessionMissing}, class: map[string]tables.Classification{"S3-r1-native-R": tables.ClassInvalid}},
 }
 
 func TestSystemComparisonValidate(t *testing.T) {
@@ -103,7 +104,7 @@ func TestSystemComparisonValidate(t *testing.T) {
 				t.Fatalf("load rejected: %v", found)
 			}
 			s := Run(c, load.Answers(c))
-			var got []tables.Code
+			var got []rules.Code
 			for _, x := range s.Findings {
 				if !slices.Contains(got, x.Code) {
 					got = append(got, x.Code)

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -40,7 +41,7 @@ type answerScratch struct {
 // With a packet it also checks evidence IDs exist and the disposition set
 // equals the packet set. Findings have severity Reject and no session; they
 // are sorted.
-func AnswerRules(a *tables.Answer, opts AnswerOptions) tables.Findings {
+func AnswerRules(a *tables.Answer, opts AnswerOptions) rules.Findings {
 	if a == nil {
 		return nil
 	}
@@ -50,17 +51,17 @@ func AnswerRules(a *tables.Answer, opts AnswerOptions) tables.Findings {
 	switch opts.Role {
 	case RoleReconciliation:
 		if rec == nil {
-			c.add(tables.CodeReconciliationMissing, at("/reconciliation"), "the reconciliation review returned reconciliation null")
+			c.add(rules.CodeReconciliationMissing, at("/reconciliation"), "the reconciliation review returned reconciliation null")
 		} else {
 			c.reconciliationRules(rec)
 		}
 	case RoleDraft, RoleReview:
 		if rec != nil {
-			c.add(tables.CodeReconciliationUnexpected, at("/reconciliation"), "a %s must return reconciliation null", opts.Role)
+			c.add(rules.CodeReconciliationUnexpected, at("/reconciliation"), "a %s must return reconciliation null", opts.Role)
 			rec = nil
 		}
 	default:
-		c.add(tables.CodeRoleUnknown, pointer{}, "role %q is not draft, review or reconciliation", opts.Role)
+		c.add(rules.CodeRoleUnknown, pointer{}, "role %q is not draft, review or reconciliation", opts.Role)
 		rec = nil
 	}
 	if opts.Packet != nil {
@@ -76,7 +77,7 @@ type checker struct {
 	a       *tables.Answer
 	idx     finalIndex
 	scratch *answerScratch
-	out     tables.Findings
+	out     rules.Findings
 }
 
 func newChecker(a *tables.Answer, file string, scratch *answerScratch) *checker {
@@ -87,10 +88,10 @@ func newChecker(a *tables.Answer, file string, scratch *answerScratch) *checker 
 	return &checker{file: file, a: a, idx: scratch.idx, scratch: scratch}
 }
 
-func (c *checker) add(code tables.Code, p pointer, format string, args ...any) {
-	c.out = append(c.out, tables.Finding{
+func (c *checker) add(code rules.Code, p pointer, format string, args ...any) {
+	c.out = append(c.out, rules.Finding{
 		Code:     code,
-		Severity: tables.Reject,
+		Severity: rules.Reject,
 		File:     c.file,
 		Pointer:  p.String(),
 		Message:  fmt.Sprintf(format, args...) + ".",

@@ -15,7 +15,7 @@
 //     ceiling whose outcome (held, use, limit) changes, is a change; two
 //     outputs of different campaign kinds are not comparable.
 //   - Every difference has a [Direction]: a gate's observation reads by
-//     the gate's comparison in the gate registry (tables.FindGate), never
+//     the gate's comparison in the gate registry (rules.FindGate), never
 //     by a rule of its own here.
 //   - Differences are listed in a fixed order (decision, rejecting
 //     findings, ceilings, gates, arms, ratios, tasks, review metrics; within each, OLD's order then NEW-only items), so the
@@ -30,6 +30,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -215,8 +216,8 @@ func (d *differ) decision(old, nw scorecard.DecisionResult) {
 // rejections lists every rejecting finding present on one side only, keyed
 // by its code and position (file, line, pointer, session): a defect of the
 // record that appears or is fixed changes what can be judged.
-func (d *differ) rejections(old, nw []tables.Finding) {
-	key := func(f tables.Finding) string {
+func (d *differ) rejections(old, nw []rules.Finding) {
+	key := func(f rules.Finding) string {
 		k := string(f.Code) + " " + cmp.Or(f.File, "campaign")
 		if f.Line > 0 {
 			k += fmt.Sprintf(":%d", f.Line)

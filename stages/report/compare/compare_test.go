@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/aggregate"
 	"github.com/evalgate/evalgate/stages/report"
 	"github.com/evalgate/evalgate/stages/report/internal/fixture"
@@ -278,8 +279,8 @@ func TestCompareRejectingFindingsAndCeilings(t *testing.T) {
 	nw := writeOutput(t, func(c *tables.Campaign, s *tables.Set) {
 		s.Ceilings = []tables.Ceiling{{Ceiling: "input_tokens", Unit: "tokens", Limit: &limit, Use: &over, Held: &exceeded}}
 		s.Rejections = append(s.Rejections,
-			tables.Finding{Code: tables.CodeCeilingCampaignInput, Severity: tables.Reject, File: "manifest.json", Pointer: "/ceilings/campaign/input_tokens"},
-			tables.Finding{Code: tables.CodeMeterMissing, Severity: tables.Warn, File: "receipts.jsonl", Line: 3, Session: "T1-r1-A"})
+			rules.Finding{Code: rules.CodeCeilingCampaignInput, Severity: rules.Reject, File: "manifest.json", Pointer: "/ceilings/campaign/input_tokens"},
+			rules.Finding{Code: rules.CodeMeterMissing, Severity: rules.Warn, File: "receipts.jsonl", Line: 3, Session: "T1-r1-A"})
 	})
 	c := compare(t, old, nw, "0")
 	if !c.Changed {
@@ -305,7 +306,7 @@ func TestCompareRejectingFindingsAndCeilings(t *testing.T) {
 // comparable.
 func TestCompareKindChange(t *testing.T) {
 	old := writeOutput(t, nil)
-	nw := writeOutput(t, func(c *tables.Campaign, s *tables.Set) { c.Manifest.Kind = tables.KindSystemComparison })
+	nw := writeOutput(t, func(c *tables.Campaign, s *tables.Set) { c.Manifest.Kind = rules.KindSystemComparison })
 	if _, err := Dirs(old, nw, Options{}); !errors.Is(err, ErrKindMismatch) {
 		t.Fatalf("err %v, want ErrKindMismatch", err)
 	}
@@ -318,14 +319,14 @@ func TestCompareKindChange(t *testing.T) {
 func TestCompareDirection(t *testing.T) {
 	old := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
 		s.Gates = append(s.Gates,
-			tables.Gate{Gate: tables.GateMacroFloor, Arm: "B", Observed: "0.80", Threshold: ">= 0.75", Pass: true},
-			tables.Gate{Gate: tables.GateCostAggregate, Arm: "B", Observed: "1.10", Threshold: "<= 1.25", Pass: true},
-			tables.Gate{Gate: tables.GateProtocol, Arm: "B", Observed: "0", Threshold: "<= 0", Pass: true})
+			tables.Gate{Gate: rules.GateMacroFloor, Arm: "B", Observed: "0.80", Threshold: ">= 0.75", Pass: true},
+			tables.Gate{Gate: rules.GateCostAggregate, Arm: "B", Observed: "1.10", Threshold: "<= 1.25", Pass: true},
+			tables.Gate{Gate: rules.GateProtocol, Arm: "B", Observed: "0", Threshold: "<= 0", Pass: true})
 	})
 	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
 		s.Gates = append(s.Gates,
-			tables.Gate{Gate: tables.GateMacroFloor, Arm: "B", Observed: "0.85", Threshold: ">= 0.75", Pass: true},    // up, ">=": better
-			tables.Gate{Gate: tables.GateCostAggregate, Arm: "B", Observed: "1.20", Threshold: "<= 1.25", Pass: true}) // up, "<=": worse
+			tables.Gate{Gate: rules.GateMacroFloor, Arm: "B", Observed: "0.85", Threshold: ">= 0.75", Pass: true},    // up, ">=": better
+			tables.Gate{Gate: rules.GateCostAggregate, Arm: "B", Observed: "1.20", Threshold: "<= 1.25", Pass: true}) // up, "<=": worse
 		s.Tasks[0].MedianRExact = fixture.Ptr("3/4") // 5/8 → 3/4: better
 	})
 	c := compare(t, old, nw, "0")

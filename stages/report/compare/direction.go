@@ -5,6 +5,7 @@ import (
 
 	json "github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -41,14 +42,14 @@ const (
 // gateSense is the direction of a gate's observation, from its comparison
 // in the gate registry: for ">=" a higher observation is better, for "<="
 // a lower one.
-func gateSense(g tables.GateName) sense {
-	doc, ok := tables.FindGate(g)
+func gateSense(g rules.GateName) sense {
+	doc, ok := rules.FindGate(g)
 	switch {
 	case !ok:
 		return noSense
-	case doc.Compare == tables.AtLeast:
+	case doc.Compare == rules.AtLeast:
 		return higherIsBetter
-	case doc.Compare == tables.AtMost:
+	case doc.Compare == rules.AtMost:
 		return lowerIsBetter
 	}
 	return noSense

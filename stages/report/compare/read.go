@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -37,7 +38,7 @@ type output struct {
 	gates     []tables.Gate
 	decision  scorecard.DecisionResult
 	tasks     []tables.Task
-	rejecting []tables.Finding // the rejecting findings of the rejections table
+	rejecting []rules.Finding  // the rejecting findings of the rejections table
 	ceilings  []tables.Ceiling // empty for an output written before the ceilings table
 	// reviewMetrics are a reviewer benchmark's metric rows; empty for other
 	// kinds and for an output written before the table.
@@ -76,12 +77,12 @@ func readOutput(dir string) (*output, error) {
 	if o.tasks, err = readTable[tables.Task](dir, "tasks"); err != nil {
 		return nil, err
 	}
-	findings, err := readTable[tables.Finding](dir, "rejections")
+	findings, err := readTable[rules.Finding](dir, "rejections")
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range findings {
-		if f.Severity == tables.Reject {
+		if f.Severity == rules.Reject {
 			o.rejecting = append(o.rejecting, f)
 		}
 	}

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/intervals"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
-	"github.com/evalgate/evalgate/tables"
 )
 
 // TestNiceAxis: ticks are multiples of 1, 2 or 5 × 10^k, worked by hand:
@@ -82,11 +82,11 @@ func TestWrapLabel(t *testing.T) {
 // stage's own constants, so a renamed statistic cannot silently lose its
 // gate reference.
 func TestIntervalGatesNames(t *testing.T) {
-	want := map[string]tables.GateName{
-		intervals.StatMacroR:    tables.GateMacroFloor,
-		intervals.StatMacroDiff: tables.GateMacroGain,
-		intervals.StatCostRatio: tables.GateCostAggregate,
-		intervals.StatTimeRatio: tables.GateTimeAggregate,
+	want := map[string]rules.GateName{
+		intervals.StatMacroR:    rules.GateMacroFloor,
+		intervals.StatMacroDiff: rules.GateMacroGain,
+		intervals.StatCostRatio: rules.GateCostAggregate,
+		intervals.StatTimeRatio: rules.GateTimeAggregate,
 	}
 	for k, v := range want {
 		if intervalGates[k] != v {
@@ -110,8 +110,8 @@ func TestForestReferenceLines(t *testing.T) {
 			Estimate: f(1.17), Lo: f(1.11), Hi: f(1.24)},
 	}
 	gates := []scorecard.GateResult{
-		{Gate: string(tables.GateMacroGain), Arm: "B", Observed: "0.175", Threshold: ">= 0.10"},
-		{Gate: string(tables.GateCostAggregate), Arm: "C", Observed: "1.17", Threshold: "<= 1.10"}, // another arm: no tick
+		{Gate: string(rules.GateMacroGain), Arm: "B", Observed: "0.175", Threshold: ">= 0.10"},
+		{Gate: string(rules.GateCostAggregate), Arm: "C", Observed: "1.17", Threshold: "<= 1.10"}, // another arm: no tick
 	}
 	plots := forestPlots(rows, gates)
 	if len(plots) != 2 {

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -28,10 +29,10 @@ type taskDetail struct {
 // The score stage's runs are sorted by task, so each task's runs follow
 // each other and one pass over the spool yields them; runs in another
 // order (a table set built by hand) take one pass per task.
-func taskDetails(runs *tables.Spool[tables.Run], findings []tables.Finding, currency string) iter.Seq[taskDetail] {
+func taskDetails(runs *tables.Spool[tables.Run], findings []rules.Finding, currency string) iter.Seq[taskDetail] {
 	return func(yield func(taskDetail) bool) {
 		bySession := map[string][]string{}
-		sorted := append(tables.Findings(nil), findings...)
+		sorted := append(rules.Findings(nil), findings...)
 		sorted.Sort()
 		for _, f := range sorted {
 			if f.Session != "" {

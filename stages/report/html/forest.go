@@ -4,8 +4,8 @@ import (
 	"html/template"
 	"math"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
-	"github.com/evalgate/evalgate/tables"
 )
 
 // forestPlots draws the exploratory intervals whose status is ok as a
@@ -40,11 +40,11 @@ func forestPlots(rows []scorecard.IntervalResult, gates []scorecard.GateResult) 
 // intervalGates names, per interval statistic, the gate that compares
 // the same statistic's point value with a threshold (the names are the
 // intervals stage's; a test pins them).
-var intervalGates = map[string]tables.GateName{
-	"r.macro_task_median":                 tables.GateMacroFloor,
-	"r.macro_task_median.diff":            tables.GateMacroGain,
-	"cost.workflow.ratio_of_task_medians": tables.GateCostAggregate,
-	"time.workflow.ratio_of_task_medians": tables.GateTimeAggregate,
+var intervalGates = map[string]rules.GateName{
+	"r.macro_task_median":                 rules.GateMacroFloor,
+	"r.macro_task_median.diff":            rules.GateMacroGain,
+	"cost.workflow.ratio_of_task_medians": rules.GateCostAggregate,
+	"time.workflow.ratio_of_task_medians": rules.GateTimeAggregate,
 }
 
 // gateReference is the threshold a gate applies to an interval row's

@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -234,8 +235,8 @@ func completionLines(c scorecard.Completion) []string {
 	}
 }
 
-func findingLines(fs []tables.Finding) (lines []string, more int) {
-	sorted := append(tables.Findings(nil), fs...)
+func findingLines(fs []rules.Finding) (lines []string, more int) {
+	sorted := append(rules.Findings(nil), fs...)
 	sorted.Sort()
 	for i, f := range sorted {
 		if i == scorecard.MaxListedFindings {

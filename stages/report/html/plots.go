@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
-	"github.com/evalgate/evalgate/tables"
 )
 
 // The three plots of report.html (rule R1): paired task R with the task
@@ -129,7 +129,7 @@ func ratioPlot(gates []scorecard.GateResult, currency string) template.HTML {
 	var rows []row
 	xmax := 1.0
 	for _, g := range gates {
-		if tables.GateName(g.Gate).Unit() != tables.GateUnitRatio {
+		if rules.GateName(g.Gate).Unit() != rules.GateUnitRatio {
 			continue
 		}
 		_, obs, ok1 := gateNumber(g.Observed)

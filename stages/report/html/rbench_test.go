@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -15,7 +16,7 @@ import (
 // kind has no such section.
 func TestReviewerBenchmarkSection(t *testing.T) {
 	str := func(s string) *string { return &s }
-	sc := scorecard.Scorecard{Kind: tables.KindReviewerBenchmark,
+	sc := scorecard.Scorecard{Kind: rules.KindReviewerBenchmark,
 		Decision: scorecard.DecisionResult{Decision: tables.DecisionInconclusive, Arm: "candidate", Reason: "no demonstrated improvement on rb_blocking_final",
 			FailingGates:       []string{"rb_blocking_final"},
 			FailingGateDetails: []scorecard.GateResult{{Gate: "rb_blocking_final", Arm: "candidate", Observed: "baseline 2/10, candidate 2/10 audited clean attempts blocked", Threshold: ">= 1"}}},

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -219,13 +220,13 @@ func writeRuns(b *bufio.Writer, runs *tables.Spool[tables.Run], currency string)
 	b.WriteString("\n")
 }
 
-func writeFindings(b *bufio.Writer, fs []tables.Finding) {
+func writeFindings(b *bufio.Writer, fs []rules.Finding) {
 	b.WriteString("## Findings\n\n")
 	if len(fs) == 0 {
 		b.WriteString("None.\n\n")
 		return
 	}
-	sorted := append(tables.Findings(nil), fs...)
+	sorted := append(rules.Findings(nil), fs...)
 	sorted.Sort()
 	for i, f := range sorted {
 		if i == scorecard.MaxListedFindings {

@@ -5,13 +5,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
 // Readable forms of a gate's observation (units and rounding: human.go).
 // A gate's observed text is exact: an integer, a decimal, or a fraction
 // followed by its approximation ("753517/643266 (≈1.171393)"). It prints
-// in its gate's unit (tables.GateName.Unit); a text that is not a number
+// in its gate's unit (rules.GateName.Unit); a text that is not a number
 // (an unknown value, the budget gate's ledger sum) prints as it is.
 
 // observedExact is the exact part of an observed text: the fraction
@@ -45,16 +46,16 @@ func gateObserved(g GateResult, currency string, exact bool) string {
 	if !ok {
 		return g.Observed
 	}
-	switch tables.GateName(g.Gate).Unit() {
-	case tables.GateUnitRatio:
+	switch rules.GateName(g.Gate).Unit() {
+	case rules.GateUnitRatio:
 		r := &Ratio{Exact: x.RatString()}
 		if exact {
 			return TimesExact(r)
 		}
 		return Times(r)
-	case tables.GateUnitR:
+	case rules.GateUnitR:
 		return Shown(&Ratio{Exact: text})
-	case tables.GateUnitMoney:
+	case rules.GateUnitMoney:
 		return Amount(currency, &text)
 	}
 	if x.IsInt() {

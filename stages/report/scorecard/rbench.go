@@ -1,6 +1,9 @@
 package scorecard
 
-import "github.com/evalgate/evalgate/tables"
+import (
+	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/tables"
+)
 
 // ReviewerBenchmark is the scorecard section of a reviewer benchmark: the
 // attempts by status, every metric of the review_metrics table with its
@@ -44,7 +47,7 @@ type LedgerResult struct {
 }
 
 func buildReviewerBenchmark(c *tables.Campaign, s *tables.Set, cm *tables.Commitment) *ReviewerBenchmark {
-	if c == nil || c.Manifest.Kind != tables.KindReviewerBenchmark {
+	if c == nil || c.Manifest.Kind != rules.KindReviewerBenchmark {
 		return nil
 	}
 	rb := &ReviewerBenchmark{Cases: int64(len(s.Cases)), Scheduled: int64(len(s.Reviews)), Attempts: []Count{}, Metrics: []MetricResult{},

@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -213,9 +214,9 @@ func buildCompletion(s *tables.Set) Completion {
 	for _, f := range s.Rejections {
 		byCode.add(string(f.Code))
 		switch f.Severity {
-		case tables.Reject:
+		case rules.Reject:
 			reject++
-		case tables.Warn:
+		case rules.Warn:
 			warn++
 		}
 	}
@@ -223,7 +224,7 @@ func buildCompletion(s *tables.Set) Completion {
 	c.SessionsByStatus = byStatus.sorted()
 	c.RunsByClassification = byRunClass.sorted()
 	c.FindingsByCode = byCode.sorted()
-	c.FindingsBySeverity = []Count{{string(tables.Reject), reject}, {string(tables.Warn), warn}}
+	c.FindingsBySeverity = []Count{{string(rules.Reject), reject}, {string(rules.Warn), warn}}
 	return c
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/aggregate"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -23,7 +24,7 @@ func TestRatiosBySplitMatchTheGates(t *testing.T) {
 	c := &tables.Campaign{}
 	m := &c.Manifest
 	m.Kind = "paired-review"
-	m.GatePolicy.Preset = string(tables.PresetEvaluation)
+	m.GatePolicy.Preset = string(rules.PresetEvaluation)
 	m.Design.Arms = []tables.Arm{{ID: "A"}, {ID: "B", Reconciliation: true}}
 	m.Design.Repetitions = 1
 	s := &tables.Set{Runs: tables.NewSpool[tables.Run](nil)}
@@ -42,7 +43,7 @@ func TestRatiosBySplitMatchTheGates(t *testing.T) {
 	out := aggregate.Run(c, tables.Validated{}, tables.Accounted{}, tables.Scored{Runs: s.Runs})
 	ct := buildCostAndTime(out.Figures)
 
-	observed := map[tables.GateName]string{}
+	observed := map[rules.GateName]string{}
 	for _, g := range out.Gates {
 		observed[g.Gate] = g.Observed
 	}
@@ -56,10 +57,10 @@ func TestRatiosBySplitMatchTheGates(t *testing.T) {
 	for _, check := range []struct {
 		name string
 		got  *Change
-		gate tables.GateName
+		gate rules.GateName
 	}{
-		{"cost", judged[0].Cost, tables.GateCostAggregate},
-		{"time", judged[0].Time, tables.GateTimeAggregate},
+		{"cost", judged[0].Cost, rules.GateCostAggregate},
+		{"time", judged[0].Time, rules.GateTimeAggregate},
 	} {
 		if check.got == nil || check.got.Ratio.Exact != "6/5" {
 			t.Errorf("evaluation %s ratio %+v, want 6/5", check.name, check.got)

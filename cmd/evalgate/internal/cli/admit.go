@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/load"
@@ -202,17 +203,17 @@ func (r admitReport) writeText(w io.Writer) error {
 // admitRejection is admit --json's document when the loader rejects the
 // request or the campaign: nothing admitted, every finding listed.
 type admitRejection struct {
-	Campaign string          `json:"campaign"`
-	Admitted bool            `json:"admitted"` // always false
-	Findings tables.Findings `json:"findings"`
+	Campaign string         `json:"campaign"`
+	Admitted bool           `json:"admitted"` // always false
+	Findings rules.Findings `json:"findings"`
 }
 
 // writeAdmitRejection prints the rejection document under --json.
-func writeAdmitRejection(stdout io.Writer, opts admitOptions, name string, fs tables.Findings) error {
+func writeAdmitRejection(stdout io.Writer, opts admitOptions, name string, fs rules.Findings) error {
 	if !opts.json {
 		return nil
 	}
-	sorted := append(tables.Findings{}, fs...)
+	sorted := append(rules.Findings{}, fs...)
 	sorted.Sort()
 	return writeJSON(stdout, admitRejection{Campaign: name, Findings: sorted})
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/stages/score"
@@ -176,7 +177,7 @@ func runBlindImport(stdout, stderr io.Writer, args []string, opts blindImportOpt
 	findings := in.findings
 	var adjs []tables.Adjudication
 	if in.imp.Key != nil {
-		var more tables.Findings
+		var more rules.Findings
 		adjs, more = score.ImportBlind(in.imp)
 		findings = append(findings, more...)
 	}
@@ -200,7 +201,7 @@ func runBlindImport(stdout, stderr io.Writer, args []string, opts blindImportOpt
 // blindImportState is what runBlindImport reads before checking.
 type blindImportState struct {
 	imp      score.BlindImport
-	findings tables.Findings
+	findings rules.Findings
 }
 
 func blindImportInputs(stderr io.Writer, args []string, opts blindImportOptions) (*blindImportState, error) {

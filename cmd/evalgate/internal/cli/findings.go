@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
 // printFindings writes one finding per line, in the order given.
-func printFindings(w io.Writer, fs []tables.Finding) {
+func printFindings(w io.Writer, fs []rules.Finding) {
 	for _, f := range fs {
 		fmt.Fprintf(w, "%s [%s]\n", f.Error(), f.Severity)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
@@ -156,15 +157,15 @@ type inspectReport struct {
 	Meters []importedMeter `json:"meters"`
 	// Findings is every finding of every log, rejecting and warning;
 	// [] when none.
-	Findings tables.Findings `json:"findings"`
+	Findings rules.Findings `json:"findings"`
 	// Error says why the command stopped (a usage or I/O error); omitted
 	// otherwise.
 	Error string `json:"error,omitempty"`
 }
 
 func runImportInspect(stdout, stderr io.Writer, paths []string, asJSON bool) error {
-	rep := inspectReport{Meters: []importedMeter{}, Findings: tables.Findings{}}
-	err := readInspectMeters(paths, &rep, func(fs tables.Findings) {
+	rep := inspectReport{Meters: []importedMeter{}, Findings: rules.Findings{}}
+	err := readInspectMeters(paths, &rep, func(fs rules.Findings) {
 		if !asJSON {
 			printFindings(stderr, fs)
 		}
@@ -190,7 +191,7 @@ func runImportInspect(stdout, stderr io.Writer, paths []string, asJSON bool) err
 // readInspectMeters reads every log into rep, passing each log's sorted
 // findings to found as it is read; errRejected when a log is rejected
 // (the others are still read).
-func readInspectMeters(paths []string, rep *inspectReport, found func(tables.Findings)) error {
+func readInspectMeters(paths []string, rep *inspectReport, found func(rules.Findings)) error {
 	rejected := false
 	for _, path := range paths {
 		log, fs, err := readInspectPath(path)
@@ -216,7 +217,7 @@ func readInspectMeters(paths []string, rep *inspectReport, found func(tables.Fin
 	return nil
 }
 
-func readInspectPath(path string) (*load.InspectLog, tables.Findings, error) {
+func readInspectPath(path string) (*load.InspectLog, rules.Findings, error) {
 	f, err := tables.OpenRegularFile(path)
 	if err != nil {
 		return nil, nil, usagef("inspect log: %v", err)
@@ -232,7 +233,7 @@ func readInspectPath(path string) (*load.InspectLog, tables.Findings, error) {
 
 // logMeters decodes every meter of log with the account stage's shapes;
 // a meter problem is a finding at the usage object.
-func logMeters(log *load.InspectLog, fs tables.Findings) ([]importedMeter, tables.Findings) {
+func logMeters(log *load.InspectLog, fs rules.Findings) ([]importedMeter, rules.Findings) {
 	var out []importedMeter
 	for _, s := range log.Samples {
 		for _, u := range s.Usage {
@@ -241,12 +242,12 @@ func logMeters(log *load.InspectLog, fs tables.Findings) ([]importedMeter, table
 			}
 			b, problems := account.DecodeMeter(u.Shape, u.Usage)
 			for _, p := range problems {
-				sev := tables.Reject
+				sev := rules.Reject
 				if !p.Invalid() {
-					sev = tables.Warn
+					sev = rules.Warn
 				}
-				fs = append(fs, tables.Finding{Code: p.Code, Severity: sev, File: s.File,
-					Pointer: s.Pointer + "/model_usage/" + tables.PointerToken(u.Model) + p.Pointer,
+				fs = append(fs, rules.Finding{Code: p.Code, Severity: sev, File: s.File,
+					Pointer: s.Pointer + "/model_usage/" + rules.PointerToken(u.Model) + p.Pointer,
 					Message: fmt.Sprintf("%s (shape %s).", trimPeriod(p.Message), u.Shape)})
 			}
 			out = append(out, importedMeter{

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
@@ -36,7 +37,7 @@ type importSummary struct {
 	Skipped  int      `json:"skipped"`
 	Sessions []string `json:"sessions"` // sessions added or filled, in order
 	// Findings is every finding, rejecting and warning; [] when none.
-	Findings tables.Findings `json:"findings"`
+	Findings rules.Findings `json:"findings"`
 	// Error says why the import stopped before checking the records (a
 	// usage or I/O error); omitted otherwise.
 	Error string `json:"error,omitempty"`
@@ -50,7 +51,7 @@ func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
 	plan, fs, err := ii.apply(paths)
 	imported := err == nil
 	if ii.asJSON {
-		sum := importSummary{Campaign: ii.into, Source: ii.source, Imported: imported, Sessions: []string{}, Findings: tables.Findings{}}
+		sum := importSummary{Campaign: ii.into, Source: ii.source, Imported: imported, Sessions: []string{}, Findings: rules.Findings{}}
 		if imported {
 			sum.Added, sum.Filled, sum.Skipped = plan.Added, plan.Filled, plan.Skipped
 			sum.Sessions = append(sum.Sessions, plan.Sessions...)
@@ -73,7 +74,7 @@ func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
 
 // apply checks the import and, when no finding rejects it, writes it;
 // errRejected when a finding rejects it (nothing is written).
-func (ii importInto) apply(paths []string) (load.ImportPlan, tables.Findings, error) {
+func (ii importInto) apply(paths []string) (load.ImportPlan, rules.Findings, error) {
 	var plan load.ImportPlan
 	if ii.mapFile == "" {
 		return plan, nil, usagef("give --map FILE: the mapping that names the session of every record (docs/import.md); nothing is guessed from names")
@@ -139,10 +140,10 @@ func readCampaignFile(root *os.Root, name string, limit int64) ([]byte, error) {
 
 // readImportCampaign reads the manifest, receipts and ledger of the
 // campaign an import appends to.
-func readImportCampaign(root *os.Root) (stages.ImportCampaign, tables.Findings) {
+func readImportCampaign(root *os.Root) (stages.ImportCampaign, rules.Findings) {
 	var c stages.ImportCampaign
-	unreadable := func(name, msg string) tables.Findings {
-		return tables.Findings{{Code: tables.CodeImportCampaignUnreadable, Severity: tables.Reject, File: name, Message: msg}}
+	unreadable := func(name, msg string) rules.Findings {
+		return rules.Findings{{Code: rules.CodeImportCampaignUnreadable, Severity: rules.Reject, File: name, Message: msg}}
 	}
 	data, err := readCampaignFile(root, "manifest.json", 1<<20)
 	switch {
@@ -252,14 +253,14 @@ func readTrialFile(dir, name string) ([]byte, error) {
 }
 
 // answerConflicts refuses an answer file that exists with other bytes.
-func answerConflicts(root *os.Root, plan load.ImportPlan) tables.Findings {
-	var out tables.Findings
+func answerConflicts(root *os.Root, plan load.ImportPlan) rules.Findings {
+	var out rules.Findings
 	for _, a := range plan.Answers {
 		old, err := readCampaignFile(root, a.Path, 4<<20)
 		if err == nil && (old == nil || bytes.Equal(old, a.Data)) {
 			continue
 		}
-		out = append(out, tables.Finding{Code: tables.CodeImportConflict, Severity: tables.Reject, File: a.Path,
+		out = append(out, rules.Finding{Code: rules.CodeImportConflict, Severity: rules.Reject, File: a.Path,
 			Message: "the campaign already holds this answer file with other bytes (or it cannot be read); a conflicting import is refused"})
 	}
 	return out
@@ -268,7 +269,7 @@ func answerConflicts(root *os.Root, plan load.ImportPlan) tables.Findings {
 // unwritable refuses to write through anything but a regular file or a
 // directory of the campaign itself: a symbolic link among the files an
 // import writes could point outside the campaign.
-func unwritable(root *os.Root, plan load.ImportPlan) tables.Findings {
+func unwritable(root *os.Root, plan load.ImportPlan) rules.Findings {
 	names := []string{load.ReceiptsFile, load.ImportsFile}
 	if len(plan.Answers) > 0 {
 		names = append(names, "answers")
@@ -276,7 +277,7 @@ func unwritable(root *os.Root, plan load.ImportPlan) tables.Findings {
 	for _, a := range plan.Answers {
 		names = append(names, a.Path)
 	}
-	var out tables.Findings
+	var out rules.Findings
 	for _, name := range names {
 		st, err := root.Lstat(name)
 		switch {
@@ -286,7 +287,7 @@ func unwritable(root *os.Root, plan load.ImportPlan) tables.Findings {
 		case name == "answers" && st.IsDir(), name != "answers" && st.Mode().IsRegular():
 			continue
 		}
-		out = append(out, tables.Finding{Code: tables.CodeImportConflict, Severity: tables.Reject, File: name,
+		out = append(out, rules.Finding{Code: rules.CodeImportConflict, Severity: rules.Reject, File: name,
 			Message: "the campaign's file is not a regular file (or directory) of the campaign itself, so the import does not write through it"})
 	}
 	return out

@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -91,7 +92,7 @@ func initDesign(kind, file, id, dir string, reps int64, arms, tasks, prompts []s
 		return &d, nil
 	}
 	d := &tables.DesignFile{Format: tables.FormatDesign, CampaignID: id, Repetitions: reps, Prompts: prompts, DraftPrompts: prompts}
-	if kind == tables.KindReviewerBenchmark {
+	if kind == rules.KindReviewerBenchmark {
 		d.DraftPrompts = nil // a reviewer benchmark has no draft
 	}
 	if d.CampaignID == "" {

@@ -18,7 +18,7 @@ import (
 // are JSON literals, never the strings "true", "false" or "null"; a
 // position that does not apply is omitted, never line 0; lists are arrays,
 // never comma-joined strings; a command's findings are the one finding
-// shape (tables.Finding).
+// shape (rules.Finding).
 func TestJSONShapes(t *testing.T) {
 	type call struct {
 		name string
@@ -125,7 +125,7 @@ func shapeProblems(path string, v any) []string {
 }
 
 // findingShapeProblems names what makes v other than a list of findings
-// in the one shape every command prints (tables.Finding): an array of
+// in the one shape every command prints (rules.Finding): an array of
 // objects, each with its code, severity and message.
 func findingShapeProblems(path string, v any) []string {
 	list, ok := v.([]any)

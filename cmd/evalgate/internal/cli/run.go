@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/report"
 	"github.com/evalgate/evalgate/tables"
@@ -85,7 +86,7 @@ type runSummary struct {
 	ManifestSHA256 string         `json:"manifest_sha256"`
 	// Findings is every finding of every stage, rejecting and warning,
 	// sorted as the rejections table is; [] when none.
-	Findings tables.Findings `json:"findings"`
+	Findings rules.Findings `json:"findings"`
 	// Error says why the run stopped before judging the campaign (a usage
 	// or output-directory error); omitted otherwise.
 	Error string `json:"error,omitempty"`
@@ -201,7 +202,7 @@ func summarize(name, out string, res *stages.Result) runSummary {
 		sum.FailingGates = append(sum.FailingGates, d[0].FailingGates...)
 	}
 	for _, f := range res.Tables.Rejections {
-		if f.Severity == tables.Reject {
+		if f.Severity == rules.Reject {
 			sum.Rejecting++
 			sum.RejectingCodes = append(sum.RejectingCodes, string(f.Code))
 		} else {
@@ -210,7 +211,7 @@ func summarize(name, out string, res *stages.Result) runSummary {
 	}
 	slices.Sort(sum.RejectingCodes)
 	sum.RejectingCodes = slices.Compact(sum.RejectingCodes)
-	sum.Findings = append(tables.Findings{}, res.Tables.Rejections...)
+	sum.Findings = append(rules.Findings{}, res.Tables.Rejections...)
 	sum.Findings.Sort()
 	return sum
 }
@@ -224,6 +225,6 @@ func errorSummary(args []string, opts runOptions, err error) runSummary {
 	}
 	return runSummary{
 		Campaign: name, Out: tables.EscapeName(opts.out), Decision: tables.DecisionNoVerdict,
-		FailingGates: []string{}, RejectingCodes: []string{}, Findings: tables.Findings{}, Error: err.Error(),
+		FailingGates: []string{}, RejectingCodes: []string{}, Findings: rules.Findings{}, Error: err.Error(),
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
@@ -75,7 +76,7 @@ type showSummary struct {
 	Gates            int                      `json:"gates"` // gate rows, passing or not
 	// RejectingFindings are the defects of the record that make the
 	// decision no_verdict, from rejections.parquet, in its order.
-	RejectingFindings []tables.Finding     `json:"rejecting_findings"`
+	RejectingFindings []rules.Finding      `json:"rejecting_findings"`
 	Completion        scorecard.Completion `json:"completion"`
 	Files             showFiles            `json:"files"`
 	currency          string               // of the rate cards, from tokens.parquet; "" when unknown
@@ -139,7 +140,7 @@ const maxRejections = 256 << 20
 
 // readRejecting reads the rejecting findings of a rejections table; a
 // missing table means the directory is not an output set.
-func readRejecting(path string) (rej []tables.Finding, err error) {
+func readRejecting(path string) (rej []rules.Finding, err error) {
 	info, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -156,13 +157,13 @@ func readRejecting(path string) (rej []tables.Finding, err error) {
 			rej, err = nil, fmt.Errorf("read %s: %v", tables.EscapeName(path), r)
 		}
 	}()
-	all, err := parquet.ReadFile[tables.Finding](path)
+	all, err := parquet.ReadFile[rules.Finding](path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", tables.EscapeName(path), err)
 	}
-	rej = []tables.Finding{}
+	rej = []rules.Finding{}
 	for _, f := range all {
-		if f.Severity == tables.Reject {
+		if f.Severity == rules.Reject {
 			rej = append(rej, f)
 		}
 	}

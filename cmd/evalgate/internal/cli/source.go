@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -79,7 +80,7 @@ func (a *manifestAlias) Open(name string) (fs.File, error) {
 
 // relabelManifest names the manifest file a finding is in as the user gave
 // it when the campaign was given by its manifest file.
-func relabelManifest(fsys fs.FS, fs tables.Findings) tables.Findings {
+func relabelManifest(fsys fs.FS, fs rules.Findings) rules.Findings {
 	a, ok := fsys.(*manifestAlias)
 	if !ok {
 		return fs

@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
@@ -60,9 +61,9 @@ rejected, 2 usage.`,
 
 // findingsReport is the --json output of validate.
 type findingsReport struct {
-	Input    string           `json:"input"`
-	Valid    bool             `json:"valid"`
-	Findings []tables.Finding `json:"findings"`
+	Input    string          `json:"input"`
+	Valid    bool            `json:"valid"`
+	Findings []rules.Finding `json:"findings"`
 }
 
 func validateAnswer(stdout io.Writer, opts validateOptions) error {
@@ -96,11 +97,11 @@ func validateCampaign(stdout, stderr io.Writer, args []string, opts validateOpti
 }
 
 // printReport prints findings and returns errRejected when any rejects.
-func printReport(stdout io.Writer, input string, fs tables.Findings, asJSON bool) error {
+func printReport(stdout io.Writer, input string, fs rules.Findings, asJSON bool) error {
 	valid := !fs.Rejected()
 	if asJSON {
 		if fs == nil {
-			fs = tables.Findings{}
+			fs = rules.Findings{}
 		}
 		if err := writeJSON(stdout, findingsReport{Input: input, Valid: valid, Findings: fs}); err != nil {
 			return err

@@ -1,4 +1,4 @@
-package tables
+package rules
 
 import (
 	"fmt"
@@ -78,7 +78,7 @@ func TestCodesCiteRules(t *testing.T) {
 }
 
 // TestRulesDoc keeps docs/rules.md generated from the registries. Refresh
-// with go test ./tables -run TestRulesDoc -update.
+// with go test ./rules -run TestRulesDoc -update.
 func TestRulesDoc(t *testing.T) {
 	golden.Check(t, "../docs/rules.md", []byte(rulesDoc()))
 }
@@ -87,7 +87,7 @@ func rulesDoc() string {
 	var b strings.Builder
 	b.WriteString(`# Rules and gates
 
-<!-- Generated from tables.Rules, tables.Gates and tables.Presets by "go test ./tables -run TestRulesDoc -update". Do not edit. -->
+<!-- Generated from rules.Rules, rules.Gates and rules.Presets by "go test ./rules -run TestRulesDoc -update". Do not edit. -->
 
 Every rule evalgate enforces, in its own words, with the gates that enforce
 it (docs/errors.md lists the rule of every finding code). Code, tests,

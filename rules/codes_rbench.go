@@ -1,4 +1,4 @@
-package tables
+package rules
 
 // Codes of the reviewer-benchmark campaign kind (rules I8, G6), emitted by
 // stages/load, stages/validate and stages/score. Record defects reject

@@ -1,4 +1,4 @@
-package tables
+package rules
 
 // Codes emitted by stages/validate. Answer-rule codes (V4–V6) are Reject
 // when an answer is checked on its own (evalgate check-answer) and Warn

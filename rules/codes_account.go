@@ -1,4 +1,4 @@
-package tables
+package rules
 
 // Codes emitted by stages/account (rules A1–A7). Severity conventions:
 //

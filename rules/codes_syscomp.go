@@ -1,4 +1,4 @@
-package tables
+package rules
 
 // Codes of the system-comparison campaign kind (rule G5 and
 // "Conditional system comparison: frozen investigation and packet

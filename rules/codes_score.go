@@ -1,4 +1,4 @@
-package tables
+package rules
 
 // Codes emitted by stages/score (adjudications, rules Q1–Q3) and
 // stages/aggregate (gate policy, rules G2–G4).

@@ -1,4 +1,4 @@
-package tables
+package rules
 
 // Codes emitted by stages/load (rules L1–L3 and the input rules of I1–I7).
 // Syntax codes come from the JSON tokenizer; schema codes from walking a

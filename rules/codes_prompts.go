@@ -1,4 +1,4 @@
-package tables
+package rules
 
 // Codes of prompt custody (rules C3, V1/C17), emitted by
 // stages/validate (render.go, prompt_parts.go). All reject: a session that

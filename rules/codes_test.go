@@ -1,4 +1,4 @@
-package tables
+package rules
 
 import (
 	"bytes"
@@ -45,7 +45,7 @@ func TestCodesPinned(t *testing.T) {
 	const pinned = "testdata/codes.golden"
 	want, err := os.ReadFile(pinned)
 	if err != nil {
-		t.Fatalf("%v (create it with go test ./tables -run TestCodesPinned -update)", err)
+		t.Fatalf("%v (create it with go test ./rules -run TestCodesPinned -update)", err)
 	}
 	gotSet := lines(got.String())
 	for _, w := range strings.Split(strings.TrimSpace(string(want)), "\n") {
@@ -99,7 +99,7 @@ func TestErrorsDoc(t *testing.T) {
 	b.WriteString("Every problem evalgate reports is a finding with a stable code, a severity,\n")
 	b.WriteString("the file, a JSON pointer or line, the session it concerns and one sentence.\n")
 	b.WriteString("Codes never change meaning and are never reused. This page is generated\n")
-	b.WriteString("from `tables.AllCodes` and `tables.ClassOf` (`go test ./tables -run TestErrorsDoc -update`).\n")
+	b.WriteString("from `rules.AllCodes` and `rules.ClassOf` (`go test ./rules -run TestErrorsDoc -update`).\n")
 	b.WriteString(severityDoc)
 	stage := ""
 	for _, c := range CodesByStage() {

@@ -1,4 +1,4 @@
-package tables
+package rules
 
 // Codes of `evalgate import` (docs/import.md): mapping source records of
 // other tools to campaign sessions, and the Codex rollout and Harbor trial

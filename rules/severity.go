@@ -1,4 +1,4 @@
-package tables
+package rules
 
 // Class is what a finding of a code means for the campaign: whose fault it
 // is and what follows from it. Every code has exactly one class

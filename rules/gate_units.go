@@ -1,4 +1,4 @@
-package tables
+package rules
 
 // GateUnit is what a gate's observed value and threshold measure, so a
 // report prints them in that unit: a count of tasks, runs or sessions; a

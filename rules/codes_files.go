@@ -1,4 +1,4 @@
-package tables
+package rules
 
 // Codes of campaign file access (see campaign_fs.go) and of the findings
 // cap (see finding_cap.go). A file code is emitted by whichever stage reads

@@ -1,4 +1,4 @@
-package tables
+package rules
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // Markers around the generated system-comparison gate table in
 // docs/format.md.
 const (
-	formatGatesBegin = "<!-- BEGIN system-comparison gates: generated from tables.Gates and tables.Presets by \"go test ./tables -run TestFormatGateTable -update\". Do not edit. -->\n"
+	formatGatesBegin = "<!-- BEGIN system-comparison gates: generated from rules.Gates and rules.Presets by \"go test ./rules -run TestFormatGateTable -update\". Do not edit. -->\n"
 	formatGatesEnd   = "<!-- END system-comparison gates -->\n"
 )
 

@@ -1,4 +1,4 @@
-package tables
+package rules
 
 // Codes emitted by stages/intervals (rule B1). Both are Warn: intervals are
 // exploratory, so a bad plan or an unusable value only removes intervals

@@ -1,0 +1,8 @@
+package rules
+
+// Campaign kinds (rule K1).
+const (
+	KindPairedReview      = "paired-review"
+	KindSystemComparison  = "system-comparison"
+	KindReviewerBenchmark = "reviewer-benchmark"
+)
