@@ -100,7 +100,7 @@ var rules = []Rule{
 	{"T2", AreaTables, "The same inputs and seed give byte-identical outputs, and every write is atomic."},
 	{"T3", AreaTables, "A real engine (DuckDB) reads every table with its intended logical types, proved by a test."},
 	{"R1", AreaTables, "scorecard.json is the stable machine interface; report.md and a self-contained report.html with plots are labelled SYNTHETIC when the manifest is, and escape all model-written text."},
-	{"R2", AreaTables, "evalgate compare reports metric and gate differences between two output directories, each marked better, worse or changed by the gate's comparison, and exits non-zero on a regression (or, with --fail-on, on any change or a decision change)."},
+	{"R2", AreaTables, "evalgate compare reports metric and gate differences between two output directories; a regression is a worse decision or a candidate's gate metric moving the wrong way by the gate's own comparison, while the baseline's own figures, counts and ceilings' use are changes; outputs judged under different policies are not comparable (each differing number listed) unless allowed, and then every policy number is a policy change; it exits non-zero on a regression (or, with --fail-on, on a worse decision or any change)."},
 	{"R3", AreaTables, "Every command that prints results has --json with one shape per concept, exit codes are documented, and finishing a run is distinct from its decision."},
 
 	{"C1", AreaControls, "The evaluator controls are fixtures run through the public entry point with one expected-result table, structural and semantic outcomes apart; the complete synthetic campaign is accepted."},

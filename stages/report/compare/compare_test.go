@@ -6,7 +6,11 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/aggregate"
@@ -81,14 +85,16 @@ func TestCompareIdentical(t *testing.T) {
 	}
 }
 
+// TestCompareGateAndDecision: a gate that passes where it failed and a
+// decision that advances are better; its failing list is a change; a
+// tolerance never excuses either.
 func TestCompareGateAndDecision(t *testing.T) {
 	old := writeOutput(t, nil)
 	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
-		s.Gates[1].Threshold, s.Gates[1].Pass, s.Gates[1].Failing = ">= 0.80", true, nil
-		s.Gates = append(s.Gates, tables.Gate{Gate: "g9_new", Arm: "B", Pass: true})
+		s.Gates[1].Pass, s.Gates[1].Failing = true, nil
 		s.Decision[0] = tables.Decision{Decision: "advance", Arm: "B"}
 	})
-	c := compare(t, old, nw, "1") // a tolerance never excuses a gate or the decision
+	c := compare(t, old, nw, "1")
 	for _, w := range []struct {
 		kind, key, field, old, new string
 		dir                        Direction
@@ -96,9 +102,7 @@ func TestCompareGateAndDecision(t *testing.T) {
 		{DiffDecision, "", "decision", "do_not_advance", "advance", Better},
 		{DiffDecision, "", "failing_gates", "g2_quality", "", Changed},
 		{DiffGate, "g2_quality B", "pass", "false", "true", Better},
-		{DiffGate, "g2_quality B", "threshold", ">= 0.90", ">= 0.80", Changed},
 		{DiffGate, "g2_quality B", "failing", "T1,T2", "", Changed},
-		{DiffGate, "g9_new B", "present", "false", "true", Changed},
 	} {
 		t.Run(w.kind+"/"+w.key+"/"+w.field, func(t *testing.T) {
 			d := find(c, w.kind, w.key, w.field)
@@ -107,8 +111,80 @@ func TestCompareGateAndDecision(t *testing.T) {
 			}
 		})
 	}
-	if !c.Changed {
-		t.Error("a changed gate did not make the comparison changed")
+	if !c.Changed || c.Regressed || c.Result != "better" || c.PolicyChanged {
+		t.Errorf("changed %v, regressed %v, result %q, policy changed %v; want a better comparison", c.Changed, c.Regressed, c.Result, c.PolicyChanged)
+	}
+	back := compare(t, nw, old, "1")
+	if !back.Regressed || !back.DecisionWorse || back.Result != "regression" || len(back.Fails(FailOnDecisionWorse)) != 1 {
+		t.Errorf("advance → do_not_advance: regressed %v, decision worse %v, result %q", back.Regressed, back.DecisionWorse, back.Result)
+	}
+}
+
+// TestComparePolicyChange: a threshold moved (even loosened), a gate on
+// one side only and a ceiling's limit are the policy's numbers: the
+// outputs are not comparable, and every such number is listed; allowed,
+// each is a policy change, and the decision and the pass of the gate
+// whose threshold moved have no direction (a looser threshold is no
+// improvement).
+func TestComparePolicyChange(t *testing.T) {
+	limit, looser, use := int64(3_000_000), int64(3_000_001), int64(2_000_000)
+	held := true
+	old := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
+		s.Ceilings = []tables.Ceiling{{Ceiling: "input_tokens", Unit: "tokens", Limit: &limit, Use: &use, Held: &held}}
+	})
+	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
+		s.Gates[1].Threshold, s.Gates[1].Pass, s.Gates[1].Failing = ">= 0.80", true, nil
+		s.Gates = append(s.Gates, tables.Gate{Gate: "g9_new", Arm: "B", Pass: true})
+		s.Decision[0] = tables.Decision{Decision: "advance", Arm: "B"}
+		s.Ceilings = []tables.Ceiling{{Ceiling: "input_tokens", Unit: "tokens", Limit: &looser, Use: &use, Held: &held}}
+	})
+	_, err := Dirs(old, nw, Options{})
+	var pe *PolicyError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrPolicyChange) {
+		t.Fatalf("err %v, want a PolicyError", err)
+	}
+	var listed []string
+	for _, d := range pe.Changes {
+		listed = append(listed, d.Line())
+	}
+	want := []string{
+		`policy_change ceiling input_tokens limit: 3,000,000 tokens -> 3,000,001 tokens (delta +1 tokens)`,
+		`policy_change gate g2_quality B threshold: ">= 0.90" -> ">= 0.80" (delta -0.1)`,
+		`policy_change gate g9_new B present: false -> true`,
+	}
+	if strings.Join(listed, "\n") != strings.Join(want, "\n") {
+		t.Errorf("listed:\n%s\nwant:\n%s", strings.Join(listed, "\n"), strings.Join(want, "\n"))
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("the error does not list %q: %v", w, err)
+		}
+	}
+	c, err := Dirs(old, nw, Options{AllowPolicyChange: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []struct {
+		kind, key, field string
+		dir              Direction
+	}{
+		{DiffDecision, "", "decision", Changed},
+		{DiffGate, "g2_quality B", "pass", Changed},
+		{DiffGate, "g2_quality B", "threshold", PolicyChange},
+		{DiffGate, "g9_new B", "present", PolicyChange},
+		{DiffCeiling, "input_tokens", "limit", PolicyChange},
+	} {
+		if d := find(c, w.kind, w.key, w.field); d == nil || d.Direction != w.dir {
+			t.Errorf("%s %s %s: %+v, want %s", w.kind, w.key, w.field, d, w.dir)
+		}
+	}
+	if !c.PolicyChanged || c.Counts.PolicyChange != 3 || c.Counts.Better != 0 || c.Result != "changed" {
+		t.Errorf("policy changed %v, counts %+v, result %q; want 3 policy changes, nothing better", c.PolicyChanged, c.Counts, c.Result)
+	}
+	if same := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) { s.Gates[1].Threshold = ">= 0.9" }); true {
+		if _, err := Dirs(writeOutput(t, nil), same, Options{}); err != nil {
+			t.Errorf(">= 0.90 and >= 0.9 are the same threshold: %v", err)
+		}
 	}
 }
 
@@ -138,7 +214,7 @@ func TestCompareMetrics(t *testing.T) {
 		{"task_r_beyond", "0.004", DiffTaskMedianR, "T1 A", "median_r", "5/8", "0.63", "0.005", true},
 		{"macro_r", "0.08", DiffMacro, "B evaluation", "macro_median_r", "41/48", "37/48", "-1/12", true},
 		{"macro_r_within", "0.09", DiffMacro, "B evaluation", "macro_median_r", "41/48", "37/48", "-1/12", false},
-		{"cost_ratio", "0", DiffRatio, "B", "cost", "6500000000001/6200000000000", "6700000000001/6200000000000", "1/31", true},
+		{"cost_ratio", "0", DiffRatio, "B evaluation", "cost", "6500000000001/6200000000000", "6700000000001/6200000000000", "1/31", true},
 	}
 	for _, w := range cases {
 		t.Run(w.name, func(t *testing.T) {
@@ -268,8 +344,9 @@ func FuzzCompareScorecard(f *testing.F) {
 }
 
 // TestCompareRejectingFindingsAndCeilings: a rejecting finding that appears
-// and a campaign ceiling whose outcome changes are changes; a warning is
-// not compared.
+// and a campaign ceiling whose outcome changes are changes without
+// direction (the decision, no_verdict or not, says which way); a warning
+// is not compared.
 func TestCompareRejectingFindingsAndCeilings(t *testing.T) {
 	limit, use, over := int64(3_000_000), int64(2_000_000), int64(3_000_001)
 	held, exceeded := true, false
@@ -283,16 +360,17 @@ func TestCompareRejectingFindingsAndCeilings(t *testing.T) {
 			rules.Finding{Code: rules.CodeMeterMissing, Severity: rules.Warn, File: "receipts.jsonl", Line: 3, Session: "T1-r1-A"})
 	})
 	c := compare(t, old, nw, "0")
-	if !c.Changed {
-		t.Fatal("not changed")
+	if !c.Changed || c.Regressed {
+		t.Fatalf("changed %v, regressed %v: want changed, no regression", c.Changed, c.Regressed)
 	}
-	if d := find(c, DiffRejecting, "ceiling_campaign_input manifest.json#/ceilings/campaign/input_tokens", "present"); d == nil || str(d.Old) != "false" || str(d.New) != "true" || !d.Beyond || d.Direction != Worse {
+	if d := find(c, DiffRejecting, "ceiling_campaign_input manifest.json#/ceilings/campaign/input_tokens", "present"); d == nil || str(d.Old) != "false" || str(d.New) != "true" || !d.Beyond || d.Direction != Changed {
 		t.Errorf("rejecting finding difference %+v in %+v", d, c.Differences)
 	}
-	if d := find(c, DiffCeiling, "input_tokens", "held"); d == nil || str(d.Old) != "true" || str(d.New) != "false" || d.Direction != Worse {
+	if d := find(c, DiffCeiling, "input_tokens", "held"); d == nil || str(d.Old) != "true" || str(d.New) != "false" || d.Direction != Changed {
 		t.Errorf("ceiling held difference %+v", d)
 	}
-	if d := find(c, DiffCeiling, "input_tokens", "use"); d == nil || str(d.Old) != "2000000" || str(d.New) != "3000001" {
+	// 3,000,001 − 2,000,000
+	if d := find(c, DiffCeiling, "input_tokens", "use"); d == nil || str(d.Old) != "2000000" || str(d.New) != "3000001" || str(d.Delta) != "1000001" || d.Direction != Changed {
 		t.Errorf("ceiling use difference %+v", d)
 	}
 	for _, d := range c.Differences {
@@ -314,20 +392,22 @@ func TestCompareKindChange(t *testing.T) {
 
 // TestCompareDirection: an observation's direction follows its gate's
 // comparison in the gate registry (">=": up is better; "<=": down is
-// better); R up is better, a cost ratio up is worse; a gate that
-// disappears is worse.
+// better); the candidate's (B's) task median R up is better; the
+// baseline's (A's) own task median R is a change either way, and so is a
+// cost ratio of no judged split.
 func TestCompareDirection(t *testing.T) {
-	old := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
-		s.Gates = append(s.Gates,
-			tables.Gate{Gate: rules.GateMacroFloor, Arm: "B", Observed: "0.80", Threshold: ">= 0.75", Pass: true},
-			tables.Gate{Gate: rules.GateCostAggregate, Arm: "B", Observed: "1.10", Threshold: "<= 1.25", Pass: true},
-			tables.Gate{Gate: rules.GateProtocol, Arm: "B", Observed: "0", Threshold: "<= 0", Pass: true})
-	})
-	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
-		s.Gates = append(s.Gates,
-			tables.Gate{Gate: rules.GateMacroFloor, Arm: "B", Observed: "0.85", Threshold: ">= 0.75", Pass: true},    // up, ">=": better
-			tables.Gate{Gate: rules.GateCostAggregate, Arm: "B", Observed: "1.20", Threshold: "<= 1.25", Pass: true}) // up, "<=": worse
-		s.Tasks[0].MedianRExact = fixture.Ptr("3/4") // 5/8 → 3/4: better
+	gates := func(macro, cost string) func(*tables.Campaign, *tables.Set) {
+		return func(_ *tables.Campaign, s *tables.Set) {
+			s.Gates = append(s.Gates,
+				tables.Gate{Gate: rules.GateMacroFloor, Arm: "B", Observed: macro, Threshold: ">= 0.75", Pass: true},
+				tables.Gate{Gate: rules.GateCostAggregate, Arm: "B", Observed: cost, Threshold: "<= 1.25", Pass: true})
+		}
+	}
+	old := writeOutput(t, gates("0.80", "1.10"))
+	nw := writeOutput(t, func(c *tables.Campaign, s *tables.Set) {
+		gates("0.85", "1.20")(c, s)                  // macro up (">="): better; cost up ("<="): worse
+		s.Tasks[0].MedianRExact = fixture.Ptr("3/4") // T1 A (baseline) 5/8 → 3/4: a change
+		s.Tasks[1].MedianRExact = fixture.Ptr("1/2") // T1 B (candidate) null → 1/2: a change (no number before)
 	})
 	c := compare(t, old, nw, "0")
 	for _, w := range []struct {
@@ -336,14 +416,102 @@ func TestCompareDirection(t *testing.T) {
 	}{
 		{DiffGate, "g2_macro_floor B", "observed", Better},
 		{DiffGate, "g5_cost_aggregate B", "observed", Worse},
-		{DiffGate, "g4_protocol B", "present", Worse},
-		{DiffTaskMedianR, "T1 A", "median_r", Better},
+		{DiffTaskMedianR, "T1 A", "median_r", Changed},
+		{DiffTaskMedianR, "T1 B", "median_r", Changed},
 	} {
 		if d := find(c, w.kind, w.key, w.field); d == nil || d.Direction != w.dir {
 			t.Errorf("%s %s %s: got %+v, want %s", w.kind, w.key, w.field, d, w.dir)
 		}
 	}
-	if r := c.Regressions(); len(r) != 2 {
-		t.Errorf("regressions %+v, want the cost observation and the vanished gate", r)
+	if r := c.Fails(FailOnRegression); len(r) != 1 || r[0].Key != "g5_cost_aggregate B" {
+		t.Errorf("regressions %+v, want the cost observation alone", r)
+	}
+	if r := c.Fails(FailOnDecisionWorse); len(r) != 0 {
+		t.Errorf("the decision did not change, but decision-worse fails on %+v", r)
+	}
+	up := writeOutput(t, func(c *tables.Campaign, s *tables.Set) {
+		gates("0.80", "1.10")(c, s)
+		s.Tasks[1].MedianRExact = fixture.Ptr("1/2")
+	})
+	down := writeOutput(t, func(c *tables.Campaign, s *tables.Set) {
+		gates("0.80", "1.10")(c, s)
+		s.Tasks[1].MedianRExact = fixture.Ptr("1/4")
+	})
+	if d := find(compare(t, up, down, "0"), DiffTaskMedianR, "T1 B", "median_r"); d == nil || d.Direction != Worse || !d.Regression() {
+		t.Errorf("the candidate's task median R 1/2 → 1/4: %+v, want a regression", d)
+	}
+}
+
+// withPolicy rewrites dir's scorecard.json with the member policy set to
+// doc (the shape the policy stage writes), or removed when doc is "".
+func withPolicy(t *testing.T, dir, doc string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "p")
+	if err := os.CopyFS(out, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(out, scorecard.File)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]jsontext.Value
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, policyMember)
+	if doc != "" {
+		m[policyMember] = jsontext.Value(doc)
+	}
+	if data, err = json.Marshal(m, json.Deterministic(true)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestComparePolicyMember: the scorecard's policy names the policy and
+// every number it applied; two outputs whose ID, custom flag or any
+// number's value differ are not comparable, each difference listed once
+// (a threshold is listed on its gate row, a campaign ceiling's limit on
+// its ceiling row, so neither is listed again from the policy). The same
+// policy compares as before.
+func TestComparePolicyMember(t *testing.T) {
+	const preset = `{"id": "paired-review-evaluation-v1", "custom": false, "label": "preset", "numbers": [
+		{"field": "/gate_policy/thresholds/g2_quality", "kind": "threshold", "name": "g2_quality", "value": "0.90", "preset_value": "0.90"},
+		{"field": "/ceilings/session/wall_ms", "kind": "ceiling", "name": "session/wall_ms", "value": "240000", "preset_value": "240000"},
+		{"field": "/identities/cli_version", "kind": "pin", "name": "cli_version", "value": "0.149.0", "preset_value": "0.149.0"}],
+		"evaluator": {"version": "0.1.0"}}`
+	const custom = `{"id": "loose-v1", "custom": true, "label": "custom policy loose-v1", "numbers": [
+		{"field": "/gate_policy/thresholds/g2_quality", "kind": "threshold", "name": "g2_quality", "value": "0.80", "preset_value": null},
+		{"field": "/ceilings/session/wall_ms", "kind": "ceiling", "name": "session/wall_ms", "value": "300000", "preset_value": null},
+		{"field": "/identities/cli_version", "kind": "pin", "name": "cli_version", "value": "0.149.0", "preset_value": "0.149.0"}],
+		"evaluator": {"version": "0.2.0"}}`
+	base := writeOutput(t, nil)
+	old := withPolicy(t, base, preset)
+	if c, err := Dirs(old, withPolicy(t, base, strings.ReplaceAll(preset, `"0.1.0"`, `"0.2.0"`)), Options{}); err != nil || c.Changed {
+		t.Errorf("the same policy (another evaluator version): %v, changed %v", err, c != nil && c.Changed)
+	}
+	_, err := Dirs(old, withPolicy(t, base, custom), Options{})
+	var pe *PolicyError
+	if !errors.As(err, &pe) {
+		t.Fatalf("err %v, want a PolicyError", err)
+	}
+	var listed []string
+	for _, d := range pe.Changes {
+		listed = append(listed, d.Line())
+	}
+	want := []string{
+		`policy_change policy id: "paired-review-evaluation-v1" -> "loose-v1"`,
+		`policy_change policy custom: false -> true`,
+		`policy_change policy session/wall_ms ceiling: "240000" -> "300000" (delta 60000)`,
+	}
+	if strings.Join(listed, "\n") != strings.Join(want, "\n") {
+		t.Errorf("listed:\n%s\nwant:\n%s", strings.Join(listed, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := Dirs(base, old, Options{}); !errors.Is(err, ErrPolicyChange) {
+		t.Errorf("one output names its policy, the other none: err %v, want ErrPolicyChange", err)
 	}
 }

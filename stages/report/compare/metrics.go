@@ -1,7 +1,10 @@
 package compare
 
 import (
+	"cmp"
+	"maps"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/stages/report/scorecard"
@@ -15,37 +18,81 @@ func (d *differ) macros(old, nw []scorecard.EvidencePlanArm) {
 	om, nm := indexBy(old, key), indexBy(nw, key)
 	for _, k := range unionKeys(old, nw, key) {
 		o, n := om[k], nm[k]
-		d.metric(DiffMacro, k, "macro_median_r", ratioField(o, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianR }),
-			ratioField(n, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianR }), higherIsBetter)
-		d.metric(DiffMacro, k, "macro_median_u", ratioField(o, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianU }),
-			ratioField(n, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianU }), higherIsBetter)
+		row := cmp.Or(o, n)
+		mine := d.roles.candidate(row.Arm, row.Split)
+		d.metric(DiffMacro, k, "macro_median_r", scorecard.UnitR, ratioField(o, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianR }),
+			ratioField(n, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianR }), only(mine, macroRSense))
+		// no gate reads U's macro-average: a change
+		d.metric(DiffMacro, k, "macro_median_u", scorecard.UnitR, ratioField(o, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianU }),
+			ratioField(n, func(a *scorecard.EvidencePlanArm) *scorecard.Ratio { return a.MacroMedianU }), noSense)
 	}
 }
 
-func (d *differ) ratios(old, nw []scorecard.CostTimeRatio) {
-	key := func(r scorecard.CostTimeRatio) string { return r.Arm }
-	om, nm := indexBy(old, key), indexBy(nw, key)
-	fields := []struct {
-		name string
-		get  func(*scorecard.CostTimeRatio) *scorecard.Change
-	}{
-		{"cost", func(r *scorecard.CostTimeRatio) *scorecard.Change { return r.Cost }},
-		{"review_cost", func(r *scorecard.CostTimeRatio) *scorecard.Change { return r.ReviewCost }},
-		{"time", func(r *scorecard.CostTimeRatio) *scorecard.Change { return r.Time }},
-		{"review_time", func(r *scorecard.CostTimeRatio) *scorecard.Change { return r.ReviewTime }},
+// splitRatio is one arm's ratios over one split's tasks.
+type splitRatio struct {
+	split string
+	scorecard.CostTimeRatio
+}
+
+// ratiosBySplit lists the cost and time ratios of every split in arm
+// order then split name, or the ratios over every task (split "") for an
+// output that has none by split.
+func ratiosBySplit(c scorecard.CostAndTime) []splitRatio {
+	var out []splitRatio
+	if len(c.RatiosBySplit) == 0 {
+		for _, r := range c.Ratios {
+			out = append(out, splitRatio{"", r})
+		}
+		return out
 	}
+	splits := slices.Sorted(maps.Keys(c.RatiosBySplit))
+	for _, r := range c.Ratios {
+		for _, s := range splits {
+			for _, x := range c.RatiosBySplit[s] {
+				if x.Arm == r.Arm {
+					out = append(out, splitRatio{s, x})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ratios compares each arm's cost and time ratios (against the baseline)
+// per split: the candidate's complete-workflow ratios in the judged split
+// are the aggregate cost and time gates' observations; the review-only
+// ratios and other arms' are changes.
+func (d *differ) ratios(old, nw []splitRatio) {
+	key := func(r splitRatio) string { return strings.TrimSpace(r.Arm + " " + r.split) }
+	om, nm := indexBy(old, key), indexBy(nw, key)
 	for _, k := range unionKeys(old, nw, key) {
+		row := cmp.Or(om[k], nm[k])
+		mine := d.roles.candidate(row.Arm, row.split) || row.split == "" && d.roles.candidates[row.Arm] // "": over every task
+		fields := []struct {
+			name string
+			good sense
+			get  func(*scorecard.CostTimeRatio) *scorecard.Change
+		}{
+			{"cost", only(mine, costRatioSense), func(r *scorecard.CostTimeRatio) *scorecard.Change { return r.Cost }},
+			{"review_cost", noSense, func(r *scorecard.CostTimeRatio) *scorecard.Change { return r.ReviewCost }},
+			{"time", only(mine, timeRatioSense), func(r *scorecard.CostTimeRatio) *scorecard.Change { return r.Time }},
+			{"review_time", noSense, func(r *scorecard.CostTimeRatio) *scorecard.Change { return r.ReviewTime }},
+		}
 		for _, f := range fields {
-			d.metric(DiffRatio, k, f.name, changeField(om[k], f.get), changeField(nm[k], f.get), lowerIsBetter)
+			d.metric(DiffRatio, k, f.name, scorecard.UnitRatio, changeField(om[k], f.get), changeField(nm[k], f.get), f.good)
 		}
 	}
 }
 
+// tasks compares each task's median R per arm: the candidate's, on a task
+// of the judged split, is what the task floor compares.
 func (d *differ) tasks(old, nw []tables.Task) {
 	key := func(t tables.Task) string { return t.TaskID + " " + t.Arm }
 	om, nm := indexBy(old, key), indexBy(nw, key)
 	for _, k := range unionKeys(old, nw, key) {
-		d.metric(DiffTaskMedianR, k, "median_r", taskMedianR(om[k]), taskMedianR(nm[k]), higherIsBetter)
+		row := cmp.Or(om[k], nm[k])
+		mine := d.roles.candidate(row.Arm, d.roles.taskSplit[row.TaskID])
+		d.metric(DiffTaskMedianR, k, "median_r", scorecard.UnitR, taskMedianR(om[k]), taskMedianR(nm[k]), only(mine, taskRSense))
 	}
 }
 
@@ -71,11 +118,11 @@ func ratioField[T any](v *T, get func(*T) *scorecard.Ratio) *string {
 	return &s
 }
 
-func changeField(v *scorecard.CostTimeRatio, get func(*scorecard.CostTimeRatio) *scorecard.Change) *string {
+func changeField(v *splitRatio, get func(*scorecard.CostTimeRatio) *scorecard.Change) *string {
 	if v == nil {
 		return nil
 	}
-	c := get(v)
+	c := get(&v.CostTimeRatio)
 	if c == nil {
 		return nil
 	}

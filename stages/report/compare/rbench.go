@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -8,28 +10,49 @@ import (
 // one review_metrics row (split, profile, model stratum) and metric.
 const DiffReviewMetric = "review_metric"
 
-// reviewMetricSense is which way each reviewer-benchmark metric reads:
-// more detected defects, decidable and completed reviews and upheld
-// findings are better; blocking audited clean cases, abstentions, errors,
-// schema violations, unadjudicated findings, tokens, cost and latency are
-// worse. Scheduled attempts and blocking on provisional clean cases (not
-// yet a false-positive rate) have no direction.
-var reviewMetricSense = map[string]sense{
-	tables.MetricScheduled:           noSense,
-	tables.MetricCompleted:           higherIsBetter,
-	tables.MetricDecisionCoverage:    higherIsBetter,
-	tables.MetricDetection:           higherIsBetter,
-	tables.MetricBlockingOnClean:     lowerIsBetter,
-	tables.MetricBlockingProvisional: noSense,
-	tables.MetricPrecision:           higherIsBetter,
-	tables.MetricUnadjudicated:       lowerIsBetter,
-	tables.MetricAbstentions:         lowerIsBetter,
-	tables.MetricExecutionErrors:     lowerIsBetter,
-	tables.MetricSchemaViolations:    lowerIsBetter,
-	tables.MetricInputTokens:         lowerIsBetter,
-	tables.MetricOutputTokens:        lowerIsBetter,
-	tables.MetricCost:                lowerIsBetter,
-	tables.MetricLatency:             lowerIsBetter,
+// gateReadSense is which way each review metric a reviewer-benchmark gate
+// reads moves for the candidate profile (rule G6): the detection and
+// blocking gates difference the candidate's detected defects and blocked
+// audited clean attempts with the baseline's in the selection and final
+// splits, and rb_contract counts the candidate's schema violations. Every
+// other metric, split and profile (the baseline's own figures, counts,
+// tokens, cost, latency) is a change without direction.
+var gateReadSense = map[string]sense{
+	tables.MetricDetection:        gateSense(rules.GateRbDetectionSelection),
+	tables.MetricBlockingOnClean:  opposite(gateSense(rules.GateRbBlockingSelection)), // the baseline's blocked minus the candidate's
+	tables.MetricSchemaViolations: gateSense(rules.GateRbContract),
+}
+
+// gateSplits are the splits the detection and blocking gates judge.
+var gateSplits = map[string]bool{"selection": true, "final": true}
+
+// reviewMetricSense is the direction of a review metric row's move.
+func (d *differ) reviewMetricSense(m *tables.ReviewMetric) sense {
+	if !d.roles.candidates[m.Profile] {
+		return noSense
+	}
+	if m.Metric == tables.MetricSchemaViolations {
+		return gateReadSense[m.Metric]
+	}
+	if !gateSplits[m.Split] {
+		return noSense
+	}
+	return gateReadSense[m.Metric]
+}
+
+// reviewMetricUnit is a review metric's unit.
+func reviewMetricUnit(metric string) string {
+	switch metric {
+	case tables.MetricScheduled:
+		return scorecard.UnitCount
+	case tables.MetricInputTokens, tables.MetricOutputTokens:
+		return scorecard.UnitTokens
+	case tables.MetricCost:
+		return scorecard.UnitMoney
+	case tables.MetricLatency:
+		return scorecard.UnitNS
+	}
+	return scorecard.UnitFraction
 }
 
 // reviewMetrics diffs the review_metrics rows keyed by split, profile and
@@ -47,8 +70,8 @@ func (d *differ) reviewMetrics(old, nw []tables.ReviewMetric) {
 			row = n
 		}
 		rk := row.Split + " " + row.Profile + " " + row.Model
-		d.metric(DiffReviewMetric, rk, row.Metric, metricExact(o), metricExact(n), reviewMetricSense[row.Metric])
-		d.metric(DiffReviewMetric, rk, row.Metric+".denominator", metricDen(o), metricDen(n), noSense)
+		d.metric(DiffReviewMetric, rk, row.Metric, reviewMetricUnit(row.Metric), metricExact(o), metricExact(n), d.reviewMetricSense(row))
+		d.metric(DiffReviewMetric, rk, row.Metric+".denominator", scorecard.UnitCount, metricDen(o), metricDen(n), noSense)
 	}
 }
 
@@ -67,4 +90,15 @@ func metricDen(m *tables.ReviewMetric) *string {
 		return nil
 	}
 	return amountText(&m.Denominator, nil)
+}
+
+// opposite is the sense of a term subtracted from a gate's observation.
+func opposite(s sense) sense {
+	switch s {
+	case higherIsBetter:
+		return lowerIsBetter
+	case lowerIsBetter:
+		return higherIsBetter
+	}
+	return noSense
 }

@@ -15,26 +15,31 @@ func rate(split, profile, metric string, num, den int64) tables.ReviewMetric {
 }
 
 // TestCompareReviewMetrics: two reviewer-benchmark outputs differ in
-// review_metrics rows keyed by split, profile and model stratum, each
-// move read by its metric's direction: more detections and a higher
-// coverage and precision are better, more blocked clean attempts worse; a
-// denominator that changes is a change without direction, even when the
-// value is the same number.
+// review_metrics rows keyed by split, profile and model stratum. Only the
+// metrics a gate reads for the candidate have a direction: more
+// detections in a judged split are better, more blocked clean attempts
+// worse; the candidate's precision (no gate reads it) and the baseline's
+// figures are changes, and so is a denominator that changes, even when
+// the value is the same number.
 func TestCompareReviewMetrics(t *testing.T) {
 	old := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
+		s.Decision[0].Arm = "candidate"
 		s.ReviewMetrics = []tables.ReviewMetric{
 			rate("selection", "candidate", tables.MetricDetection, 16, 20),
 			rate("selection", "candidate", tables.MetricBlockingOnClean, 1, 10),
 			rate("final", "baseline", tables.MetricDecisionCoverage, 18, 20),
 			rate("all", "candidate", tables.MetricPrecision, 5, 6),
+			rate("selection", "baseline", tables.MetricDetection, 10, 20),
 		}
 	})
 	nw := writeOutput(t, func(_ *tables.Campaign, s *tables.Set) {
+		s.Decision[0].Arm = "candidate"
 		s.ReviewMetrics = []tables.ReviewMetric{
 			rate("selection", "candidate", tables.MetricDetection, 18, 20),
 			rate("selection", "candidate", tables.MetricBlockingOnClean, 2, 10),
 			rate("final", "baseline", tables.MetricDecisionCoverage, 36, 40),
 			rate("all", "candidate", tables.MetricPrecision, 4, 6),
+			rate("selection", "baseline", tables.MetricDetection, 8, 20),
 		}
 	})
 	c := compare(t, old, nw, "0")
@@ -44,7 +49,8 @@ func TestCompareReviewMetrics(t *testing.T) {
 	}{
 		{"selection candidate m", "detection", "16/20", "18/20", "0.1", Better},
 		{"selection candidate m", "blocking_on_clean", "1/10", "2/10", "0.1", Worse},
-		{"all candidate m", "finding_precision", "5/6", "4/6", "-1/6", Worse},
+		{"all candidate m", "finding_precision", "5/6", "4/6", "-1/6", Changed},
+		{"selection baseline m", "detection", "10/20", "8/20", "-0.1", Changed},
 		{"final baseline m", "decision_coverage.denominator", "20", "40", "20", Changed},
 	} {
 		d := find(c, DiffReviewMetric, w.key, w.field)
@@ -66,15 +72,17 @@ func TestCompareReviewMetrics(t *testing.T) {
 	}
 }
 
-// TestReviewMetricSenses: every review_metrics metric of tables has a
-// direction entry (noSense included).
+// TestReviewMetricSenses: a metric a gate reads moves by that gate's
+// comparison (the candidate's detection is added to the detection gates'
+// observation, its blocking subtracted from the blocking gates').
 func TestReviewMetricSenses(t *testing.T) {
-	for _, m := range []string{tables.MetricScheduled, tables.MetricCompleted, tables.MetricDecisionCoverage, tables.MetricDetection,
-		tables.MetricBlockingOnClean, tables.MetricBlockingProvisional, tables.MetricPrecision, tables.MetricUnadjudicated,
-		tables.MetricAbstentions, tables.MetricExecutionErrors, tables.MetricSchemaViolations, tables.MetricInputTokens,
-		tables.MetricOutputTokens, tables.MetricCost, tables.MetricLatency} {
-		if _, ok := reviewMetricSense[m]; !ok {
-			t.Errorf("metric %s has no direction", m)
+	for m, want := range map[string]sense{
+		tables.MetricDetection:        higherIsBetter,
+		tables.MetricBlockingOnClean:  lowerIsBetter,
+		tables.MetricSchemaViolations: lowerIsBetter,
+	} {
+		if got := gateReadSense[m]; got != want {
+			t.Errorf("%s: sense %d, want %d", m, got, want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/evalgate/evalgate/rules"
@@ -16,9 +17,9 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// Errors of [Dirs]. ErrNotOutput and ErrVersionMismatch are usage
-// problems (the directories given are not comparable); any other error is
-// an I/O failure.
+// Errors of [Dirs]. ErrNotOutput, ErrVersionMismatch, ErrKindMismatch and
+// ErrPolicyChange are usage problems (the directories given are not
+// comparable); any other error is an I/O failure.
 var (
 	// ErrNotOutput reports a directory that is missing or was not written
 	// by `evalgate run`.
@@ -43,6 +44,9 @@ type output struct {
 	// reviewMetrics are a reviewer benchmark's metric rows; empty for other
 	// kinds and for an output written before the table.
 	reviewMetrics []tables.ReviewMetric
+	// policy is the scorecard's policy member as written; empty when the
+	// scorecard has none.
+	policy jsontext.Value
 }
 
 // readOutput reads scorecard.json and the gates, decision and tasks tables
@@ -62,6 +66,10 @@ func readOutput(dir string) (*output, error) {
 	o := &output{dir: dir}
 	if err := json.Unmarshal(data, &o.scorecard); err != nil {
 		return nil, fmt.Errorf("%w: %s: %s is not a scorecard: %v", ErrNotOutput, dir, scorecard.File, err)
+	}
+	var raw map[string]jsontext.Value
+	if err := json.Unmarshal(data, &raw); err == nil {
+		o.policy = raw[policyMember]
 	}
 	if !strings.HasPrefix(o.scorecard.ScorecardVersion, "evalgate.scorecard/") {
 		return nil, fmt.Errorf("%w: %s: %s has no evalgate scorecard_version", ErrNotOutput, dir, scorecard.File)

@@ -46,3 +46,7 @@ func escapeMarkdown(s string) string {
 	}
 	return b.String()
 }
+
+// Escape is escapeMarkdown for the other renderers of Markdown (compare's
+// PR comment): untrusted text made inert inside a paragraph or table cell.
+func Escape(s string) string { return escapeMarkdown(s) }

@@ -277,3 +277,122 @@ func Bound(f *float64) string {
 	}
 	return trimmed(r, ShownDecimals)
 }
+
+// Units of a compared value, for [Quantity] and [QuantityDelta].
+const (
+	UnitCount    = "count"    // an integer count
+	UnitR        = "r"        // R or U on [0, 1], or a difference of it
+	UnitRatio    = "ratio"    // a cost or time ratio
+	UnitMoney    = "money"    // an amount in the rate cards' currency
+	UnitNS       = "ns"       // a duration in nanoseconds
+	UnitTokens   = "tokens"   // a count of tokens
+	UnitSessions = "sessions" // a count of sessions
+	UnitFraction = "fraction" // a rate on [0, 1]
+)
+
+// Quantity prints an exact value (a decimal or fraction text, optionally
+// followed by its approximation) in its unit: a duration, money with its
+// currency, a ratio as "×1.171 (+17.1%)", R as "0.9438 (151/160)", a rate
+// as a percentage with its fraction ("80% (4/5)"), a count with its
+// thousands grouped ("299,740 tokens"); "n/a" for none, the text as it is
+// when it is not a number or the unit is unknown.
+func Quantity(unit string, exact *string, currency string) string {
+	if exact == nil {
+		return "n/a"
+	}
+	text, _, _ := strings.Cut(*exact, " ")
+	x, ok := ParseExact(text)
+	if !ok {
+		return *exact
+	}
+	switch unit {
+	case UnitNS:
+		return DurationRat(x)
+	case UnitMoney:
+		return withCurrency(currency, rounded(x, MoneyDecimals))
+	case UnitRatio:
+		return Times(&Ratio{Exact: x.RatString()})
+	case UnitR:
+		return Shown(&Ratio{Exact: x.RatString()})
+	case UnitFraction:
+		s := trimmed(new(big.Rat).Mul(x, big.NewRat(100, 1)), 1) + "%"
+		if !x.IsInt() {
+			s += " (" + x.RatString() + ")"
+		}
+		return s
+	case UnitCount, UnitTokens, UnitSessions:
+		return counted(unit, x, false)
+	}
+	return *exact
+}
+
+// QuantityDelta prints an exact difference NEW − OLD in its unit, signed:
+// "+1 min 2.3 s", "USD -0.5798", a ratio's or rate's move in percentage
+// points ("-17.1 pp"), R to ShownDecimals decimals with its exact value
+// beside it when rounded ("-0.0045 (-1/224)"), a count grouped ("-19,918
+// tokens").
+func QuantityDelta(unit string, delta *big.Rat, currency string) string {
+	if delta == nil {
+		return ""
+	}
+	sign := func(s string) string {
+		if delta.Sign() > 0 {
+			return "+" + s
+		}
+		return s
+	}
+	hundred := new(big.Rat).Mul(delta, big.NewRat(100, 1))
+	switch unit {
+	case UnitNS:
+		return sign(DurationRat(delta))
+	case UnitMoney:
+		return withCurrency(currency, sign(rounded(delta, MoneyDecimals)))
+	case UnitRatio, UnitFraction:
+		return sign(rounded(hundred, 1)) + " pp"
+	case UnitCount, UnitTokens, UnitSessions:
+		return counted(unit, delta, true)
+	}
+	s := sign(trimmed(delta, ShownDecimals))
+	if y, _ := ParseExact(trimmed(delta, ShownDecimals)); y == nil || y.Cmp(delta) != 0 {
+		s += " (" + delta.RatString() + ")"
+	}
+	return s
+}
+
+// counted prints a count with its thousands grouped, and the unit's word
+// for tokens and sessions; signed adds "+" to a positive count.
+func counted(unit string, x *big.Rat, signed bool) string {
+	var s string
+	if x.IsInt() {
+		s = Grouped(x.Num().String())
+	} else {
+		s = trimmed(x, ShownDecimals)
+	}
+	if signed && x.Sign() > 0 {
+		s = "+" + s
+	}
+	switch unit {
+	case UnitTokens:
+		s += " tokens"
+	case UnitSessions:
+		s += " sessions"
+	}
+	return s
+}
+
+// Grouped puts a comma between every three digits of an integer's text
+// ("-1234567" → "-1,234,567").
+func Grouped(digits string) string {
+	sign, d := "", digits
+	if strings.HasPrefix(d, "-") {
+		sign, d = "-", d[1:]
+	}
+	var b strings.Builder
+	for i, c := range d {
+		if i > 0 && (len(d)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return sign + b.String()
+}

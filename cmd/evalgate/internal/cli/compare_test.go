@@ -2,16 +2,19 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/evalgate/evalgate/fixtures"
-	"github.com/evalgate/evalgate/stages/report/compare"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -22,18 +25,27 @@ func mainCmd(args ...string) (int, string, string) {
 	return code, out.String(), errOut.String()
 }
 
-// exampleWithThreshold writes the embedded example into a temporary
-// directory with one gate threshold overridden in its manifest.
-func exampleWithThreshold(t *testing.T, name, value string) string {
+// copyExample writes the embedded example name into a temporary
+// directory and returns it.
+func copyExample(t *testing.T, name string) string {
 	t.Helper()
-	src, ok := fixtures.Example(fixtures.DefaultExample)
+	src, ok := fixtures.Example(name)
 	if !ok {
-		t.Fatal("no default example")
+		t.Fatalf("no example %s", name)
 	}
-	dir := filepath.Join(t.TempDir(), "campaign")
+	dir := filepath.Join(t.TempDir(), name)
 	if err := os.CopyFS(dir, src); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// policyTwin writes the paired-review example with every threshold of
+// thresholds (gate → value) in its manifest's gate_policy: the same
+// campaign judged under other numbers.
+func policyTwin(t *testing.T, thresholds map[string]string) string {
+	t.Helper()
+	dir := copyExample(t, "paired-review")
 	path := filepath.Join(dir, "manifest.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -43,12 +55,83 @@ func exampleWithThreshold(t *testing.T, name, value string) string {
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
-	m.GatePolicy.Thresholds = append(m.GatePolicy.Thresholds, tables.Threshold{Name: name, Value: value})
+	for _, g := range slices.Sorted(maps.Keys(thresholds)) {
+		m.GatePolicy.Thresholds = append(m.GatePolicy.Thresholds, tables.Threshold{Name: g, Value: thresholds[g]})
+	}
 	data, err = json.Marshal(m, jsontext.WithIndent("  "))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// withMoreOutput writes the paired-review-green example with one review's
+// billed output raised by extra tokens (its usage total with it): the
+// review of arm on the repetition of task whose complete workflow costs
+// most for that arm in green's run output (runs), so that the task's
+// median cost stays and only that run's own cost moves.
+func withMoreOutput(t *testing.T, runs, task, arm string, extra int64) string {
+	t.Helper()
+	rows, err := parquet.ReadFile[tables.Run](filepath.Join(runs, "runs.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top *tables.Run
+	costs := map[int64]tables.Money{}
+	for i, r := range rows {
+		if r.TaskID != task || r.Arm != arm || r.WorkflowCost == nil {
+			continue
+		}
+		costs[r.Repetition] = *r.WorkflowCost
+		if top == nil || *r.WorkflowCost > *top.WorkflowCost {
+			top = &rows[i]
+		}
+	}
+	for rep, c := range costs {
+		if rep != top.Repetition && c >= *top.WorkflowCost {
+			t.Fatalf("%s %s: repetition %d costs as much as %d; pick a task whose costliest run is alone", task, arm, rep, top.Repetition)
+		}
+	}
+	dir := copyExample(t, "paired-review-green")
+	path := filepath.Join(dir, "receipts.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := fmt.Sprintf(`"session_id":"%s-r%d-%s"`, task, top.Repetition, arm)
+	lines := strings.SplitAfter(string(data), "\n")
+	edited := 0
+	for i, line := range lines {
+		if !strings.Contains(line, session) {
+			continue
+		}
+		var r struct {
+			Meter struct {
+				Usage struct {
+					Output int64 `json:"output_tokens"`
+					Total  int64 `json:"total_tokens"`
+				} `json:"usage"`
+			} `json:"meter"`
+		}
+		if err := json.Unmarshal([]byte(strings.TrimSpace(line)), &r, json.RejectUnknownMembers(false)); err != nil {
+			t.Fatal(err)
+		}
+		u := r.Meter.Usage
+		line = strings.Replace(line, fmt.Sprintf(`"output_tokens":%d,"output_tokens_details"`, u.Output), fmt.Sprintf(`"output_tokens":%d,"output_tokens_details"`, u.Output+extra), 1)
+		line = strings.Replace(line, fmt.Sprintf(`"total_tokens":%d`, u.Total), fmt.Sprintf(`"total_tokens":%d`, u.Total+extra), 1)
+		if line == lines[i] {
+			t.Fatalf("%s: the usage was not edited", session)
+		}
+		lines[i] = line
+		edited++
+	}
+	if edited != 1 {
+		t.Fatalf("%s: %d receipts edited, want 1", session, edited)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -61,20 +144,193 @@ func runInto(t *testing.T, out string, args ...string) {
 	}
 }
 
-// TestCompareExitCodes runs compare on real run outputs: the example
-// against itself (0), against a copy whose task floor was lowered from
-// 0.80 to 0.75 so that g2_task_floor (observed 0.75 in the example) now
-// passes (an improvement: 0, or 1 with --fail-on change), against one
-// whose macro floor was raised from 0.90 to 0.95 so that g2_macro_floor
-// (observed 0.94375) now fails (a regression: 1, the gate named), and
-// against broken directories (2, 3).
-func TestCompareExitCodes(t *testing.T) {
+// TestCompareMatrix runs compare on real run outputs, each pair differing
+// in one way, and checks its direction, its result line and its exit
+// code under each --fail-on:
+//
+//   - paired-review → paired-review-green: every failing gate passes and
+//     the decision advances: better, exit 0; the reverse is a regression
+//     (exit 1), and a worse decision (exit 1 with --fail-on decision-worse
+//     too, while the improvement exits 0 under it).
+//   - green → green with 100 more output tokens in B's review of T1's
+//     costliest repetition: the candidate's paired cost ratio of that run
+//     rises above 1, so g5_cost_pair's observation (the largest paired
+//     ratio, 1 before) moves the wrong way for a "<=" gate: a regression
+//     (exit 1), though the gate still passes and the decision is still
+//     advance (exit 0 with --fail-on decision-worse).
+//   - green → green with 100 more output tokens in A's (the baseline's)
+//     review of T1's costliest repetition: the baseline's own figures and
+//     the ceilings' use move, no gate observation does (T1's median cost
+//     is another repetition's; every other pair's ratio is still 1): a
+//     change, exit 0, and exit 1 only with --fail-on any-change.
+func TestCompareMatrix(t *testing.T) {
 	base := t.TempDir()
-	old, changed := filepath.Join(base, "old"), filepath.Join(base, "changed")
+	out := func(name string, args ...string) string {
+		dir := filepath.Join(base, name)
+		runInto(t, dir, args...)
+		return dir
+	}
+	red := out("red", "--example", "paired-review")
+	green := out("green", "--example", "paired-review-green")
+	candidateCost := out("candidate-cost", withMoreOutput(t, green, "T1", "B", 100))
+	baselineCost := out("baseline-cost", withMoreOutput(t, green, "T1", "A", 100))
+	for _, c := range []struct {
+		name      string
+		old, new  string
+		failOn    string
+		code      int
+		result    string   // the result line's word
+		lines     []string // stdout lines that must be there
+		notLines  []string // stdout prefixes that must not
+		stderrHas string
+	}{
+		{"self", green, green, "", ExitOK, "unchanged", nil, []string{"better", "worse", "changed"}, ""},
+		{"improvement", red, green, "", ExitOK, "better", []string{
+			`better decision: "do_not_advance" -> "advance"`,
+			`better gate g2_task_floor B pass: false -> true`,
+			`better gate g5_cost_aggregate B observed: ×1.171 (+17.1%) -> ×1.000 (+0.0%) (delta -17.1 pp)`,
+			`changed ceiling wall_time use: 1 h 34 min 35.5 s -> 1 h 34 min 18.4 s (delta -17.1 s)`,
+		}, []string{"worse"}, ""},
+		{"improvement_decision_worse", red, green, "decision-worse", ExitOK, "better", nil, nil, ""},
+		{"improvement_any_change", red, green, "any-change", ExitRejected, "better", nil, nil, "compare fails on any-change: decision; "},
+		{"regression", green, red, "", ExitRejected, "regression", []string{
+			`worse decision: "advance" -> "do_not_advance"`,
+			`worse gate g2_task_floor B observed: 1 -> 0.75 (delta -0.25)`,
+			// two more sessions dispatched (T3's repetition 2): a count, a change
+			`changed ceiling total_sessions use: 72 sessions -> 70 sessions (delta -2 sessions)`,
+		}, nil, "compare fails on regression: decision; gate g1_critical_source B pass; "},
+		{"decision_worse", green, red, "decision-worse", ExitRejected, "regression", nil, nil,
+			"compare fails on decision-worse: decision\n"},
+		{"candidate_regression", green, candidateCost, "", ExitRejected, "regression", []string{
+			`changed ceiling output_tokens use: 182,180 tokens -> 182,280 tokens (delta +100 tokens)`,
+		}, []string{"worse decision", "worse gate g5_cost_pair B pass", "better"}, "compare fails on regression: gate g5_cost_pair B observed"},
+		{"candidate_regression_decision_worse", green, candidateCost, "decision-worse", ExitOK, "regression", nil, nil, ""},
+		{"baseline_change", green, baselineCost, "", ExitOK, "changed", []string{
+			`changed ceiling output_tokens use: 182,180 tokens -> 182,280 tokens (delta +100 tokens)`,
+		}, []string{"worse", "better", "changed gate", "changed decision"}, ""},
+		{"baseline_change_any_change", green, baselineCost, "any-change", ExitRejected, "changed", nil, nil,
+			"compare fails on any-change: ceiling output_tokens use; ceiling reference_cost use"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := []string{"compare", c.old, c.new}
+			if c.failOn != "" {
+				args = append(args, "--fail-on", c.failOn)
+			}
+			code, stdout, stderr := mainCmd(args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(stdout), "\n")
+			if last := lines[len(lines)-1]; !strings.HasPrefix(last, "result: "+c.result+" (") {
+				t.Errorf("result line %q, want result %s", last, c.result)
+			}
+			for _, want := range c.lines {
+				if !slices.Contains(lines, want) {
+					t.Errorf("stdout lacks the line %q:\n%s", want, stdout)
+				}
+			}
+			for _, not := range c.notLines {
+				for _, l := range lines {
+					if strings.HasPrefix(l, not) {
+						t.Errorf("stdout has %q:\n%s", l, stdout)
+					}
+				}
+			}
+			if c.stderrHas == "" && stderr != "" || !strings.Contains(stderr, c.stderrHas) {
+				t.Errorf("stderr %q, want %q", stderr, c.stderrHas)
+			}
+		})
+	}
+	t.Run("candidate_regression_json", func(t *testing.T) {
+		code, stdout, _ := mainCmd("compare", green, candidateCost, "--json")
+		var doc struct {
+			Result        string `json:"result"`
+			Regressed     bool   `json:"regressed"`
+			DecisionWorse bool   `json:"decision_worse"`
+			Differences   []struct {
+				Kind, Key, Field, Direction string
+				Old, New, Delta             any
+				OldExact                    *string `json:"old_exact"`
+				DeltaExact                  *string `json:"delta_exact"`
+				Regression                  bool
+			}
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc, json.RejectUnknownMembers(false), json.MatchCaseInsensitiveNames(true)); err != nil || code != ExitRejected {
+			t.Fatalf("exit %d, %v:\n%s", code, err, stdout)
+		}
+		if !doc.Regressed || doc.DecisionWorse || doc.Result != "regression" {
+			t.Errorf("regressed %v, decision worse %v, result %q", doc.Regressed, doc.DecisionWorse, doc.Result)
+		}
+		for _, d := range doc.Differences {
+			if d.Kind == "gate" && d.Key == "g5_cost_pair B" && d.Field == "observed" {
+				// 1 before (every paired ratio is 1 in green): a number, its exact text beside it
+				if d.Old != 1.0 || d.OldExact == nil || *d.OldExact != "1" || d.Direction != "worse" || !d.Regression {
+					t.Errorf("g5_cost_pair observed: %+v", d)
+				}
+				if f, ok := d.New.(float64); !ok || f <= 1 || d.DeltaExact == nil || d.Delta.(float64) <= 0 {
+					t.Errorf("g5_cost_pair new %v, delta %v (%v): want a number above 1", d.New, d.Delta, d.DeltaExact)
+				}
+				return
+			}
+		}
+		t.Errorf("no g5_cost_pair observed difference in %s", stdout)
+	})
+}
+
+// TestComparePolicyChanged: a run and its twin judged under loosened
+// thresholds are not comparable (exit 2) and every changed number is
+// listed; with --allow-policy-change each is a policy change, the
+// decision and the loosened gates' pass have no direction, and nothing is
+// better.
+func TestComparePolicyChanged(t *testing.T) {
+	base := t.TempDir()
+	old, twin := filepath.Join(base, "old"), filepath.Join(base, "twin")
+	runInto(t, old, "--example", "paired-review")
+	runInto(t, twin, policyTwin(t, map[string]string{"g2_task_floor": "0.75", "g5_cost_aggregate": "1.20"}))
+	code, stdout, stderr := mainCmd("compare", old, twin)
+	if code != ExitUsage || stdout != "" {
+		t.Fatalf("exit %d, stdout %q: want 2 and nothing on stdout", code, stdout)
+	}
+	for _, want := range []string{
+		"judged under different policies",
+		`policy_change gate g2_task_floor B threshold: ">= 0.80" -> ">= 0.75" (delta -0.05)`,
+		`policy_change gate g5_cost_aggregate B threshold: "<= 1.10" -> "<= 1.20" (delta 0.1)`,
+		"--allow-policy-change",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	code, stdout, _ = mainCmd("compare", old, twin, "--json")
+	if code != ExitUsage || !strings.Contains(stdout, `"comparable": false`) || strings.Count(stdout, `"direction": "policy_change"`) != 2 {
+		t.Errorf("--json: exit %d:\n%s", code, stdout)
+	}
+	code, stdout, stderr = mainCmd("compare", old, twin, "--allow-policy-change", "--fail-on", "any-change")
+	if code != ExitRejected {
+		t.Fatalf("exit %d, want 1 (any-change): %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	for _, want := range []string{
+		`policy_change gate g2_task_floor B threshold: ">= 0.80" -> ">= 0.75" (delta -0.05)`,
+		`changed gate g2_task_floor B pass: false -> true`,
+		`changed gate g5_cost_aggregate B pass: false -> true`,
+		`result: changed (6 of 6 differences beyond tolerance 0: 0 worse, 0 better, 4 changed, 2 policy changes)`,
+	} {
+		if !slices.Contains(lines, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if code, _, _ := mainCmd("compare", old, twin, "--allow-policy-change"); code != ExitOK {
+		t.Errorf("--allow-policy-change: exit %d, want 0 (nothing is worse)", code)
+	}
+}
+
+// TestCompareUsage: bad flags, missing or foreign directories are usage
+// errors (2), a corrupt table an I/O failure (3).
+func TestCompareUsage(t *testing.T) {
+	base := t.TempDir()
+	old := filepath.Join(base, "old")
 	runInto(t, old)
-	runInto(t, changed, exampleWithThreshold(t, "g2_task_floor", "0.75"))
-	regressed := filepath.Join(base, "regressed")
-	runInto(t, regressed, exampleWithThreshold(t, "g2_macro_floor", "0.95"))
 	otherKind := filepath.Join(base, "system-comparison")
 	runInto(t, otherKind, "--example", "system-comparison")
 	corrupt := filepath.Join(base, "corrupt")
@@ -97,52 +353,24 @@ func TestCompareExitCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name     string
-		args     []string
-		code     int
-		stdout   []string
-		stderr   string
-		noStdout bool
+		name   string
+		args   []string
+		code   int
+		stderr string
 	}{
-		{"self", []string{old, old}, ExitOK, []string{"result: unchanged"}, "", false},
-		{"improvement", []string{old, changed}, ExitOK, []string{
-			`better gate g2_task_floor B pass: false -> true`,
-			`changed gate g2_task_floor B threshold: ">= 0.80" -> ">= 0.75"`,
-			"changed decision failing_gates",
-			"result: changed",
-		}, "", false},
-		{"improvement_fail_on_change", []string{old, changed, "--fail-on", "change"}, ExitRejected,
-			[]string{"result: changed"}, "compare fails on change: decision failing_gates; gate g2_task_floor B pass", false},
-		{"improvement_fail_on_decision", []string{old, changed, "--fail-on", "decision"}, ExitOK, nil, "", false},
-		{"regression", []string{old, regressed}, ExitRejected, []string{
-			`worse gate g2_macro_floor B pass: true -> false`,
-		}, "compare fails on regression: gate g2_macro_floor B pass\n", false},
-		{"threshold_changed_json", []string{old, changed, "--json", "--tolerance", "1", "--fail-on", "change"}, ExitRejected,
-			[]string{`"changed": true`, `"key": "g2_task_floor B"`, `"old": false`, `"direction": "better"`}, "compare fails on change", false},
-		{"bad_fail_on", []string{old, old, "--fail-on", "x"}, ExitUsage, nil, "--fail-on", true},
-		{"bad_format", []string{old, old, "--format", "html"}, ExitUsage, nil, "--format", true},
-		{"missing_dir", []string{old, filepath.Join(base, "nope")}, ExitUsage, nil, "not an evalgate output directory", true},
-		{"one_arg", []string{old}, ExitUsage, nil, "exactly two", true},
-		{"kind_changed", []string{old, otherKind}, ExitUsage, nil, "different campaign kinds", true},
-		{"version_changed", []string{old, otherVersion}, ExitUsage, nil, "different scorecard versions", true},
-		{"bad_tolerance", []string{old, old, "--tolerance", "x"}, ExitUsage, nil, "--tolerance", true},
-		{"corrupt_table", []string{old, corrupt}, ExitFailure, nil, "gates.parquet", true},
+		{"bad_fail_on", []string{old, old, "--fail-on", "decision"}, ExitUsage, "want regression, decision-worse or any-change"},
+		{"bad_format", []string{old, old, "--format", "html"}, ExitUsage, "--format"},
+		{"missing_dir", []string{old, filepath.Join(base, "nope")}, ExitUsage, "not an evalgate output directory"},
+		{"one_arg", []string{old}, ExitUsage, "exactly two"},
+		{"kind_changed", []string{old, otherKind}, ExitUsage, "different campaign kinds"},
+		{"version_changed", []string{old, otherVersion}, ExitUsage, "different scorecard versions"},
+		{"bad_tolerance", []string{old, old, "--tolerance", "x"}, ExitUsage, "--tolerance"},
+		{"corrupt_table", []string{old, corrupt}, ExitFailure, "gates.parquet"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := mainCmd(append([]string{"compare"}, c.args...)...)
-			if code != c.code {
-				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
-			}
-			for _, want := range c.stdout {
-				if !strings.Contains(stdout, want) {
-					t.Errorf("stdout lacks %q:\n%s", want, stdout)
-				}
-			}
-			if !strings.Contains(stderr, c.stderr) || (c.stderr == "" && stderr != "") {
-				t.Errorf("stderr %q, want it to contain %q", stderr, c.stderr)
-			}
-			if c.noStdout && stdout != "" {
-				t.Errorf("stdout on error: %q", stdout)
+			if code != c.code || !strings.Contains(stderr, c.stderr) || stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q: want %d and %q", code, stdout, stderr, c.code, c.stderr)
 			}
 		})
 	}
@@ -217,29 +445,5 @@ func TestOneHint(t *testing.T) {
 	code, _, stderr = mainCmd("run")
 	if code != ExitUsage || strings.Count(stderr, "(see '") != 1 {
 		t.Errorf("exit %d, stderr %q: want one hint", code, stderr)
-	}
-}
-
-// TestListChange: a list field prints what left and what joined it.
-func TestListChange(t *testing.T) {
-	str := func(s string) *string { return &s }
-	for _, c := range []struct {
-		field, old, new, want string
-	}{
-		{"failing_gates", "a,b,c", "a,c,d", "-b +d"},
-		{"failing", "T1, T2", "", "-T1 -T2"},
-		{"failing", "", "T7", "+T7"},
-		{"failing", "T1, T2", "T2, T1", "reordered"},
-	} {
-		removed, added, ok := listChange(compare.Difference{Field: c.field, Old: str(c.old), New: str(c.new)})
-		if got := listMoves(removed, added, ""); !ok || got != c.want {
-			t.Errorf("%q -> %q: %q (ok %v), want %q", c.old, c.new, got, ok, c.want)
-		}
-	}
-	if _, _, ok := listChange(compare.Difference{Field: "threshold", Old: str("a"), New: str("b")}); ok {
-		t.Error("threshold is not a list")
-	}
-	if _, _, ok := listChange(compare.Difference{Field: "failing", New: str("b")}); ok {
-		t.Error("an absent side is not a list change")
 	}
 }

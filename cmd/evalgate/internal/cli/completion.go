@@ -5,6 +5,7 @@ import (
 
 	"github.com/evalgate/evalgate/fixtures"
 	"github.com/evalgate/evalgate/stages"
+	"github.com/evalgate/evalgate/stages/report/compare"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -16,7 +17,14 @@ var flagValues = map[string]func() []string{
 	"example": fixtures.Examples,
 	"role":    func() []string { return answerRoles },
 	"kind":    stages.SkeletonKinds,
-	"fail-on": func() []string { return []string{failOnRegression, failOnChange, failOnDecision} },
+	// compare's; run's --fail-on registers its own values
+	"fail-on": func() []string {
+		var out []string
+		for _, f := range compare.FailOns() {
+			out = append(out, string(f))
+		}
+		return out
+	},
 }
 
 // registerCompletions walks the command tree under root and registers a
@@ -26,7 +34,7 @@ func registerCompletions(root *cobra.Command) {
 	var walk func(*cobra.Command)
 	walk = func(cmd *cobra.Command) {
 		for name, values := range flagValues {
-			if cmd.Flags().Lookup(name) == nil {
+			if f := cmd.Flags().Lookup(name); f == nil || f.Annotations[ownCompletion] != nil {
 				continue
 			}
 			// The error is only "already registered" or "no such flag":
@@ -39,6 +47,10 @@ func registerCompletions(root *cobra.Command) {
 	}
 	walk(root)
 }
+
+// ownCompletion annotates a flag whose command registers its own
+// completion (run's --fail-on), which flagValues must not replace.
+const ownCompletion = "evalgate_own_completion"
 
 // fixedValues completes from a list, never falling back to file names.
 func fixedValues(values func() []string) cobra.CompletionFunc {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +37,54 @@ func TestExitCodesStable(t *testing.T) {
 		if c[0] != c[1] {
 			t.Errorf("%s = %d, pinned %d", name, c[0], c[1])
 		}
+	}
+}
+
+// TestUsageErrorsExit2: every command line evalgate cannot parse exits 2
+// with a message on stderr and nothing on stdout, whether cobra or a
+// command finds the problem: a mistyped command or subcommand, an unknown
+// flag, too many arguments, a bad flag value.
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"valdate"},
+		{"blind", "exprot"},
+		{"import", "nope"},
+		{"run", "--bogus"},
+		{"run", "a", "b", "--out", "o"},
+		{"run", "--out", "o", "--fail-on", "regression"},
+		{"compare", "a"},
+		{"compare", "a", "b", "--fail-on", "decision"},
+		{"validate", "--json=maybe"},
+		{"show"},
+		{"examples", "extra"},
+	} {
+		t.Run(strings.Join(args, "_"), func(t *testing.T) {
+			code, stdout, stderr := mainCmd(args...)
+			if code != ExitUsage || stdout != "" || !strings.HasPrefix(stderr, "evalgate: ") {
+				t.Errorf("exit %d, stdout %q, stderr %q: want 2, a message and no output", code, stdout, stderr)
+			}
+		})
+	}
+}
+
+// TestRunFailOnDecision: with --fail-on decision, run exits 1 unless the
+// decision is advance; without it, 0 whatever the decision.
+func TestRunFailOnDecision(t *testing.T) {
+	for _, c := range []struct {
+		example string
+		args    []string
+		code    int
+	}{
+		{"paired-review-green", []string{"--fail-on", "decision"}, ExitOK},
+		{"paired-review", []string{"--fail-on", "decision"}, ExitRejected},
+		{"system-comparison", []string{"--fail-on", "decision"}, ExitRejected},
+		{"paired-review", nil, ExitOK},
+	} {
+		t.Run(c.example+strings.Join(c.args, "_"), func(t *testing.T) {
+			args := append([]string{"run", "--example", c.example, "--no-intervals", "--out", t.TempDir() + "/out"}, c.args...)
+			if code, _, stderr := mainCmd(args...); code != c.code {
+				t.Errorf("exit %d, want %d: %s", code, c.code, stderr)
+			}
+		})
 	}
 }

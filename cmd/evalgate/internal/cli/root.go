@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"io"
 	"strings"
 
@@ -17,6 +18,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
+	if isCobraUsage(err) {
+		err = &usageError{oneLine(err.Error())}
+	}
 	code := exitCode(err)
 	if err != nil && code != ExitRejected {
 		msg := err.Error()
@@ -26,6 +30,35 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		io.WriteString(stderr, "evalgate: "+msg+"\n")
 	}
 	return code
+}
+
+// cobraUsage are the starts of the errors cobra itself returns for a
+// command line it cannot parse (a mistyped subcommand, a missing required
+// flag, a wrong argument count): usage errors, like evalgate's own.
+var cobraUsage = []string{"unknown command ", "unknown flag", "unknown shorthand flag", "required flag", "accepts ", "requires at least ", "invalid argument "}
+
+// oneLine puts cobra's "Did you mean this?" suggestions on the message's
+// line: `unknown command "valdate" for "evalgate"; did you mean validate?`.
+func oneLine(msg string) string {
+	head, suggestions, ok := strings.Cut(msg, "\n\nDid you mean this?\n")
+	if !ok {
+		return strings.TrimSpace(msg)
+	}
+	return head + "; did you mean " + strings.Join(strings.Fields(suggestions), " or ") + "?"
+}
+
+// isCobraUsage reports whether err is one of cobra's usage errors.
+func isCobraUsage(err error) bool {
+	var ue *usageError
+	if err == nil || errors.As(err, &ue) || errors.Is(err, errRejected) {
+		return false
+	}
+	for _, p := range cobraUsage {
+		if strings.HasPrefix(err.Error(), p) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasHint reports whether a usage message already says where to look, so
@@ -69,7 +102,33 @@ a regression), 2 usage error, 3 the tool could not finish (I/O).`,
 		newCollectCmd(stdout),
 	)
 	registerCompletions(root)
+	requireSubcommands(root)
 	return root
+}
+
+// requireSubcommands makes every command that only groups subcommands
+// (blind, import) refuse a missing or unknown subcommand as a usage error,
+// instead of printing its help and exiting 0.
+func requireSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		requireSubcommands(sub)
+	}
+	if !c.HasParent() || !c.HasSubCommands() || c.Runnable() {
+		return
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		var names []string
+		for _, s := range cmd.Commands() {
+			if s.IsAvailableCommand() {
+				names = append(names, s.Name())
+			}
+		}
+		if len(args) == 0 {
+			return usagef("%s needs a subcommand: %s (see '%s --help')", cmd.CommandPath(), strings.Join(names, ", "), cmd.CommandPath())
+		}
+		return usagef("unknown command %q for %q: want %s (see '%s --help')", args[0], cmd.CommandPath(), strings.Join(names, ", "), cmd.CommandPath())
+	}
 }
 
 // positional checks the number of positional arguments as a usage error.

@@ -19,14 +19,18 @@ type runOptions struct {
 	json          bool
 	skipIntervals bool
 	force         bool
+	// failOnDecision makes a judged campaign whose decision is not
+	// advance exit 1 (--fail-on decision), for a CI job that gates on it.
+	failOnDecision bool
 	// progress tells whether --progress is on for this invocation.
 	progress func() bool
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	var opts runOptions
+	var failOn string
 	cmd := &cobra.Command{
-		Use:   "run [CAMPAIGN_DIR] --out DIR",
+		Use:   "run [CAMPAIGN_DIR] --out DIR [--fail-on decision]",
 		Short: "Run the whole pipeline and write tables, scorecard.json, report.md and report.html",
 		Long: `run reads a campaign (the directory given, or the embedded example) through
 load → validate → account → score → aggregate → intervals → report and writes
@@ -37,7 +41,9 @@ docs/errors.md) has decision no_verdict, naming every rejecting finding, and
 run exits 1 ("rejected"), the same as validate; its tables are still written
 for diagnosis, unless the loader rejected it (then nothing is written).
 Otherwise run exits 0 once every file is written, whatever the decision is;
-read the decision from scorecard.json.
+read the decision from scorecard.json, or give --fail-on decision: then run
+exits 1 unless the decision is advance (the outputs are written either way),
+so that a CI job can gate on the verdict.
 
 The outputs are written as one set: built in a temporary directory beside
 --out and moved into place only when complete, so --out holds either the
@@ -49,7 +55,14 @@ evalgate did not write, and replaces another campaign's outputs only with
 		Args: maxArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			err := usagef("--out DIR is required")
-			if opts.out != "" {
+			switch failOn {
+			case "":
+			case failOnDecision:
+				opts.failOnDecision = true
+			default:
+				err = usagef("--fail-on %q: want decision (exit 1 unless the decision is advance)", failOn)
+			}
+			if opts.out != "" && (failOn == "" || opts.failOnDecision) {
 				err = runRun(stdout, stderr, args, opts)
 			}
 			if err != nil && !errors.Is(err, errRejected) && opts.json {
@@ -67,6 +80,9 @@ evalgate did not write, and replaces another campaign's outputs only with
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	cmd.Flags().BoolVar(&opts.skipIntervals, "no-intervals", false, "skip the exploratory intervals (gates never depend on them)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the outputs of another campaign in --out")
+	cmd.Flags().StringVar(&failOn, "fail-on", "", "decision: exit 1 unless the decision is advance")
+	_ = cmd.Flags().SetAnnotation("fail-on", ownCompletion, []string{"true"})
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{failOnDecision}, cobra.ShellCompDirectiveNoFileComp))
 	opts.progress = progressFlag(cmd, stderr)
 	return cmd
 }
@@ -145,8 +161,20 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 	if sum.Rejecting > 0 {
 		return errRejected
 	}
+	if opts.failOnDecision && sum.Decision != tables.DecisionAdvance {
+		fmt.Fprintf(stderr, "evalgate: run fails on decision: %s, not advance (the outputs are written in %s)\n", sum.Decision, opts.out)
+		return errDecisionFails
+	}
 	return nil
 }
+
+// failOnDecision is run's one --fail-on value.
+const failOnDecision = "decision"
+
+// errDecisionFails says a judged campaign's decision is not advance
+// under --fail-on decision; it exits 1 like a rejection, and the
+// decision is already printed.
+var errDecisionFails = fmt.Errorf("decision is not advance: %w", errRejected)
 
 // writeOutputs writes the output set of res into --out, or, for a campaign
 // the loader rejected, prints its findings and removes the previous outputs
