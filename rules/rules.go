@@ -4,9 +4,9 @@ import "slices"
 
 // RuleID names one rule of the evaluation contract as this project states
 // it: a letter for the area (I inputs, L load, V validate, A account, Q
-// score, G gates and decision, B intervals, T tables, R reports, C
-// controls, X scale) and a number, or C01–C23 for the contract's evaluator
-// controls. Code comments, tests, help text, finding codes (CodeDoc.Rule),
+// score, G gates and decision, P system-comparison providers and design,
+// B intervals, T tables, R reports, C controls, X scale) and a number,
+// or C01–C23 for the contract's evaluator controls. Code comments, tests, help text, finding codes (CodeDoc.Rule),
 // gates and controls cite rules by these IDs ("rule A6"); docs/rules.md is
 // generated from [Rules], and a test fails when anything cites an ID that
 // is not here or a rule is enforced by no code, gate or control.
@@ -41,6 +41,7 @@ const (
 	AreaAccount   = "Account"
 	AreaScore     = "Score"
 	AreaGates     = "Gates and decision"
+	AreaProviders = "System-comparison providers and design"
 	AreaIntervals = "Intervals"
 	AreaTables    = "Tables and reports"
 	AreaControls  = "Control suite"
@@ -93,6 +94,10 @@ var rules = []Rule{
 	{"G5", AreaGates, "A system comparison scores one shared repository-answerable denominator per task; the candidate must improve cost and time by at least 15% over the baseline with no critical quality loss, lose at most 0.05 macro R and regress at most 5% against the comparator, within the task and pair bounds."},
 	{"G6", AreaGates, "A reviewer benchmark reports detection, blocking-on-clean, coverage, precision, abstentions, errors, tokens, cost and latency per split and profile, derives effective ratings in code, and promotes only when false blocking falls with no detection regression within budget; labels never reach a reviewer and lineage groups never cross splits."},
 	{"G7", AreaGates, "Thresholds are inclusive; a task improves when its treatment median is strictly greater; a drop of exactly the bound is allowed; an aggregate ratio is a ratio of sums of task medians; an unrated run, an unexplained missing session or a second invalid triplet gives no_verdict, never a zero."},
+
+	{"P1", AreaProviders, "Each system of a system comparison pins its provider in the manifest — package, version, commit, package integrity, advertised tool-schema hash, settings, the shared ordinary tools, the global and project MCP allowlists, read-only and modes — exactly as contract #741 §6 and COMPARATOR-SELECTION freeze them (Madar 0.32.1 at 06b373a, MADAR_TOOL_PROFILE=core, seven core tools; Serena 13ac8c5, seven tools global and project, read_only, planning and no-memories); no allowlist exposes shell commands, edits, memories, onboarding or tool expansion, and what must be verified before scored use is listed by preflight."},
+	{"P2", AreaProviders, "Every tool call of an investigation or cold setup is in its system's pinned allowlist; a call outside it is an undeclared permission (contract #741 §5, §6): the execution is invalid and counts against the replacement allowance."},
+	{"P3", AreaProviders, "A system comparison judged by the contract's preset has the design of contract #741 §6: three systems on six evaluation tasks from three repositories, two tasks each, two repetitions — 36 workflows, 72 planned sessions."},
 
 	{"B1", AreaIntervals, "Intervals are an exploratory family-clustered bootstrap, seeded and reproducible, with degenerate cases explicit; an interval never changes a gate or the decision."},
 

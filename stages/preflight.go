@@ -36,10 +36,11 @@ func Preflight(fsys fs.FS, name string) *PreflightResult {
 	if c == nil || c.Manifest.Format != tables.FormatManifest {
 		return finishPreflight([]*checkItem{{item: tables.PreflightItem{Item: "manifest", File: manifestFile}, claims: claimAll}}, findings)
 	}
-	items := preflightItems(c)
+	items := append(preflightItems(c), providerItems(&c.Manifest)...)
 	if !promptsRefused(c, findings) {
 		findings = append(findings, validate.PromptParts(c)...)
 	}
+	findings = append(findings, validate.ProviderFindings(&c.Manifest)...)
 	return finishPreflight(items, findings)
 }
 

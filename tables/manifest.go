@@ -167,6 +167,10 @@ type Arm struct {
 	// baseline, candidate or comparator. Optional; only kind
 	// system-comparison uses it (see tables/syscomp.go).
 	ComparatorRole string `json:"comparator_role,omitzero"`
+	// Provider pins the system's evidence provider (rule P1). Optional in
+	// the format; required for kind system-comparison, refused for the
+	// others (see tables/providers.go).
+	Provider *Provider `json:"provider,omitzero"`
 }
 
 // Task categories of a paired review (rule I4).

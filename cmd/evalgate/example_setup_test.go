@@ -11,7 +11,8 @@ import (
 // setupExampleCopy writes a fresh copy of the embedded example campaign into
 // $WORK/example before every script, so a script can edit it (a ceiling, a
 // rate card) and run the CLI on the copy; $EXAMPLE names it. The proposed
-// live manifest's directory (fixtures/live) is copied to $WORK/live.
+// live manifest's directory (fixtures/live) is copied to $WORK/live, the
+// green system comparison to $WORK/scgreen ($SCGREEN).
 func setupExampleCopy(env *testscript.Env) error {
 	fsys, _ := fixtures.Example(fixtures.DefaultExample)
 	dir := filepath.Join(env.WorkDir, "example")
@@ -19,5 +20,11 @@ func setupExampleCopy(env *testscript.Env) error {
 		return err
 	}
 	env.Setenv("EXAMPLE", dir)
+	sc, _ := fixtures.Example("system-comparison-green")
+	scDir := filepath.Join(env.WorkDir, "scgreen")
+	if err := os.CopyFS(scDir, sc); err != nil {
+		return err
+	}
+	env.Setenv("SCGREEN", scDir)
 	return os.CopyFS(filepath.Join(env.WorkDir, "live"), fixtures.Live())
 }

@@ -107,13 +107,16 @@ func TestSynthIsValid(t *testing.T) {
 			if f.Severity != rules.Reject {
 				continue
 			}
+			if f.Code == rules.CodeSystemDesignMismatch {
+				continue // 54 tasks in 3 repositories, 648 planned sessions: not the contract's design either
+			}
 			rejects++
 			if f.Code != rules.CodeCeilingTotalSessions {
 				t.Errorf("rejected: %s %s: %s", f.File, f.Code, f.Message)
 			}
 		}
 		if rejects != 1 {
-			t.Errorf("%d rejections, want the one total-sessions ceiling", rejects)
+			t.Errorf("%d rejections besides the design's, want the one total-sessions ceiling", rejects)
 		}
 	})
 }
@@ -155,7 +158,9 @@ func TestSynthFaultFraction(t *testing.T) {
 			}
 			res := stages.Run(os.DirFS(dir), "synth", stages.Options{SkipIntervals: true})
 			for _, f := range res.Tables.Rejections {
-				if f.Severity == rules.Reject && f.Code != rules.CodeCeilingTotalSessions {
+				// A system comparison larger than the contract's 72 sessions
+				// is beyond its 90-session cap and not its design.
+				if f.Severity == rules.Reject && f.Code != rules.CodeCeilingTotalSessions && f.Code != rules.CodeSystemDesignMismatch {
 					t.Errorf("a campaign with model faults only was rejected: %s %s: %s", f.File, f.Code, f.Message)
 				}
 			}

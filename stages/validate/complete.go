@@ -68,6 +68,7 @@ func (v *runner) walkSchedule(unit string, checkFinal func(slot tables.Slot, fin
 // defects a replacement within the allowance answers.
 var infrastructureCodes = []rules.Code{
 	rules.CodeIdentityMismatch, rules.CodeRenderedInputMismatch, rules.CodeTerminalMissing, rules.CodeOutputMissing,
+	rules.CodeProviderToolNotAllowed,
 }
 
 // noteReplaced turns each rejecting infrastructure finding of a session of

@@ -183,6 +183,7 @@ func TestEveryCodeCovered(t *testing.T) {
 		}
 	}
 	covered[rules.CodeRbenchReviewMalformed] = true // the example's malformed review: TestBenchmarkGrounding
+	covered[rules.CodeProviderUnexpected] = true    // a provider on a paired review: TestProviderFindingsOtherKinds
 	entries, err := os.ReadDir("../testdata/answers")
 	if err != nil {
 		t.Fatal(err)

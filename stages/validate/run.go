@@ -20,6 +20,8 @@ const receiptsFile = "receipts.jsonl"
 func Run(c *tables.Campaign, answers tables.Answers) Out {
 	v := newRunner(c, answers)
 	v.promptParts()
+	v.findings = append(v.findings, ProviderFindings(&c.Manifest)...)
+	v.findings = append(v.findings, systemDesignFindings(&c.Manifest)...)
 	if c.Manifest.Kind == rules.KindSystemComparison {
 		v.runSystems()
 		return v.finish()

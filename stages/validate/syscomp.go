@@ -80,6 +80,9 @@ func (v *runner) systemSession(l *tables.Line[tables.Receipt]) *sessionResult {
 	}
 	v.checkIdentity(sr, r, planned, func() []string { return v.systemIdentity(r, task, arm) })
 	v.setClass(sr, v.systemClassify(sr, r, task, arm))
+	if planned && v.providerToolCalls(sr, r, arm) && sr.class != classNotDispatched {
+		sr.class = classInvalid
+	}
 	v.closeSession()
 	return sr
 }
