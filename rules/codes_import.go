@@ -2,7 +2,7 @@ package rules
 
 // Codes of `evalgate import` (docs/import.md): mapping source records of
 // other tools to campaign sessions, and the Codex rollout and Harbor trial
-// readers. Inspect log codes are in codes_load.go.
+// readers, and the Inspect AI log reader.
 const (
 	CodeImportMapInvalid         Code = "import_map_invalid"
 	CodeImportUnmapped           Code = "import_unmapped"
@@ -24,6 +24,15 @@ const (
 	CodeHarborNoReward        Code = "harbor_no_reward"
 	CodeHarborCostInexact     Code = "harbor_cost_inexact"
 	CodeHarborNoUsage         Code = "harbor_no_usage"
+
+	// Inspect AI logs read by `evalgate import inspect` (A1, I5).
+	CodeInspectLogMalformed    Code = "inspect_log_malformed"
+	CodeInspectVersionUnknown  Code = "inspect_version_unknown"
+	CodeInspectSampleDuplicate Code = "inspect_sample_duplicate"
+	CodeInspectLogIncomplete   Code = "inspect_log_incomplete"
+	CodeInspectNoSamples       Code = "inspect_no_samples"
+	CodeInspectSampleNoUsage   Code = "inspect_sample_no_usage"
+	CodeInspectProviderUnknown Code = "inspect_provider_unknown"
 )
 
 var importCodes = []CodeDoc{
@@ -45,4 +54,11 @@ var importCodes = []CodeDoc{
 	{CodeHarborNoReward, "import", "V7", "Warning: a Harbor trial without an exception has no verifier reward; it is imported as an error (recorder_loss), never as a pass."},
 	{CodeHarborCostInexact, "import", "A3", "A Harbor cost_usd is missing or not an exact decimal of at most 12 places, so it cannot be the actual charge."},
 	{CodeHarborNoUsage, "import", "A1", "Warning: a Harbor trial reports no token counts; its receipt has no meter."},
+	{CodeInspectLogMalformed, "import", "I5", "An Inspect log is not a readable .json or .eval log: not an object or zip, no header, a member of the wrong type, a bad sample id, epoch, time or usage."},
+	{CodeInspectVersionUnknown, "import", "A1/I5", "An Inspect log's header does not name a parseable eval.packages.inspect_ai version, so its token semantics are unknown."},
+	{CodeInspectSampleDuplicate, "import", "I5", "An Inspect log has two samples with the same id and epoch."},
+	{CodeInspectLogIncomplete, "import", "I5", "Warning: a .eval log has no header.json (killed or running); its identity is read from _journal/start.json."},
+	{CodeInspectNoSamples, "import", "I5", "Warning: an Inspect log has no samples and yields no meters."},
+	{CodeInspectSampleNoUsage, "import", "A1", "Warning: an Inspect sample reports no model usage and yields no meter."},
+	{CodeInspectProviderUnknown, "import", "A1", "Warning: a pre-0.3.184 Inspect log's provider has unknown token semantics; its usage yields no meter rather than a guess."},
 }

@@ -70,15 +70,6 @@ const (
 	CodeLineTooLong            Code = "line_too_long"
 	CodeKindUnsupported        Code = "kind_unsupported"
 	CodeOracleNotIndependent   Code = "oracle_not_independent"
-
-	// Inspect AI logs read by `evalgate import inspect` (A1, I5).
-	CodeInspectLogMalformed    Code = "inspect_log_malformed"
-	CodeInspectVersionUnknown  Code = "inspect_version_unknown"
-	CodeInspectSampleDuplicate Code = "inspect_sample_duplicate"
-	CodeInspectLogIncomplete   Code = "inspect_log_incomplete"
-	CodeInspectNoSamples       Code = "inspect_no_samples"
-	CodeInspectSampleNoUsage   Code = "inspect_sample_no_usage"
-	CodeInspectProviderUnknown Code = "inspect_provider_unknown"
 )
 
 var loadCodes = []CodeDoc{
@@ -140,11 +131,4 @@ var loadCodes = []CodeDoc{
 	{CodeLineTooLong, "load", "L2", "A JSONL line exceeds the 1 MiB line cap."},
 	{CodeKindUnsupported, "load", "I1", "The manifest's kind is one this version of evalgate cannot evaluate yet; it is refused, never judged as another kind."},
 	{CodeOracleNotIndependent, "load", "I4", "A truth's oracle names the same person as truth checker and second source reviewer; the oracle needs two people."},
-	{CodeInspectLogMalformed, "load", "I5", "An Inspect log is not a readable .json or .eval log: not an object or zip, no header, a member of the wrong type, a bad sample id, epoch, time or usage."},
-	{CodeInspectVersionUnknown, "load", "A1/I5", "An Inspect log's header does not name a parseable eval.packages.inspect_ai version, so its token semantics are unknown."},
-	{CodeInspectSampleDuplicate, "load", "I5", "An Inspect log has two samples with the same id and epoch."},
-	{CodeInspectLogIncomplete, "load", "I5", "Warning: a .eval log has no header.json (killed or running); its identity is read from _journal/start.json."},
-	{CodeInspectNoSamples, "load", "I5", "Warning: an Inspect log has no samples and yields no meters."},
-	{CodeInspectSampleNoUsage, "load", "A1", "Warning: an Inspect sample reports no model usage and yields no meter."},
-	{CodeInspectProviderUnknown, "load", "A1", "Warning: a pre-0.3.184 Inspect log's provider has unknown token semantics; its usage yields no meter rather than a guess."},
 }

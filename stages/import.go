@@ -6,9 +6,9 @@ import (
 	"encoding/hex"
 	"fmt"
 
+	"github.com/evalgate/evalgate/importers"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/account"
-	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -33,8 +33,8 @@ type ImportCampaign struct {
 // decoder and plans what the import appends to the campaign. It writes
 // nothing; the plan is empty and the findings reject when any source,
 // record, meter or the mapping does.
-func Import(source string, c ImportCampaign, m *tables.ImportMap, mapFile string, sources []ImportSource) (load.ImportPlan, rules.Findings) {
-	var recs []load.SourceRecord
+func Import(source string, c ImportCampaign, m *tables.ImportMap, mapFile string, sources []ImportSource) (importers.ImportPlan, rules.Findings) {
+	var recs []importers.SourceRecord
 	var out rules.Findings
 	for _, s := range sources {
 		rs, fs := readSource(source, s)
@@ -44,43 +44,43 @@ func Import(source string, c ImportCampaign, m *tables.ImportMap, mapFile string
 	out = append(out, checkMeters(recs)...)
 	if out.Rejected() {
 		out.Sort()
-		return load.ImportPlan{}, out
+		return importers.ImportPlan{}, out
 	}
-	sessions, fs := load.BuildImport(m, mapFile, c.Manifest, recs)
+	sessions, fs := importers.BuildImport(m, mapFile, c.Manifest, recs)
 	out = append(out, fs...)
 	if out.Rejected() {
 		out.Sort()
-		return load.ImportPlan{}, out
+		return importers.ImportPlan{}, out
 	}
-	plan, fs := load.PlanImport(c.Receipts, c.Ledger, sessions)
+	plan, fs := importers.PlanImport(c.Receipts, c.Ledger, sessions)
 	out = append(out, fs...)
 	out.Sort()
 	return plan, out
 }
 
-func readSource(source string, s ImportSource) ([]load.SourceRecord, rules.Findings) {
+func readSource(source string, s ImportSource) ([]importers.SourceRecord, rules.Findings) {
 	digest := sha256.Sum256(s.Data)
 	sum := hex.EncodeToString(digest[:])
 	switch source {
 	case tables.SourceInspect:
-		log, fs := load.ReadInspectLog(s.Name, bytes.NewReader(s.Data), int64(len(s.Data)))
+		log, fs := importers.ReadInspectLog(s.Name, bytes.NewReader(s.Data), int64(len(s.Data)))
 		if log == nil {
 			return nil, fs
 		}
-		recs, more := load.InspectRecords(log, sum)
+		recs, more := importers.InspectRecords(log, sum)
 		return recs, append(fs, more...)
 	case tables.SourceCodex:
-		rec, fs := load.ReadCodexRollout(s.Name, s.Data)
+		rec, fs := importers.ReadCodexRollout(s.Name, s.Data)
 		if rec == nil {
 			return nil, fs
 		}
-		return []load.SourceRecord{*rec}, fs
+		return []importers.SourceRecord{*rec}, fs
 	case tables.SourceHarbor:
-		rec, fs := load.ReadHarborTrial(s.Name, s.Data, s.Output)
+		rec, fs := importers.ReadHarborTrial(s.Name, s.Data, s.Output)
 		if rec == nil {
 			return nil, fs
 		}
-		return []load.SourceRecord{*rec}, fs
+		return []importers.SourceRecord{*rec}, fs
 	}
 	return nil, rules.Findings{{Code: rules.CodeImportMapInvalid, Severity: rules.Reject, File: s.Name,
 		Message: fmt.Sprintf("%q is not an import source", source)}}
@@ -88,7 +88,7 @@ func readSource(source string, s ImportSource) ([]load.SourceRecord, rules.Findi
 
 // checkMeters decodes every record's meter as the account stage will: an
 // invalid meter refuses the import here rather than the campaign later.
-func checkMeters(recs []load.SourceRecord) rules.Findings {
+func checkMeters(recs []importers.SourceRecord) rules.Findings {
 	var out rules.Findings
 	for _, r := range recs {
 		if r.MeterShape == "" {

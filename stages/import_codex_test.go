@@ -14,7 +14,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-const codexRollouts = "load/testdata/codex"
+const codexRollouts = "../importers/testdata/codex"
 
 // codexRate is the Codex rate card of the paired-review example: $4 per million
 // uncached input tokens, $0.40 cached, $20 output.

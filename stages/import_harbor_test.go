@@ -13,7 +13,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-const harborTrials = "load/testdata/harbor"
+const harborTrials = "../importers/testdata/harbor"
 
 // The three trial fixtures and their ids.
 const (

@@ -21,7 +21,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-const inspectLogs = "load/testdata/inspect"
+const inspectLogs = "../importers/testdata/inspect"
 
 // rawLog is an Inspect log read independently of the importer, with
 // encoding/json and archive/zip only: the header's per-model totals and

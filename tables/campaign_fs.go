@@ -3,13 +3,14 @@ package tables
 import (
 	"errors"
 	"fmt"
-	"github.com/evalgate/evalgate/rules"
 	"io"
 	"io/fs"
 	"os"
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/rules"
 )
 
 // Campaign directories are hostile: a recorder nobody audited may leave a

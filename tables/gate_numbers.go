@@ -1,8 +1,9 @@
 package tables
 
 import (
-	"github.com/evalgate/evalgate/rules"
 	"math/big"
+
+	"github.com/evalgate/evalgate/rules"
 )
 
 // SetNumbers fills g's numeric columns from the exact observed value (nil

@@ -2,6 +2,7 @@ package tables
 
 import (
 	"errors"
+
 	"github.com/evalgate/evalgate/rules"
 )
 

@@ -2,8 +2,9 @@ package tables
 
 import (
 	"fmt"
-	"github.com/evalgate/evalgate/rules"
 	"strings"
+
+	"github.com/evalgate/evalgate/rules"
 )
 
 // ApplyRejections is the one rule that ties findings to the verdict: a

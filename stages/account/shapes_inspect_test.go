@@ -8,7 +8,7 @@ import (
 )
 
 // Every per-sample (and header) ModelUsage object of the real Inspect logs
-// in stages/load/testdata/inspect (inspect_ai 0.3.41–0.3.154, OpenAI:
+// in importers/testdata/inspect (inspect_ai 0.3.41–0.3.154, OpenAI:
 // cache reads inside input_tokens), decoded with the inclusive shape. The
 // expected buckets are computed by hand in each comment.
 func TestInspectInclusiveRealLogs(t *testing.T) {

@@ -86,7 +86,7 @@ func (u *uniqueIDs) check(typ, id, list string, index int) {
 	key := typedID{typ, id}
 	if first, dup := u.seen[key]; dup {
 		u.out = append(u.out, u.at.finding(rules.CodeDuplicateID, idUse{list, index}.pointer(),
-			fmt.Sprintf("%s ID %q is already used at %s", typ, clip(id), first.pointer())))
+			fmt.Sprintf("%s ID %q is already used at %s", typ, Clip(id), first.pointer())))
 		return
 	}
 	u.seen[key] = idUse{list, index}

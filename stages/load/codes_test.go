@@ -21,10 +21,6 @@ var codeTests = []struct {
 	{"TestSystemComparisonLoadRules", TestSystemComparisonLoadRules},
 	{"TestBenchmarkLoadRules", TestBenchmarkLoadRules},
 	{"TestKindUnsupported", TestKindUnsupported},
-	{"TestReadInspectLogReal", TestReadInspectLogReal},
-	{"TestReadInspectLogRejects", TestReadInspectLogRejects},
-	{"TestReadInspectLogWarnings", TestReadInspectLogWarnings},
-	{"TestReadInspectEvalArchive", TestReadInspectEvalArchive},
 	{"TestConfinedCampaignFiles", TestConfinedCampaignFiles},
 	{"TestFindingsCappedPerCode", TestFindingsCappedPerCode},
 }

@@ -81,7 +81,7 @@ func idCheck(prefixes string) specialCheck {
 		switch {
 		case !ok:
 		case !isAnyID(s): // the ID grammar with any of the contract's type letters
-			w.add(rules.CodeIDInvalid, ptr, "%q is not an ID: a letter of %s then a decimal integer without leading zeros, e.g. %s1", clip(s), prefixes, prefixes[:1])
+			w.add(rules.CodeIDInvalid, ptr, "%q is not an ID: a letter of %s then a decimal integer without leading zeros, e.g. %s1", Clip(s), prefixes, prefixes[:1])
 		case !strings.ContainsRune(prefixes, rune(s[0])):
 			w.add(rules.CodeIDWrongPrefix, ptr, "%q has type letter %c but this field takes %s IDs", s, s[0], strings.Join(strings.Split(prefixes, ""), "/"))
 		}
@@ -91,7 +91,7 @@ func idCheck(prefixes string) specialCheck {
 func checkPath(w *walker, v *node, ptr string, _ *rule) {
 	if s, ok := w.str(v, ptr, "path"); ok {
 		if why := pathProblem(s); why != "" {
-			w.add(rules.CodePathInvalid, ptr, "path %q is invalid: %s", clip(s), why)
+			w.add(rules.CodePathInvalid, ptr, "path %q is invalid: %s", Clip(s), why)
 		}
 	}
 }
@@ -131,14 +131,14 @@ func checkLine(w *walker, v *node, ptr string, _ *rule) {
 	if isIntegerLiteral(v.text) { // compared without a big number when it fits
 		if n, err := strconv.ParseInt(v.text, 10, 64); err == nil {
 			if n <= 0 || n > maxLine.Int64() {
-				w.add(rules.CodeLineInvalid, ptr, "line %s is not a positive integer at most 2^53-1", clip(v.text))
+				w.add(rules.CodeLineInvalid, ptr, "line %s is not a positive integer at most 2^53-1", Clip(v.text))
 			}
 			return
 		}
 	}
 	n, ok := new(big.Int).SetString(v.text, 10)
 	if !isIntegerLiteral(v.text) || !ok || n.Sign() <= 0 || n.Cmp(maxLine) > 0 {
-		w.add(rules.CodeLineInvalid, ptr, "line %s is not a positive integer at most 2^53-1", clip(v.text))
+		w.add(rules.CodeLineInvalid, ptr, "line %s is not a positive integer at most 2^53-1", Clip(v.text))
 	}
 }
 
@@ -150,9 +150,9 @@ func hexCheck(digits int, emptyOK, identity bool) specialCheck {
 		case s == "" && identity:
 			w.add(rules.CodeIdentityMissing, ptr, "identity %s is missing", lastToken(ptr))
 		case identity && tables.PlaceholderIdentity(s):
-			w.add(rules.CodeIdentityMissing, ptr, "identity %s is the placeholder %q, which is refused like a missing one", lastToken(ptr), clip(s))
+			w.add(rules.CodeIdentityMissing, ptr, "identity %s is the placeholder %q, which is refused like a missing one", lastToken(ptr), Clip(s))
 		case !isLowerHex(s, digits):
-			w.add(rules.CodeHashInvalid, ptr, "%q is not %d lowercase hexadecimal digits", clip(s), digits)
+			w.add(rules.CodeHashInvalid, ptr, "%q is not %d lowercase hexadecimal digits", Clip(s), digits)
 		}
 	}
 }
@@ -172,7 +172,7 @@ func isLowerHex(s string, digits int) bool {
 func checkTimestamp(w *walker, v *node, ptr string, _ *rule) {
 	if s, ok := w.str(v, ptr, "timestamp"); ok {
 		if _, err := time.Parse(time.RFC3339Nano, s); err != nil || !isTimestampSyntax(s) {
-			w.add(rules.CodeTimestampInvalid, ptr, "%q is not an RFC 3339 UTC time ending in Z, e.g. 2026-09-05T10:00:00Z", clip(s))
+			w.add(rules.CodeTimestampInvalid, ptr, "%q is not an RFC 3339 UTC time ending in Z, e.g. 2026-09-05T10:00:00Z", Clip(s))
 		}
 	}
 }
@@ -182,14 +182,14 @@ var dateSyntax = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 func checkDate(w *walker, v *node, ptr string, _ *rule) {
 	if s, ok := w.str(v, ptr, "date"); ok {
 		if _, err := time.Parse(time.DateOnly, s); err != nil || !dateSyntax.MatchString(s) {
-			w.add(rules.CodeDateInvalid, ptr, "%q is not a calendar date YYYY-MM-DD", clip(s))
+			w.add(rules.CodeDateInvalid, ptr, "%q is not a calendar date YYYY-MM-DD", Clip(s))
 		}
 	}
 }
 
 func checkIdentifier(w *walker, v *node, ptr string, _ *rule) {
-	if s, ok := w.str(v, ptr, "identifier"); ok && !isIdentifier(s) {
-		w.add(rules.CodeIdentifierInvalid, ptr, "%q is not an identifier: 1-64 of A-Z a-z 0-9 . _ - starting with a letter or digit", clip(s))
+	if s, ok := w.str(v, ptr, "identifier"); ok && !IsIdentifier(s) {
+		w.add(rules.CodeIdentifierInvalid, ptr, "%q is not an identifier: 1-64 of A-Z a-z 0-9 . _ - starting with a letter or digit", Clip(s))
 	}
 }
 
@@ -201,7 +201,7 @@ func decimalCheck(scale int, code rules.Code) specialCheck {
 		}
 		_, frac, _ := strings.Cut(s, ".")
 		if _, err := tables.ParseMoney(s); err != nil || len(frac) > scale {
-			w.add(code, ptr, "%q is not a non-negative decimal with at most %d fractional digits in range", clip(s), scale)
+			w.add(code, ptr, "%q is not a non-negative decimal with at most %d fractional digits in range", Clip(s), scale)
 		}
 	}
 }
@@ -213,7 +213,7 @@ func checkIdentity(w *walker, v *node, ptr string, def *rule) {
 			return
 		}
 		if tables.PlaceholderIdentity(s) {
-			w.add(rules.CodeIdentityMissing, ptr, "identity %s is the placeholder %q, which is refused like a missing one", lastToken(ptr), clip(s))
+			w.add(rules.CodeIdentityMissing, ptr, "identity %s is the placeholder %q, which is refused like a missing one", lastToken(ptr), Clip(s))
 			return
 		}
 		w.checkString(def, v, ptr)

@@ -64,7 +64,7 @@ func (l *loader) checkHash(name string, data []byte, want, source string) bool {
 		return true
 	}
 	l.add(position{file: name}.finding(rules.CodeHashMismatch, "",
-		fmt.Sprintf("file sha256 is %s but %s says %s", got, source, clip(want))))
+		fmt.Sprintf("file sha256 is %s but %s says %s", got, source, Clip(want))))
 	return false
 }
 

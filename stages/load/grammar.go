@@ -33,8 +33,8 @@ func isIntegerLiteral(s string) bool {
 	return allDigits(s)
 }
 
-// isIdentifier is ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$.
-func isIdentifier(s string) bool {
+// IsIdentifier is ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$.
+func IsIdentifier(s string) bool {
 	if len(s) == 0 || len(s) > 64 || !isAlnum(s[0]) {
 		return false
 	}

@@ -14,7 +14,7 @@ var grammars = []struct {
 	match func(string) bool
 }{
 	{"integer", regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`), isIntegerLiteral},
-	{"identifier", regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`), isIdentifier},
+	{"identifier", regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`), IsIdentifier},
 	{"any ID", regexp.MustCompile(`^[CAVUXEO][1-9][0-9]*$`), isAnyID},
 	{"timestamp", regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?Z$`), isTimestampSyntax},
 }

@@ -51,13 +51,13 @@ func checkImportMap(m *tables.ImportMap, source string, at position) rules.Findi
 		bad("/output_file", "only a Harbor mapping names an output file; %s records hold their final output themselves", m.Source)
 	case m.OutputFile != "":
 		if why := pathProblem(m.OutputFile); why != "" {
-			bad("/output_file", "output file %q is not a trial-relative path: %s", clip(m.OutputFile), why)
+			bad("/output_file", "output file %q is not a trial-relative path: %s", Clip(m.OutputFile), why)
 		}
 	}
 	seenErr := map[string]int{}
 	for i, e := range m.ErrorClasses {
 		if j, dup := seenErr[e.SourceError]; dup {
-			bad("/error_classes/"+strconv.Itoa(i)+"/source_error", "source error %q is already mapped by entry %d", clip(e.SourceError), j)
+			bad("/error_classes/"+strconv.Itoa(i)+"/source_error", "source error %q is already mapped by entry %d", Clip(e.SourceError), j)
 		}
 		seenErr[e.SourceError] = i
 	}

@@ -36,7 +36,7 @@ func checkManifest(m *tables.Manifest, at position, sched scheduleAt, whole bool
 	out = append(out, checkPinnedConfiguration(m, at)...)
 	if name, want := responseSchema(m.Kind); m.ResponseSchemaSHA256 != want {
 		out = append(out, at.finding(rules.CodeResponseSchemaMismatch, "/response_schema_sha256",
-			fmt.Sprintf("response_schema_sha256 is %s but the published %s schema's digest is %s", clip(m.ResponseSchemaSHA256), name, want)))
+			fmt.Sprintf("response_schema_sha256 is %s but the published %s schema's digest is %s", Clip(m.ResponseSchemaSHA256), name, want)))
 	}
 	u := uniqueIDs{at: at}
 	for i, p := range m.Prompts {

@@ -20,12 +20,12 @@ func checkOracle(o tables.Oracle, at position) rules.Findings {
 	for _, p := range []struct{ ptr, who string }{{"/oracle/checker", o.Checker}, {"/oracle/second_reviewer", o.SecondReviewer}} {
 		if tables.PlaceholderIdentity(p.who) {
 			out = append(out, at.finding(rules.CodeIdentityMissing, p.ptr,
-				fmt.Sprintf("identity %s is the placeholder %q, which is refused like a missing one", lastToken(p.ptr), clip(p.who))))
+				fmt.Sprintf("identity %s is the placeholder %q, which is refused like a missing one", lastToken(p.ptr), Clip(p.who))))
 		}
 	}
 	if len(out) == 0 && strings.EqualFold(o.Checker, o.SecondReviewer) {
 		out = append(out, at.finding(rules.CodeOracleNotIndependent, "/oracle/second_reviewer",
-			fmt.Sprintf("the second source reviewer %q is the truth checker; the oracle needs a second person", clip(o.SecondReviewer))))
+			fmt.Sprintf("the second source reviewer %q is the truth checker; the oracle needs a second person", Clip(o.SecondReviewer))))
 	}
 	return out
 }
@@ -36,5 +36,5 @@ func checkRater(l *tables.Line[tables.Adjudication], file string) rules.Findings
 		return nil
 	}
 	return rules.Findings{position{file: file, line: l.Line}.finding(rules.CodeIdentityMissing, "/rater",
-		fmt.Sprintf("identity rater is the placeholder %q, which is refused like a missing one", clip(l.Record.Rater)))}
+		fmt.Sprintf("identity rater is the placeholder %q, which is refused like a missing one", Clip(l.Record.Rater)))}
 }

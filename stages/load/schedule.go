@@ -96,7 +96,7 @@ func (l *loader) loadSchedule(d *tables.Design, at position) (scheduleAt, bool) 
 	lines, sum, complete := readJSONLHashed(l, ref.Path, "schedule", func(*tables.ScheduleLine) string { return "" })
 	if sum != "" && sum != ref.SHA256 {
 		l.add(position{file: ref.Path}.finding(rules.CodeHashMismatch, "",
-			fmt.Sprintf("file sha256 is %s but manifest.json design.schedule_file says %s", sum, clip(ref.SHA256))))
+			fmt.Sprintf("file sha256 is %s but manifest.json design.schedule_file says %s", sum, Clip(ref.SHA256))))
 	}
 	tasks := make(map[string]string, len(d.Tasks))
 	for _, t := range d.Tasks {

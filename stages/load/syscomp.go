@@ -178,7 +178,7 @@ func (l *loader) observationPacket(r *tables.Receipt, at position) *tables.Packe
 	}
 	if got := sha256Hex(data); got != ref.SHA256 || int64(len(data)) != ref.Bytes {
 		l.add(at.finding(rules.CodeObservationsMismatch, "/observations",
-			fmt.Sprintf("%s has sha256 %s and %d bytes but the receipt says %s and %d", ref.Path, got, len(data), clip(ref.SHA256), ref.Bytes)))
+			fmt.Sprintf("%s has sha256 %s and %d bytes but the receipt says %s and %d", ref.Path, got, len(data), Clip(ref.SHA256), ref.Bytes)))
 		return nil
 	}
 	pat := position{file: ref.Path}

@@ -41,7 +41,7 @@ var byteLevelBPE = []string{"o200k_base", "o200k_harmony", "cl100k_base", "p50k_
 func (l *loader) checkObservations(log *tables.ObservationLog, r *tables.Receipt, size int64, at position) {
 	if want := l.c.Manifest.Identities.Tokenizer; log.Tokenizer != want {
 		l.add(at.finding(rules.CodeObservationTokens, "/tokenizer",
-			fmt.Sprintf("the token count is under tokenizer %q but the frozen tokenizer is %q", clip(log.Tokenizer), clip(want))))
+			fmt.Sprintf("the token count is under tokenizer %q but the frozen tokenizer is %q", Clip(log.Tokenizer), Clip(want))))
 	} else if slices.Contains(byteLevelBPE, want) && log.PacketTokens > size {
 		l.add(at.finding(rules.CodeObservationTokens, "/packet_tokens",
 			fmt.Sprintf("%d tokens for %d bytes: tokenizer %s never yields more tokens than bytes", log.PacketTokens, size, want)))
@@ -49,7 +49,7 @@ func (l *loader) checkObservations(log *tables.ObservationLog, r *tables.Receipt
 	for i, s := range log.Setup {
 		if s.Name != tables.SetupOverheadTool || s.Kind != "mcp" {
 			l.add(at.finding(rules.CodeSetupOverheadMisplaced, indexPointer("/setup", i)+"/name",
-				fmt.Sprintf("%s %q is recorded as setup overhead; only the declared mcp %s call is", s.Kind, clip(s.Name), tables.SetupOverheadTool)))
+				fmt.Sprintf("%s %q is recorded as setup overhead; only the declared mcp %s call is", s.Kind, Clip(s.Name), tables.SetupOverheadTool)))
 		}
 	}
 	prev := int64(-1)
@@ -148,7 +148,7 @@ func (l *loader) checkAccounted(log *tables.ObservationLog, r *tables.Receipt, a
 	for i, c := range calls {
 		if recs[i].kind != c.Kind || recs[i].name != c.Name {
 			l.add(at.finding(rules.CodeObservationsUnaccounted, "/observations",
-				fmt.Sprintf("record %d in completion order is %s %q but the receipt's tool call %d is %s %q", i+1, recs[i].kind, clip(recs[i].name), i, c.Kind, clip(c.Name))))
+				fmt.Sprintf("record %d in completion order is %s %q but the receipt's tool call %d is %s %q", i+1, recs[i].kind, Clip(recs[i].name), i, c.Kind, Clip(c.Name))))
 			return
 		}
 	}

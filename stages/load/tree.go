@@ -162,6 +162,13 @@ func syntaxFinding(dec *jsontext.Decoder, err error, at position) rules.Finding 
 		fmt.Sprintf("invalid JSON at byte offset %d: %s", se.ByteOffset, detail))
 }
 
+// JSONSyntaxFinding is the finding of a JSON syntax error met while
+// decoding the named file outside the loader's own reader (the importers'
+// source logs), classified as the loader classifies its own.
+func JSONSyntaxFinding(file string, err error) rules.Finding {
+	return syntaxFinding(nil, err, position{file: file})
+}
+
 // lastToken returns the unescaped last reference token of a JSON pointer.
 func lastToken(ptr string) string {
 	i := strings.LastIndexByte(ptr, '/')

@@ -237,7 +237,7 @@ func (w *walker) checkString(r *rule, v *node, ptr string) {
 		return
 	}
 	if r.pattern != nil && !r.pattern.MatchString(s) {
-		w.add(rules.CodePatternMismatch, ptr, "%q does not match %s", clip(s), r.pattern)
+		w.add(rules.CodePatternMismatch, ptr, "%q does not match %s", Clip(s), r.pattern)
 	}
 }
 
@@ -262,7 +262,7 @@ func lengthRange(lo, hi int) string {
 
 func (w *walker) checkInteger(r *rule, v *node, ptr string) {
 	if !isIntegerLiteral(v.text) {
-		w.add(rules.CodeNumberNotInteger, ptr, "%s is not an integer; write integers without fraction or exponent", clip(v.text))
+		w.add(rules.CodeNumberNotInteger, ptr, "%s is not an integer; write integers without fraction or exponent", Clip(v.text))
 		return
 	}
 	if r.minimum == nil && r.maximum == nil {
@@ -270,18 +270,18 @@ func (w *walker) checkInteger(r *rule, v *node, ptr string) {
 	}
 	if n, err := strconv.ParseInt(v.text, 10, 64); err == nil && (r.minimum == nil || r.minimum.IsInt64()) && (r.maximum == nil || r.maximum.IsInt64()) {
 		if r.minimum != nil && n < r.minimum.Int64() || r.maximum != nil && n > r.maximum.Int64() {
-			w.add(rules.CodeNumberOutOfRange, ptr, "%s is outside %s..%s", clip(v.text), r.minimum, r.maximum)
+			w.add(rules.CodeNumberOutOfRange, ptr, "%s is outside %s..%s", Clip(v.text), r.minimum, r.maximum)
 		}
 		return // within int64, as are the bounds: compared without big numbers
 	}
 	n, _ := new(big.Int).SetString(v.text, 10)
 	if r.minimum != nil && n.Cmp(r.minimum) < 0 || r.maximum != nil && n.Cmp(r.maximum) > 0 {
-		w.add(rules.CodeNumberOutOfRange, ptr, "%s is outside %s..%s", clip(v.text), r.minimum, r.maximum)
+		w.add(rules.CodeNumberOutOfRange, ptr, "%s is outside %s..%s", Clip(v.text), r.minimum, r.maximum)
 	}
 }
 
-// clip shortens hostile text quoted in a message.
-func clip(s string) string {
+// Clip shortens hostile text quoted in a message.
+func Clip(s string) string {
 	const max = 64
 	if utf8.RuneCountInString(s) <= max {
 		return s

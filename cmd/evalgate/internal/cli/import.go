@@ -9,9 +9,9 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/importers"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/account"
-	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -217,7 +217,7 @@ func readInspectMeters(paths []string, rep *inspectReport, found func(rules.Find
 	return nil
 }
 
-func readInspectPath(path string) (*load.InspectLog, rules.Findings, error) {
+func readInspectPath(path string) (*importers.InspectLog, rules.Findings, error) {
 	f, err := tables.OpenRegularFile(path)
 	if err != nil {
 		return nil, nil, usagef("inspect log: %v", err)
@@ -227,13 +227,13 @@ func readInspectPath(path string) (*load.InspectLog, rules.Findings, error) {
 	if err != nil || !st.Mode().IsRegular() {
 		return nil, nil, usagef("inspect log %s is not a readable regular file", path)
 	}
-	log, fs := load.ReadInspectLog(path, f, st.Size())
+	log, fs := importers.ReadInspectLog(path, f, st.Size())
 	return log, fs, nil
 }
 
 // logMeters decodes every meter of log with the account stage's shapes;
 // a meter problem is a finding at the usage object.
-func logMeters(log *load.InspectLog, fs rules.Findings) ([]importedMeter, rules.Findings) {
+func logMeters(log *importers.InspectLog, fs rules.Findings) ([]importedMeter, rules.Findings) {
 	var out []importedMeter
 	for _, s := range log.Samples {
 		for _, u := range s.Usage {

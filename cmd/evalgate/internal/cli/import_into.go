@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/importers"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/load"
@@ -74,8 +75,8 @@ func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
 
 // apply checks the import and, when no finding rejects it, writes it;
 // errRejected when a finding rejects it (nothing is written).
-func (ii importInto) apply(paths []string) (load.ImportPlan, rules.Findings, error) {
-	var plan load.ImportPlan
+func (ii importInto) apply(paths []string) (importers.ImportPlan, rules.Findings, error) {
+	var plan importers.ImportPlan
 	if ii.mapFile == "" {
 		return plan, nil, usagef("give --map FILE: the mapping that names the session of every record (docs/import.md); nothing is guessed from names")
 	}
@@ -159,7 +160,7 @@ func readImportCampaign(root *os.Root) (stages.ImportCampaign, rules.Findings) {
 	for _, f := range []struct {
 		name string
 		to   *[]byte
-	}{{load.ReceiptsFile, &c.Receipts}, {load.ImportsFile, &c.Ledger}} {
+	}{{importers.ReceiptsFile, &c.Receipts}, {importers.ImportsFile, &c.Ledger}} {
 		b, err := readCampaignFile(root, f.name, maxReadCampaignFile)
 		if err != nil {
 			return c, unreadable(f.name, err.Error())
@@ -253,7 +254,7 @@ func readTrialFile(dir, name string) ([]byte, error) {
 }
 
 // answerConflicts refuses an answer file that exists with other bytes.
-func answerConflicts(root *os.Root, plan load.ImportPlan) rules.Findings {
+func answerConflicts(root *os.Root, plan importers.ImportPlan) rules.Findings {
 	var out rules.Findings
 	for _, a := range plan.Answers {
 		old, err := readCampaignFile(root, a.Path, 4<<20)
@@ -269,8 +270,8 @@ func answerConflicts(root *os.Root, plan load.ImportPlan) rules.Findings {
 // unwritable refuses to write through anything but a regular file or a
 // directory of the campaign itself: a symbolic link among the files an
 // import writes could point outside the campaign.
-func unwritable(root *os.Root, plan load.ImportPlan) rules.Findings {
-	names := []string{load.ReceiptsFile, load.ImportsFile}
+func unwritable(root *os.Root, plan importers.ImportPlan) rules.Findings {
+	names := []string{importers.ReceiptsFile, importers.ImportsFile}
 	if len(plan.Answers) > 0 {
 		names = append(names, "answers")
 	}
@@ -297,7 +298,7 @@ func unwritable(root *os.Root, plan load.ImportPlan) rules.Findings {
 // each atomically: an interrupted import never leaves a half line, and a
 // receipt written without its ledger line is refused as a conflict on the
 // next import rather than duplicated.
-func writeImport(dir string, root *os.Root, plan load.ImportPlan) error {
+func writeImport(dir string, root *os.Root, plan importers.ImportPlan) error {
 	if !plan.Changed() {
 		return nil
 	}
@@ -311,8 +312,8 @@ func writeImport(dir string, root *os.Root, plan load.ImportPlan) error {
 			return err
 		}
 	}
-	if err := tables.WriteFileAtomic(filepath.Join(dir, load.ReceiptsFile), plan.Receipts, 0o644); err != nil {
+	if err := tables.WriteFileAtomic(filepath.Join(dir, importers.ReceiptsFile), plan.Receipts, 0o644); err != nil {
 		return err
 	}
-	return tables.WriteFileAtomic(filepath.Join(dir, load.ImportsFile), plan.Ledger, 0o644)
+	return tables.WriteFileAtomic(filepath.Join(dir, importers.ImportsFile), plan.Ledger, 0o644)
 }

@@ -53,7 +53,7 @@ func TestJSONShapes(t *testing.T) {
 		call{"validate rejected", []string{"validate", broken, "--json"}},
 		call{"admit rejected", []string{"admit", broken, "--request", filepath.Join(broken, "manifest.json"), "--json"}},
 	)
-	logs := filepath.Join("..", "..", "..", "..", "stages", "load", "testdata", "inspect")
+	logs := filepath.Join("..", "..", "..", "..", "importers", "testdata", "inspect")
 	badMap := filepath.Join(t.TempDir(), "map.json")
 	if err := os.WriteFile(badMap, []byte("{\n"), 0o644); err != nil {
 		t.Fatal(err)

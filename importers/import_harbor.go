@@ -1,7 +1,8 @@
-package load
+package importers
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -117,7 +119,7 @@ func harborTime(s *string, ptr string, bad func(ptr, msg string)) *time.Time {
 	}
 	t := sourceTime(s)
 	if t == nil {
-		bad(ptr, fmt.Sprintf("%q is not an RFC 3339 timestamp with a UTC offset; no time zone is assumed", clip(*s)))
+		bad(ptr, fmt.Sprintf("%q is not an RFC 3339 timestamp with a UTC offset; no time zone is assumed", load.Clip(*s)))
 	}
 	return t
 }
@@ -126,7 +128,7 @@ func harborTime(s *string, ptr string, bad func(ptr, msg string)) *time.Time {
 func harborRewarded(v *struct {
 	Rewards map[string]jsontext.Value `json:"rewards"`
 }) bool {
-	return v != nil && slices.ContainsFunc(sortedKeys(v.Rewards), func(k string) bool { return v.Rewards[k].Kind() == '0' })
+	return v != nil && slices.ContainsFunc(slices.Sorted(maps.Keys(v.Rewards)), func(k string) bool { return v.Rewards[k].Kind() == '0' })
 }
 
 // harborMeter keeps agent_result's token members verbatim.

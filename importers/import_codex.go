@@ -1,4 +1,4 @@
-package load
+package importers
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -142,7 +143,7 @@ func (cr *codexReader) line(n int64, data []byte) {
 	}
 	at := sourceTime(l.Timestamp)
 	if at == nil {
-		cr.malformed(n, fmt.Sprintf("timestamp %q is not an RFC 3339 timestamp", clip(*l.Timestamp)))
+		cr.malformed(n, fmt.Sprintf("timestamp %q is not an RFC 3339 timestamp", load.Clip(*l.Timestamp)))
 		return
 	}
 	switch *l.Type {
@@ -245,7 +246,7 @@ func (cr *codexReader) finish() {
 		// rather than claiming the request was honoured.
 		cr.rec.Match.Model = cr.models[0]
 	default:
-		cr.malformed(0, fmt.Sprintf("the rollout switches model (%q, then %q); one session has one model", clip(cr.models[0]), clip(cr.models[1])))
+		cr.malformed(0, fmt.Sprintf("the rollout switches model (%q, then %q); one session has one model", load.Clip(cr.models[0]), load.Clip(cr.models[1])))
 	}
 	if cr.last == nil {
 		cr.out = append(cr.out, rules.Finding{Code: rules.CodeCodexNoUsage, Severity: rules.Warn, File: cr.name,

@@ -1,4 +1,4 @@
-package load
+package importers
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -141,7 +142,7 @@ func (p *planner) session(s *ImportedSession) {
 	ri, ok := p.bySession[prev.SessionID]
 	if !ok || prev.SessionID != s.Record.SessionID || prev.AnswerSHA256 != s.Record.AnswerSHA256 || !fills(p.receiptLines[ri], s.Receipt) {
 		p.conflict(s, fmt.Sprintf("%s was already imported as session %q from %s with other content; a conflicting import is refused",
-			describeMatch(k.source, k.match), prev.SessionID, clip(prev.File)))
+			describeMatch(k.source, k.match), prev.SessionID, load.Clip(prev.File)))
 		return
 	}
 	p.receiptLines[ri] = line

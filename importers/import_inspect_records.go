@@ -1,13 +1,16 @@
-package load
+package importers
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -103,7 +106,7 @@ func withoutFloats(usage []byte) []byte {
 // sum is usage that belongs to no sample.
 func inspectUnattributed(log *InspectLog, recs []SourceRecord) rules.Findings {
 	var fs rules.Findings
-	for _, model := range sortedKeys(log.Totals) {
+	for _, model := range slices.Sorted(maps.Keys(log.Totals)) {
 		total := intMembers(log.Totals[model])
 		sum := map[string]int64{}
 		for _, r := range recs {
@@ -114,12 +117,12 @@ func inspectUnattributed(log *InspectLog, recs []SourceRecord) rules.Findings {
 				sum[k] += v
 			}
 		}
-		for _, k := range sortedKeys(total) {
+		for _, k := range slices.Sorted(maps.Keys(total)) {
 			if v := total[k]; v > sum[k] {
 				fs = append(fs, rules.Finding{Code: rules.CodeImportUsageUnattributed, Severity: rules.Reject,
 					File: log.Name, Pointer: "/stats/model_usage/" + rules.PointerToken(model) + "/" + rules.PointerToken(k),
 					Message: fmt.Sprintf("the log's total %s for %s is %d but its samples account for %d: %d tokens belong to no session",
-						k, clip(model), v, sum[k], v-sum[k])})
+						k, load.Clip(model), v, sum[k], v-sum[k])})
 			}
 		}
 	}

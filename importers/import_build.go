@@ -1,4 +1,4 @@
-package load
+package importers
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -110,8 +111,8 @@ func (b *importBuilder) checkCampaign() {
 // session builds the receipt of record r mapped by entry e (index idx).
 func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx int) (ImportedSession, bool) {
 	ok := true
-	if !isIdentifier(r.RequestID) {
-		b.reject(r, rules.CodeImportIDInvalid, fmt.Sprintf("the source's own ID %q is not a campaign identifier, so it cannot be the request ID", clip(r.RequestID)))
+	if !load.IsIdentifier(r.RequestID) {
+		b.reject(r, rules.CodeImportIDInvalid, fmt.Sprintf("the source's own ID %q is not a campaign identifier, so it cannot be the request ID", load.Clip(r.RequestID)))
 		ok = false
 	}
 	if r.StartedAt == nil {
@@ -135,7 +136,7 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 		class, known := b.classes[r.Error]
 		if !known {
 			b.reject(r, rules.CodeImportErrorUnmapped, fmt.Sprintf("%s ended with error %q, which the mapping's error_classes does not map to an error class",
-				describeMatch(r.Source, r.Match), clip(r.Error)))
+				describeMatch(r.Source, r.Match), load.Clip(r.Error)))
 			ok = false
 		}
 		rc.Status, rc.ErrorClass = tables.StatusError, &class
@@ -208,16 +209,16 @@ func costText(v []byte) string {
 	if v == nil {
 		return "absent"
 	}
-	return fmt.Sprintf("%s, not an exact decimal of at most 12 places", clip(string(v)))
+	return fmt.Sprintf("%s, not an exact decimal of at most 12 places", load.Clip(string(v)))
 }
 
 // describeMatch names a source record in messages.
 func describeMatch(source string, m tables.ImportMatch) string {
 	switch source {
 	case tables.SourceInspect:
-		return fmt.Sprintf("Inspect record (run %q, sample %q, epoch %d, model %q)", clip(m.Record), clip(m.Sample), m.Epoch, clip(m.Model))
+		return fmt.Sprintf("Inspect record (run %q, sample %q, epoch %d, model %q)", load.Clip(m.Record), load.Clip(m.Sample), m.Epoch, load.Clip(m.Model))
 	case tables.SourceCodex:
-		return fmt.Sprintf("Codex session %q (model %q)", clip(m.Record), clip(m.Model))
+		return fmt.Sprintf("Codex session %q (model %q)", load.Clip(m.Record), load.Clip(m.Model))
 	}
-	return fmt.Sprintf("Harbor trial %q (model %q)", clip(m.Record), clip(m.Model))
+	return fmt.Sprintf("Harbor trial %q (model %q)", load.Clip(m.Record), load.Clip(m.Model))
 }

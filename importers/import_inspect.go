@@ -1,10 +1,12 @@
-package load
+package importers
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -213,7 +216,7 @@ func (ir *inspectReader) unmarshal(file string, data []byte, v any) bool {
 	var xe *jsontext.SyntacticError
 	switch {
 	case errors.As(err, &xe):
-		ir.out = append(ir.out, syntaxFinding(nil, xe, position{file: file}))
+		ir.out = append(ir.out, load.JSONSyntaxFinding(file, xe))
 	case errors.As(err, &se):
 		ir.reject(file, string(se.JSONPointer), rules.CodeInspectLogMalformed,
 			fmt.Sprintf("the value at %q does not have the type an Inspect log uses there", string(se.JSONPointer)))
@@ -249,7 +252,7 @@ func (ir *inspectReader) header(file string, h *inspectHeaderDoc) bool {
 	ir.log.InspectVersion = version
 	if _, ok := parseInspectVersion(version); !ok {
 		ir.reject(file, "/eval/packages/inspect_ai", rules.CodeInspectVersionUnknown,
-			fmt.Sprintf("the inspect_ai version %q cannot be parsed, so its token semantics are unknown", clip(version)))
+			fmt.Sprintf("the inspect_ai version %q cannot be parsed, so its token semantics are unknown", load.Clip(version)))
 		return false
 	}
 	return true
@@ -280,7 +283,7 @@ func (ir *inspectReader) sample(file, ptr string, d *inspectSampleDoc) {
 	}{{"/started_at", d.StartedAt}, {"/completed_at", d.CompletedAt}} {
 		if m.at != nil {
 			if _, err := time.Parse(time.RFC3339Nano, *m.at); err != nil {
-				bad(m.member, fmt.Sprintf("%q is not an RFC 3339 timestamp", clip(*m.at)))
+				bad(m.member, fmt.Sprintf("%q is not an RFC 3339 timestamp", load.Clip(*m.at)))
 			}
 		}
 	}
@@ -292,7 +295,7 @@ func (ir *inspectReader) sample(file, ptr string, d *inspectSampleDoc) {
 			bad(m.member, "a sample time must be a JSON number of seconds or null")
 		}
 	}
-	for _, model := range sortedKeys(d.ModelUsage) {
+	for _, model := range slices.Sorted(maps.Keys(d.ModelUsage)) {
 		u := d.ModelUsage[model]
 		if u.Kind() != '{' {
 			bad("/model_usage/"+rules.PointerToken(model), "a model_usage entry must be a JSON object")
@@ -339,7 +342,7 @@ func (ir *inspectReader) sampleExtras(s *InspectSample, d *inspectSampleDoc, bad
 			continue
 		}
 		if _, err := time.Parse(time.RFC3339Nano, *e.Timestamp); err != nil {
-			bad("/events", fmt.Sprintf("event timestamp %q is not an RFC 3339 timestamp", clip(*e.Timestamp)))
+			bad("/events", fmt.Sprintf("event timestamp %q is not an RFC 3339 timestamp", load.Clip(*e.Timestamp)))
 			return
 		}
 		if s.FirstEvent == nil {

@@ -1,4 +1,4 @@
-package load
+package importers
 
 import (
 	"archive/zip"
@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/stages/load"
 )
 
 // Members of a .eval archive that evalgate reads.
@@ -41,7 +42,7 @@ func (ir *inspectReader) readEval(r io.ReaderAt, size int64) {
 	var samples []string
 	for _, f := range zr.File {
 		if members[f.Name] != nil {
-			ir.reject(name, "", rules.CodeInspectLogMalformed, fmt.Sprintf("the archive has two members named %q", clip(f.Name)))
+			ir.reject(name, "", rules.CodeInspectLogMalformed, fmt.Sprintf("the archive has two members named %q", load.Clip(f.Name)))
 			return
 		}
 		members[f.Name] = f
@@ -140,11 +141,11 @@ func (ir *inspectReader) finish() {
 		s := &l.Samples[i]
 		if i > 0 && compareSampleIDs(l.Samples[i-1].ID, s.ID) == 0 && l.Samples[i-1].Epoch == s.Epoch {
 			ir.reject(s.File, s.Pointer+"/id", rules.CodeInspectSampleDuplicate,
-				fmt.Sprintf("sample %s epoch %d appears more than once", clip(string(s.ID)), s.Epoch))
+				fmt.Sprintf("sample %s epoch %d appears more than once", load.Clip(string(s.ID)), s.Epoch))
 		}
 		if len(s.Usage) == 0 {
 			ir.warn(s.File, s.Pointer+"/model_usage", rules.CodeInspectSampleNoUsage,
-				fmt.Sprintf("sample %s epoch %d reports no model usage, so it yields no meter", clip(string(s.ID)), s.Epoch))
+				fmt.Sprintf("sample %s epoch %d reports no model usage, so it yields no meter", load.Clip(string(s.ID)), s.Epoch))
 		}
 		for j := range s.Usage {
 			u := &s.Usage[j]
@@ -154,7 +155,7 @@ func (ir *inspectReader) finish() {
 				warned[u.Model] = true
 				ir.warn(s.File, s.Pointer+"/model_usage/"+rules.PointerToken(u.Model), rules.CodeInspectProviderUnknown,
 					fmt.Sprintf("inspect_ai %s predates 0.3.184 and the token semantics of model %q are unknown, so its usage yields no meter",
-						clip(l.InspectVersion), clip(u.Model)))
+						load.Clip(l.InspectVersion), load.Clip(u.Model)))
 			}
 		}
 	}
