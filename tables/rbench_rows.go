@@ -64,8 +64,12 @@ type ReviewRow struct {
 	Grounded     int64   `parquet:"grounded_blocking"`            // grounded blocking findings
 	InputTokens  int64   `parquet:"input_tokens"`                 // uncached + cached + cache writes
 	OutputTokens int64   `parquet:"output_tokens"`                // billed output tokens, reasoning included
-	Cost         *Money  `parquet:"cost,optional,decimal(12:18)"` // reference cost plus tool charges; null when unknown
+	Cost         *Money  `parquet:"cost,optional,decimal(12:18)"` // accounted reference cost plus tool charges of its executions; 0 when all held
 	DurationNS   *int64  `parquet:"duration_ns,optional"`         // null without a terminal time
+
+	// The attempt's ledger (rules A7, G6): known cost above, holds beside it.
+	Executions int64  `parquet:"executions"`                        // receipts of the attempt: 1, more when an infrastructure-invalid execution was replaced (each retained and charged); 0 when missing
+	HeldCost   *Money `parquet:"held_cost,optional,decimal(12:18)"` // what the ledger holds for its executions (interrupted, unmetered or unpriced, at the reservation's worst case); 0 when nothing is held, null when a hold has no bound
 }
 
 // Effective-rating reasons of a CriterionRow.
@@ -155,8 +159,9 @@ const (
 	MetricSchemaViolations    = "schema_violations"             // / scheduled
 	MetricInputTokens         = "input_tokens"                  // sum over the stratum's receipts
 	MetricOutputTokens        = "output_tokens"
-	MetricCost                = "cost"              // exact reference cost; unknown when any is
+	MetricCost                = "cost"              // exact accounted cost, known when some execution is held
 	MetricLatency             = "median_latency_ns" // exact median session duration (mean of the two middle values)
+	MetricCostHeld            = "cost_held"         // the ledger's holds beside the known cost (numerator: attempts held); unknown when a hold has no bound
 )
 
 // ReviewMetric is one row per (split, profile, model stratum, metric).

@@ -30,6 +30,10 @@ type ReviewAttempt struct {
 	Row    ReviewRow
 	Review *Review
 	Line   int64 // receipts.jsonl line; 0 when missing
+	// Replaced are the session IDs of the attempt's earlier executions,
+	// replaced within the infrastructure-replacement allowance: retained
+	// and charged, never scored.
+	Replaced []string
 }
 
 // ReviewsValidated is what the validate stage produces for a reviewer

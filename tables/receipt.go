@@ -13,7 +13,23 @@ const (
 	RoleInvestigation = "investigation"
 	RolePreparation   = "preparation"
 	RoleAdjudication  = "adjudication"
+
+	// Auxiliary calls of a reviewer benchmark (rules A7, G6): every billed
+	// call counts. They are no scheduled review attempt, and each is
+	// metered, priced or held in the campaign's one ledger under its cap.
+	RoleSecondOpinion   = "second_opinion"   // a model's second opinion on a finding (the feedback command)
+	RolePlanning        = "planning"         // a model call that plans or calibrates the campaign: a smoke measurement, a comparison outside the schedule, an optimizer's proposal
+	RoleProbe           = "probe"            // a remote probe or control trial (Harbor), priced from its trial record or held until reconciled
+	RoleRemoteExecution = "remote_execution" // other remote execution (a sandbox check, a build), priced from its trial record or held until reconciled
 )
+
+// AuxiliaryRoles are the roles of a reviewer benchmark's receipts that are
+// no review attempt, in documentation order.
+var AuxiliaryRoles = []string{RoleAdjudication, RoleSecondOpinion, RolePlanning, RoleProbe, RoleRemoteExecution}
+
+// RemoteRole reports whether role is remote execution, which has no token
+// meter: its charge is the trial record's reconciled charge or a hold.
+func RemoteRole(role string) bool { return role == RoleProbe || role == RoleRemoteExecution }
 
 // Terminal statuses of a session attempt.
 const (

@@ -94,4 +94,5 @@ type LedgerEntry struct {
 
 	Line        int64  `parquet:"line"`                                 // receipts.jsonl line; 0 for admission entries
 	ToolCharges *Money `parquet:"tool_charges,optional,decimal(12:18)"` // attributable tool charges; null when any is unattributable
+	Role        string `parquet:"role,dict"`                            // the receipt's role (review, adjudication, second_opinion, probe, ...); "" for admission entries
 }

@@ -62,12 +62,14 @@ type accountant struct {
 	ceilings []tables.Ceiling
 	findings []rules.Finding
 	wall     wallSpan // of the receipts accounted so far
+	bench    bool     // a reviewer benchmark: micro-unit ledger, remote executions (rbench_ledger.go)
 }
 
 func newAccountant(c *tables.Campaign) *accountant {
 	a := &accountant{c: c, cards: tariffs(&c.Manifest), tokens: tables.NewSpool(compareTokens),
 		charged: make(map[string]chargedRequest, c.Receipts.Len()), ledger: tables.NewSpool[tables.LedgerEntry](nil)} // one entry per receipt, in receipt order
 	var probs []rules.Finding
+	a.bench = c.Manifest.Kind == rules.KindReviewerBenchmark
 	a.limits, probs = manifestLimits(&c.Manifest)
 	a.findings = append(a.findings, probs...)
 	a.checkCurrencies()
@@ -93,7 +95,7 @@ func (a *accountant) checkCurrencies() {
 func (a *accountant) receipt(line tables.Line[tables.Receipt]) {
 	r := &line.Record
 	entry := tables.LedgerEntry{
-		Seq: int64(a.ledger.Len() + 1), SessionID: r.SessionID, RequestID: r.RequestID, Line: line.Line,
+		Seq: int64(a.ledger.Len() + 1), SessionID: r.SessionID, RequestID: r.RequestID, Line: line.Line, Role: r.Role,
 	}
 	if r.Status == tables.StatusNotDispatched {
 		entry.Kind = tables.LedgerReleased
@@ -102,16 +104,18 @@ func (a *accountant) receipt(line tables.Line[tables.Receipt]) {
 		return
 	}
 	a.wall.add(r)
+	if a.bench && tables.RemoteRole(r.Role) {
+		a.remoteEntry(line, &entry)
+		a.ledger.Add(a.chargeOnce(line, entry))
+		return
+	}
 	row, metered := a.tokenRow(line)
 	res := a.reservation(line)
 	a.fillEntry(&entry, r, &row, metered, res)
-	if first, seen := a.charged[r.RequestID]; seen {
-		a.replay(line, first)
-		entry = tables.LedgerEntry{Seq: entry.Seq, SessionID: r.SessionID, RequestID: r.RequestID,
-			Kind: tables.LedgerReplayed, Line: line.Line}
-	} else {
-		a.charged[r.RequestID] = chargedRequest{session: r.SessionID, line: line.Line, bound: boundOf(r.Reservation)}
+	if a.bench {
+		benchmarkEntry(&entry, res)
 	}
+	entry = a.chargeOnce(line, entry)
 	row.ReservationPresent = res != nil
 	row.MeterComplete = metered && row.CostStatus != tables.CostUnsupportedModifier
 	row.WithinCeilings = metered && a.sessionCeilings(line, &row, res)
@@ -151,6 +155,19 @@ func (a *accountant) fillEntry(e *tables.LedgerEntry, r *tables.Receipt, row *ta
 	default:
 		e.ReferenceCost = ptrMoney(max(*res.cost, derefOr(e.ReferenceCost, 0)))
 	}
+}
+
+// chargeOnce returns e, or a replayed entry that charges nothing when the
+// receipt's request ID was already charged.
+func (a *accountant) chargeOnce(line tables.Line[tables.Receipt], e tables.LedgerEntry) tables.LedgerEntry {
+	r := &line.Record
+	if first, seen := a.charged[r.RequestID]; seen {
+		a.replay(line, first)
+		return tables.LedgerEntry{Seq: e.Seq, SessionID: r.SessionID, RequestID: r.RequestID,
+			Kind: tables.LedgerReplayed, Line: line.Line, Role: r.Role}
+	}
+	a.charged[r.RequestID] = chargedRequest{session: r.SessionID, line: line.Line, bound: boundOf(r.Reservation)}
+	return e
 }
 
 func derefOr(m *tables.Money, d tables.Money) tables.Money {

@@ -30,7 +30,7 @@ func TestRunPricedSession(t *testing.T) {
 		t.Errorf("no tool calls must be an exact 0 and unavailable billing null: %+v", tok)
 	}
 	want := tables.LedgerEntry{Seq: 1, SessionID: "T1-r1-D", RequestID: "req-T1-r1-D", Kind: tables.LedgerAccounted,
-		InputTokens: 20_000, OutputTokens: 2_000, Line: 1}
+		InputTokens: 20_000, OutputTokens: 2_000, Line: 1, Role: tables.RoleReview} // the test receipt's role
 	got := s.Ledger.Collect()[0]
 	if got.ReferenceCost == nil || got.ReferenceCost.String() != "0.12" {
 		t.Errorf("ledger cost = %v", got.ReferenceCost)

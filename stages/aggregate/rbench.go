@@ -109,6 +109,8 @@ type counts struct {
 	// eligible audited clean and variant attempts, as "case/rN" in row
 	// order: the two profiles are compared only on the same pairs.
 	cleanPairs, variantPairs []string
+
+	held holds // the ledger's holds beside the known cost (rbench_cost.go)
 }
 
 func tally(rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) counts {
@@ -165,6 +167,7 @@ func tally(rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) c
 			}
 		}
 		k.in, k.out = k.in+r.InputTokens, k.out+r.OutputTokens
+		k.held.add(r)
 		if r.Status != tables.ReviewStatusMissing {
 			if k.cost != nil && r.Cost != nil {
 				if s, ok := stats.AddInt64(int64(*k.cost), int64(*r.Cost)); ok {
@@ -236,6 +239,7 @@ func metrics(split, profile, model string, rows []tables.ReviewRow, findingsBy m
 		sum(tables.MetricOutputTokens, k.out),
 		cost,
 		latency,
+		k.held.metric(base),
 	}
 }
 

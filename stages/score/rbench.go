@@ -21,8 +21,9 @@ import (
 // BenchmarkOut is what the stage produces for a reviewer benchmark.
 type BenchmarkOut = tables.ReviewsScored
 
-// Benchmark scores every attempt of a validated reviewer benchmark; tokens,
-// cost and duration come from the account stage's token rows.
+// Benchmark scores every attempt of a validated reviewer benchmark; tokens
+// and duration come from the account stage's token rows, cost and holds
+// from its ledger (rbench_cost.go).
 func Benchmark(c *tables.Campaign, validated tables.ReviewsValidated, accounted tables.Accounted) BenchmarkOut {
 	var out BenchmarkOut
 	tokens := map[string]*tables.Token{}
@@ -31,6 +32,7 @@ func Benchmark(c *tables.Campaign, validated tables.ReviewsValidated, accounted 
 			tokens[t.SessionID] = &t
 		}
 	}
+	charges := ledgerCharges(accounted.Ledger)
 	findings := map[string][]*tables.FindingRow{}
 	out.Findings = slices.Clone(validated.Findings)
 	settleFindings(out.Findings, validated.Adjudications)
@@ -77,9 +79,10 @@ func Benchmark(c *tables.Campaign, validated tables.ReviewsValidated, accounted 
 		}
 		if t := tokens[row.SessionID]; t != nil && row.SessionID != "" {
 			row.InputTokens, row.OutputTokens = t.InputTotal, t.Output
-			row.Cost = addMoney(t.ReferenceCost, t.ToolCharges)
 			row.DurationNS = t.DurationNS
 		}
+		replacedTokens(&row, a.Replaced, tokens)
+		attemptCharges(&row, a.Replaced, charges)
 		out.Reviews = append(out.Reviews, row)
 	}
 	out.Problems.Sort()

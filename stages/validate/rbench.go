@@ -30,6 +30,7 @@ func Benchmark(c *tables.Campaign, files tables.ReviewFiles) BenchmarkOut {
 	for line := range c.Receipts.All() {
 		b.receipt(line)
 	}
+	b.finishExecutions()
 	b.missing()
 	b.adjudications()
 	b.out.Problems.Sort()
@@ -53,18 +54,19 @@ type bench struct {
 	c        *tables.Campaign
 	b        *tables.Benchmark
 	files    tables.ReviewFiles
-	index    map[attemptKey]int // → position in out.Attempts
-	request  map[attemptKey]string
+	index    map[attemptKey]int    // → position in out.Attempts
 	outputs  map[string]attemptKey // case\x00profile\x00output sha256 → first attempt with it
 	bySum    map[string]string     // task checksum → case ID
 	findings map[string]bool       // session\x00finding of completed reviews
 	labels   *labelMatcher         // every label of the benchmark, compiled on first use
 	sessions map[string]int        // session ID → position in out.Attempts
 	out      BenchmarkOut
+
+	executionState // auxiliary calls and replacements (rbench_replace.go)
 }
 
 func newBench(c *tables.Campaign, files tables.ReviewFiles) *bench {
-	b := &bench{c: c, b: c.Benchmark, files: files, index: map[attemptKey]int{}, request: map[attemptKey]string{},
+	b := &bench{c: c, b: c.Benchmark, files: files, index: map[attemptKey]int{},
 		outputs: map[string]attemptKey{}, bySum: map[string]string{}, findings: map[string]bool{}, sessions: map[string]int{}}
 	if b.b == nil {
 		b.b = &tables.Benchmark{}
@@ -99,20 +101,20 @@ func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 	reject := func(code rules.Code, ptr, format string, args ...any) {
 		b.add(code, rules.Reject, receiptsFile, line.Line, ptr, r.SessionID, format, args...)
 	}
+	if b.auxiliary(line) {
+		return
+	}
 	key := attemptKey{r.TaskID, deref(r.Arm), r.Repetition}
 	i, planned := b.index[key]
 	if !planned || r.Role != tables.RoleReview {
 		reject(rules.CodeRbenchAttemptUnplanned, "", "%s receipt for case %q, profile %q, run %d is no scheduled review attempt", r.Role, r.TaskID, deref(r.Arm), r.Repetition)
 		return
 	}
-	if prev, dup := b.request[key]; dup {
-		if prev != r.RequestID {
-			reject(rules.CodeRbenchAttemptDuplicate, "/request_id", "case %q, profile %q, run %d already has a receipt with request %s", r.TaskID, key.profile, r.Repetition, prev)
-		}
-		return // a resumed session reuses its first receipt; account charges it once
+	if !b.execute(key, i, line) {
+		return
 	}
-	b.request[key] = r.RequestID
 	a := &b.out.Attempts[i]
+	a.Row.Executions++
 	a.Line = line.Line
 	a.Row.SessionID = r.SessionID
 	a.Row.Model = r.Identity.ReturnedModel

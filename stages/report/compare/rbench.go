@@ -47,7 +47,7 @@ func reviewMetricUnit(metric string) string {
 		return scorecard.UnitCount
 	case tables.MetricInputTokens, tables.MetricOutputTokens:
 		return scorecard.UnitTokens
-	case tables.MetricCost:
+	case tables.MetricCost, tables.MetricCostHeld:
 		return scorecard.UnitMoney
 	case tables.MetricLatency:
 		return scorecard.UnitNS
