@@ -145,6 +145,9 @@ func Write(w io.Writer, sc scorecard.Scorecard, s *tables.Set) error {
 		Benchmark:    reviewerBenchmark(sc),
 	}
 	p.Findings, p.MoreFindings = findingLines(s.Rejections)
+	if p.Benchmark != nil { // its own counts and gates, and no paired-review section (rbench.go)
+		p.Completion, p.Gates = p.Benchmark.Completion, p.Benchmark.Gates
+	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if err := pageTemplate.Execute(bw, p); err != nil {
 		return fmt.Errorf("report: %s: %w", File, err)

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"fmt"
 	"html/template"
 
 	"github.com/evalgate/evalgate/stages/report/scorecard"
@@ -15,13 +16,16 @@ import (
 
 // benchmarkSection is the section's template data; nil for other kinds.
 type benchmarkSection struct {
-	Summary   string
-	Promotion []string
-	Failing   []string
-	Attempts  string
-	Metrics   htmlTable
-	Note      string
-	Ledger    string
+	Summary    string
+	Promotion  []string
+	Failing    []string
+	Attempts   string
+	Metrics    htmlTable
+	Note       string
+	Ledger     string
+	LedgerRole htmlTable // the ledger by role
+	Completion []string  // the kind's own counts, the page's completion in place of sessions and runs
+	Gates      htmlTable // the page's gates, each compared difference beside its threshold
 }
 
 func reviewerBenchmark(sc scorecard.Scorecard) *benchmarkSection {
@@ -39,6 +43,22 @@ func reviewerBenchmark(sc scorecard.Scorecard) *benchmarkSection {
 	for _, r := range rows {
 		s.Metrics.Rows = append(s.Metrics.Rows, cells(r...))
 	}
+	header, rows = rb.BenchmarkLedgerTable()
+	s.LedgerRole = htmlTable{Caption: "Ledger by role (every review execution and auxiliary call, under the one cap)", Header: header}
+	for _, r := range rows {
+		s.LedgerRole.Rows = append(s.LedgerRole.Rows, cells(r...))
+	}
+	s.Completion = append(plainList(rb.BenchmarkCompletion()),
+		fmt.Sprintf("Findings: %d (%s)", sc.Completion.Findings, countsPlain(sc.Completion.FindingsBySeverity)))
+	currency := sc.CostAndTime.Currency
+	if rb.Ledger != nil && rb.Ledger.Currency != "" {
+		currency = rb.Ledger.Currency
+	}
+	header, rows = scorecard.BenchmarkGateTable(sc.Gates, currency)
+	s.Gates = htmlTable{Caption: "Conjunctive gates of the frozen policy: the observed counts, and the difference compared with the threshold", Header: header}
+	for _, r := range rows {
+		s.Gates.Rows = append(s.Gates.Rows, cells(r...))
+	}
 	return s
 }
 
@@ -53,4 +73,4 @@ var _ = template.Must(pageTemplate.New("benchmark").Parse(`<h2 id="reviewer-benc
 {{end}}<p>{{.Attempts}}</p>
 {{.Metrics.HTML}}<p class="note">{{.Note}}</p>
 {{if .Ledger}}<p data-ledger="">{{.Ledger}}</p>
-{{end}}`))
+{{end}}{{if .LedgerRole.Rows}}{{.LedgerRole.HTML}}{{end}}`))

@@ -22,7 +22,8 @@ func TestReviewerBenchmarkSection(t *testing.T) {
 			FailingGateDetails: []scorecard.GateResult{{Gate: "rb_blocking_final", Arm: "candidate", Observed: "baseline 2/10, candidate 2/10 audited clean attempts blocked", Threshold: ">= 1"}}},
 		ReviewerBenchmark: &scorecard.ReviewerBenchmark{Cases: 60, Scheduled: 240, FinalRetired: true,
 			Attempts: []scorecard.Count{{Name: "completed", Count: 238}, {Name: "missing", Count: 2}},
-			Metrics:  []scorecard.MetricResult{{Split: "final", Profile: "candidate", Model: "m<1>", Metric: tables.MetricDetection, Numerator: 17, Denominator: 20, Exact: str("17/20")}},
+			Metrics: []scorecard.MetricResult{{Split: "final", Profile: "candidate", Model: "m<1>", Metric: tables.MetricScheduled, Numerator: 40, Exact: str("40")},
+				{Split: "final", Profile: "candidate", Model: "m<1>", Metric: tables.MetricDetection, Numerator: 17, Denominator: 20, Exact: str("17/20")}},
 			Ledger: &scorecard.LedgerResult{Basis: "reference", Currency: "USD", Cap: str("150.00"), Accounted: str("70.868357"), Held: str("27.10"),
 				Reserved: str("0.00"), Committed: str("97.968357"), Remaining: str("52.031643")}}}
 	page, err := Render(sc, nil)

@@ -88,7 +88,7 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 {{end}}</ul>
 <h2 id="gates">Gates</h2>
 {{if .Gates.Rows}}{{.Gates.HTML}}{{else}}<p>No gate was evaluated.</p>
-{{end}}{{if .Benchmark}}{{template "benchmark" .Benchmark}}{{end}}<h3>Paired task R</h3>
+{{end}}{{if .Benchmark}}{{template "benchmark" .Benchmark}}{{else}}<h3>Paired task R</h3>
 <div class="scroll">{{.TaskRPlot}}</div>
 <h3>Cost and time ratios against their thresholds</h3>
 <div class="scroll">{{.RatioPlot}}</div>
@@ -103,7 +103,7 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 <summary><strong>{{.Task}}</strong>{{.Summary}}</summary>
 {{.Runs.HTML}}</details>
 {{end}}{{else}}<p>No run was planned or recorded.</p>
-{{end}}<h2 id="findings">Findings</h2>
+{{end}}{{end}}<h2 id="findings">Findings</h2>
 {{if .Findings}}<ul>
 {{range .Findings}}<li>{{.}}</li>
 {{end}}{{if .MoreFindings}}<li>… {{.MoreFindings}} more in rejections.parquet</li>

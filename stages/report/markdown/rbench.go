@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/evalgate/evalgate/stages/report/scorecard"
+	"github.com/evalgate/evalgate/tables"
 )
 
 // writeReviewerBenchmark renders the section: the promotion outcome and,
@@ -25,6 +26,52 @@ func writeReviewerBenchmark(b *bufio.Writer, sc *scorecard.Scorecard) {
 	}
 	fmt.Fprintf(b, "\n%s\n\n", escapeMarkdown(rb.BenchmarkAttempts()))
 	header, rows := rb.BenchmarkMetricTable()
+	writeCells(b, header, rows)
+	fmt.Fprintf(b, "\n%s\n\n", escapeMarkdown(scorecard.BenchmarkMetricsNote))
+	if l := rb.BenchmarkLedger(); l != "" {
+		fmt.Fprintf(b, "%s\n\n", escapeMarkdown(l))
+	}
+	header, rows = rb.BenchmarkLedgerTable()
+	if len(rows) > 0 {
+		b.WriteString("Ledger by role (every review execution and auxiliary call, under the one cap):\n\n")
+		writeCells(b, header, rows)
+		b.WriteString("\n")
+	}
+}
+
+// writeBenchmarkPage writes the body of a reviewer benchmark's report
+// after its decision: its own completion counts (attempts, executions,
+// the ledger's entries), the gates with each compared difference beside
+// its threshold, the benchmark section, the campaign ceilings, the
+// findings and the exploratory intervals — none of the paired-review
+// sections, which this kind has no rows for.
+func writeBenchmarkPage(b *bufio.Writer, sc *scorecard.Scorecard, s *tables.Set) {
+	rb := sc.ReviewerBenchmark
+	currency := sc.CostAndTime.Currency
+	if rb.Ledger != nil && rb.Ledger.Currency != "" {
+		currency = rb.Ledger.Currency
+	}
+	b.WriteString("## Completion\n\nA complete run is not a success: the decision above is the verdict.\n\n")
+	for _, line := range rb.BenchmarkCompletion() {
+		fmt.Fprintf(b, "- %s\n", escapeMarkdown(line))
+	}
+	fmt.Fprintf(b, "- Findings: %d (%s)\n\n", sc.Completion.Findings, counts(sc.Completion.FindingsBySeverity))
+	b.WriteString("## Gates\n\n")
+	if len(sc.Gates) == 0 {
+		b.WriteString("No gate was evaluated.\n\n")
+	} else {
+		header, rows := scorecard.BenchmarkGateTable(sc.Gates, currency)
+		writeCells(b, header, rows)
+		b.WriteString("\n")
+	}
+	writeReviewerBenchmark(b, sc)
+	writeCeilings(b, sc.Ceilings, currency)
+	writeFindings(b, s.Rejections)
+	writeIntervals(b, sc.Intervals)
+}
+
+// writeCells writes a table of plain cells, each escaped.
+func writeCells(b *bufio.Writer, header []string, rows [][]string) {
 	table(b, header)
 	for _, r := range rows {
 		cells := make([]string, len(r))
@@ -32,9 +79,5 @@ func writeReviewerBenchmark(b *bufio.Writer, sc *scorecard.Scorecard) {
 			cells[i] = escapeMarkdown(c)
 		}
 		row(b, cells...)
-	}
-	fmt.Fprintf(b, "\n%s\n\n", escapeMarkdown(scorecard.BenchmarkMetricsNote))
-	if l := rb.BenchmarkLedger(); l != "" {
-		fmt.Fprintf(b, "%s\n\n", escapeMarkdown(l))
 	}
 }

@@ -1,6 +1,9 @@
 package scorecard
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -17,6 +20,25 @@ type ReviewerBenchmark struct {
 	FinalRetired bool           `json:"final_retired"`      // the final split was consumed by tuning: no promotion rests on it
 	Metrics      []MetricResult `json:"metrics"`
 	Ledger       *LedgerResult  `json:"ledger"` // null when the ledger was not computed
+	// Executions are the receipts that executed a scheduled attempt (the
+	// scored one and every replaced one); Replaced those replaced within
+	// the infrastructure-replacement allowance.
+	Executions int64 `json:"executions"`
+	Replaced   int64 `json:"replaced_executions"`
+	// Calls are the ledger's entries by role: every review execution and
+	// auxiliary call (adjudication, second opinion, planning, probe,
+	// remote execution) the campaign charged, in role order.
+	Calls []LedgerRole `json:"ledger_by_role"`
+}
+
+// LedgerRole is the ledger's entries of one receipt role: how many, what
+// is accounted and what is held (exact decimals in the rate cards'
+// currency; null when some charge is unknown).
+type LedgerRole struct {
+	Role      string  `json:"role"`
+	Entries   int64   `json:"entries"`   // accounted or held entries; replayed and released ones charge nothing
+	Accounted *string `json:"accounted"` // the known charges
+	Held      *string `json:"held"`      // beside them: interrupted, unmetered, unpriced or unreconciled charges at their worst case
 }
 
 // MetricResult is one row of the review_metrics table.
@@ -62,16 +84,96 @@ func buildReviewerBenchmark(c *tables.Campaign, s *tables.Set, cm *tables.Commit
 		}
 		rb.Attempts = append(rb.Attempts, Count{Name: st, Count: n})
 	}
+	for _, r := range s.Reviews {
+		rb.Executions += r.Executions
+		if r.Executions > 1 {
+			rb.Replaced += r.Executions - 1
+		}
+	}
+	rb.Calls = ledgerByRole(s.Ledger)
 	for _, m := range s.ReviewMetrics {
 		rb.Metrics = append(rb.Metrics, MetricResult{Split: m.Split, Profile: m.Profile, Model: m.Model, Metric: m.Metric,
 			Numerator: m.Numerator, Denominator: m.Denominator, Exact: m.Exact, Value: m.Value})
 	}
 	if cm != nil {
-		rb.Ledger = &LedgerResult{Basis: cm.Basis, Cap: moneyText(cm.Cap), Accounted: moneyText(cm.Accounted), Held: moneyText(cm.Held),
-			Reserved: moneyText(cm.Reserved), Committed: moneyText(cm.Committed), Remaining: moneyText(cm.Remaining)}
+		rb.Ledger = &LedgerResult{Basis: cm.Basis, Cap: microText(cm.Cap), Accounted: microText(cm.Accounted), Held: microText(cm.Held),
+			Reserved: microText(cm.Reserved), Committed: microText(cm.Committed), Remaining: microText(cm.Remaining)}
 		if len(c.Manifest.RateCards) > 0 {
 			rb.Ledger.Currency = c.Manifest.RateCards[0].Currency
 		}
 	}
 	return rb
+}
+
+// ledgerRoles is the order of the ledger's roles: the reviews first, then
+// the auxiliary calls; a role of no list comes last, by name.
+var ledgerRoles = append([]string{tables.RoleReview}, tables.AuxiliaryRoles...)
+
+// ledgerByRole totals the ledger's accounted and held entries by role.
+func ledgerByRole(ledger *tables.Spool[tables.LedgerEntry]) []LedgerRole {
+	out := []LedgerRole{}
+	if ledger == nil {
+		return out
+	}
+	type sums struct {
+		n               int64
+		accounted, held *tables.Money
+	}
+	by := map[string]*sums{}
+	var extra []string
+	add := func(total, m *tables.Money) *tables.Money {
+		if total == nil || m == nil {
+			return nil
+		}
+		v := *total + *m
+		if (v < *total) != (*m < 0) { // overflow: unknown, never wrapped
+			return nil
+		}
+		return &v
+	}
+	for e := range ledger.All() {
+		if e.Kind != tables.LedgerAccounted && e.Kind != tables.LedgerHeld {
+			continue
+		}
+		s := by[e.Role]
+		if s == nil {
+			zero := tables.Money(0)
+			s = &sums{accounted: &zero, held: &zero}
+			by[e.Role] = s
+			if !slices.Contains(ledgerRoles, e.Role) {
+				extra = append(extra, e.Role)
+			}
+		}
+		s.n++
+		amount := add(e.ReferenceCost, e.ToolCharges) // as the commitment sums them (account.Summarize)
+		if e.Kind == tables.LedgerAccounted {
+			s.accounted = add(s.accounted, amount)
+		} else {
+			s.held = add(s.held, amount)
+		}
+	}
+	slices.Sort(extra)
+	for _, role := range append(slices.Clone(ledgerRoles), extra...) {
+		if s := by[role]; s != nil {
+			out = append(out, LedgerRole{Role: role, Entries: s.n, Accounted: microText(s.accounted), Held: microText(s.held)})
+		}
+	}
+	return out
+}
+
+// microText is a ledger amount as the campaign ledger writes it: whole
+// cents with two decimals (27.10, 150.00), other whole micro-units with
+// six (0.246680); an amount finer than a micro-unit exactly as it is.
+// nil stays nil (unknown).
+func microText(m *tables.Money) *string {
+	if m == nil {
+		return nil
+	}
+	const cent, micro = tables.Money(10_000_000_000), tables.Money(1_000_000)
+	s := m.String()
+	if *m%cent != 0 && *m%micro == 0 {
+		whole, frac, _ := strings.Cut(s, ".")
+		s = whole + "." + (frac + "000000")[:6]
+	}
+	return &s
 }

@@ -78,8 +78,11 @@ type showSummary struct {
 	// decision no_verdict, from rejections.parquet, in its order.
 	RejectingFindings []rules.Finding      `json:"rejecting_findings"`
 	Completion        scorecard.Completion `json:"completion"`
-	Files             showFiles            `json:"files"`
-	currency          string               // of the rate cards, from tokens.parquet; "" when unknown
+	// ReviewerBenchmark is the reviewer benchmark's own counts and ledger
+	// (absent for other kinds), printed in place of sessions and runs.
+	ReviewerBenchmark *scorecard.ReviewerBenchmark `json:"reviewer_benchmark,omitempty"`
+	Files             showFiles                    `json:"files"`
+	currency          string                       // of the rate cards, from tokens.parquet; "" when unknown
 }
 
 // showFiles says where the outputs are, as paths under OUT.
@@ -111,7 +114,7 @@ func readShow(dir string) (*showSummary, error) {
 	s := &showSummary{
 		Out: shown, CampaignID: sc.CampaignID, Kind: sc.Kind, ManifestSHA256: sc.ManifestSHA256,
 		ScorecardVersion: sc.ScorecardVersion, Synthetic: sc.Synthetic,
-		Decision: sc.Decision, Gates: len(sc.Gates), Completion: sc.Completion,
+		Decision: sc.Decision, Gates: len(sc.Gates), Completion: sc.Completion, ReviewerBenchmark: sc.ReviewerBenchmark,
 		Files: showFiles{Report: join(shown, report.ReportFile), HTML: join(shown, report.HTMLFile),
 			Scorecard: join(shown, report.ScorecardFile), Tables: []string{}},
 	}
@@ -243,8 +246,15 @@ func (s *showSummary) text() string {
 		fmt.Fprintf(&b, "reason: %s\n", s.Decision.Reason)
 	}
 	c := s.Completion
-	fmt.Fprintf(&b, "sessions: %d (%s)\n", c.Sessions, counts(c.SessionsByClassification))
-	fmt.Fprintf(&b, "runs: %d planned, %d scored, %d unscored (%s)\n", c.Runs, c.RunsScored, c.RunsUnscored, counts(c.RunsByClassification))
+	if rb := s.ReviewerBenchmark; rb != nil {
+		for _, line := range rb.BenchmarkCompletion() {
+			fmt.Fprintf(&b, "%s\n", strings.ToLower(line[:1])+line[1:])
+		}
+		fmt.Fprintf(&b, "%s\n", rb.BenchmarkLedgerLine())
+	} else {
+		fmt.Fprintf(&b, "sessions: %d (%s)\n", c.Sessions, counts(c.SessionsByClassification))
+		fmt.Fprintf(&b, "runs: %d planned, %d scored, %d unscored (%s)\n", c.Runs, c.RunsScored, c.RunsUnscored, counts(c.RunsByClassification))
+	}
 	fmt.Fprintf(&b, "findings: %d (%s)", c.Findings, counts(c.FindingsBySeverity))
 	if len(c.FindingsByCode) > 0 {
 		fmt.Fprintf(&b, ": %s", counts(c.FindingsByCode))
