@@ -7,35 +7,38 @@ package rules
 // consequence is scored: the finding is not grounded, the rating is
 // unknown, the planted defect is missed.
 const (
-	CodeRbenchPlanMissing         Code = "benchmark_plan_missing"
-	CodeRbenchPlanUnexpected      Code = "benchmark_plan_unexpected"
-	CodeRbenchDesignInvalid       Code = "benchmark_design_invalid"
-	CodeRbenchCaseInvalid         Code = "benchmark_case_invalid"
-	CodeRbenchLineageSplits       Code = "benchmark_lineage_crosses_splits"
-	CodeRbenchInventoryMismatch   Code = "benchmark_inventory_mismatch"
-	CodeRbenchDefectLocation      Code = "benchmark_defect_location_invalid"
-	CodeRbenchAttemptUnplanned    Code = "benchmark_attempt_unplanned"
-	CodeRbenchAttemptDuplicate    Code = "benchmark_attempt_duplicate"
-	CodeRbenchAttemptMissing      Code = "benchmark_attempt_missing"
-	CodeRbenchInputUnrecorded     Code = "benchmark_input_unrecorded"
-	CodeRbenchLabelInInput        Code = "benchmark_label_in_input"
-	CodeRbenchReceiptOtherCase    Code = "benchmark_receipt_other_case"
-	CodeRbenchProfileMismatch     Code = "benchmark_profile_mismatch"
-	CodeRbenchResponseCacheHit    Code = "benchmark_response_cache_hit"
-	CodeRbenchRunsIdentical       Code = "benchmark_runs_identical"
-	CodeRbenchReviewMalformed     Code = "benchmark_review_malformed"
-	CodeRbenchReviewInconsistent  Code = "benchmark_review_inconsistent"
-	CodeRbenchQuoteFabricated     Code = "benchmark_quote_fabricated"
-	CodeRbenchProbeUnbound        Code = "benchmark_probe_unbound"
-	CodeRbenchInstrumentation     Code = "benchmark_instrumentation_unresolved"
-	CodeRbenchFailureUnsupported  Code = "benchmark_failure_unsupported"
-	CodeRbenchPassOwnsBlocking    Code = "benchmark_pass_owns_blocking"
-	CodeRbenchPassOverridden      Code = "benchmark_pass_overridden"
-	CodeRbenchWrongLocation       Code = "benchmark_wrong_location"
-	CodeRbenchAdjudicationTarget  Code = "benchmark_adjudication_unknown_finding"
-	CodeRbenchAdjudicatorReviewer Code = "benchmark_adjudicator_not_independent"
-	CodeRbenchAttemptReplaced     Code = "benchmark_attempt_replaced"
-	CodeRbenchReplacementsExceed  Code = "benchmark_replacements_exceeded"
+	CodeRbenchPlanMissing          Code = "benchmark_plan_missing"
+	CodeRbenchPlanUnexpected       Code = "benchmark_plan_unexpected"
+	CodeRbenchDesignInvalid        Code = "benchmark_design_invalid"
+	CodeRbenchCaseInvalid          Code = "benchmark_case_invalid"
+	CodeRbenchLineageSplits        Code = "benchmark_lineage_crosses_splits"
+	CodeRbenchInventoryMismatch    Code = "benchmark_inventory_mismatch"
+	CodeRbenchDefectLocation       Code = "benchmark_defect_location_invalid"
+	CodeRbenchVariantNotOneDefect  Code = "benchmark_variant_not_one_defect"
+	CodeRbenchAttemptUnplanned     Code = "benchmark_attempt_unplanned"
+	CodeRbenchAttemptDuplicate     Code = "benchmark_attempt_duplicate"
+	CodeRbenchAttemptMissing       Code = "benchmark_attempt_missing"
+	CodeRbenchInputUnrecorded      Code = "benchmark_input_unrecorded"
+	CodeRbenchLabelInInput         Code = "benchmark_label_in_input"
+	CodeRbenchReceiptOtherCase     Code = "benchmark_receipt_other_case"
+	CodeRbenchProfileMismatch      Code = "benchmark_profile_mismatch"
+	CodeRbenchResponseCacheHit     Code = "benchmark_response_cache_hit"
+	CodeRbenchRunsIdentical        Code = "benchmark_runs_identical"
+	CodeRbenchReviewMalformed      Code = "benchmark_review_malformed"
+	CodeRbenchReviewInconsistent   Code = "benchmark_review_inconsistent"
+	CodeRbenchFindingIDRepeated    Code = "benchmark_finding_id_repeated"
+	CodeRbenchFinalBeforeSelection Code = "benchmark_final_before_selection"
+	CodeRbenchQuoteFabricated      Code = "benchmark_quote_fabricated"
+	CodeRbenchProbeUnbound         Code = "benchmark_probe_unbound"
+	CodeRbenchInstrumentation      Code = "benchmark_instrumentation_unresolved"
+	CodeRbenchFailureUnsupported   Code = "benchmark_failure_unsupported"
+	CodeRbenchPassOwnsBlocking     Code = "benchmark_pass_owns_blocking"
+	CodeRbenchPassOverridden       Code = "benchmark_pass_overridden"
+	CodeRbenchWrongLocation        Code = "benchmark_wrong_location"
+	CodeRbenchAdjudicationTarget   Code = "benchmark_adjudication_unknown_finding"
+	CodeRbenchAdjudicatorReviewer  Code = "benchmark_adjudicator_not_independent"
+	CodeRbenchAttemptReplaced      Code = "benchmark_attempt_replaced"
+	CodeRbenchReplacementsExceed   Code = "benchmark_replacements_exceeded"
 )
 
 var rbenchCodes = []CodeDoc{
@@ -46,17 +49,20 @@ var rbenchCodes = []CodeDoc{
 	{CodeRbenchLineageSplits, "load", "I8/G6", "A lineage group or family has cases in more than one split: variants and descendants must stay in their group's split."},
 	{CodeRbenchInventoryMismatch, "load", "I8", "The inventory does not list every case exactly once, repeats or misorders a path, or a file's bytes are not in sources/ with its sha256 and byte count."},
 	{CodeRbenchDefectLocation, "load", "I8", "A planted defect's location is not a file of its case's inventory or lies beyond that file's lines."},
+	{CodeRbenchVariantNotOneDefect, "load", "I8/G6", "A variant does not differ from its family's clean case by its one planted defect: another file is added, missing or changed, the defect's file has the clean bytes, or its changed lines lie beyond the planted lines."},
 	{CodeRbenchAttemptUnplanned, "validate", "V2/G6", "A receipt is not a review of a known case by a design profile with a run in 1..repetitions."},
 	{CodeRbenchAttemptDuplicate, "validate", "V2/G6", "Two receipts with different request IDs claim the same (case, profile, run); a resumed session must reuse its receipt."},
 	{CodeRbenchAttemptMissing, "validate", "V2/G6", "A scheduled review attempt has no receipt; it stays in every denominator, and the record is incomplete."},
 	{CodeRbenchInputUnrecorded, "validate", "G6", "A dispatched review receipt has no recorded_input, or the recorded bytes do not match the receipt's rendered sha256 and byte count, so label isolation cannot be checked."},
-	{CodeRbenchLabelInInput, "validate", "G6", "A benchmark label (case ID, variant name, defect description or expected location) occurs in the bytes a reviewer received."},
+	{CodeRbenchLabelInInput, "validate", "G6", "A benchmark label (case ID, variant name, defect description or one of its sentences or clauses of at least four words, expected location) occurs in the bytes a reviewer received, compared ignoring case, whitespace and punctuation, as whole words."},
 	{CodeRbenchReceiptOtherCase, "validate", "V1/G6", "A review receipt's task_sha256, or a bound trial's task_checksum, is another case's task checksum (or no case's): evidence crossed cases."},
 	{CodeRbenchProfileMismatch, "validate", "V1/G6", "A review document names a profile other than its receipt's arm."},
 	{CodeRbenchResponseCacheHit, "validate", "G6", "A review reports a model response-cache hit; repeated sessions must bypass response caching."},
 	{CodeRbenchRunsIdentical, "validate", "G6", "Two runs of one case and profile returned byte-identical outputs: the repeat was not an independent session."},
 	{CodeRbenchReviewMalformed, "validate", "G6", "A review session's output is not a valid review document: a schema violation of the reviewer, scored as such (undecidable, in every denominator)."},
-	{CodeRbenchReviewInconsistent, "validate", "G6", "A review repeats a finding ID or a criterion, or a rating attaches a finding ID the review does not have; the repeated or dangling item is ignored."},
+	{CodeRbenchReviewInconsistent, "validate", "G6", "A review rates a criterion twice, or a rating attaches a finding ID the review does not have: inconsistent findings are rejected, so the review is a contract violation of the reviewer (undecidable, in every denominator, failing the candidate's contract gate)."},
+	{CodeRbenchFinalBeforeSelection, "validate", "G6", "A final-split review session started before the last selection-split session ended: selection results choose the candidate and final test runs occur only after that choice, so the final split is no holdout for it."},
+	{CodeRbenchFindingIDRepeated, "validate", "G6", "A review uses one finding ID for two findings: one stable ID per issue within an immutable review, so the review is a contract violation of the reviewer (undecidable, no finding rows, in every denominator, failing the candidate's contract gate)."},
 	{CodeRbenchQuoteFabricated, "validate", "G6", "A quoted excerpt is not the exact bytes of those lines of the task file, or its file sha256 is not the inventory's: the finding is not grounded."},
 	{CodeRbenchProbeUnbound, "validate", "G6", "A finding claims a probe ran but cites no trial result in the campaign with that sha256: only a bound receipt establishes execution, so the finding is unresolved."},
 	{CodeRbenchInstrumentation, "validate", "G6", "A supported finding rests on a trial that ended in an exception (solver timeout, setup failure) or without a reward: unresolved instrumentation, never a detected defect."},

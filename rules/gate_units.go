@@ -52,6 +52,7 @@ var gateUnits = map[GateName]GateUnit{
 
 	GateRbContract:           GateUnitCount,
 	GateRbRegression:         GateUnitCount,
+	GateRbLabelsSettled:      GateUnitCount,
 	GateRbBlockingSelection:  GateUnitCount,
 	GateRbDetectionSelection: GateUnitCount,
 	GateRbBlockingFinal:      GateUnitCount,

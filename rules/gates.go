@@ -54,6 +54,7 @@ const (
 const (
 	GateRbContract           GateName = "rb_contract"
 	GateRbRegression         GateName = "rb_regression"
+	GateRbLabelsSettled      GateName = "rb_labels_settled"
 	GateRbBlockingSelection  GateName = "rb_blocking_selection"
 	GateRbDetectionSelection GateName = "rb_detection_selection"
 	GateRbBlockingFinal      GateName = "rb_blocking_final"
@@ -123,8 +124,9 @@ var gateDocs = []GateDoc{
 	{GateComparatorCostPair, AtMost, "G5", "the largest paired workflow cost ratio against the comparator"},
 	{GateComparatorTimePair, AtMost, "G5", "the largest paired workflow time ratio against the comparator"},
 	{GateWorkflowLimits, AtMost, "G5", "workflows of any system beyond a workflow limit (12 min incl. cold setup, 8 min investigation, 4 min review, 60 operations)"},
-	{GateRbContract, AtMost, "G6", "the candidate's reviews that are not valid review documents (schema violations)"},
+	{GateRbContract, AtMost, "G6", "the candidate's reviews that are not valid review documents (schema violations) or break the finding contract (contract violations: a finding ID used twice, an inconsistent rating)"},
 	{GateRbRegression, AtMost, "G6", "the candidate's attempts on known regression cases that miss the planted defect or do not pass the clean case"},
+	{GateRbLabelsSettled, AtMost, "G6", "label-adjudication queue entries of the selection and final splits: grounded blocking findings on audited cases, not the planted defect, that no adjudication rejected (a blocked clean case is not a proven false alarm until its label is settled)"},
 	{GateRbBlockingSelection, AtLeast, "G6", "audited clean selection attempts the baseline blocks minus those the candidate blocks, the least over the model strata"},
 	{GateRbDetectionSelection, AtLeast, "G6", "planted selection defects the candidate detects minus those the baseline detects, the least over the model strata"},
 	{GateRbBlockingFinal, AtLeast, "G6", "audited clean final attempts the baseline blocks minus those the candidate blocks, the least over the model strata; a retired final split cannot pass"},
@@ -235,6 +237,7 @@ var presets = []Preset{
 	{Name: PresetReviewerBenchmark, Kind: KindReviewerBenchmark, Rule: "G6", Gates: []PresetGate{
 		{GateRbContract, "0"},
 		{GateRbRegression, "0"},
+		{GateRbLabelsSettled, "0"},
 		{GateRbBlockingSelection, "1"},
 		{GateRbDetectionSelection, "0"},
 		{GateRbBlockingFinal, "1"},

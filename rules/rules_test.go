@@ -108,6 +108,14 @@ inclusive.
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", r.ID, mdCell(r.Text), strings.Join(gatesOf[r.ID], " "))
 	}
+	b.WriteString("\n## The reviewer benchmark in its protocol's own words\n\nRules G6 and I8 restate the reviewer-benchmark protocol; each of its sentences below is enforced by the codes, gates and tables beside it.\n\n| rule | the protocol says | enforced by |\n|---|---|---|\n")
+	for _, q := range RuleQuotes() {
+		by := make([]string, len(q.By))
+		for i, x := range q.By {
+			by[i] = "`" + x + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", q.Rule, mdCell(q.Quote), strings.Join(by, " "))
+	}
 	b.WriteString("\n## Gates\n\nA gate passes when its observation meets the threshold; an unknown observation never passes.\n\n| gate | passes when observed | rule | observed |\n|---|---|---|---|\n")
 	for _, g := range Gates() {
 		fmt.Fprintf(&b, "| `%s` | %s threshold | %s | %s |\n", g.Name, g.Compare, g.Rule, mdCell(g.Observed))

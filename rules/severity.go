@@ -72,7 +72,7 @@ var modelFaultCodes = []Code{
 	// A reviewer's own faults in a reviewer benchmark: the review is a
 	// schema violation, its finding is not grounded, its rating is
 	// unknown or overridden, its planted defect is missed.
-	CodeRbenchReviewMalformed, CodeRbenchReviewInconsistent, CodeRbenchQuoteFabricated, CodeRbenchProbeUnbound,
+	CodeRbenchReviewMalformed, CodeRbenchReviewInconsistent, CodeRbenchFindingIDRepeated, CodeRbenchQuoteFabricated, CodeRbenchProbeUnbound,
 	CodeRbenchInstrumentation, CodeRbenchFailureUnsupported, CodeRbenchPassOwnsBlocking, CodeRbenchPassOverridden,
 	CodeRbenchWrongLocation,
 }

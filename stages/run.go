@@ -200,6 +200,7 @@ func judgeBenchmark(c *tables.Campaign, loaded rules.Findings, opts Options) (*t
 		Findings:             scored.Findings,
 		FindingAdjudications: validated.Adjudications,
 		ReviewMetrics:        aggregated.Metrics,
+		LabelQueue:           scored.LabelQueue,
 		Tokens:               accounted.Tokens,
 		Ledger:               accounted.Ledger,
 		Ceilings:             accounted.Ceilings,

@@ -30,9 +30,19 @@ const (
 	ReviewStatusMissing         = "missing"          // no receipt for the scheduled attempt
 	ReviewStatusExecutionError  = "execution_error"  // the session ended in an error or interruption, or was not dispatched
 	ReviewStatusSchemaViolation = "schema_violation" // a response that does not decode as a review
-	ReviewStatusAbstained       = "abstained"        // the reviewer declined to decide
-	ReviewStatusCompleted       = "completed"        // a decoded review
+	// A decoded review that breaks the finding contract ("Use one stable
+	// ID per issue within an immutable review"; "inconsistent findings
+	// are rejected"): a finding ID or criterion used twice, or a rating
+	// attaching a finding the review does not have. Rejected as a whole:
+	// no decision, no finding or criterion rows.
+	ReviewStatusContractViolation = "contract_violation"
+	ReviewStatusAbstained         = "abstained" // the reviewer declined to decide
+	ReviewStatusCompleted         = "completed" // a decoded review that keeps the finding contract
 )
+
+// ReviewStatuses lists the review statuses in report order.
+var ReviewStatuses = []string{ReviewStatusCompleted, ReviewStatusAbstained, ReviewStatusContractViolation,
+	ReviewStatusSchemaViolation, ReviewStatusExecutionError, ReviewStatusMissing}
 
 // Review decisions (reviews.decision) derived from the effective ratings.
 const (
@@ -55,12 +65,12 @@ type ReviewRow struct {
 	Profile      string  `parquet:"profile,dict"`                 // the arm
 	Model        string  `parquet:"model,dict"`                   // the model stratum: the receipt's returned model, the manifest's when missing
 	Run          int64   `parquet:"run"`                          // 1-based run of the case under the profile
-	Status       string  `parquet:"status,dict"`                  // completed, abstained, schema_violation, execution_error, missing
+	Status       string  `parquet:"status,dict"`                  // completed, abstained, contract_violation, schema_violation, execution_error, missing
 	Decision     *string `parquet:"decision,optional,dict"`       // block, pass, undecided; null unless completed
 	Decidable    bool    `parquet:"decidable"`                    // completed with a block or pass decision
 	Detected     *bool   `parquet:"detected,optional"`            // variants: a grounded blocking finding at the planted category and location; null for clean cases
 	Blocked      *bool   `parquet:"blocked,optional"`             // clean cases: the decision is block; null for variants
-	Findings     int64   `parquet:"findings"`                     // findings in the review
+	Findings     int64   `parquet:"findings"`                     // the review's rows in the findings table: its findings, each ID once; 0 for a review rejected as a contract violation
 	Grounded     int64   `parquet:"grounded_blocking"`            // grounded blocking findings
 	InputTokens  int64   `parquet:"input_tokens"`                 // uncached + cached + cache writes
 	OutputTokens int64   `parquet:"output_tokens"`                // billed output tokens, reasoning included
@@ -147,7 +157,8 @@ type FindingAdjudicationRow struct {
 // Reviewer-benchmark metrics of a ReviewMetric row.
 const (
 	MetricScheduled           = "scheduled"                     // numerator: scheduled attempts
-	MetricCompleted           = "completed"                     // completed or abstained reviews / scheduled
+	MetricAttempted           = "attempted"                     // attempts with a receipt (dispatched or not) / scheduled
+	MetricCompleted           = "completed"                     // completed reviews / scheduled: abstentions, contract and schema violations excluded
 	MetricDecisionCoverage    = "decision_coverage"             // decidable / scheduled
 	MetricDetection           = "detection"                     // detected / audited variant attempts
 	MetricBlockingOnClean     = "blocking_on_clean"             // blocked / audited clean attempts
@@ -157,6 +168,7 @@ const (
 	MetricAbstentions         = "abstentions"                   // / scheduled
 	MetricExecutionErrors     = "execution_errors"              // errors, interruptions, not dispatched and missing / scheduled
 	MetricSchemaViolations    = "schema_violations"             // / scheduled
+	MetricContractViolations  = "contract_violations"           // reviews rejected for breaking the finding contract / scheduled
 	MetricInputTokens         = "input_tokens"                  // sum over the stratum's receipts
 	MetricOutputTokens        = "output_tokens"
 	MetricCost                = "cost"              // exact accounted cost, known when some execution is held
@@ -175,4 +187,33 @@ type ReviewMetric struct {
 	Denominator int64    `parquet:"denominator"`    // 0 for sums
 	Exact       *string  `parquet:"exact,optional"` // the exact value as a fraction, decimal or money text; null when undefined or unknown
 	Value       *float64 `parquet:"value,optional"` // numerator/denominator; null when the denominator is 0 or the value unknown
+}
+
+// LabelQueueRow is one row per finding that puts its case's label in
+// question and waits for label adjudication (rule G6: "Genuine additional
+// defects trigger label adjudication"; "Unexpected findings need
+// adjudication before this is interpreted as a false-positive rate";
+// "every original label remains provisional; blocking it is not a proven
+// false alarm"): a grounded blocking finding on an audited case that is
+// not the planted defect — any on a clean case, one off the planted
+// category or location on a variant — whose settled adjudication is not
+// rejected. While a row of the selection or final split waits, the
+// promotion stays inconclusive (gate rb_labels_settled); the label is
+// settled by a new corpus revision, never by rewriting this one.
+type LabelQueueRow struct {
+	CaseID       string `parquet:"case_id"`           // the benchmark case whose label is in question
+	Family       string `parquet:"family,dict"`       // the task's family
+	Split        string `parquet:"split,dict"`        // development, selection or final
+	CaseKind     string `parquet:"case_kind,dict"`    // clean, variant
+	SessionID    string `parquet:"session_id"`        // the review that found it
+	Profile      string `parquet:"profile,dict"`      // the reviewer profile (the arm)
+	Model        string `parquet:"model,dict"`        // the model stratum
+	Run          int64  `parquet:"run"`               // 1-based run of the case under the profile
+	FindingID    string `parquet:"finding_id"`        // the finding's ID within its review
+	Category     string `parquet:"category,dict"`     // the finding's defect category
+	Path         string `parquet:"path"`              // the cited file
+	StartLine    int64  `parquet:"start_line"`        // first cited line, 1-based
+	EndLine      int64  `parquet:"end_line"`          // last cited line, inclusive
+	Adjudication string `parquet:"adjudication,dict"` // upheld (a genuine additional defect), disputed, unadjudicated
+	Holds        bool   `parquet:"holds_promotion"`   // the case is in the selection or final split: the promotion waits for it
 }

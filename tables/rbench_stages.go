@@ -51,12 +51,14 @@ type ReviewsValidated struct {
 
 // ReviewsScored is what the score stage produces: the attempt rows with
 // decision, detection and blocking, the criteria with effective ratings,
-// the findings with settled adjudications, and the stage's findings.
+// the findings with settled adjudications, the label-adjudication queue,
+// and the stage's findings.
 type ReviewsScored struct {
-	Reviews  []ReviewRow
-	Criteria []CriterionRow
-	Findings []FindingRow
-	Problems rules.Findings
+	Reviews    []ReviewRow
+	Criteria   []CriterionRow
+	Findings   []FindingRow
+	LabelQueue []LabelQueueRow // findings that put a case's label in question, in review order
+	Problems   rules.Findings
 }
 
 // ReviewsAggregated is what the aggregate stage produces: the metrics,

@@ -76,6 +76,8 @@ func Registry() []Table {
 			func(s *Set) []FindingAdjudicationRow { return s.FindingAdjudications }),
 		table("review_metrics", "Reviewer benchmark: every metric per split, profile and model stratum with numerator and denominator.",
 			func(s *Set) []ReviewMetric { return s.ReviewMetrics }),
+		table("label_queue", "Reviewer benchmark: the label-adjudication queue, every finding that puts an audited case's label in question; the promotion waits for those of selection and final.",
+			func(s *Set) []LabelQueueRow { return s.LabelQueue }),
 	}
 }
 

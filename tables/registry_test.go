@@ -22,7 +22,7 @@ import (
 func TestRegistryOrder(t *testing.T) {
 	want := []string{"sessions", "tokens", "obligations", "dispositions", "citations", "runs",
 		"tasks", "repositories", "gates", "decision", "intervals", "rejections", "ledger", "ceilings",
-		"cases", "reviews", "criteria", "findings", "finding_adjudications", "review_metrics"}
+		"cases", "reviews", "criteria", "findings", "finding_adjudications", "review_metrics", "label_queue"}
 	var got []string
 	for _, tb := range tables.Registry() {
 		got = append(got, tb.Name)

@@ -33,6 +33,7 @@ type Set struct {
 	Findings             []FindingRow
 	FindingAdjudications []FindingAdjudicationRow
 	ReviewMetrics        []ReviewMetric
+	LabelQueue           []LabelQueueRow
 }
 
 // Err is the error of every spool of the set that failed (see

@@ -61,7 +61,7 @@ func Benchmark(c *tables.Campaign, scored tables.ReviewsScored, commitment table
 			Message: fmt.Sprintf("A reviewer benchmark is judged by preset %s, not %s.", rules.PresetReviewerBenchmark, p.Name)})
 		pol = nil
 	}
-	j := &benchJudge{c: c, rows: scored.Reviews, base: arms[0].ID, cand: arms[1].ID, commitment: commitment}
+	j := &benchJudge{c: c, rows: scored.Reviews, queue: scored.LabelQueue, base: arms[0].ID, cand: arms[1].ID, commitment: commitment}
 	if pol != nil {
 		out.Gates = j.gates(pol)
 	}
@@ -96,15 +96,15 @@ func selectReviews(rows []tables.ReviewRow, split, profile, model string) []tabl
 
 // counts are one stratum's numerators and denominators.
 type counts struct {
-	scheduled, completed, decidable          int64
-	variants, detected                       int64
-	clean, blocked, provisional, provBlocked int64
-	abstained, errors, schema                int64
-	upheld, adjudicated, unadjudicated, all  int64
-	in, out                                  int64
-	cost                                     *tables.Money
-	durations                                []int64
-	durationUnknown                          bool
+	scheduled, attempted, completed, decidable int64
+	variants, detected                         int64
+	clean, blocked, provisional, provBlocked   int64
+	abstained, errors, schema, contract        int64
+	upheld, adjudicated, unadjudicated, all    int64
+	in, out                                    int64
+	cost                                       *tables.Money
+	durations                                  []int64
+	durationUnknown                            bool
 	// cleanPairs and variantPairs are the (case, run) pairs of the
 	// eligible audited clean and variant attempts, as "case/rN" in row
 	// order: the two profiles are compared only on the same pairs.
@@ -119,14 +119,21 @@ func tally(rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) c
 	k.cost = &zero
 	for _, r := range rows {
 		k.scheduled++
+		if r.Status != tables.ReviewStatusMissing {
+			k.attempted++
+		}
+		// One status per attempt: completed counts completed reviews only,
+		// never abstentions ("126 produced a completed review"; "most
+		// incomplete reviews exhausted evidence/context limits").
 		switch r.Status {
 		case tables.ReviewStatusCompleted:
 			k.completed++
 		case tables.ReviewStatusAbstained:
-			k.completed++
 			k.abstained++
 		case tables.ReviewStatusSchemaViolation:
 			k.schema++
+		case tables.ReviewStatusContractViolation:
+			k.contract++
 		default:
 			k.errors++
 		}
@@ -225,6 +232,7 @@ func metrics(split, profile, model string, rows []tables.ReviewRow, findingsBy m
 	}
 	return []tables.ReviewMetric{
 		sum(tables.MetricScheduled, k.scheduled),
+		rate(tables.MetricAttempted, k.attempted, k.scheduled),
 		rate(tables.MetricCompleted, k.completed, k.scheduled),
 		rate(tables.MetricDecisionCoverage, k.decidable, k.scheduled),
 		rate(tables.MetricDetection, k.detected, k.variants),
@@ -235,6 +243,7 @@ func metrics(split, profile, model string, rows []tables.ReviewRow, findingsBy m
 		rate(tables.MetricAbstentions, k.abstained, k.scheduled),
 		rate(tables.MetricExecutionErrors, k.errors, k.scheduled),
 		rate(tables.MetricSchemaViolations, k.schema, k.scheduled),
+		rate(tables.MetricContractViolations, k.contract, k.scheduled),
 		sum(tables.MetricInputTokens, k.in),
 		sum(tables.MetricOutputTokens, k.out),
 		cost,
@@ -247,6 +256,8 @@ func metrics(split, profile, model string, rows []tables.ReviewRow, findingsBy m
 type benchJudge struct {
 	c          *tables.Campaign
 	rows       []tables.ReviewRow
+	queue      []tables.LabelQueueRow
+	waiting    int // label-queue entries holding the promotion
 	base, cand string
 	commitment tables.Commitment
 	worse      []string // gates the candidate failed by being observed worse
@@ -263,6 +274,7 @@ func (j *benchJudge) gates(pol *policy) []tables.Gate {
 	checks := map[rules.GateName]func(threshold) tables.Gate{
 		rules.GateRbContract:           j.contract,
 		rules.GateRbRegression:         j.regression,
+		rules.GateRbLabelsSettled:      j.labelsSettled,
 		rules.GateRbBlockingSelection:  func(t threshold) tables.Gate { return j.blocking(t, tables.SplitSelection, false) },
 		rules.GateRbDetectionSelection: func(t threshold) tables.Gate { return j.detection(t, tables.SplitSelection, false) },
 		rules.GateRbBlockingFinal:      func(t threshold) tables.Gate { return j.blocking(t, tables.SplitFinal, retired) },
@@ -292,8 +304,9 @@ func (j *benchJudge) gate(t threshold, observed *big.Rat, text string, worse boo
 
 func (j *benchJudge) contract(t threshold) tables.Gate {
 	all := j.split(SplitAll, j.cand)
-	return j.gate(t, big.NewRat(all.schema, 1), fmt.Sprintf("%d schema violations in %d attempts", all.schema, all.scheduled), true, nil,
-		"every review of the candidate is a valid review document")
+	return j.gate(t, big.NewRat(all.schema+all.contract, 1),
+		fmt.Sprintf("%d schema violations + %d contract violations in %d attempts", all.schema, all.contract, all.scheduled), true, nil,
+		"every review of the candidate is a valid review document that keeps the finding contract (one stable ID per finding, consistent ratings)")
 }
 
 // regression counts the candidate's attempts on regression cases that are
@@ -313,6 +326,26 @@ func (j *benchJudge) regression(t threshold) tables.Gate {
 	}
 	return j.gate(t, big.NewRat(int64(len(failing)), 1), fmt.Sprintf("%d of %d regression attempts wrong", len(failing), n), true, failing,
 		"known regression cases: the planted defect detected, the clean case passed")
+}
+
+// labelsSettled counts the label-adjudication queue entries that hold the
+// promotion (selection and final splits). A waiting entry is not the
+// candidate observed worse: the comparison cannot be read until the label
+// is settled, so the decision stays inconclusive.
+func (j *benchJudge) labelsSettled(t threshold) tables.Gate {
+	var failing []string
+	waiting := map[string]int{}
+	for _, q := range j.queue {
+		if q.Holds {
+			failing = append(failing, fmt.Sprintf("%s %s/%s (%s)", q.CaseID, q.SessionID, q.FindingID, q.Adjudication))
+			waiting[q.Adjudication]++
+		}
+	}
+	j.waiting = len(failing)
+	text := fmt.Sprintf("%d of %d label-queue entries in selection and final (upheld %d, disputed %d, unadjudicated %d)", len(failing), len(j.queue),
+		waiting[tables.AdjudicationUpheld], waiting[tables.AdjudicationDisputed], waiting[tables.AdjudicationUnadjudicated])
+	return j.gate(t, big.NewRat(int64(len(failing)), 1), text, false, failing,
+		"a grounded blocking finding on an audited case that is not its planted defect and that no adjudication rejected puts the label in question: genuine additional defects trigger label adjudication, and blocking a clean case is not a proven false alarm until then")
 }
 
 const retiredDetail = "the final split was consumed by tuning: retired as a holdout, so it cannot support a promotion"
@@ -497,11 +530,23 @@ func (j *benchJudge) decide(gates []tables.Gate) tables.Decision {
 		}
 	}
 	d.FailingGates = failing
+	worse := j.worse
+	if j.waiting > 0 {
+		// A clean case whose label is in question may be a defective
+		// task: blocking it is no proven false alarm, so a blocking
+		// comparison shows neither profile worse until it is settled.
+		worse = slices.DeleteFunc(slices.Clone(worse), func(g string) bool {
+			return g == string(rules.GateRbBlockingSelection) || g == string(rules.GateRbBlockingFinal)
+		})
+	}
 	switch {
 	case len(failing) == 0:
 		d.Decision, d.Reason = tables.DecisionAdvance, "the candidate passes its contract and regression cases, blocks fewer clean cases with no detection regression on selection and final, within budget"
-	case len(j.worse) > 0:
-		d.Decision, d.Reason = tables.DecisionDoNotAdvance, "the candidate is observed worse on "+strings.Join(j.worse, ",")+"; the default reviewer stays"
+	case len(worse) > 0:
+		d.Decision, d.Reason = tables.DecisionDoNotAdvance, "the candidate is observed worse on "+strings.Join(worse, ",")+"; the default reviewer stays"
+	case j.waiting > 0:
+		d.Decision, d.Reason = tables.DecisionInconclusive, fmt.Sprintf("%d finding(s) on audited selection or final cases await label adjudication (%s), so no blocking comparison is a proven false-alarm comparison yet; the candidate stays opt-in and the default reviewer stays",
+			j.waiting, strings.Join(failing, ","))
 	case len(j.unpaired) > 0:
 		d.Decision, d.Reason = tables.DecisionInconclusive, "the candidate and the baseline were not run on the same (case, run) pairs within each model stratum, so "+
 			strings.Join(j.unpaired, ",")+" compared nothing; the candidate stays opt-in and the default reviewer stays"

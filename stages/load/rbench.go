@@ -86,6 +86,7 @@ func (l *loader) loadBenchmark() {
 		}
 	}
 	l.checkDefectLocations(b, position{file: plan.CasesPath})
+	l.checkVariantDiffs(b, position{file: plan.CasesPath})
 	b.Adjudications = readJSONL(l, findingAdjudicationsFile, "finding-adjudication",
 		func(a *tables.FindingAdjudication) string { return a.SessionID })
 	l.c.Benchmark = b

@@ -84,6 +84,7 @@ func Benchmark(c *tables.Campaign, validated tables.ReviewsValidated, accounted 
 		replacedTokens(&row, a.Replaced, tokens)
 		attemptCharges(&row, a.Replaced, charges)
 		out.Reviews = append(out.Reviews, row)
+		out.LabelQueue = append(out.LabelQueue, queued(row, cs, fs)...)
 	}
 	out.Problems.Sort()
 	return out

@@ -32,6 +32,7 @@ func Benchmark(c *tables.Campaign, files tables.ReviewFiles) BenchmarkOut {
 	}
 	b.finishExecutions()
 	b.missing()
+	b.checkOrder()
 	b.adjudications()
 	b.out.Problems.Sort()
 	slices.SortStableFunc(b.out.Findings, func(x, y tables.FindingRow) int {
@@ -58,8 +59,10 @@ type bench struct {
 	outputs  map[string]attemptKey // case\x00profile\x00output sha256 → first attempt with it
 	bySum    map[string]string     // task checksum → case ID
 	findings map[string]bool       // session\x00finding of completed reviews
-	labels   *labelMatcher         // every label of the benchmark, compiled on first use
+	labels   *labelMatcher         // every label of the benchmark in normal form, compiled on first use
+	norm     []byte                // the normal form of the input being checked, reused
 	sessions map[string]int        // session ID → position in out.Attempts
+	order    protocolOrder
 	out      BenchmarkOut
 
 	executionState // auxiliary calls and replacements (rbench_replace.go)
@@ -119,6 +122,7 @@ func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 	a.Row.SessionID = r.SessionID
 	a.Row.Model = r.Identity.ReturnedModel
 	b.sessions[r.SessionID] = i
+	b.order.note(a.Row.Split, line.Line, r)
 	if bad := b.identity(r); len(bad) > 0 {
 		reject(rules.CodeIdentityMismatch, "", "The receipt's %s differ from the manifest; the execution is invalid", strings.Join(bad, ", "))
 	}
@@ -206,8 +210,14 @@ func (b *bench) checkInput(r *tables.Receipt, line int64) {
 	if b.labels == nil {
 		b.labels = newLabelMatcher(benchLabels(b.b.Cases))
 	}
-	for _, l := range b.labels.found(data) {
-		reject(rules.CodeRbenchLabelInInput, "/recorded_input", "the reviewer's input %s contains the %s of case %s", ref.Path, l.what, l.caseID)
+	b.norm = normalized(b.norm[:0], data)
+	for _, l := range groupLeaks(b.labels.found(b.norm)) {
+		also := ""
+		if l.others > 0 {
+			also = fmt.Sprintf(" (and the same text of %d other case(s))", l.others)
+		}
+		reject(rules.CodeRbenchLabelInInput, "/recorded_input", "the reviewer's input %s contains the %s of case %s%s, compared ignoring case, whitespace and punctuation: %q",
+			ref.Path, l.what, l.caseID, also, clipLabel(strings.TrimSpace(l.text)))
 	}
 }
 

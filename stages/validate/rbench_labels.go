@@ -1,15 +1,14 @@
 package validate
 
 import (
-	"fmt"
 	"slices"
-
-	"github.com/evalgate/evalgate/tables"
 )
 
 // Label isolation (rule G6, "Anti-contamination"): no benchmark label —
-// any case's ID, variant name, defect description or expected location
-// written path:start-end — may occur in the bytes any reviewer received.
+// any case's ID, variant name, defect description (or one of its
+// sentences) or expected location written path:start-end — may occur in
+// the bytes any reviewer received, compared in normal form
+// (rbench_normalize.go).
 // Every label of the whole benchmark is searched in every recorded input,
 // not only the reviewed case's family: a reviewer shown another family's
 // planted defect has seen part of the answer key. A label counts as a
@@ -175,21 +174,4 @@ func wholeToken(data []byte, start, end int, text string) bool {
 
 func alnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// benchLabels lists every label of every case of the benchmark, in case
-// order: case ID, variant name, defect description and expected location.
-func benchLabels(cases []tables.Case) []label {
-	var out []label
-	for _, c := range cases {
-		out = append(out, label{c.ID, "case ID", c.ID})
-		if c.Variant != nil {
-			out = append(out, label{c.ID, "variant name", *c.Variant})
-		}
-		if d := c.Defect; d != nil {
-			out = append(out, label{c.ID, "defect description", d.Description},
-				label{c.ID, "expected location", fmt.Sprintf("%s:%d-%d", d.Location.Path, d.Location.StartLine, d.Location.EndLine)})
-		}
-	}
-	return out
 }

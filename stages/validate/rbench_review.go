@@ -64,38 +64,55 @@ func (b *bench) output(a *tables.ReviewAttempt, r *tables.Receipt, line int64) {
 }
 
 // review records the grounding of every finding and the raw rating of
-// every criterion of a decoded review.
+// every criterion of a decoded review. A review that breaks the finding
+// contract — a finding ID or a criterion used twice, or a rating
+// attaching a finding the review does not have — is rejected as a whole
+// (rule G6: "Use one stable ID per issue within an immutable review";
+// "inconsistent findings are rejected"): its status is
+// contract_violation, and it has no finding or criterion rows, so that
+// its reviews row and the findings table count the same findings. Its
+// finding IDs stay known, so that an adjudication of one is no record
+// defect.
 func (b *bench) review(a *tables.ReviewAttempt, rev *tables.Review, file string) {
 	warn := func(code rules.Code, ptr, format string, args ...any) {
 		b.add(code, rules.Warn, file, 0, ptr, a.Row.SessionID, format, args...)
 	}
-	cs := b.b.Case(a.Row.CaseID)
+	broken := false
 	ids := map[string]bool{}
-	a.Row.Findings = int64(len(rev.Findings))
-	for i := range rev.Findings {
-		f := &rev.Findings[i]
-		ptr := fmt.Sprintf("/findings/%d", i)
+	for i, f := range rev.Findings {
 		if ids[f.ID] {
-			warn(rules.CodeRbenchReviewInconsistent, ptr+"/id", "finding ID %s is used twice; the repeat is ignored", f.ID)
-			continue
+			warn(rules.CodeRbenchFindingIDRepeated, fmt.Sprintf("/findings/%d/id", i),
+				"finding ID %s is used twice: one stable ID per issue; the review is rejected as a contract violation", f.ID)
+			broken = true
 		}
 		ids[f.ID] = true
 		b.findings[a.Row.SessionID+"\x00"+f.ID] = true
-		b.out.Findings = append(b.out.Findings, b.ground(a, cs, f, ptr, file))
 	}
 	rated := map[string]int{}
 	for i, cr := range rev.Criteria {
 		ptr := fmt.Sprintf("/criteria/%d", i)
 		if _, dup := rated[cr.Criterion]; dup {
-			warn(rules.CodeRbenchReviewInconsistent, ptr+"/criterion", "criterion %s is rated twice; the repeat is ignored", cr.Criterion)
+			warn(rules.CodeRbenchReviewInconsistent, ptr+"/criterion", "criterion %s is rated twice; the review is rejected as a contract violation", cr.Criterion)
+			broken = true
 			continue
 		}
 		rated[cr.Criterion] = i
 		for j, id := range cr.FindingIDs {
 			if !ids[id] {
-				warn(rules.CodeRbenchReviewInconsistent, fmt.Sprintf("%s/finding_ids/%d", ptr, j), "criterion %s attaches finding %s, which the review does not have", cr.Criterion, id)
+				warn(rules.CodeRbenchReviewInconsistent, fmt.Sprintf("%s/finding_ids/%d", ptr, j),
+					"criterion %s attaches finding %s, which the review does not have; the review is rejected as a contract violation", cr.Criterion, id)
+				broken = true
 			}
 		}
+	}
+	if broken {
+		a.Row.Status = tables.ReviewStatusContractViolation
+		return
+	}
+	cs := b.b.Case(a.Row.CaseID)
+	a.Row.Findings = int64(len(rev.Findings))
+	for i := range rev.Findings {
+		b.out.Findings = append(b.out.Findings, b.ground(a, cs, &rev.Findings[i], fmt.Sprintf("/findings/%d", i), file))
 	}
 	for _, c := range tables.Criteria {
 		row := tables.CriterionRow{SessionID: a.Row.SessionID, CaseID: a.Row.CaseID, Profile: a.Row.Profile, Run: a.Row.Run,
@@ -103,7 +120,7 @@ func (b *bench) review(a *tables.ReviewAttempt, rev *tables.Review, file string)
 		if i, ok := rated[c]; ok {
 			cr := rev.Criteria[i]
 			row.Raw = cr.Rating
-			row.Owned = slices.DeleteFunc(slices.Clone(cr.FindingIDs), func(id string) bool { return !ids[id] })
+			row.Owned = slices.Clone(cr.FindingIDs)
 		}
 		b.out.Criteria = append(b.out.Criteria, row)
 	}

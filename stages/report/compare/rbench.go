@@ -14,13 +14,15 @@ const DiffReviewMetric = "review_metric"
 // reads moves for the candidate profile (rule G6): the detection and
 // blocking gates difference the candidate's detected defects and blocked
 // audited clean attempts with the baseline's in the selection and final
-// splits, and rb_contract counts the candidate's schema violations. Every
+// splits, and rb_contract counts the candidate's schema and contract
+// violations. Every
 // other metric, split and profile (the baseline's own figures, counts,
 // tokens, cost, latency) is a change without direction.
 var gateReadSense = map[string]sense{
-	tables.MetricDetection:        gateSense(rules.GateRbDetectionSelection),
-	tables.MetricBlockingOnClean:  opposite(gateSense(rules.GateRbBlockingSelection)), // the baseline's blocked minus the candidate's
-	tables.MetricSchemaViolations: gateSense(rules.GateRbContract),
+	tables.MetricDetection:          gateSense(rules.GateRbDetectionSelection),
+	tables.MetricBlockingOnClean:    opposite(gateSense(rules.GateRbBlockingSelection)), // the baseline's blocked minus the candidate's
+	tables.MetricSchemaViolations:   gateSense(rules.GateRbContract),
+	tables.MetricContractViolations: gateSense(rules.GateRbContract),
 }
 
 // gateSplits are the splits the detection and blocking gates judge.
@@ -31,7 +33,7 @@ func (d *differ) reviewMetricSense(m *tables.ReviewMetric) sense {
 	if !d.roles.candidates[m.Profile] {
 		return noSense
 	}
-	if m.Metric == tables.MetricSchemaViolations {
+	if m.Metric == tables.MetricSchemaViolations || m.Metric == tables.MetricContractViolations {
 		return gateReadSense[m.Metric]
 	}
 	if !gateSplits[m.Split] {
@@ -43,7 +45,7 @@ func (d *differ) reviewMetricSense(m *tables.ReviewMetric) sense {
 // reviewMetricUnit is a review metric's unit.
 func reviewMetricUnit(metric string) string {
 	switch metric {
-	case tables.MetricScheduled:
+	case tables.MetricScheduled, tables.MetricAttempted:
 		return scorecard.UnitCount
 	case tables.MetricInputTokens, tables.MetricOutputTokens:
 		return scorecard.UnitTokens

@@ -16,7 +16,7 @@ import (
 type ReviewerBenchmark struct {
 	Cases        int64          `json:"cases"`
 	Scheduled    int64          `json:"scheduled_attempts"` // every case × profile × run: the denominators
-	Attempts     []Count        `json:"attempts_by_status"` // completed, abstained, schema_violation, execution_error, missing
+	Attempts     []Count        `json:"attempts_by_status"` // completed, abstained, contract_violation, schema_violation, execution_error, missing
 	FinalRetired bool           `json:"final_retired"`      // the final split was consumed by tuning: no promotion rests on it
 	Metrics      []MetricResult `json:"metrics"`
 	Ledger       *LedgerResult  `json:"ledger"` // null when the ledger was not computed
@@ -74,8 +74,7 @@ func buildReviewerBenchmark(c *tables.Campaign, s *tables.Set, cm *tables.Commit
 	}
 	rb := &ReviewerBenchmark{Cases: int64(len(s.Cases)), Scheduled: int64(len(s.Reviews)), Attempts: []Count{}, Metrics: []MetricResult{},
 		FinalRetired: c.Manifest.Benchmark != nil && c.Manifest.Benchmark.FinalRetired}
-	for _, st := range []string{tables.ReviewStatusCompleted, tables.ReviewStatusAbstained, tables.ReviewStatusSchemaViolation,
-		tables.ReviewStatusExecutionError, tables.ReviewStatusMissing} {
+	for _, st := range tables.ReviewStatuses {
 		n := int64(0)
 		for _, r := range s.Reviews {
 			if r.Status == st {

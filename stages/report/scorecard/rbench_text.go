@@ -15,8 +15,8 @@ import (
 // benchmarkRates are the metrics shown as numerator/denominator, in order.
 var benchmarkRates = []string{
 	tables.MetricDetection, tables.MetricBlockingOnClean, tables.MetricBlockingProvisional, tables.MetricDecisionCoverage,
-	tables.MetricCompleted, tables.MetricPrecision, tables.MetricUnadjudicated,
-	tables.MetricAbstentions, tables.MetricExecutionErrors, tables.MetricSchemaViolations,
+	tables.MetricAttempted, tables.MetricCompleted, tables.MetricPrecision, tables.MetricUnadjudicated,
+	tables.MetricAbstentions, tables.MetricExecutionErrors, tables.MetricSchemaViolations, tables.MetricContractViolations,
 }
 
 // BenchmarkMetricsNote says how to read the metrics table.

@@ -1,0 +1,45 @@
+package rules
+
+import "slices"
+
+// RuleQuote is one sentence of the reviewer-benchmark protocol (the one
+// rules G6 and I8 restate) with the finding codes, gates and tables
+// that enforce it. docs/rules.md lists them under G6 and I8.
+type RuleQuote struct {
+	Rule  RuleID
+	Quote string   // the protocol's own words
+	By    []string // codes, gates, statuses or tables that enforce it
+}
+
+// RuleQuotes returns the protocol sentences of rules G6 and I8 in
+// document order.
+func RuleQuotes() []RuleQuote { return slices.Clone(ruleQuotes) }
+
+var ruleQuotes = []RuleQuote{
+	{"G6", "Use one stable ID per issue within an immutable review.",
+		[]string{string(CodeRbenchFindingIDRepeated), "status contract_violation", string(GateRbContract)}},
+	{"G6", "Fabricated quotations, cross-task receipts and inconsistent findings are rejected.",
+		[]string{string(CodeRbenchQuoteFabricated), string(CodeRbenchReceiptOtherCase), string(CodeRbenchReviewInconsistent), string(GateRbContract)}},
+	{"G6", "A candidate must pass deterministic contract tests and known regression cases.",
+		[]string{string(GateRbContract), string(GateRbRegression)}},
+	{"G6", "All 160 scheduled attempts have receipts; 126 produced a completed review. […] Most incomplete reviews exhausted evidence/context or citation-correction limits.",
+		[]string{"metrics attempted, completed (abstentions excluded), abstentions"}},
+	{"G6", "Report attempted, completed, decidable and independently adjudicated reviews separately.",
+		[]string{"metrics attempted, completed, decision_coverage"}},
+	{"G6", "Genuine additional defects trigger label adjudication.",
+		[]string{"table label_queue", string(GateRbLabelsSettled)}},
+	{"G6", "Unexpected findings need adjudication before this is interpreted as a false-positive rate; provisional labels are reported separately.",
+		[]string{"table label_queue", string(GateRbLabelsSettled), "metric blocking_on_provisional_clean"}},
+	{"G6", "Every original label remains provisional; blocking it is not a proven false alarm.",
+		[]string{"table label_queue", string(GateRbLabelsSettled)}},
+	{"G6", "A disputed finding does not become false merely because someone disagrees.",
+		[]string{"findings.adjudication disputed", "table label_queue"}},
+	{"G6", "Selection results choose the candidate; final test runs occur only after that choice.",
+		[]string{string(CodeRbenchFinalBeforeSelection)}},
+	{"G6", "Benchmark labels and lineage variants cannot leak into reviewer inputs or splits.",
+		[]string{string(CodeRbenchLabelInInput) + " (normalised: case, whitespace, punctuation, sentences and clauses)", string(CodeRbenchLineageSplits)}},
+	{"I8", "Each family has one independently audited clean task and two separate variants, each introducing exactly one defect.",
+		[]string{string(CodeRbenchCaseInvalid), string(CodeRbenchVariantNotOneDefect)}},
+	{"I8", "Mutation fixtures prove the intended one-defect change; both clean and defective cases are tested.",
+		[]string{string(CodeRbenchVariantNotOneDefect)}},
+}
