@@ -28,10 +28,10 @@ func runExample(t *testing.T, name string) string {
 	return out
 }
 
-// runDefect applies the named one-change fixture to the reviewer-benchmark
+// runNamedDefect applies the named one-change fixture to the reviewer-benchmark
 // example and runs evalgate run on it; it returns the exit code and the
 // output directory.
-func runDefect(t *testing.T, name string) (int, string) {
+func runNamedDefect(t *testing.T, name string) (int, string) {
 	t.Helper()
 	files, err := rbdefects.Example()
 	if err != nil {
@@ -57,7 +57,7 @@ func runDefect(t *testing.T, name string) (int, string) {
 // Beyond the allowance (two invalid executions, one allowed) the campaign
 // stops; a model timeout is never replaced.
 func TestReviewerBenchmarkReplacement(t *testing.T) {
-	code, out := runDefect(t, "an attempt replaced after a platform outage")
+	code, out := runNamedDefect(t, "an attempt replaced after a platform outage")
 	if code != 0 {
 		t.Fatalf("exit %d, want 0", code)
 	}
@@ -96,7 +96,7 @@ func TestReviewerBenchmarkReplacement(t *testing.T) {
 		{"two attempts replaced with an allowance of one", rules.CodeRbenchReplacementsExceed},
 		{"a model timeout replaced", rules.CodeReplacementUnjustified},
 	} {
-		code, out := runDefect(t, tc.defect)
+		code, out := runNamedDefect(t, tc.defect)
 		d := readTable[tables.Decision](t, out, "decision")
 		rejected := slices.ContainsFunc(readTable[rules.Finding](t, out, "rejections"), func(f rules.Finding) bool { return f.Code == tc.code })
 		if code != 1 || len(d) != 1 || d[0].Decision != tables.DecisionNoVerdict || !rejected {
@@ -217,7 +217,7 @@ func recomputeLedger(t *testing.T, dir string) (accounted, held int64, byRole ma
 	}
 	micro := func(s string) int64 { // "1.20" → 1,200,000
 		whole, frac, _ := strings.Cut(s, ".")
-		n, err := strconv.ParseInt(whole+(frac+"000000")[:6], 10, 64)
+		n, err := strconv.ParseInt(whole+(frac + "000000")[:6], 10, 64)
 		if err != nil {
 			t.Fatalf("amount %q: %v", s, err)
 		}

@@ -37,7 +37,7 @@ func TestReviewerBenchmarkReportCounts(t *testing.T) {
 		t.Fatalf("run the pilot: exit %d\n%s", code, stderr)
 	}
 	outs["pilot"] = pilot
-	_, outs["replaced"] = runDefect(t, "an attempt replaced after a platform outage")
+	_, outs["replaced"] = runNamedDefect(t, "an attempt replaced after a platform outage")
 	for name, out := range outs {
 		t.Run(name, func(t *testing.T) { checkReportCounts(t, out) })
 	}
@@ -66,8 +66,8 @@ func checkReportCounts(t *testing.T, out string) {
 			byRole[e.Role]++
 		}
 	}
-	statusText := fmt.Sprintf("completed %d, abstained %d, schema_violation %d, execution_error %d, missing %d",
-		status[tables.ReviewStatusCompleted], status[tables.ReviewStatusAbstained], status[tables.ReviewStatusSchemaViolation],
+	statusText := fmt.Sprintf("completed %d, abstained %d, contract_violation %d, schema_violation %d, execution_error %d, missing %d",
+		status[tables.ReviewStatusCompleted], status[tables.ReviewStatusAbstained], status[tables.ReviewStatusContractViolation], status[tables.ReviewStatusSchemaViolation],
 		status[tables.ReviewStatusExecutionError], status[tables.ReviewStatusMissing])
 	warn := len(rejections)
 	for _, f := range rejections {
@@ -127,7 +127,7 @@ func checkReportCounts(t *testing.T, out string) {
 			candidate++
 		}
 	}
-	if !strings.Contains(string(data), fmt.Sprintf("schema violations in %d attempts", candidate)) {
+	if !strings.Contains(string(data), fmt.Sprintf("contract violations in %d attempts", candidate)) {
 		t.Errorf("the contract gate does not count the candidate's %d attempts", candidate)
 	}
 }
