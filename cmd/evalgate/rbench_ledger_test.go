@@ -291,7 +291,7 @@ func recomputeLedger(t *testing.T, dir string) (accounted, held int64, byRole ma
 	return accounted, held, byRole
 }
 
-// TestLedgerFixtures runs RFC 0033's two ledger fixtures through evalgate
+// TestLedgerFixtures runs the reviewer-benchmark protocol's two ledger fixtures through evalgate
 // run. The pilot's terminal ledger prints the RFC's final accounting,
 // US$70.868357 accounted + US$27.10 held = US$97.968357 committed of the
 // US$150 cap, US$52.031643 remaining, and its strata the RFC's US$33.876137

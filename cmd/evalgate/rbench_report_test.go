@@ -28,7 +28,7 @@ func unescapeMarkdown(s string) string {
 // denominator of the metrics table, and the candidate's attempts the
 // contract gate names. No count of another kind's view (sessions, runs)
 // may appear beside them, so that no zero contradicts another count. It
-// runs on the embedded example, the RFC 0033 pilot fixture and the
+// runs on the embedded example, the the reviewer-benchmark protocol pilot fixture and the
 // example with one attempt replaced.
 func TestReviewerBenchmarkReportCounts(t *testing.T) {
 	outs := map[string]string{"example": runExample(t, "reviewer-benchmark")}

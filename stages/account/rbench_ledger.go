@@ -2,7 +2,7 @@ package account
 
 import "github.com/evalgate/evalgate/tables"
 
-// The ledger of a reviewer benchmark (RFC 0033, "LLM use and budget"):
+// The ledger of a reviewer benchmark (the reviewer-benchmark protocol, "LLM use and budget"):
 // the campaign ledger the RFC reuses keeps integer micro-dollars, each
 // operation's charge rounded up to the next micro-dollar, and "record[s]
 // known costs and unresolved holds separately". Every receipt of the

@@ -7,7 +7,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// A stratum's ledger (RFC 0033: "Record known costs and unresolved holds
+// A stratum's ledger (the reviewer-benchmark protocol: "Record known costs and unresolved holds
 // separately"): the cost metric is the exact sum of what the ledger
 // accounts for the stratum's attempts, which stays known when some
 // execution is interrupted, unmetered or unpriced; what the ledger holds

@@ -3,7 +3,7 @@ package score
 import "github.com/evalgate/evalgate/tables"
 
 // The charges of a reviewer benchmark's attempts, read from the account
-// stage's ledger (RFC 0033: "Record known costs and unresolved holds
+// stage's ledger (the reviewer-benchmark protocol: "Record known costs and unresolved holds
 // separately"; "keep original task, failed attempts and costs"): an
 // attempt's cost is what the ledger accounts for every execution of it —
 // the scored one and any replaced within the allowance — and its held

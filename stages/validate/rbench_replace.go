@@ -12,7 +12,7 @@ import (
 // Auxiliary calls and infrastructure replacements of a reviewer
 // benchmark's receipts.
 //
-// Auxiliary calls (RFC 0033: "All billed reasoning, context expansion,
+// Auxiliary calls (the reviewer-benchmark protocol: "All billed reasoning, context expansion,
 // retries and adjudication calls count"; "Remote checks, failed-request
 // holds and adjudication are tracked separately in the ... campaign
 // ledger under the approved $150 cap") are receipts of the roles
