@@ -57,7 +57,7 @@ var syscompCodes = []CodeDoc{
 	{CodeInvestigationTimeExceeded, "score", "G5", "An investigation session took more than 8 minutes; the workflow-limits gate fails for the candidate."},
 	{CodeReviewTimeExceeded, "score", "G5", "A review session took more than 4 minutes; the workflow-limits gate fails for the candidate."},
 	{CodeWorkflowOperationsExceeded, "score", "G5", "A system workflow used more than 60 ordinary and MCP operations; the workflow-limits gate fails for the candidate."},
-	{CodeReviewToolCall, "score", "G5", "A review session recorded a tool call although the review has no tools or further acquisition: a protocol violation (protocol gate false)."},
+	{CodeReviewToolCall, "validate", "D5/G5", "A system comparison's review recorded an ordinary or MCP tool call although the review has no tools or further acquisition: the execution is invalid (undeclared permissions)."},
 	{CodeSystemSessionCeiling, "account", "A6/G5", "A system comparison's ceilings.campaign.total_sessions is above 90 model sessions; the 90-session cap (retries and preparation included) applies instead."},
 	{CodeDevelopmentRound2Incomplete, "aggregate", "G2", "The development round-2 preset needs four development tasks with exactly two rounds (repetitions) each; the campaign is refused for that preset, never judged on another repetition."},
 	{CodeGatePresetKind, "aggregate", "G2/G5", "The gate preset does not fit the campaign kind (system-comparison-v1 judges only system comparisons, the paired presets only paired reviews)."},

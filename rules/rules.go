@@ -47,6 +47,7 @@ const (
 	AreaControls  = "Control suite"
 	AreaScale     = "Scale"
 	AreaContract  = "Evaluator controls of the paired-review contract"
+	AreaDesign    = "Design and custody of the paired review"
 )
 
 var rules = []Rule{
@@ -111,6 +112,12 @@ var rules = []Rule{
 	{"C1", AreaControls, "The evaluator controls are fixtures run through the public entry point with one expected-result table, structural and semantic outcomes apart; the complete synthetic campaign is accepted."},
 	{"C2", AreaControls, "Every listed mutation makes its owning control fail for the intended reason, and evalgate controls prints the mutation → control table; a verifier that rejects everything fails the suite."},
 	{"C3", AreaControls, "Prompts render from the campaign's prompt files and labelled data blocks to exact bytes per role with sha256 and size; the draft and the ordinary review never receive the reconciliation instruction."},
+
+	{"D3", AreaDesign, "Sessions run serially on one recorded host (contract #741 §2, §5): every dispatched session names the manifest's host, no session starts before the previous one ended, a review starts only after its draft's terminal receipt, and the sessions run in schedule order (each repetition's draft, then its reviews in the slot's arm order; a replacement attempt may follow later). A session on another host, or with no host recorded, is an invalid execution; the rest are defects of the record."},
+	{"D4", AreaDesign, "Freeze times precede what they freeze (contract #741 §3, §5): the manifest is frozen and every task's truth signed off before the first session starts, and every rating is frozen after its answer's terminal receipt and before the unblinding."},
+	{"D5", AreaDesign, "A fixed-evidence session has no tools (contract #741 §2, §5: all ordinary and MCP calls, zero for scored fixed-evidence sessions; §6: the review has no tools or further acquisition): any recorded ordinary or MCP call in a draft, an ordinary or reconciliation review, or a system comparison's review makes that execution invalid (undeclared permissions), counted against the replacement allowance."},
+	{"D6", AreaDesign, "The draft and the ordinary review each receive exactly their named instruction (contract #741 PROMPTS, §2 \"neutral draft instructions only\"): the role instruction the design gives the draft is the contract's Draft D text and the one it gives arm A the Ordinary review A text, byte for byte, so swapping them is refused like a leaked reconciliation instruction."},
+	{"D7", AreaDesign, "Allowances are the contract's (contract #741 §2, §5): no recorded reservation reserves more input or output tokens than the session ceilings allow, and the two reviews of a repetition reserve the same output allowance (their deadline is the manifest's one session wall ceiling, which no receipt may exceed)."},
 
 	{"X1", AreaScale, "Ingestion streams, with memory bounded by the output tables rather than the answers; larger campaigns are a standard Parquet dataset for other engines."},
 

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -32,7 +33,15 @@ var (
 	repIDMember   = regexp.MustCompile(`("(?:session_id|draft_session_id)":"[^"]*-r|"id":"res-[^"]*-r)([0-9]+)-`)
 	repetitionKey = regexp.MustCompile(`"repetition":([0-9]+)`)
 	requestIDKey  = regexp.MustCompile(`"request_id":"([^"]*)"`)
+	timeKey       = regexp.MustCompile(`"(?:started_at|ended_at|frozen_at)":"([^"]*)"`)
+	monotonicKey  = regexp.MustCompile(`"monotonic_(?:start|end)_ns":([0-9]+)`)
 )
+
+// copyShift is how much later each copy's sessions and ratings run than
+// the copy before it: more than the example's whole span of sessions, so
+// that the copies run serially (rule D3) and every copy's ratings stay
+// after its answers and before the unblinding, which moves by k-1 shifts.
+const copyShift = 2 * time.Hour
 
 // replicate returns the example's files with k copies of its sessions; a
 // v2 campaign (schedule.jsonl) when v2 is set.
@@ -77,6 +86,9 @@ func replicateFiles(tb testing.TB, files map[string][]byte, k int, v2, lazy bool
 		tb.Fatal(err)
 	}
 	out["manifest.json"] = manifest
+	if u, ok := files["unblinding.json"]; ok {
+		out["unblinding.json"] = shiftTimes(u, time.Duration(k-1)*copyShift)
+	}
 	if v2 {
 		return toFormatV2(tb, out)
 	}
@@ -121,9 +133,32 @@ func writeReplicatedLines(b io.Writer, data []byte, k int, reps int64) {
 			line = shift(repIDMember, line, 2, plus)
 			line = shift(repetitionKey, line, 1, plus)
 			line = shift(requestIDKey, line, 1, func(v []byte) string { return fmt.Sprintf("%s-c%d", v, c) })
+			line = shift(timeKey, line, 1, func(v []byte) string { return later(v, time.Duration(c)*copyShift) })
+			line = shift(monotonicKey, line, 1, func(v []byte) string {
+				ns, _ := strconv.ParseInt(string(v), 10, 64)
+				return strconv.FormatInt(ns+(time.Duration(c)*copyShift).Nanoseconds(), 10)
+			})
 			b.Write(line)
 		}
 	}
+}
+
+// later is the RFC 3339 time v moved by d (v unchanged when it is not one).
+func later(v []byte, d time.Duration) string {
+	t, err := time.Parse(time.RFC3339Nano, string(v))
+	if err != nil {
+		return string(v)
+	}
+	return t.Add(d).UTC().Format(time.RFC3339Nano)
+}
+
+// shiftTimes moves the unblinded_at of unblinding.json by d.
+func shiftTimes(data []byte, d time.Duration) []byte {
+	re := regexp.MustCompile(`"unblinded_at": ?"([^"]*)"`)
+	return re.ReplaceAllFunc(data, func(m []byte) []byte {
+		sub := re.FindSubmatch(m)
+		return bytes.Replace(m, sub[1], []byte(later(sub[1], d)), 1)
+	})
 }
 
 func TestReplicateKeepsRows(t *testing.T) {

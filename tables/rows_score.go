@@ -64,7 +64,7 @@ type Run struct {
 	PacketSupported    *float64 `parquet:"packet_supported,optional"`          // num/den; null when the observations are unknown or for other kinds
 	InvestigationNS    int64    `parquet:"investigation_ns"`                   // the investigation session's duration; 0 when unknown or for other kinds
 	Operations         int64    `parquet:"operations"`                         // ordinary and MCP tool calls of the investigation and the review
-	ReviewToolCalls    int64    `parquet:"review_tool_calls"`                  // tool calls recorded by the review, which has no tools: any is a protocol violation
+	ReviewToolCalls    int64    `parquet:"review_tool_calls"`                  // tool calls recorded by the review, which has no tools: any makes the review an invalid execution (rule D5)
 	PacketTokens       *int64   `parquet:"packet_tokens,optional"`             // the returned packet's tokens under the frozen tokenizer; null when unknown or for other kinds
 	LimitsExceeded     []string `parquet:"limits_exceeded,list"`               // workflow limits beyond their bound, in this order: workflow_time, investigation_time, review_time, operations; empty when within
 }

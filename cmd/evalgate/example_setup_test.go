@@ -12,7 +12,8 @@ import (
 // $WORK/example before every script, so a script can edit it (a ceiling, a
 // rate card) and run the CLI on the copy; $EXAMPLE names it. The proposed
 // live manifest's directory (fixtures/live) is copied to $WORK/live, the
-// green system comparison to $WORK/scgreen ($SCGREEN).
+// green system comparison to $WORK/scgreen ($SCGREEN) and the
+// paired-review-green example to $WORK/green-campaign ($GREEN).
 func setupExampleCopy(env *testscript.Env) error {
 	fsys, _ := fixtures.Example(fixtures.DefaultExample)
 	dir := filepath.Join(env.WorkDir, "example")
@@ -26,5 +27,10 @@ func setupExampleCopy(env *testscript.Env) error {
 		return err
 	}
 	env.Setenv("SCGREEN", scDir)
+	green, _ := fixtures.Example("paired-review-green")
+	if err := os.CopyFS(filepath.Join(env.WorkDir, "green-campaign"), green); err != nil {
+		return err
+	}
+	env.Setenv("GREEN", filepath.Join(env.WorkDir, "green-campaign"))
 	return os.CopyFS(filepath.Join(env.WorkDir, "live"), fixtures.Live())
 }

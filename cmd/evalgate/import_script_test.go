@@ -24,8 +24,9 @@ import (
 // stand in for the other tools and for the user's hand work, so the
 // script exercises only evalgate's own commands on them.
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"mksources": cmdMksources,
-	"fill":      cmdFill,
+	"mksources":  cmdMksources,
+	"fill":       cmdFill,
+	"setreceipt": cmdSetReceipt,
 }
 
 // exampleFS is the embedded paired-review example the sources are cut
@@ -258,6 +259,10 @@ func cmdFill(ts *testscript.TestScript, neg bool, args []string) {
 	m.Identities, m.RateCards, m.Ceilings, m.Seed, m.Synthetic, m.FrozenAt, m.Intervals =
 		ex.Identities, ex.RateCards, ex.Ceilings, ex.Seed, ex.Synthetic, ex.FrozenAt, ex.Intervals
 	m.Prompts = ex.Prompts // the user's prompt files, their kinds and paths (docs/prompts.md)
+	// The schedule the sessions actually ran in, frozen before the first
+	// dispatch (rule D3: sessions run in schedule order), in place of the
+	// skeleton's balanced default.
+	m.Design.Schedule = ex.Design.Schedule
 	hash := func(p string) string {
 		b, err := os.ReadFile(filepath.Join(camp, filepath.FromSlash(path.Clean(p))))
 		ts.Check(err)

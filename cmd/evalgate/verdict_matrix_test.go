@@ -43,7 +43,14 @@ type verdictOutcome struct {
 // validate and run on it.
 func judgeGreen(t *testing.T, edit func(*controls.Campaign) error) verdictOutcome {
 	t.Helper()
-	c, err := controls.LoadExample(controls.GreenExample)
+	return judgeExample(t, controls.GreenExample, edit)
+}
+
+// judgeExample applies edit to a copy of the named example and runs
+// validate and run on it.
+func judgeExample(t *testing.T, example string, edit func(*controls.Campaign) error) verdictOutcome {
+	t.Helper()
+	c, err := controls.LoadExample(example)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,18 +178,30 @@ func TestVerdictMatrixRecordDefects(t *testing.T) {
 // spend bound fails the cost gates, never advance.
 func TestVerdictMatrixCostStops(t *testing.T) {
 	t.Run("reservation below use", func(t *testing.T) {
+		// Both reviews of the pair reserve one token below what B used (A
+		// used as much: the green campaign gives B A's meter), so their
+		// output allowances stay equal (rule D7).
 		o := judgeGreen(t, func(c *controls.Campaign) error {
-			return c.EditReceipt("T1-r1-B", func(r *tables.Receipt) {
-				var u struct {
-					Output int64 `json:"output_tokens"`
+			b, err := c.Receipt("T1-r1-B")
+			if err != nil {
+				return err
+			}
+			var u struct {
+				Output int64 `json:"output_tokens"`
+			}
+			if err := json.Unmarshal(b.Meter.Usage, &u, json.RejectUnknownMembers(false)); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range []string{"T1-r1-A", "T1-r1-B"} {
+				if err := c.EditReceipt(s, func(r *tables.Receipt) {
+					res := *r.Reservation
+					res.OutputTokens = u.Output - 1 // one token below what the session used
+					r.Reservation = &res
+				}); err != nil {
+					return err
 				}
-				if err := json.Unmarshal(r.Meter.Usage, &u, json.RejectUnknownMembers(false)); err != nil {
-					t.Fatal(err)
-				}
-				res := *r.Reservation
-				res.OutputTokens = u.Output - 1 // one token below what the session used
-				r.Reservation = &res
-			})
+			}
+			return nil
 		})
 		o.wantCostGatesFail(t, rules.CodeReservationExceeded)
 	})

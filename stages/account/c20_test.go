@@ -8,7 +8,7 @@ package account_test
 //
 // where a session's cost is reference_cost + tool_charges. The identity is
 // checked on the example campaign and on the same campaign with random
-// meters and MCP charges; the physical side is also computed here, from
+// meters; the physical side is also computed here, from
 // the raw receipts, independently of stages/account.
 
 import (
@@ -54,7 +54,7 @@ func TestC20SharedDraftBilledOnce(t *testing.T) {
 }
 
 // TestC20PropertyRandomMeters replaces every meter of the example with a
-// random normalized usage and adds random attributable MCP charges, runs
+// random normalized usage (no tool calls: a paired review has none), runs
 // validate → account → score, and checks the identity against a physical
 // total computed here from the random values.
 func TestC20PropertyRandomMeters(t *testing.T) {
@@ -77,8 +77,7 @@ func TestC20PropertyRandomMeters(t *testing.T) {
 
 // randomizeMeters rewrites every dispatched receipt's meter as a random
 // normalized usage on the example's Codex card (4 / 0.40 / 20, no cache
-// writes) with up to two MCP calls of random exact charge, and returns the
-// exact physical billing computed from those values.
+// writes), and returns the exact physical billing computed from those values.
 func randomizeMeters(rng *rand.Rand, c *tables.Campaign) *big.Rat {
 	total := new(big.Rat)
 	perMillion := func(tokens, price int64) *big.Rat { return big.NewRat(tokens*price, 1_000_000) }
@@ -98,13 +97,8 @@ func randomizeMeters(rng *rand.Rand, c *tables.Campaign) *big.Rat {
 		total.Add(total, perMillion(u, 4))
 		total.Add(total, big.NewRat(cached*4, 10_000_000)) // 0.40 per million
 		total.Add(total, perMillion(out, 20))
-		r.ToolCalls = nil
-		for range rng.IntN(3) {
-			pico := rng.Int64N(50_000_000_000) // below 0.05
-			charge := tables.Money(pico).String()
-			r.ToolCalls = append(r.ToolCalls, tables.ToolCall{Kind: "mcp", Name: "search", Charge: &charge})
-			total.Add(total, big.NewRat(pico, 1_000_000_000_000))
-		}
+		// No tool calls: a draft or review of a paired review has no tools,
+		// and one that records a call is an invalid execution (rule D5).
 	}
 	return total
 }

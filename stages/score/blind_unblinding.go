@@ -33,3 +33,17 @@ func requireUnblinding(c *tables.Campaign) rules.Findings {
 	return rules.Findings{{Code: rules.CodeUnblindingMissing, Severity: rules.Reject, File: "unblinding.json",
 		Message: fmt.Sprintf("the campaign has %d ratings but no unblinding.json, so nothing shows they were frozen before arm and cost were revealed", c.Adjudications.Len())}}
 }
+
+// checkAfterAnswer refuses a rating frozen at or before the end of the
+// session whose answer it rates (rule D4): no rating can judge an answer
+// that did not yet exist. Equal instants are refused, as their order
+// cannot be known.
+func (rc *ratingChecker) checkAfterAnswer(a *tables.Adjudication, line int64, p *plannedRun) {
+	s := p.review
+	if s == nil || !s.ended || a.FrozenAt.UnixNano() > s.endedAt {
+		return
+	}
+	rc.add(rules.Reject, rules.CodeRatingBeforeAnswer, line, "/frozen_at", a.SessionID,
+		"rater %q froze this rating at %s, not after session %s returned its answer at %s, so it cannot count",
+		a.Rater, a.FrozenAt.UTC().Format(time.RFC3339Nano), s.SessionID, time.Unix(0, s.endedAt).UTC().Format(time.RFC3339Nano))
+}

@@ -146,6 +146,7 @@ func (rc *ratingChecker) checkContent(a *tables.Adjudication, line int64, p *pla
 	rc.checkCitations(a, line, p)
 	rc.checkCounts(a, line)
 	rc.checkUnblinding(a, line)
+	rc.checkAfterAnswer(a, line, p)
 	return len(*rc.out) == n
 }
 

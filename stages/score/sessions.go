@@ -22,6 +22,8 @@ type session struct {
 	ValidationNS     int64
 
 	duration  int64
+	endedAt   int64 // the row's ended_at in UTC ns; valid when ended
+	ended     bool
 	citations int64         // the answer's final citations (validate's CitationCounts), tables.NoCitationCount when unknown
 	cost      *tables.Money // reference cost plus tool charges from the session's last token row; nil when unknown or without one
 
@@ -52,6 +54,9 @@ func (sl *sessionSlab) add(row *tables.Session, count int64) *session {
 		answerNotInvalid: row.AnswerValid == nil || *row.AnswerValid, reconciliationValid: isTrue(row.ReconciliationValid),
 	})
 	s := &sl.block[len(sl.block)-1]
+	if row.EndedAtNS != nil {
+		s.endedAt, s.ended = *row.EndedAtNS, true
+	}
 	if row.DurationNS != nil {
 		s.duration = *row.DurationNS
 		s.DurationNS = &s.duration

@@ -64,11 +64,6 @@ func (sy *systems) limits(run *tables.Run, p *plannedRun) rules.Findings {
 			fmt.Sprintf("The workflow used %d ordinary and MCP operations (%d in the investigation, %d in the review), beyond its limit of %d.",
 				run.Operations, inv, rev, tables.WorkflowOperationLimit))
 	}
-	if rev > 0 {
-		run.ProtocolGate = false
-		out = append(out, rules.Finding{Code: rules.CodeReviewToolCall, Severity: rules.Warn, File: receiptsFile, Session: run.ReviewSessionID,
-			Message: fmt.Sprintf("The review recorded %d tool calls although it has no tools or further acquisition: a protocol violation.", rev)})
-	}
 	run.LimitsExceeded = exceeded
 	return out
 }

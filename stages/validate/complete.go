@@ -69,6 +69,9 @@ func (v *runner) walkSchedule(unit string, checkFinal func(slot tables.Slot, fin
 var infrastructureCodes = []rules.Code{
 	rules.CodeIdentityMismatch, rules.CodeRenderedInputMismatch, rules.CodeTerminalMissing, rules.CodeOutputMissing,
 	rules.CodeProviderToolNotAllowed,
+	// rules D3 and D5 (custody.go): another host, no host recorded, a tool
+	// call in a session that has no tools.
+	rules.CodeSessionHostMismatch, rules.CodeSessionHostMissing, rules.CodeFixedEvidenceToolCall, rules.CodeReviewToolCall,
 }
 
 // noteReplaced turns each rejecting infrastructure finding of a session of

@@ -22,8 +22,8 @@ func frame(label, data string) string {
 // promptTexts are the fixture's prompt files: ID → kind, bytes.
 var promptTexts = []struct{ id, kind, text string }{
 	{"common", tables.PartCommon, "Common instruction.\n"},
-	{"draft", tables.PartRole, "Draft instruction.\n"},
-	{"review-a", tables.PartRole, "Review A instruction.\n"},
+	{"draft", tables.PartRole, tables.ContractDraftInstruction},
+	{"review-a", tables.PartRole, tables.ContractOrdinaryReviewInstruction},
 	{"review-b", tables.PartRole, "Review B instruction with its ledger rules.\n"},
 	{"final", tables.PartFinalAnswerSchema, `{"title":"final"}` + "\n"},
 	{"recon", tables.PartReconciliationSchema, `{"title":"reconciliation"}` + "\n"},

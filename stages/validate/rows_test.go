@@ -170,11 +170,17 @@ func TestEveryCodeCovered(t *testing.T) {
 			covered[code] = true
 		}
 	}
-	for _, c := range systemCases {
+	for _, c := range slices.Concat(systemCases, custodySystemCases) {
 		for _, code := range c.want {
 			covered[code] = true
 		}
 	}
+	for _, c := range custodyCases {
+		for _, code := range c.want {
+			covered[code] = true
+		}
+	}
+	covered[rules.CodePromptNamedInstruction] = true // TestNamedInstructions
 	for _, d := range rbdefects.All() {
 		if d.Stage == "validate" {
 			for _, code := range d.Want {

@@ -26,11 +26,15 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 		v.runSystems()
 		return v.finish()
 	}
+	if c.Manifest.Kind == rules.KindPairedReview {
+		v.namedInstructions()
+	}
 	var later []ordered // reviews whose draft comes after them in the file
 	ord := 0
 	for line := range c.Receipts.All() {
 		l := &line
 		sr := v.session(l)
+		v.custodySession(&l.Record, sr)
 		v.noteReceipt(&l.Record)
 		if v.draftAfter(&l.Record) {
 			later = append(later, ordered{ord: ord, r: l.Record, sr: sr}) // reading its draft now would read ahead of the answers
@@ -43,6 +47,7 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 		v.renderedInput(later[i].ord, &later[i].r, later[i].sr)
 	}
 	v.pairsBlocks()
+	v.custodyCampaign()
 	v.completeness()
 	return v.finish()
 }
@@ -85,6 +90,8 @@ type runner struct {
 	// pairsBlocks.
 	digests *renderDigests
 	pairs   map[pairKey][]pairReview
+	// custody is the state of the custody rules (custody.go).
+	custody *custody
 }
 
 func newRunner(c *tables.Campaign, answers tables.Answers) *runner {

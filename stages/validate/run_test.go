@@ -102,7 +102,7 @@ func newFixture(t *testing.T) *fixture {
 		sources[sum([]byte(s))] = []byte(s)
 	}
 	m := tables.Manifest{
-		Identities:           tables.Identities{ReturnedModel: "model-1", CLISHA256: strings.Repeat("c", 64), PermissionPolicy: "read-only"},
+		Identities:           tables.Identities{ReturnedModel: "model-1", CLISHA256: strings.Repeat("c", 64), PermissionPolicy: "read-only", Host: "host-1"},
 		Prompts:              []tables.PromptFile{{ID: "draft", SHA256: strings.Repeat("1", 64)}, {ID: "review-a", SHA256: strings.Repeat("2", 64)}, {ID: "review-b", SHA256: strings.Repeat("3", 64)}},
 		ResponseSchemaSHA256: strings.Repeat("5", 64),
 		Ceilings:             tables.Ceilings{Campaign: tables.CampaignCeilings{InfrastructureReplacements: 1}},
@@ -131,17 +131,20 @@ func newFixture(t *testing.T) *fixture {
 
 var t0 = time.Date(2026, 9, 5, 10, 0, 0, 0, time.UTC)
 
-// receipt appends a response receipt whose identities match the manifest.
+// receipt appends a response receipt whose identities match the manifest,
+// started 100 s after the one before it and lasting 90 s (sessions run
+// serially on the manifest's host, rule D3).
 func (f *fixture) receipt(session, role, arm string, attempt int64) *tables.Receipt {
 	m := &f.c.Manifest
+	start := t0.Add(time.Duration(len(f.receipts)) * 100 * time.Second)
 	r := tables.Receipt{
 		SessionID: session, RequestID: "req-" + session, Attempt: attempt, TaskID: "T1", Repetition: 1, Role: role,
-		StartedAt: t0, Status: tables.StatusResponse,
-		Identity: tables.ReceiptIdentity{ReturnedModel: m.Identities.ReturnedModel, CLISHA256: m.Identities.CLISHA256, PermissionPolicy: m.Identities.PermissionPolicy},
+		StartedAt: start, Status: tables.StatusResponse,
+		Identity: tables.ReceiptIdentity{ReturnedModel: m.Identities.ReturnedModel, CLISHA256: m.Identities.CLISHA256, PermissionPolicy: m.Identities.PermissionPolicy, Host: m.Identities.Host},
 		Inputs:   tables.DeliveredInputs{TaskSHA256: strings.Repeat("6", 64), PacketSHA256: strings.Repeat("7", 64), ResponseSchemaSHA256: m.ResponseSchemaSHA256},
 		Output:   &tables.OutputRef{Path: "answers/" + session + ".json"},
 	}
-	end := t0.Add(90 * time.Second)
+	end := start.Add(90 * time.Second)
 	r.EndedAt = &end
 	if role == tables.RoleDraft {
 		r.Inputs.PromptIDs, r.Inputs.PromptSHA256s = []string{"draft"}, []string{strings.Repeat("1", 64)}

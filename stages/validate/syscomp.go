@@ -46,6 +46,7 @@ func (v *runner) runSystems() {
 	for line := range v.c.Receipts.All() {
 		l := &line
 		sr := v.systemSession(l)
+		v.systemCustody(&l.Record, sr)
 		v.noteReceipt(&l.Record)
 		w.note(&l.Record, sr)
 		if v.draftAfter(&l.Record) {

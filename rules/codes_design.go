@@ -1,0 +1,43 @@
+package rules
+
+// Codes of the design and custody of a paired review (rules D3–D7),
+// emitted by stages/validate, and by stages/score for a rating frozen
+// before its answer existed.
+const (
+	// D3 serial custody on one recorded host, in schedule order.
+	CodeSessionHostMismatch   Code = "session_host_mismatch"
+	CodeSessionHostMissing    Code = "session_host_missing"
+	CodeSessionOverlap        Code = "session_overlap"
+	CodeReviewBeforeDraftEnd  Code = "review_before_draft_end"
+	CodeDispatchOutOfSchedule Code = "dispatch_out_of_schedule"
+
+	// D4 freeze times.
+	CodeManifestFrozenLate Code = "manifest_frozen_after_dispatch"
+	CodeTruthSignedOffLate Code = "truth_signed_off_after_dispatch"
+	CodeRatingBeforeAnswer Code = "rating_before_answer"
+
+	// D5 zero tools in fixed-evidence sessions.
+	CodeFixedEvidenceToolCall Code = "fixed_evidence_tool_call"
+
+	// D6 prompt custody.
+	CodePromptNamedInstruction Code = "prompt_named_instruction_mismatch"
+
+	// D7 allowances.
+	CodeReservationAboveCeiling Code = "reservation_above_session_ceiling"
+	CodeArmAllowanceUnequal     Code = "arm_output_allowance_unequal"
+)
+
+var designCodes = []CodeDoc{
+	{CodeSessionHostMismatch, "validate", "D3", "A dispatched session ran on another host than the one the manifest records: the execution is invalid."},
+	{CodeSessionHostMissing, "validate", "D3", "A dispatched session's receipt records no host, so nothing shows it ran on the manifest's one host: the execution is invalid (a missing execution record)."},
+	{CodeSessionOverlap, "validate", "D3", "A session started before the previous session ended: the sessions did not run serially."},
+	{CodeReviewBeforeDraftEnd, "validate", "D3", "A review started before its draft's terminal receipt."},
+	{CodeDispatchOutOfSchedule, "validate", "D3", "A session was dispatched out of schedule order (an earlier slot's session after a later one's, or a slot's draft and reviews not in the slot's order)."},
+	{CodeManifestFrozenLate, "validate", "D4", "The manifest's frozen_at is after the first session started: the campaign was not frozen before dispatch."},
+	{CodeTruthSignedOffLate, "validate", "D4", "A task's truth was signed off after the first session started."},
+	{CodeRatingBeforeAnswer, "score", "D4", "A rating was frozen at or before the end of the session whose answer it rates; it cannot count."},
+	{CodeFixedEvidenceToolCall, "validate", "D5", "A draft or review of a paired review recorded an ordinary or MCP tool call although fixed-evidence sessions have no tools: the execution is invalid (undeclared permissions)."},
+	{CodePromptNamedInstruction, "validate", "D6", "The draft or the ordinary review is given another role instruction than its named one (the contract's Draft D or Ordinary review A text)."},
+	{CodeReservationAboveCeiling, "validate", "D7", "A recorded reservation reserves more input or output tokens than the session ceiling allows."},
+	{CodeArmAllowanceUnequal, "validate", "D7", "The two reviews of a repetition reserved different output allowances."},
+}
