@@ -87,44 +87,52 @@ type consoleMessage struct {
 
 func (m consoleMessage) String() string { return m.Source + " " + m.Level + ": " + m.Text }
 
-// load opens path in a new tab, waits for its load event and returns the
-// facts and every console message the tab produced.
+// load opens path in a new tab 1280 px wide, waits for its load event and
+// returns the facts and every console message the tab produced.
 func (b *browser) load(ctx context.Context, path string) (pageFacts, []consoleMessage, error) {
 	var facts pageFacts
+	msgs, err := b.evaluate(ctx, path, 1280, probe, &facts)
+	return facts, msgs, err
+}
+
+// evaluate opens path in a new tab width CSS pixels wide, waits for its
+// load event, runs script in the page and decodes its value into out; it
+// returns every console message the tab produced.
+func (b *browser) evaluate(ctx context.Context, path string, width int, script string, out any) ([]consoleMessage, error) {
 	var target struct {
 		TargetID string `json:"targetId"`
 	}
 	if err := b.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"}, &target); err != nil {
-		return facts, nil, err
+		return nil, err
 	}
 	defer b.call(ctx, "", "Target.closeTarget", map[string]any{"targetId": target.TargetID}, nil) //nolint:errcheck
 	var attached struct {
 		SessionID string `json:"sessionId"`
 	}
 	if err := b.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached); err != nil {
-		return facts, nil, err
+		return nil, err
 	}
 	s := attached.SessionID
 	for _, domain := range []string{"Page", "Runtime", "Log"} {
 		if err := b.call(ctx, s, domain+".enable", nil, nil); err != nil {
-			return facts, nil, err
+			return nil, err
 		}
 	}
-	if err := b.call(ctx, s, "Emulation.setDeviceMetricsOverride", map[string]any{"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
-		return facts, nil, err
+	if err := b.call(ctx, s, "Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
+		return nil, err
 	}
 	u := url.URL{Scheme: "file", Path: path}
 	var nav struct {
 		ErrorText string `json:"errorText"`
 	}
 	if err := b.call(ctx, s, "Page.navigate", map[string]any{"url": u.String()}, &nav); err != nil {
-		return facts, nil, err
+		return nil, err
 	}
 	if nav.ErrorText != "" {
-		return facts, nil, fmt.Errorf("navigate %s: %s", path, nav.ErrorText)
+		return nil, fmt.Errorf("navigate %s: %s", path, nav.ErrorText)
 	}
 	if err := b.waitEvent(ctx, s, "Page.loadEventFired"); err != nil {
-		return facts, nil, err
+		return nil, err
 	}
 	var eval struct {
 		Result struct {
@@ -134,16 +142,16 @@ func (b *browser) load(ctx context.Context, path string) (pageFacts, []consoleMe
 			Text string `json:"text"`
 		} `json:"exceptionDetails"`
 	}
-	if err := b.call(ctx, s, "Runtime.evaluate", map[string]any{"expression": probe, "returnByValue": true}, &eval); err != nil {
-		return facts, nil, err
+	if err := b.call(ctx, s, "Runtime.evaluate", map[string]any{"expression": script, "returnByValue": true}, &eval); err != nil {
+		return nil, err
 	}
 	if eval.ExceptionDetails != nil {
-		return facts, nil, fmt.Errorf("probe: %s", eval.ExceptionDetails.Text)
+		return nil, fmt.Errorf("probe: %s", eval.ExceptionDetails.Text)
 	}
-	if err := json.Unmarshal(eval.Result.Value, &facts, json.RejectUnknownMembers(false)); err != nil {
-		return facts, nil, fmt.Errorf("probe result: %w", err)
+	if err := json.Unmarshal(eval.Result.Value, out, json.RejectUnknownMembers(false)); err != nil {
+		return nil, fmt.Errorf("probe result: %w", err)
 	}
-	return facts, messagesOf(b.eventsOf(s)), nil
+	return messagesOf(b.eventsOf(s)), nil
 }
 
 // messagesOf keeps the console-like events: every console API call,

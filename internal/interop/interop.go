@@ -14,8 +14,9 @@ import (
 
 // Script returns the absolute path of interop/<name>, found from the
 // test's working directory upwards (the directory holding go.mod), or
-// skips (fails under CI) when node or interop/node_modules is missing.
-func Script(t *testing.T, name string) string {
+// skips (fails under CI) when node or one of the npm modules the script
+// imports is missing from interop/node_modules (by default DuckDB's).
+func Script(t *testing.T, name string, modules ...string) string {
 	t.Helper()
 	root, err := moduleRoot()
 	if err != nil {
@@ -25,12 +26,19 @@ func Script(t *testing.T, name string) string {
 	missing := ""
 	if _, err := exec.LookPath("node"); err != nil {
 		missing = "node is not on PATH"
-	} else if _, err := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api")); err != nil {
-		missing = "interop/node_modules is missing (run: npm ci --prefix interop)"
+	} else {
+		if len(modules) == 0 {
+			modules = []string{"@duckdb/node-api"}
+		}
+		for _, m := range modules {
+			if _, err := os.Stat(filepath.Join(dir, "node_modules", filepath.FromSlash(m))); err != nil {
+				missing = "interop/node_modules lacks " + m + " (run: npm ci --prefix interop)"
+			}
+		}
 	}
 	if missing != "" {
 		if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
-			t.Fatalf("the DuckDB interop test cannot run under CI: %s", missing)
+			t.Fatalf("the interop test cannot run under CI: %s", missing)
 		}
 		t.Skip(missing)
 	}
