@@ -24,7 +24,7 @@ const (
 type Code string
 
 // Finding is one typed, positioned problem: the row type of the
-// `rejections` table and the error value every stage reports. A stage
+// `campaign_findings` table and the error value every stage reports. A stage
 // collects every finding it can rather than stopping at the first.
 type Finding struct {
 	Code     Code     `json:"code" parquet:"code,dict"`         // the finding code (docs/errors.md)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 
@@ -17,26 +18,33 @@ import (
 )
 
 // A collected dataset lays many run outputs' tables out as one
-// Hive-partitioned Parquet dataset, one directory per table and one
-// partition per campaign:
+// Hive-partitioned Parquet dataset, one directory per table, one partition
+// per campaign and within it one per run of `evalgate run`, so that a
+// campaign's successive runs (more receipts, another evaluator) are all
+// kept:
 //
-//	DATASET/<table>/campaign_id=<campaign id>/part-0.parquet
+//	DATASET/<table>/campaign_id=<campaign id>/run=<run id>/part-0.parquet
 //
-// Each part is the run's table file, byte for byte: the table's one
-// schema (the registry's), its key-value metadata (schema version,
-// manifest sha256, tool version) and its rows; the campaign ID is the
-// partition column DuckDB, Spark and Trino add from the path
-// (read_parquet('DATASET/runs/*/*.parquet', hive_partitioning = true)).
-// Every input file must carry this evalgate's schema version
-// (tables.SchemaVersion) and the registry's schema for its table, so a
-// dataset never mixes schema versions; nothing is written unless every
-// input passes.
+// The run ID is the first 16 hex digits of the sha256 of the run's
+// scorecard.json and of every table file's sha256, in registry order: the
+// same output collected again is the same run (left unchanged), any other
+// output of the campaign a new one. Each part is the run's table file,
+// byte for byte: the table's one schema (the registry's), its key-value
+// metadata (schema version, manifest sha256, tool version) and its rows;
+// the campaign and run IDs are the partition columns DuckDB, Spark and
+// Trino add from the path (read_parquet('DATASET/runs/*/*/*.parquet',
+// hive_partitioning = true)). Every input file must carry this evalgate's
+// schema version (tables.SchemaVersion), the registry's schema for its
+// table and the scorecard's manifest sha256, so a dataset never mixes
+// schema versions or a table of another campaign into a run; nothing is
+// written unless every input passes.
 
 // CollectedCampaign is one run output laid into a dataset.
 type CollectedCampaign struct {
 	Dir, CampaignID string
-	Rows            int64 // over all its tables
-	Unchanged       bool  // its partition already held these bytes
+	RunID           string // the run's partition (see the dataset layout)
+	Rows            int64  // over all its tables
+	Unchanged       bool   // its partition already held these bytes
 }
 
 // collectIDPattern is the campaign-level identifier rule; it keeps a
@@ -53,24 +61,23 @@ type collectPart struct {
 }
 
 // Collect lays the tables of every output directory of `evalgate run` in
-// outs into dataset (created when absent). A campaign already collected
-// with the same bytes is left as it is; with different bytes, or twice
-// in outs, it is refused.
+// outs into dataset (created when absent), one partition per run. A run
+// already collected (the same bytes) is left as it is; the same run given
+// twice in outs is laid once.
 func Collect(outs []string, dataset string) ([]CollectedCampaign, error) {
 	var parts []collectPart
 	var campaigns []CollectedCampaign
-	seen := map[string]string{}
+	seen := map[string]bool{}
 	for _, out := range outs {
 		c, ps, err := collectOne(out, dataset)
 		if err != nil {
 			return nil, err
 		}
-		if prev, dup := seen[c.CampaignID]; dup {
-			return nil, fmt.Errorf("collect: %s and %s are both campaign %s; a dataset holds one output per campaign", prev, out, c.CampaignID)
-		}
-		seen[c.CampaignID] = out
-		parts = append(parts, ps...)
 		campaigns = append(campaigns, c)
+		if key := c.CampaignID + "/" + c.RunID; !seen[key] {
+			seen[key] = true
+			parts = append(parts, ps...)
+		}
 	}
 	for _, p := range parts {
 		if p.same {
@@ -99,7 +106,8 @@ func collectOne(out, dataset string) (CollectedCampaign, []collectPart, error) {
 		return c, nil, fmt.Errorf("collect: %s: %w (not an output of evalgate run?)", out, err)
 	}
 	var head struct {
-		CampaignID string `json:"campaign_id"`
+		CampaignID     string `json:"campaign_id"`
+		ManifestSHA256 string `json:"manifest_sha256"`
 	}
 	if err := json.Unmarshal(card, &head, json.RejectUnknownMembers(false)); err != nil {
 		return c, nil, fmt.Errorf("collect: %s/scorecard.json: %w", out, err)
@@ -109,24 +117,35 @@ func collectOne(out, dataset string) (CollectedCampaign, []collectPart, error) {
 	}
 	c.CampaignID = head.CampaignID
 	var parts []collectPart
+	run := sha256.New()
+	cardSHA := sha256.Sum256(card)
+	run.Write(cardSHA[:])
 	for _, t := range tables.Registry() {
 		name := t.Name + ".parquet"
 		meta, sha, err := checkTableFile(root, name, t)
+		if err == nil && meta.ManifestSHA256 != head.ManifestSHA256 {
+			err = fmt.Errorf("its metadata names manifest %s, the scorecard %s: a table of another campaign or run", meta.ManifestSHA256, head.ManifestSHA256)
+		}
 		if err != nil {
 			return c, nil, fmt.Errorf("collect: %s: %w", filepath.Join(out, name), err)
 		}
 		c.Rows += meta.Rows
-		dst := filepath.Join(dataset, t.Name, "campaign_id="+c.CampaignID, "part-0.parquet")
-		p := collectPart{src: filepath.Join(out, name), dst: dst, sha: sha}
-		if have, err := fileSHA256(dst); err == nil {
-			if have != sha {
-				return c, nil, fmt.Errorf("collect: %s already holds campaign %s with other %s rows; remove that partition to replace it", dataset, c.CampaignID, t.Name)
+		run.Write(sha[:])
+		parts = append(parts, collectPart{src: filepath.Join(out, name), sha: sha})
+	}
+	c.RunID = fmt.Sprintf("%x", run.Sum(nil))[:16]
+	for i := range parts {
+		p := &parts[i]
+		t := strings.TrimSuffix(filepath.Base(p.src), ".parquet")
+		p.dst = filepath.Join(dataset, t, "campaign_id="+c.CampaignID, "run="+c.RunID, "part-0.parquet")
+		if have, err := fileSHA256(p.dst); err == nil {
+			if have != p.sha {
+				return c, nil, fmt.Errorf("collect: %s holds run %s of campaign %s with other %s rows than %s: the dataset was edited; remove that partition", dataset, c.RunID, c.CampaignID, t, out)
 			}
 			p.same = true
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return c, nil, err
 		}
-		parts = append(parts, p)
 	}
 	c.Unchanged = true
 	for _, p := range parts {

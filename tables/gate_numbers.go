@@ -24,6 +24,13 @@ func (g *Gate) SetNumbers(observed *big.Rat, cmp rules.Comparison, threshold *bi
 	}
 }
 
+// FractionColumns is r's reduced numerator and denominator, for a table's
+// _num and _den columns: nil when r is nil or either does not fit int64.
+func FractionColumns(r *big.Rat) (num, den *int64) {
+	num, den, _ = ratColumns(r)
+	return num, den
+}
+
 // ratColumns is r's reduced numerator and denominator (nil when r is nil
 // or either does not fit int64) and the float64 nearest r (nil when r is).
 func ratColumns(r *big.Rat) (num, den *int64, value *float64) {

@@ -29,11 +29,29 @@ func (t Table) Write(path string, s *Set, meta Metadata) error {
 	return t.write(path, s, meta)
 }
 
+// Names of the tables other code reads by name.
+const (
+	// CampaignFindingsTable holds every finding evalgate made about the
+	// campaign's record (rejecting or warning), what validate prints.
+	CampaignFindingsTable = "campaign_findings"
+	// ReviewFindingsTable holds a reviewer benchmark's reviewers' findings
+	// (what a review under test reported), not evalgate's.
+	ReviewFindingsTable = "review_findings"
+)
+
+// RenamedTables maps the name a table had before tables/v3 to its name
+// now: an output directory of an earlier version may hold them.
+var RenamedTables = map[string]string{
+	"rejections":            CampaignFindingsTable,
+	"findings":              ReviewFindingsTable,
+	"finding_adjudications": "review_finding_adjudications",
+}
+
 // Registry returns every output table in its fixed order: sessions, tokens,
 // obligations, dispositions, citations, runs, tasks, repositories, gates,
-// decision, intervals, rejections, ledger, ceilings, then the reviewer-benchmark
-// tables cases, reviews, criteria, findings, finding_adjudications and
-// review_metrics (empty for other kinds).
+// decision, intervals, campaign_findings, ledger, ceilings, then the
+// reviewer-benchmark tables cases, reviews, criteria, review_findings,
+// review_finding_adjudications and review_metrics (empty for other kinds).
 func Registry() []Table {
 	return []Table{
 		spooled("sessions", "Every session attempt and every planned session, with its status and classification (V2, V7).",
@@ -58,7 +76,7 @@ func Registry() []Table {
 			func(s *Set) []Decision { return s.Decision }),
 		table("intervals", "Exploratory bootstrap intervals; they never affect a gate or the decision (B1).",
 			func(s *Set) []Interval { return s.Intervals }),
-		table("rejections", "Every finding of every stage, sorted by file, line, pointer, code, session, message (L2).",
+		table(CampaignFindingsTable, "Every finding evalgate made about the campaign's record, rejecting or warning, of every stage (what validate prints; docs/errors.md), sorted by file, line, pointer, code, session, message (L2).",
 			sortedRejections),
 		spooled("ledger", "Allowance ledger: accounted, held and reserved charges (A7).",
 			func(s *Set) *Spool[LedgerEntry] { return s.Ledger }),
@@ -70,9 +88,9 @@ func Registry() []Table {
 			func(s *Set) []ReviewRow { return s.Reviews }),
 		table("criteria", "Reviewer benchmark: raw and effective rating of every criterion of every completed review.",
 			func(s *Set) []CriterionRow { return s.Criteria }),
-		table("findings", "Reviewer benchmark: every finding of every completed review with its grounding and adjudication.",
+		table(ReviewFindingsTable, "Reviewer benchmark: every finding a reviewer under test reported in a completed review, with its grounding and adjudication (not evalgate's findings: those are campaign_findings).",
 			func(s *Set) []FindingRow { return s.Findings }),
-		table("finding_adjudications", "Reviewer benchmark: every finding adjudication line, disagreements kept.",
+		table("review_finding_adjudications", "Reviewer benchmark: every adjudication line of a reviewer's finding, disagreements kept.",
 			func(s *Set) []FindingAdjudicationRow { return s.FindingAdjudications }),
 		table("review_metrics", "Reviewer benchmark: every metric per split, profile and model stratum with numerator and denominator.",
 			func(s *Set) []ReviewMetric { return s.ReviewMetrics }),

@@ -21,8 +21,8 @@ import (
 
 func TestRegistryOrder(t *testing.T) {
 	want := []string{"sessions", "tokens", "obligations", "dispositions", "citations", "runs",
-		"tasks", "repositories", "gates", "decision", "intervals", "rejections", "ledger", "ceilings",
-		"cases", "reviews", "criteria", "findings", "finding_adjudications", "review_metrics", "label_queue"}
+		"tasks", "repositories", "gates", "decision", "intervals", "campaign_findings", "ledger", "ceilings",
+		"cases", "reviews", "criteria", "review_findings", "review_finding_adjudications", "review_metrics", "label_queue"}
 	var got []string
 	for _, tb := range tables.Registry() {
 		got = append(got, tb.Name)
@@ -70,7 +70,7 @@ func TestRegistryRowsAndLen(t *testing.T) {
 			if rows.Type().Elem() != tb.RowType {
 				t.Errorf("Rows gives %v, want []%v", rows.Type(), tb.RowType)
 			}
-			want := map[string]int{"runs": 2, "rejections": 2}[tb.Name]
+			want := map[string]int{"runs": 2, "campaign_findings": 2}[tb.Name]
 			if rows.Len() != want || tb.Len(s) != want {
 				t.Errorf("Rows has %d, Len %d, want %d", rows.Len(), tb.Len(s), want)
 			}
@@ -277,6 +277,10 @@ var duckDBType = map[string]string{
 func renderDictionary(comments map[string]typeComments) []byte {
 	var b bytes.Buffer
 	b.WriteString(dictionaryHeader)
+	b.WriteString("\n| table | one row is |\n|---|---|\n")
+	for _, tb := range tables.Registry() {
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s |\n", tb.Name, tb.Name, tb.Doc)
+	}
 	for _, tb := range tables.Registry() {
 		tc := comments[tb.RowType.String()]
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", tb.Name, tb.Doc)
@@ -320,8 +324,16 @@ evalgate writes every table below as ` + "`<name>.parquet`" + ` into the output 
   NANOS). DuckDB reads them as TIMESTAMP WITH TIME ZONE at microsecond precision; the exact
   nanoseconds are available with ` + "`epoch_ns(col)`" + `.
 - Durations are INT64 nanoseconds; counts are INT64.
-- Rows are sorted by their key columns by the stage that fills them; rejections are
-  sorted by file, line, pointer, code, session and message.
+- Rows are sorted by their key columns by the stage that fills them; campaign_findings
+  are sorted by file, line, pointer, code, session and message.
+- ` + "`campaign_findings`" + ` are evalgate's findings about the campaign's record (what
+  ` + "`validate`" + ` prints, with the severity docs/errors.md gives each code);
+  ` + "`review_findings`" + ` are what a reviewer under test reported in a reviewer benchmark.
+  Before ` + "`evalgate.tables/v3`" + ` they were ` + "`rejections`" + ` and ` + "`findings`" + `
+  (and ` + "`review_finding_adjudications`" + ` was ` + "`finding_adjudications`" + `).
+
+The binary prints this dictionary: ` + "`evalgate tables`" + `, or one table's section with
+` + "`evalgate tables NAME`" + `.
 
 Every file carries this key-value metadata:
 
@@ -335,5 +347,6 @@ Every file carries this key-value metadata:
 
 Next to the tables, the report stage writes ` + "`scorecard.json`" + ` (the stable machine interface,
 ` + "`scorecard_version`" + ` = ` + "`evalgate.scorecard/v1`" + `; its fields are the Go type
-` + "`scorecard.Scorecard`" + ` in stages/report/scorecard) and ` + "`report.md`" + ` (for people; not a parsing target).
+` + "`scorecard.Scorecard`" + ` in stages/report/scorecard), ` + "`report.md`" + ` and ` + "`report.html`" + ` (for people;
+not parsing targets).
 `

@@ -81,8 +81,12 @@ type Task struct {
 	ScoredRuns       int64    `parquet:"scored_runs"`                                // runs with ratings
 	MedianR          *float64 `parquet:"median_r,optional"`                          // median R over the repetitions; null when a run is unscored. Exact value in median_r_exact
 	MedianRExact     *string  `parquet:"median_r_exact,optional"`                    // exact median R as decimal or fraction text; null when unknown
+	MedianRNum       *int64   `parquet:"median_r_num,optional"`                      // numerator of the exact median R as a reduced fraction; null when unknown
+	MedianRDen       *int64   `parquet:"median_r_den,optional"`                      // denominator (> 0) of the same fraction; null exactly when median_r_num is
 	MedianU          *float64 `parquet:"median_u,optional"`                          // median U; null when unknown or the task has no unanswerable obligation. Exact value in median_u_exact
 	MedianUExact     *string  `parquet:"median_u_exact,optional"`                    // exact median U; null when unknown or the task has no unanswerable obligation
+	MedianUNum       *int64   `parquet:"median_u_num,optional"`                      // numerator of the exact median U as a reduced fraction; null when unknown
+	MedianUDen       *int64   `parquet:"median_u_den,optional"`                      // denominator (> 0) of the same fraction; null exactly when median_u_num is
 	MedianCost       *Money   `parquet:"median_cost,optional,decimal(12:18)"`        // null when a run's cost is null; half pico-units rounded half to even, gates use the exact value
 	MedianReviewCost *Money   `parquet:"median_review_cost,optional,decimal(12:18)"` // median own review cost, rounded like median_cost
 	MedianNS         int64    `parquet:"median_ns"`                                  // a half nanosecond of an even-count median is rounded half to even; gates use the exact value

@@ -14,7 +14,7 @@ import (
 // into each Parquet file's key-value metadata and into scorecard.json's
 // neighbours; it must change whenever a column is renamed, retyped or
 // removed. The value must not change otherwise.
-const SchemaVersion = "evalgate.tables/v2"
+const SchemaVersion = "evalgate.tables/v3"
 
 // MaxRowsPerRowGroup bounds the rows of one Parquet row group, so a large
 // table is never held as a single row group and the layout (hence the bytes)

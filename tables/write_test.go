@@ -82,7 +82,7 @@ func TestWriteParquetRoundTrip(t *testing.T) {
 	t.Run("gates", func(t *testing.T) { roundTrip[tables.Gate](t, dir) })
 	t.Run("decision", func(t *testing.T) { roundTrip[tables.Decision](t, dir) })
 	t.Run("intervals", func(t *testing.T) { roundTrip[tables.Interval](t, dir) })
-	t.Run("rejections", func(t *testing.T) { roundTrip[rules.Finding](t, dir) })
+	t.Run("campaign_findings", func(t *testing.T) { roundTrip[rules.Finding](t, dir) })
 	t.Run("ledger", func(t *testing.T) { roundTrip[tables.LedgerEntry](t, dir) })
 }
 

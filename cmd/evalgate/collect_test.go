@@ -121,22 +121,22 @@ func TestCollectReadsBackInDuckDB(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("collect: exit %d: %s", code, stderr)
 	}
-	if !strings.HasPrefix(stdout, "collected 3 campaign(s) into ") {
+	if !strings.HasPrefix(stdout, "collected 3 run(s) of 3 campaign(s) into ") {
 		t.Errorf("stdout %q", stdout)
 	}
 	got := runQueries(t, script, work, []map[string]string{{
 		"name": "runs",
 		"sql": `SELECT campaign_id, count(*), sum(r_num), sum(r_den)
-		        FROM read_parquet('dataset/runs/*/*.parquet', hive_partitioning = true)
+		        FROM read_parquet('dataset/runs/*/*/*.parquet', hive_partitioning = true)
 		        GROUP BY campaign_id ORDER BY campaign_id`,
 	}, {
 		"name": "sessions",
 		"sql": `SELECT campaign_id, count(*)
-		        FROM read_parquet('dataset/sessions/*/*.parquet', hive_partitioning = true)
+		        FROM read_parquet('dataset/sessions/*/*/*.parquet', hive_partitioning = true)
 		        GROUP BY campaign_id ORDER BY campaign_id`,
 	}, {
 		"name": "versions",
-		"sql": `SELECT DISTINCT decode(value) FROM parquet_kv_metadata('dataset/*/*/*.parquet')
+		"sql": `SELECT DISTINCT decode(value) FROM parquet_kv_metadata('dataset/*/*/*/*.parquet')
 		        WHERE decode(key) = 'evalgate.schema_version'`,
 	}})
 	if len(got[0].Rows) != 3 || len(got[1].Rows) != 3 {
@@ -203,20 +203,7 @@ func TestCollectRefuses(t *testing.T) {
 			t.Errorf("a refused collect wrote %s", dataset)
 		}
 	})
-	t.Run("a campaign twice", func(t *testing.T) {
-		code, stderr := collect(filepath.Join(work, "twice"), red, red)
-		if code == 0 || !strings.Contains(stderr, "are both campaign example-paired-review") {
-			t.Errorf("exit %d, stderr %q", code, stderr)
-		}
-	})
-	t.Run("other rows for a collected campaign", func(t *testing.T) {
-		dataset := filepath.Join(work, "ds")
-		if code, stderr := collect(dataset, red); code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		if code, stderr := collect(dataset, red); code != 0 {
-			t.Fatalf("collecting the same output again: exit %d: %s", code, stderr)
-		}
+	t.Run("a table of another campaign", func(t *testing.T) {
 		other := filepath.Join(work, "other")
 		if err := os.CopyFS(other, os.DirFS(red)); err != nil {
 			t.Fatal(err)
@@ -228,9 +215,53 @@ func TestCollectRefuses(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(other, "gates.parquet"), gates, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, stderr := collect(dataset, other)
-		if code == 0 || !strings.Contains(stderr, "already holds campaign example-paired-review with other gates rows") {
+		code, stderr := collect(filepath.Join(work, "mixed-campaigns"), other)
+		if code == 0 || !strings.Contains(stderr, "gates.parquet: its metadata names manifest ") {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
 	})
+}
+
+// TestCollectKeepsRuns: a campaign's successive runs each get their own
+// run= partition, and DuckDB reads them all back by run; the same output
+// collected again (or twice in one call) adds nothing.
+func TestCollectKeepsRuns(t *testing.T) {
+	script := interop.Script(t, "query.mjs")
+	work := t.TempDir()
+	dir := synthCampaign(t, "paired-review", 36, "0", 7)
+	first := filepath.Join(work, "first")
+	if code, _, stderr := evalgate(t, "run", dir, "--out", first, "--no-intervals"); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	// A later run of the same campaign whose outputs differ: with the
+	// intervals (the intervals table then has rows).
+	second := filepath.Join(work, "second")
+	if code, _, stderr := evalgate(t, "run", dir, "--out", second); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	dataset := filepath.Join(work, "dataset")
+	code, stdout, stderr := evalgate(t, "collect", first, second, first, "--into", dataset)
+	if code != 0 || !strings.HasPrefix(stdout, "collected 3 run(s) of 1 campaign(s) into ") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, stdout, _ := evalgate(t, "collect", second, "--into", dataset); code != 0 || !strings.Contains(stdout, "(unchanged)") {
+		t.Errorf("collecting a run again: exit %d, %q", code, stdout)
+	}
+	got := runQueries(t, script, work, []map[string]string{{
+		"name": "runs",
+		"sql": `SELECT campaign_id, count(DISTINCT run) AS runs_collected, count(*) AS interval_rows
+		        FROM read_parquet('dataset/intervals/*/*/*.parquet', hive_partitioning = true)
+		        GROUP BY campaign_id`,
+	}, {
+		"name": "per run",
+		"sql":  `SELECT count(*) FROM read_parquet('dataset/runs/*/*/*.parquet', hive_partitioning = true) GROUP BY run`,
+	}})
+	// the first run has no interval rows (--no-intervals), the second some:
+	// the rows seen are the second run's, from one of two run partitions
+	if r := got[0].Rows; len(r) != 1 || *r[0][0] != "synth-paired-review-n36-f0-s7" || *r[0][1] != "1" {
+		t.Errorf("intervals by campaign: %v", r)
+	}
+	if r := got[1].Rows; len(r) != 2 || *r[0][0] != *r[1][0] {
+		t.Errorf("runs rows by run: %v, want two runs of the same campaign with the same rows", r)
+	}
 }

@@ -204,7 +204,7 @@ func TestExampleTables(t *testing.T) {
 	if n := len(readTable[tables.Interval](t, out, "intervals")); n == 0 {
 		t.Error("intervals: no rows")
 	}
-	for _, f := range readTable[rules.Finding](t, out, "rejections") {
+	for _, f := range readTable[rules.Finding](t, out, tables.CampaignFindingsTable) {
 		if f.Severity == rules.Reject {
 			t.Errorf("the example must be admissible; rejecting finding %v", f)
 		}

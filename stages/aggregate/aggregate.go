@@ -254,6 +254,8 @@ func moneyRat(m *tables.Money) *big.Rat {
 // row is the Task table row. Integer columns round a half unit of an
 // even-count median half to even; the gates use the exact values.
 func (ta *taskArm) row() tables.Task {
+	rNum, rDen := tables.FractionColumns(ta.medianR)
+	uNum, uDen := tables.FractionColumns(ta.medianU)
 	return tables.Task{
 		TaskID:           ta.spec.ID,
 		Repository:       ta.spec.Repository,
@@ -264,8 +266,12 @@ func (ta *taskArm) row() tables.Task {
 		ScoredRuns:       ta.scored,
 		MedianR:          stats.Float(ta.medianR),
 		MedianRExact:     exactText(ta.medianR),
+		MedianRNum:       rNum,
+		MedianRDen:       rDen,
 		MedianU:          stats.Float(ta.medianU),
 		MedianUExact:     exactText(ta.medianU),
+		MedianUNum:       uNum,
+		MedianUDen:       uDen,
 		MedianCost:       roundMoney(ta.medianCost),
 		MedianReviewCost: roundMoney(ta.medianReviewCost),
 		MedianNS:         roundInt(ta.medianNS),

@@ -83,7 +83,7 @@ func TestRenderMarkdownFindingsCap(t *testing.T) {
 		s.Rejections = append(s.Rejections, rules.Finding{Code: "c", Severity: rules.Warn, Line: int64(i + 1), File: "f"})
 	}
 	md := string(markdown.Render(scorecard.Build(nil, s, figuresOf(nil, s), ""), s))
-	if !strings.Contains(md, "… 3 more in rejections.parquet") {
+	if !strings.Contains(md, "… 3 more in campaign_findings.parquet") {
 		t.Error("no overflow line for the findings beyond the cap")
 	}
 }

@@ -53,9 +53,9 @@ func TestWrite(t *testing.T) {
 		}
 	})
 	t.Run("rejections_sorted", func(t *testing.T) {
-		rows, err := parquet.ReadFile[rules.Finding](filepath.Join(dir, "rejections.parquet"))
+		rows, err := parquet.ReadFile[rules.Finding](filepath.Join(dir, tables.CampaignFindingsTable+".parquet"))
 		if err != nil || len(rows) != 3 || rows[0].File != "manifest.json" || rows[1].Line != 1 {
-			t.Errorf("rejections.parquet %+v, err %v", rows, err)
+			t.Errorf("campaign_findings.parquet %+v, err %v", rows, err)
 		}
 	})
 	t.Run("byte_identical_rerun", func(t *testing.T) {

@@ -85,7 +85,12 @@ func readOutput(dir string) (*output, error) {
 	if o.tasks, err = readTable[tables.Task](dir, "tasks"); err != nil {
 		return nil, err
 	}
-	findings, err := readTable[rules.Finding](dir, "rejections")
+	findings, err := readTable[rules.Finding](dir, tables.CampaignFindingsTable)
+	if errors.Is(err, ErrNotOutput) { // an output written before tables/v3?
+		if legacy, lerr := readTable[rules.Finding](dir, legacyName(tables.CampaignFindingsTable)); lerr == nil {
+			findings, err = legacy, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +112,16 @@ func readOutput(dir string) (*output, error) {
 		return nil, err
 	}
 	return o, nil
+}
+
+// legacyName is the name a table had before tables/v3.
+func legacyName(table string) string {
+	for old, now := range tables.RenamedTables {
+		if now == table {
+			return old
+		}
+	}
+	return table
 }
 
 // readTable reads <name>.parquet of dir; a missing file means dir is not

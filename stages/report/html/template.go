@@ -106,7 +106,7 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 {{end}}{{end}}<h2 id="findings">Findings</h2>
 {{if .Findings}}<ul>
 {{range .Findings}}<li>{{.}}</li>
-{{end}}{{if .MoreFindings}}<li>… {{.MoreFindings}} more in rejections.parquet</li>
+{{end}}{{if .MoreFindings}}<li>… {{.MoreFindings}} more in campaign_findings.parquet</li>
 {{end}}</ul>
 {{else}}<p>None.</p>
 {{end}}<h2 id="intervals">Exploratory intervals (do not gate)</h2>

@@ -233,7 +233,7 @@ func writeFindings(b *bufio.Writer, fs []rules.Finding) {
 	sorted.Sort()
 	for i, f := range sorted {
 		if i == scorecard.MaxListedFindings {
-			fmt.Fprintf(b, "- … %d more in rejections.parquet\n", len(sorted)-i)
+			fmt.Fprintf(b, "- … %d more in campaign_findings.parquet\n", len(sorted)-i)
 			break
 		}
 		fmt.Fprintf(b, "- %s: %s\n", escapeMarkdown(string(f.Severity)), escapeMarkdown(f.Error()))

@@ -10,7 +10,7 @@ import (
 // human.go). Callers escape the result for their format.
 
 // MaxListedFindings bounds the findings listed one by one in report.md
-// and report.html; all of them are in rejections.parquet.
+// and report.html; all of them are in campaign_findings.parquet.
 const MaxListedFindings = 50
 
 // Int prints a count.

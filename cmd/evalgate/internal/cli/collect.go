@@ -23,14 +23,17 @@ func newCollectCmd(stdout io.Writer) *cobra.Command {
 DATASET as one Hive-partitioned Parquet dataset that DuckDB, Spark and Trino
 read as one table per table name:
 
-    DATASET/<table>/campaign_id=<campaign id>/part-0.parquet
+    DATASET/<table>/campaign_id=<campaign id>/run=<run id>/part-0.parquet
 
 Each part is the run's table file byte for byte (one schema per table, the
-schema version in its key-value metadata); the campaign ID comes from the
-path. Every file must carry this evalgate's schema version and its table's
-schema, so a dataset never mixes versions; nothing is written unless every
-input passes. A campaign collected again with the same tables is left
-unchanged; with other tables, or twice in one call, it is refused.
+schema version in its key-value metadata); the campaign and run IDs come
+from the path. The run ID is a digest of the output's scorecard and tables:
+a campaign's successive runs (more receipts, another evalgate) each get
+their own partition, so the dataset keeps their history, and the same
+output collected again is left unchanged. Every file must carry this
+evalgate's schema version, its table's schema and the scorecard's manifest
+digest, so a dataset never mixes versions; nothing is written unless every
+input passes.
 
 Exit 0 collected, 2 usage, 3 a refused or unreadable input, or I/O.`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -52,27 +55,30 @@ Exit 0 collected, 2 usage, 3 a refused or unreadable input, or I/O.`,
 			}
 			var ids []string
 			var rows int64
+			campaigns := map[string]bool{}
 			for _, c := range cs {
-				id := c.CampaignID
+				id := c.CampaignID + " run=" + c.RunID
 				if c.Unchanged {
 					id += " (unchanged)"
 				}
 				ids = append(ids, id)
 				rows += c.Rows
+				campaigns[c.CampaignID] = true
 			}
-			_, err = fmt.Fprintf(stdout, "collected %d campaign(s) into %s: %d rows in %d tables (%s)\n",
-				len(cs), into, rows, len(tables.Registry()), strings.Join(ids, ", "))
+			_, err = fmt.Fprintf(stdout, "collected %d run(s) of %d campaign(s) into %s: %d rows in %d tables (%s)\n",
+				len(cs), len(campaigns), into, rows, len(tables.Registry()), strings.Join(ids, ", "))
 			return err
 		},
 	}
 	cmd.Flags().StringVar(&into, "into", "", "dataset directory (created when absent)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print {dataset, schema_version, campaigns: [{campaign_id, dir, rows, unchanged}]}")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print {dataset, schema_version, campaigns: [{campaign_id, run_id, dir, rows, unchanged}]}")
 	return cmd
 }
 
 func writeCollectJSON(w io.Writer, dataset string, cs []stages.CollectedCampaign) error {
 	type campaign struct {
 		CampaignID string `json:"campaign_id"`
+		RunID      string `json:"run_id"`
 		Dir        string `json:"dir"`
 		Rows       int64  `json:"rows"`
 		Unchanged  bool   `json:"unchanged"`
@@ -83,7 +89,7 @@ func writeCollectJSON(w io.Writer, dataset string, cs []stages.CollectedCampaign
 		Campaigns     []campaign `json:"campaigns"`
 	}{Dataset: dataset, SchemaVersion: tables.SchemaVersion, Campaigns: []campaign{}}
 	for _, c := range cs {
-		out.Campaigns = append(out.Campaigns, campaign{c.CampaignID, c.Dir, c.Rows, c.Unchanged})
+		out.Campaigns = append(out.Campaigns, campaign{c.CampaignID, c.RunID, c.Dir, c.Rows, c.Unchanged})
 	}
 	b, err := json.Marshal(out, jsontext.WithIndent("  "))
 	if err != nil {

@@ -23,11 +23,16 @@ type outDir struct {
 	foreign  string // the first entry evalgate did not write, "" when none
 }
 
-// outputNames are the files of an output set.
+// outputNames are the files of an output set, and the tables earlier
+// versions wrote under other names (tables.RenamedTables), so that a run
+// replaces an output set of before the renaming.
 func outputNames() map[string]bool {
 	names := map[string]bool{report.ScorecardFile: true, report.ReportFile: true, report.HTMLFile: true}
 	for _, t := range tables.Registry() {
 		names[t.Name+".parquet"] = true
+	}
+	for old := range tables.RenamedTables {
+		names[old+".parquet"] = true
 	}
 	return names
 }

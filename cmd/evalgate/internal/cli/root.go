@@ -100,6 +100,7 @@ a regression), 2 usage error, 3 the tool could not finish (I/O).`,
 		newSynthCmd(stdout),
 		newPreflightCmd(stdout),
 		newCollectCmd(stdout),
+		newTablesCmd(stdout),
 	)
 	registerCompletions(root)
 	requireSubcommands(root)

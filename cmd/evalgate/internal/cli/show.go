@@ -75,7 +75,7 @@ type showSummary struct {
 	Decision         scorecard.DecisionResult `json:"decision"`
 	Gates            int                      `json:"gates"` // gate rows, passing or not
 	// RejectingFindings are the defects of the record that make the
-	// decision no_verdict, from rejections.parquet, in its order.
+	// decision no_verdict, from campaign_findings.parquet, in its order.
 	RejectingFindings []rules.Finding      `json:"rejecting_findings"`
 	Completion        scorecard.Completion `json:"completion"`
 	// ReviewerBenchmark is the reviewer benchmark's own counts and ledger
@@ -127,7 +127,7 @@ func readShow(dir string) (*showSummary, error) {
 		}
 	}
 	s.currency = readCurrency(filepath.Join(dir, "tokens.parquet"))
-	if s.RejectingFindings, err = readRejecting(filepath.Join(dir, "rejections.parquet")); err != nil {
+	if s.RejectingFindings, err = readRejecting(filepath.Join(dir, tables.CampaignFindingsTable+".parquet")); err != nil {
 		return nil, err
 	}
 	for _, t := range tables.Registry() {
@@ -138,7 +138,7 @@ func readShow(dir string) (*showSummary, error) {
 	return s, nil
 }
 
-// maxRejections caps the rejections.parquet show reads.
+// maxRejections caps the campaign_findings.parquet show reads.
 const maxRejections = 256 << 20
 
 // readRejecting reads the rejecting findings of a rejections table; a
@@ -262,7 +262,7 @@ func (s *showSummary) text() string {
 	b.WriteByte('\n')
 	fmt.Fprintf(&b, "report: %s, %s\n", s.Files.Report, s.Files.HTML)
 	fmt.Fprintf(&b, "scorecard: %s\n", s.Files.Scorecard)
-	fmt.Fprintf(&b, "tables: %d in %s (*.parquet, docs/tables.md)\n", len(s.Files.Tables), s.Out)
+	fmt.Fprintf(&b, "tables: %d in %s (*.parquet; their columns: evalgate tables)\n", len(s.Files.Tables), s.Out)
 	return b.String()
 }
 

@@ -29,7 +29,7 @@ func TestShowExitCodes(t *testing.T) {
 	if err := os.CopyFS(corrupt, os.DirFS(out)); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(corrupt, "rejections.parquet"), []byte("PAR1 not parquet PAR1"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(corrupt, "campaign_findings.parquet"), []byte("PAR1 not parquet PAR1"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -45,7 +45,7 @@ func TestShowExitCodes(t *testing.T) {
 		{"missing", []string{filepath.Join(base, "nope")}, ExitUsage, "is not a directory"},
 		{"no_scorecard", []string{noScorecard}, ExitUsage, "has no scorecard.json"},
 		{"not_a_scorecard", []string{notScorecard}, ExitUsage, "is not an evalgate scorecard"},
-		{"corrupt_table", []string{corrupt}, ExitFailure, "rejections.parquet"},
+		{"corrupt_table", []string{corrupt}, ExitFailure, "campaign_findings.parquet"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := mainCmd(append([]string{"show"}, c.args...)...)
