@@ -36,6 +36,8 @@ type pageFacts struct {
 	ScrollWidth   float64 `json:"scroll_width"`
 	// Details counts the <details> elements (the per-task drill-down).
 	Details int `json:"details"`
+	// Counts are the page's stated counts (data-count name → data-value).
+	Counts map[string]string `json:"counts"`
 }
 
 // figure is one drawn plot.
@@ -44,6 +46,16 @@ type figure struct {
 	Width  float64 `json:"width"`
 	Height float64 `json:"height"`
 	Marks  int     `json:"marks"` // circles and lines drawn
+	// ViewBox is the svg's viewBox attribute ("" when none): it scales
+	// with the page only with one.
+	ViewBox string `json:"viewbox"`
+	// Outside lists the marks and texts drawn outside the svg's box.
+	Outside []string `json:"outside"`
+	// AxisTitles are the texts of its axis titles (class axis-title).
+	AxisTitles []string `json:"axis_titles"`
+	// ArmColors maps each arm (data-arm of a mark) to the colours its
+	// marks are drawn in (fill, stroke).
+	ArmColors map[string][]string `json:"arm_colors"`
 }
 
 // probe runs in the page (through the DevTools protocol, which the page's
@@ -58,14 +70,29 @@ const probe = `(() => {
   }
   const figures = [...document.querySelectorAll('svg[data-figure]')].map(s => {
     const r = s.getBoundingClientRect();
-    return {name: s.dataset.figure, width: r.width, height: r.height, marks: s.querySelectorAll('circle, line').length};
+    const outside = [];
+    for (const m of s.querySelectorAll('circle, line, rect, text')) {
+      const b = m.getBoundingClientRect();
+      if (b.left < r.left - 1 || b.right > r.right + 1 || b.top < r.top - 1 || b.bottom > r.bottom + 1)
+        outside.push(m.localName + ':' + (m.textContent || m.getAttribute('class') || '').slice(0, 60));
+    }
+    const armColors = {};
+    for (const m of s.querySelectorAll('[data-arm]')) {
+      const st = getComputedStyle(m);
+      const c = st.fill + ' ' + st.stroke;
+      const list = armColors[m.dataset.arm] ??= [];
+      if (!list.includes(c)) list.push(c);
+    }
+    return {name: s.dataset.figure, width: r.width, height: r.height, marks: s.querySelectorAll('circle, line').length,
+      viewbox: s.getAttribute('viewBox') || '', outside,
+      axis_titles: [...s.querySelectorAll('.axis-title')].map(t => t.textContent), arm_colors: armColors};
   });
   const vw = document.documentElement.clientWidth;
   const overflow = [];
-  for (const e of document.querySelectorAll('table, svg, pre')) {
-    if (e.closest('.scroll')) continue;
+  for (const e of document.body.querySelectorAll('*')) {
+    if (e.closest('.scroll') || e.closest('svg') && e.localName !== 'svg') continue;
     const r = e.getBoundingClientRect();
-    if (r.right > vw + 1) overflow.push(e.localName + ':' + (e.dataset.figure || e.querySelector('caption')?.textContent || ''));
+    if (r.right > vw + 1) overflow.push(e.localName + ':' + (e.dataset?.figure || e.querySelector?.('caption')?.textContent || e.textContent.slice(0, 60)));
   }
   const csp = document.querySelector('meta[http-equiv="Content-Security-Policy"]');
   return {
@@ -76,6 +103,7 @@ const probe = `(() => {
     csp: csp ? csp.content : '', overflow, viewport_width: vw,
     scroll_width: document.documentElement.scrollWidth,
     details: document.querySelectorAll('details').length,
+    counts: Object.fromEntries([...document.querySelectorAll('[data-count]')].map(e => [e.dataset.count, e.dataset.value])),
   };
 })()`
 
@@ -87,11 +115,11 @@ type consoleMessage struct {
 
 func (m consoleMessage) String() string { return m.Source + " " + m.Level + ": " + m.Text }
 
-// load opens path in a new tab 1280 px wide, waits for its load event and
-// returns the facts and every console message the tab produced.
-func (b *browser) load(ctx context.Context, path string) (pageFacts, []consoleMessage, error) {
+// load opens path in a new tab width px wide, waits for its load event
+// and returns the facts and every console message the tab produced.
+func (b *browser) load(ctx context.Context, path string, width int) (pageFacts, []consoleMessage, error) {
 	var facts pageFacts
-	msgs, err := b.evaluate(ctx, path, 1280, probe, &facts)
+	msgs, err := b.evaluate(ctx, path, width, probe, &facts)
 	return facts, msgs, err
 }
 

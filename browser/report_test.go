@@ -1,6 +1,7 @@
 package browser_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"github.com/evalgate/evalgate/fixtures"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/report"
+	"github.com/evalgate/evalgate/tables"
+	"github.com/parquet-go/parquet-go"
 )
 
 // writeReport runs the pipeline (intervals included) on the campaign in
@@ -84,12 +87,89 @@ func TestReportInChromium(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			path := writeReport(t, c.dir(t))
-			facts, msgs, err := b.load(ctx, path)
-			if err != nil {
-				t.Fatal(err)
+			for _, width := range []int{1280, 390} {
+				t.Run(fmt.Sprint(width), func(t *testing.T) {
+					facts, msgs, err := b.load(ctx, path, width)
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkPage(t, c, facts, msgs)
+					checkPlots(t, facts)
+					checkCounts(t, filepath.Dir(path), facts)
+				})
 			}
-			checkPage(t, c, facts, msgs)
 		})
+	}
+}
+
+// checkPlots: every plot scales (a viewBox), draws every mark and label
+// inside its box, titles its axes, and gives each arm its own colour.
+func checkPlots(t *testing.T, facts pageFacts) {
+	t.Helper()
+	for _, f := range facts.Figures {
+		if f.ViewBox == "" {
+			t.Errorf("plot %s has no viewBox: it cannot scale", f.Name)
+		}
+		for _, o := range f.Outside {
+			t.Errorf("plot %s draws %s outside its box", f.Name, o)
+		}
+		if len(f.AxisTitles) == 0 {
+			t.Errorf("plot %s has no axis title", f.Name)
+		}
+		if f.Name == "task-r" && len(f.AxisTitles) < 2 {
+			t.Errorf("plot task-r titles %q: want both axes", f.AxisTitles)
+		}
+		seen := map[string]string{}
+		for arm, colors := range f.ArmColors {
+			if len(colors) != 1 {
+				t.Errorf("plot %s draws arm %s in %d colours %q", f.Name, arm, len(colors), colors)
+			}
+			for _, c := range colors {
+				if other, dup := seen[c]; dup {
+					t.Errorf("plot %s draws arms %s and %s in the same colour %s", f.Name, other, arm, c)
+				}
+				seen[c] = arm
+			}
+		}
+		if f.Name == "task-r" && len(f.ArmColors) < 2 {
+			t.Errorf("plot task-r marks %d arms with data-arm, want every arm", len(f.ArmColors))
+		}
+	}
+}
+
+// checkCounts: every count the page states equals the row count of the
+// table it counts, read from the Parquet files written beside the page.
+func checkCounts(t *testing.T, out string, facts pageFacts) {
+	t.Helper()
+	rows := func(table string) int64 {
+		f, err := os.Open(filepath.Join(out, table+".parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pf, err := parquet.OpenFile(f, st.Size())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pf.NumRows()
+	}
+	counted := map[string]string{"sessions": "sessions", "runs": "runs", "findings": tables.CampaignFindingsTable}
+	if rows("reviews") > 0 { // a reviewer benchmark counts its review attempts, and has no sessions or runs
+		counted = map[string]string{"attempts": "reviews", "findings": tables.CampaignFindingsTable}
+	}
+	for count, table := range counted {
+		got, ok := facts.Counts[count]
+		if !ok {
+			t.Errorf("the page states no %s count", count)
+			continue
+		}
+		if want := rows(table); got != fmt.Sprint(want) {
+			t.Errorf("the page says %s %s; %s.parquet has %d rows", got, count, table, want)
+		}
 	}
 }
 

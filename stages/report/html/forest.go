@@ -28,7 +28,7 @@ func forestPlots(rows []scorecard.IntervalResult, gates []scorecard.GateResult) 
 		groups[r.Unit] = append(groups[r.Unit], r)
 	}
 	if len(units) == 0 {
-		return []template.HTML{emptyPlot("No interval with status ok to plot.")}
+		return nil // no interval with status ok: no plot
 	}
 	out := make([]template.HTML, 0, len(units))
 	for _, u := range units {
@@ -116,7 +116,8 @@ func forestPlot(unit string, rows []scorecard.IntervalResult, gates []scorecard.
 		bottom += heights[i]
 	}
 	title := "Exploratory intervals, unit " + unit
-	p := newSVG("forest-"+unit, int(forestLabelW+forestPlotW+forestSummaryW), int(bottom+66), title)
+	p := newSVG("forest-"+unit, int(forestLabelW+forestPlotW+forestSummaryW), int(bottom+84), title)
+	p.axisTitle(forestLabelW+forestPlotW/2, bottom+34, "middle", "estimate and interval ("+unit+")", false)
 	p.text(4, 14, "start", svgText(title, 60))
 	for _, v := range ax.ticks() {
 		p.line(x(v), plotTop-6, x(v), bottom, "grid")
@@ -153,9 +154,9 @@ func forestPlot(unit string, rows []scorecard.IntervalResult, gates []scorecard.
 	if anyRef {
 		legend += " Red tick: the threshold of the gate that reads this statistic's point value."
 	}
-	p.text(4, bottom+38, "start", svgText(legend, 200))
+	p.text(4, bottom+56, "start", svgText(legend, 200))
 	if anyClipped {
-		p.text(4, bottom+54, "start", "*clipped: a bound fell outside the statistic’s range (a fraction’s is [0, 1]) and was moved onto it.")
+		p.text(4, bottom+72, "start", "*clipped: a bound fell outside the statistic’s range (a fraction’s is [0, 1]) and was moved onto it.")
 	}
 	return p.html()
 }

@@ -73,7 +73,7 @@ type htmlPage struct {
 	DecisionPass bool
 	FailingGates []failingGate
 	Reason       string
-	Completion   []string
+	Completion   []completionItem
 	Gates        htmlTable
 	TaskRPlot    template.HTML
 	RatioPlot    template.HTML
@@ -126,7 +126,7 @@ func Write(w io.Writer, sc scorecard.Scorecard, s *tables.Set) error {
 		DecisionPass: sc.Decision.Decision == tables.DecisionAdvance,
 		FailingGates: failingGateLines(sc.Decision, sc.CostAndTime.Currency),
 		Reason:       plainText(sc.Decision.Reason),
-		Completion:   completionLines(sc.Completion),
+		Completion:   completionLines(sc),
 		Gates:        gatesTable(sc.Gates, sc.CostAndTime.Currency),
 		TaskRPlot:    taskRPlot(sc),
 		RatioPlot:    ratioPlot(sc.Gates, sc.CostAndTime.Currency),
@@ -145,8 +145,8 @@ func Write(w io.Writer, sc scorecard.Scorecard, s *tables.Set) error {
 		Benchmark:    reviewerBenchmark(sc),
 	}
 	p.Findings, p.MoreFindings = findingLines(s.Rejections)
-	if p.Benchmark != nil { // its own counts and gates, and no paired-review section (rbench.go)
-		p.Completion, p.Gates = p.Benchmark.Completion, p.Benchmark.Gates
+	if p.Benchmark != nil { // its own gates, and no paired-review section (rbench.go); its counts are completionLines'
+		p.Gates = p.Benchmark.Gates
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if err := pageTemplate.Execute(bw, p); err != nil {
@@ -230,11 +230,36 @@ func failingGateLines(d scorecard.DecisionResult, currency string) []failingGate
 	return out
 }
 
-func completionLines(c scorecard.Completion) []string {
-	return []string{
-		fmt.Sprintf("Sessions: %d (%s); by status: %s", c.Sessions, countsPlain(c.SessionsByClassification), countsPlain(c.SessionsByStatus)),
-		fmt.Sprintf("Runs: %d planned, %d scored, %d unscored (%s)", c.Runs, c.RunsScored, c.RunsUnscored, countsPlain(c.RunsByClassification)),
-		fmt.Sprintf("Findings: %d (%s)", c.Findings, countsPlain(c.FindingsBySeverity)),
+// completionItem is one count of the completion list: what it counts
+// (data-count, the table it counts: sessions, runs, attempts or findings),
+// the count (data-value) and the line shown.
+type completionItem struct {
+	Count string
+	Value int64
+	Text  string
+}
+
+// completionLines are the campaign's own counts, in the kind's words: a
+// system comparison's runs are its workflows; a reviewer benchmark counts
+// its scheduled review attempts (the reviews table) instead of sessions
+// and runs, which it has none of.
+func completionLines(sc scorecard.Scorecard) []completionItem {
+	c := sc.Completion
+	findings := completionItem{"findings", c.Findings, fmt.Sprintf("Findings about the record: %d (%s)", c.Findings, countsPlain(c.FindingsBySeverity))}
+	if rb := sc.ReviewerBenchmark; rb != nil {
+		return []completionItem{
+			{"attempts", rb.Scheduled, fmt.Sprintf("Review attempts: %d scheduled over %d cases (%s)", rb.Scheduled, rb.Cases, countsPlain(rb.Attempts))},
+			findings,
+		}
+	}
+	runs := "Runs"
+	if sc.Kind == rules.KindSystemComparison {
+		runs = "Workflows (runs)"
+	}
+	return []completionItem{
+		{"sessions", c.Sessions, fmt.Sprintf("Sessions: %d (%s); by status: %s", c.Sessions, countsPlain(c.SessionsByClassification), countsPlain(c.SessionsByStatus))},
+		{"runs", c.Runs, fmt.Sprintf("%s: %d planned, %d scored, %d unscored (%s)", runs, c.Runs, c.RunsScored, c.RunsUnscored, countsPlain(c.RunsByClassification))},
+		findings,
 	}
 }
 

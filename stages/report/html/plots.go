@@ -21,9 +21,9 @@ const (
 	rowHeight  = 24.0
 )
 
-func emptyPlot(msg string) template.HTML {
-	return template.HTML("<p>" + svgText(msg, 200) + "</p>") //nolint:gosec // escaped
-}
+// emptyPlot is what a plot with nothing to draw is: nothing, so that its
+// section is left out (a section that does not apply is not shown).
+func emptyPlot(string) template.HTML { return "" }
 
 // taskRPlot draws, per task, each arm's task-median R (baseline hollow,
 // other arms filled, joined by a slope line) on [0, 1] with the floor.
@@ -52,7 +52,9 @@ func taskRPlot(sc scorecard.Scorecard) template.HTML {
 		maxLines = max(maxLines, len(wrapLabel(task, labelRunes)))
 	}
 	width := plotLeft + slot*float64(len(tasks)) + 90
-	p := newSVG("task-r", int(width), int(plotTop+plotHeight+44+lineHeight*float64(maxLines)+legendRow*float64(len(arms))), "Task-median R per task and arm with the floor "+floorText)
+	p := newSVG("task-r", int(width), int(plotTop+plotHeight+62+lineHeight*float64(maxLines)+legendRow*float64(len(arms))), "Task-median R per task and arm with the floor "+floorText)
+	p.axisTitle(12, plotTop+plotHeight/2, "middle", "task-median R", true)
+	p.axisTitle(plotLeft+slot*float64(len(tasks))/2, plotTop+plotHeight+20+lineHeight*float64(maxLines), "middle", "task", false)
 	y := func(v float64) float64 { return plotTop + (1-v)*plotHeight }
 	for _, g := range []float64{0, 0.2, 0.4, 0.6, 0.8, 1} {
 		p.line(plotLeft, y(g), width-90, y(g), "grid")
@@ -70,7 +72,7 @@ func taskRPlot(sc scorecard.Scorecard) template.HTML {
 		drawTaskArms(p, task, arms, xs, values, y)
 		p.textLines(cx, plotTop+plotHeight+16, "middle", wrapLabel(task, labelRunes))
 	}
-	drawArmLegend(p, arms, plotTop+plotHeight+30+lineHeight*float64(maxLines))
+	drawArmLegend(p, arms, plotTop+plotHeight+48+lineHeight*float64(maxLines))
 	return p.html()
 }
 
@@ -93,22 +95,18 @@ func drawTaskArms(p *svg, task string, arms []string, xs []float64, values map[t
 			p.text(xs[k], plotTop+plotHeight-4, "middle", "n/a")
 			continue
 		}
-		class := "treat"
-		if k == 0 {
-			class = "base"
-		}
-		p.circle(xs[k], y(v), 4.5, class, task+" "+arm+": median R "+r.Exact)
+		p.armCircle(xs[k], y(v), 4.5, k, arm, task+" "+arm+": median R "+r.Exact)
 	}
 }
 
 // drawArmLegend writes one legend row per arm, the first at baseline y.
 func drawArmLegend(p *svg, arms []string, y float64) {
 	for k, arm := range arms {
-		class, label := "treat", arm
+		label := arm
 		if k == 0 {
-			class, label = "base", arm+" (baseline)"
+			label = arm + " (baseline)"
 		}
-		p.circle(plotLeft, y-4, 4.5, class, label)
+		p.armCircle(plotLeft, y-4, 4.5, k, arm, label)
 		p.textLines(plotLeft+8, y, "start", wrapLabel(label, 80))
 		y += legendRow
 	}
@@ -151,7 +149,8 @@ func ratioPlot(gates []scorecard.GateResult, currency string) template.HTML {
 		heights[i] = math.Max(rowHeight, lineHeight*float64(len(r.label))+11)
 		bottom += heights[i]
 	}
-	p := newSVG("ratios", int(labelW+plotW+300), int(bottom+52), "Cost and time ratio gates: observed value against threshold")
+	p := newSVG("ratios", int(labelW+plotW+300), int(bottom+70), "Cost and time ratio gates: observed value against threshold")
+	p.axisTitle(labelW+plotW/2, bottom+34, "middle", "ratio of the candidate to the baseline (1 = no change)", false)
 	x := func(v float64) float64 { return ax.pos(v, labelW, labelW+plotW) }
 	for _, v := range ax.ticks() {
 		p.line(x(v), plotTop-6, x(v), bottom, "grid")
@@ -172,7 +171,7 @@ func ratioPlot(gates []scorecard.GateResult, currency string) template.HTML {
 		p.text(labelW+plotW+12, cy+4, "start", svgText(observed+" vs "+r.g.Threshold+": "+result, 80))
 		y += heights[i]
 	}
-	p.text(4, bottom+36, "start", "● observed (green pass, red FAIL), red tick: threshold, dashed: 1 (parity).")
+	p.text(4, bottom+54, "start", "● observed (green pass, red FAIL), red tick: threshold, dashed: 1 (parity).")
 	return p.html()
 }
 

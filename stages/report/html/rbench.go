@@ -1,7 +1,6 @@
 package html
 
 import (
-	"fmt"
 	"html/template"
 
 	"github.com/evalgate/evalgate/stages/report/scorecard"
@@ -24,7 +23,6 @@ type benchmarkSection struct {
 	Note       string
 	Ledger     string
 	LedgerRole htmlTable // the ledger by role
-	Completion []string  // the kind's own counts, the page's completion in place of sessions and runs
 	Gates      htmlTable // the page's gates, each compared difference beside its threshold
 }
 
@@ -48,8 +46,6 @@ func reviewerBenchmark(sc scorecard.Scorecard) *benchmarkSection {
 	for _, r := range rows {
 		s.LedgerRole.Rows = append(s.LedgerRole.Rows, cells(r...))
 	}
-	s.Completion = append(plainList(rb.BenchmarkCompletion()),
-		fmt.Sprintf("Findings: %d (%s)", sc.Completion.Findings, countsPlain(sc.Completion.FindingsBySeverity)))
 	currency := sc.CostAndTime.Currency
 	if rb.Ledger != nil && rb.Ledger.Currency != "" {
 		currency = rb.Ledger.Currency

@@ -40,6 +40,27 @@ func (s *svg) line(x1, y1, x2, y2 float64, class string) {
 	fmt.Fprintf(&s.b, `<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", class, ff(x1), ff(y1), ff(x2), ff(y2))
 }
 
+// armCircle is a mark of arm (its k-th in the plot's arm order): one
+// colour-blind-safe colour per arm (the Okabe–Ito palette; the baseline,
+// k = 0, hollow), data-arm naming the arm.
+func (s *svg) armCircle(x, y, r float64, k int, arm, title string) {
+	fmt.Fprintf(&s.b, `<circle class="arm-%d" data-arm="%s" cx="%s" cy="%s" r="%s"><title>%s</title></circle>`+"\n",
+		k%armColors, svgText(arm, 200), ff(x), ff(y), ff(r), svgText(title, 200))
+}
+
+// armColors is how many arm colours the page's style defines (arm-0 …).
+const armColors = 7
+
+// axisTitle writes an axis's title; vertical rotates it to read upwards
+// along a y axis.
+func (s *svg) axisTitle(x, y float64, anchor, label string, vertical bool) {
+	rotate := ""
+	if vertical {
+		rotate = fmt.Sprintf(` transform="rotate(-90 %s %s)"`, ff(x), ff(y))
+	}
+	fmt.Fprintf(&s.b, `<text class="axis-title" x="%s" y="%s" text-anchor="%s"%s>%s</text>`+"\n", ff(x), ff(y), anchor, rotate, svgText(label, 120))
+}
+
 func (s *svg) circle(x, y, r float64, class, title string) {
 	fmt.Fprintf(&s.b, `<circle class="%s" cx="%s" cy="%s" r="%s"><title>%s</title></circle>`+"\n",
 		class, ff(x), ff(y), ff(r), svgText(title, 200))

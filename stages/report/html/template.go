@@ -7,7 +7,8 @@ import (
 )
 
 // pageCSS is report.html's one <style> element. It never contains '<'.
-const pageCSS = `body { font-family: sans-serif; margin: 2em auto; max-width: 72em; color: #1a1a1a; line-height: 1.4; }
+const pageCSS = `body { font-family: sans-serif; margin: 2em auto; padding: 0 0.5em; max-width: 72em; color: #1a1a1a; line-height: 1.4; }
+h1, h2, h3, p, li, summary { overflow-wrap: anywhere; }
 h1 { font-size: 1.5em; }
 h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
 .scroll { overflow-x: auto; max-width: 100%; margin: 1em 0; }
@@ -27,14 +28,20 @@ td.fail { color: #b71c1c; font-weight: bold; }
 .decision.advance { border-color: #1b5e20; }
 .decision.hold { border-color: #b71c1c; }
 .exploratory { border-left: 4px solid #888; padding-left: 1em; }
-svg { display: block; margin: 1em 0; font-family: sans-serif; font-size: 11px; }
+svg { display: block; margin: 1em 0; font-family: sans-serif; font-size: 11px; max-width: 100%; height: auto; }
+svg .axis-title { font-weight: bold; fill: #333; }
 svg .axis { stroke: #444; stroke-width: 1; }
 svg .grid { stroke: #ddd; stroke-width: 1; }
 svg .floor { stroke: #b71c1c; stroke-width: 1.5; stroke-dasharray: 6 3; }
 svg .parity { stroke: #888; stroke-width: 1; stroke-dasharray: 2 2; }
 svg .slope { stroke: #888; stroke-width: 1; }
-svg .base { fill: #ffffff; stroke: #1f4e9c; stroke-width: 2; }
-svg .treat { fill: #e07b00; stroke: #e07b00; }
+svg .arm-0 { fill: #ffffff; stroke: #0072b2; stroke-width: 2; }
+svg .arm-1 { fill: #e69f00; stroke: #e69f00; }
+svg .arm-2 { fill: #009e73; stroke: #009e73; }
+svg .arm-3 { fill: #cc79a7; stroke: #cc79a7; }
+svg .arm-4 { fill: #56b4e9; stroke: #56b4e9; }
+svg .arm-5 { fill: #d55e00; stroke: #d55e00; }
+svg .arm-6 { fill: #000000; stroke: #000000; }
 svg .thr { stroke: #b71c1c; stroke-width: 2; }
 svg .obs-pass { fill: #1b5e20; }
 svg .obs-fail { fill: #b71c1c; }
@@ -84,14 +91,15 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 <h2 id="completion">Completion</h2>
 <p>A complete run is not a success: the decision above is the verdict.</p>
 <ul>
-{{range .Completion}}<li>{{.}}</li>
+{{range .Completion}}<li data-count="{{.Count}}" data-value="{{.Value}}">{{.Text}}</li>
 {{end}}</ul>
 <h2 id="gates">Gates</h2>
 {{if .Gates.Rows}}{{.Gates.HTML}}{{else}}<p>No gate was evaluated.</p>
-{{end}}{{if .Benchmark}}{{template "benchmark" .Benchmark}}{{else}}<h3>Paired task R</h3>
+{{end}}{{if .Benchmark}}{{template "benchmark" .Benchmark}}{{else}}{{if .TaskRPlot}}<h3>Paired task R</h3>
 <div class="scroll">{{.TaskRPlot}}</div>
-<h3>Cost and time ratios against their thresholds</h3>
+{{end}}{{if .RatioPlot}}<h3>Cost and time ratios against their thresholds</h3>
 <div class="scroll">{{.RatioPlot}}</div>
+{{end}}
 <h2 id="scorecards">Scorecards</h2>
 <h3>Source and protocol correctness</h3>
 {{.Source.HTML}}<h3>Final evidence and plan correctness</h3>

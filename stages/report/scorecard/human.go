@@ -266,12 +266,15 @@ func Shown(r *Ratio) string {
 }
 
 // Bound prints a display float (an interval's estimate or bound) with
-// ShownDecimals decimals; "n/a" for none.
+// ShownDecimals decimals, rounded as every exact value is: from the
+// shortest decimal that reads back as the float (0.94375, not the
+// 0.943749999… the float holds), halves away from zero, so that the same
+// value prints the same in the gates and the intervals; "n/a" for none.
 func Bound(f *float64) string {
 	if f == nil {
 		return "n/a"
 	}
-	r, ok := new(big.Rat).SetString(fmt.Sprintf("%.17g", *f))
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(*f, 'g', -1, 64))
 	if !ok {
 		return FloatText(f)
 	}

@@ -98,3 +98,25 @@ func TestNumberRulesDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestOneRoundingRule: a value prints the same wherever it is shown: an
+// interval's estimate (a float) and a gate's exact observation, 0.94375 =
+// 151/160, both round half away from zero to 0.9438.
+func TestOneRoundingRule(t *testing.T) {
+	f := 0.94375 // the float64 nearest 151/160 is 0.943749999999999966…
+	if got := Bound(&f); got != "0.9438" {
+		t.Errorf("Bound(0.94375) = %q, want 0.9438", got)
+	}
+	if got := Shown(&Ratio{Exact: "151/160"}); got != "0.9438 (151/160)" {
+		t.Errorf("Shown(151/160) = %q, want 0.9438 (151/160)", got)
+	}
+	if got := Quantity(UnitR, ptr("151/160"), ""); got != "0.9438 (151/160)" {
+		t.Errorf("Quantity(r, 151/160) = %q", got)
+	}
+	g := -0.00005 // halves away from zero: -0.0001
+	if got := Bound(&g); got != "-0.0001" {
+		t.Errorf("Bound(-0.00005) = %q, want -0.0001", got)
+	}
+}
+
+func ptr(s string) *string { return &s }
