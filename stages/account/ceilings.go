@@ -71,13 +71,17 @@ func (a *accountant) sessionCeilings(line tables.Line[tables.Receipt], row *tabl
 	over := func(code rules.Code, ptr, what string, v int64, ceiling *int64) {
 		if exceeds(v, ceiling) {
 			ok = false
-			a.add(line, code, rules.ClassOf(code).Severity(), ptr, fmt.Sprintf("The session's %s (%d) exceeds the per-session ceiling (%d).", what, v, *ceiling))
+			unit := "tokens"
+			if ptr == "/ended_at" {
+				unit = "ns"
+			}
+			a.add(line, code, rules.ClassOf(code).Severity(), ptr, fmt.Sprintf("The session's %s (%s) exceeds the per-session ceiling (%s).", what, inUnit(unit, v), inUnit(unit, *ceiling)))
 		}
 	}
 	if row.DurationNS == nil {
 		ok = false
 	} else {
-		over(rules.CodeCeilingSessionWall, "/ended_at", "wall time in ns", *row.DurationNS, a.limits.sessionWallNS)
+		over(rules.CodeCeilingSessionWall, "/ended_at", "wall time", *row.DurationNS, a.limits.sessionWallNS)
 	}
 	over(rules.CodeCeilingSessionInput, "/meter", "cumulative input", row.InputTotal, a.limits.sessionInput)
 	over(rules.CodeCeilingSessionOutput, "/meter", "billed output", row.Output, a.limits.sessionOutput)
@@ -138,11 +142,21 @@ func (a *accountant) campaignCeilings() {
 	}
 	a.countCeiling("planned_sessions", rules.CodeCeilingPlannedSessions, "sessions", "planned sessions", &planned, a.limits.planned)
 	a.countCeiling("total_sessions", rules.CodeCeilingTotalSessions, "sessions", "dispatched sessions", &u.Sessions, a.limits.total)
-	a.countCeiling("wall_time", rules.CodeCeilingCampaignWall, "ns", "wall time in ns (first start to last end)", wall, a.limits.campaignWallNS)
+	a.countCeiling("wall_time", rules.CodeCeilingCampaignWall, "ns", "wall time (first start to last end)", wall, a.limits.campaignWallNS)
 	a.countCeiling("input_tokens", rules.CodeCeilingCampaignInput, "tokens", "accounted and held input", &u.InputTokens, a.limits.campaignInput)
 	a.countCeiling("output_tokens", rules.CodeCeilingCampaignOutput, "tokens", "accounted and held output", &u.OutputTokens, a.limits.campaignOutput)
 	a.moneyCeiling("reference_cost", rules.CodeCeilingReferenceCost, "reference cost", u.ReferenceCost, a.limits.referenceCost)
 	a.moneyCeiling("actual_cost", rules.CodeCeilingActualCost, "attributable actual cost", u.ActualCost, a.limits.actualCost)
+}
+
+// inUnit prints a count in its unit for a finding's message: a duration
+// in hours, minutes and seconds (exact: "1h34m35.532s"), never a count of
+// nanoseconds; any other count as it is, with its unit.
+func inUnit(unit string, v int64) string {
+	if unit == "ns" {
+		return time.Duration(v).String()
+	}
+	return fmt.Sprintf("%d %s", v, unit)
 }
 
 // countCeiling records a count or duration ceiling: held when the use is
@@ -159,7 +173,7 @@ func (a *accountant) countCeiling(name string, code rules.Code, unit, what strin
 		if !held {
 			row.Code = string(code)
 			a.findings = append(a.findings, rules.Finding{Code: code, Severity: rules.ClassOf(code).Severity(), File: manifestFile, Pointer: row.Pointer,
-				Message: fmt.Sprintf("The campaign's %s (%d) exceeds its ceiling (%d).", what, *use, *limit)})
+				Message: fmt.Sprintf("The campaign's %s (%s) exceeds its ceiling (%s).", what, inUnit(unit, *use), inUnit(unit, *limit))})
 		}
 	}
 	a.ceilings = append(a.ceilings, row)

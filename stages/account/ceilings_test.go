@@ -108,3 +108,18 @@ func TestPlannedSessions(t *testing.T) {
 		t.Errorf("PlannedSessions(system comparison) = %d, want 72", got)
 	}
 }
+
+// TestFindingUnits: a ceiling finding prints a duration in hours, minutes
+// and seconds, never in nanoseconds: 5,675,532,000,000 ns is 1 h 34 min
+// 35.532 s.
+func TestFindingUnits(t *testing.T) {
+	for _, c := range []struct {
+		unit string
+		v    int64
+		want string
+	}{{"ns", 5_675_532_000_000, "1h34m35.532s"}, {"ns", 240_000_000_000, "4m0s"}, {"tokens", 90001, "90001 tokens"}} {
+		if got := inUnit(c.unit, c.v); got != c.want {
+			t.Errorf("inUnit(%s, %d) = %q, want %q", c.unit, c.v, got, c.want)
+		}
+	}
+}

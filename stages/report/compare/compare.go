@@ -34,6 +34,8 @@ package compare
 import (
 	"cmp"
 	"fmt"
+
+	"github.com/go-json-experiment/json"
 	"math/big"
 	"strings"
 
@@ -104,6 +106,9 @@ type Side struct {
 	ManifestSHA256 string         `json:"manifest_sha256"`
 	Decision       tables.Verdict `json:"decision"`
 	Arm            string         `json:"arm"` // the decision's arm: the candidate
+	// Policy is the scorecard's policy label ("custom policy X — not
+	// contract #741's frozen rules"); "" for an output that names none.
+	Policy string `json:"policy,omitempty"`
 }
 
 // Difference is one value that is not the same in OLD and NEW.
@@ -251,8 +256,14 @@ func undirectPolicyConsequences(out []Difference) {
 }
 
 func side(o *output) Side {
+	var p struct {
+		Label string `json:"label"`
+	}
+	if len(o.policy) > 0 {
+		_ = json.Unmarshal(o.policy, &p, json.RejectUnknownMembers(false))
+	}
 	return Side{Dir: o.dir, CampaignID: o.scorecard.CampaignID,
-		ManifestSHA256: o.scorecard.ManifestSHA256, Decision: o.decision.Decision, Arm: o.decision.Arm}
+		ManifestSHA256: o.scorecard.ManifestSHA256, Decision: o.decision.Decision, Arm: o.decision.Arm, Policy: p.Label}
 }
 
 // differ accumulates differences.

@@ -491,7 +491,7 @@ func TestComparePolicyMember(t *testing.T) {
 		"evaluator": {"version": "0.2.0"}}`
 	base := writeOutput(t, nil)
 	old := withPolicy(t, base, preset)
-	if c, err := Dirs(old, withPolicy(t, base, strings.ReplaceAll(preset, `"0.1.0"`, `"0.2.0"`)), Options{}); err != nil || c.Changed {
+	if c, err := Dirs(old, withPolicy(t, base, strings.ReplaceAll(preset, `"0.1.0"`, `"0.2.0"`)), Options{}); err != nil || c.Changed || c.New.Policy != "preset" {
 		t.Errorf("the same policy (another evaluator version): %v, changed %v", err, c != nil && c.Changed)
 	}
 	_, err := Dirs(old, withPolicy(t, base, custom), Options{})

@@ -34,6 +34,9 @@ func (c *Comparison) WriteMarkdown(w io.Writer, failOn FailOn) error {
 		esc(string(c.Old.Decision)), esc(string(c.New.Decision)), c.countsText())
 	fmt.Fprintf(&b, "Old: %s (campaign %s). New: %s (campaign %s). Tolerance %s.\n\n",
 		esc(c.Old.Dir), esc(c.Old.CampaignID), esc(c.New.Dir), esc(c.New.CampaignID), esc(c.Tolerance))
+	if c.Old.Policy != "" || c.New.Policy != "" {
+		fmt.Fprintf(&b, "Policy: %s → %s.\n\n", esc(cmp.Or(c.Old.Policy, "(not named)")), esc(cmp.Or(c.New.Policy, "(not named)")))
+	}
 	if c.PolicyChanged {
 		fmt.Fprintf(&b, "**Policy changed** (`--allow-policy-change`): %d number(s) of the policy differ. They are listed as policy changes, "+
 			"and the decision and the pass of a gate whose threshold changed are not read as better or worse.\n\n", c.Counts.PolicyChange)

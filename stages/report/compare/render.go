@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -165,6 +166,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "old: %s (campaign %q, manifest %s)\n", c.Old.Dir, c.Old.CampaignID, c.Old.ManifestSHA256)
 	fmt.Fprintf(&b, "new: %s (campaign %q, manifest %s)\n", c.New.Dir, c.New.CampaignID, c.New.ManifestSHA256)
 	fmt.Fprintf(&b, "decision: %s -> %s\n", c.Old.Decision, c.New.Decision)
+	if c.Old.Policy != "" || c.New.Policy != "" {
+		fmt.Fprintf(&b, "policy: %s -> %s\n", cmp.Or(c.Old.Policy, "(not named)"), cmp.Or(c.New.Policy, "(not named)"))
+	}
 	if c.PolicyChanged {
 		b.WriteString("policy: changed (--allow-policy-change): a threshold, gate or ceiling differs; the decision and those gates' pass have no direction\n")
 	}
