@@ -29,6 +29,8 @@ func layer(pkg string) string {
 		return "rules"
 	case rel == "importers":
 		return "importers"
+	case rel == "confined":
+		return "confined"
 	case strings.HasPrefix(rel, "stats/boot"):
 		return "boot"
 	case strings.HasPrefix(rel, "stats"):
@@ -43,6 +45,8 @@ func layer(pkg string) string {
 // this module in layer to. Imports go one way: cmd → stages → stage →
 // tables → rules, and stats. rules (codes, findings, rules, gates and
 // presets) imports nothing of this module; every layer may import it.
+// confined (campaign file access and atomic output) imports only rules;
+// every layer but stats may import it.
 // importers (the Inspect, Codex and Harbor readers that write campaigns)
 // sit beside the stages: the orchestrator and cmd use them, and they read
 // documents with the load stage, which never imports them. A stage never imports another stage, and nothing below cmd
@@ -55,6 +59,10 @@ func allowed(from, to string) bool {
 	case from == "rules":
 		return false
 	case to == "rules":
+		return from != "stats" && from != "boot"
+	case from == "confined":
+		return false
+	case to == "confined":
 		return from != "stats" && from != "boot"
 	case from == "cmd":
 		return true
@@ -130,6 +138,8 @@ func TestImportRuleRejects(t *testing.T) {
 		{"stages", "boot"},
 		{"stats", "boot"},
 		{"rules", "tables"},
+		{"confined", "tables"},
+		{"stats", "confined"},
 		{"stage:load", "importers"},
 		{"importers", "stage:account"},
 		{"importers", "stages"},

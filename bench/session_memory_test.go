@@ -26,11 +26,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/fixtures"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/stages/report"
-	"github.com/evalgate/evalgate/tables"
 )
 
 // The campaign the benchmarks measure: what make bench-scale writes (5%
@@ -54,9 +54,9 @@ func synthCampaign(b *testing.B) (string, int64) {
 }
 
 // openCampaign opens dir the way evalgate run does (confined, os.Root).
-func openCampaign(b *testing.B, dir string) *tables.CampaignDir {
+func openCampaign(b *testing.B, dir string) *confined.CampaignDir {
 	b.Helper()
-	fsys, err := tables.OpenCampaignDir(dir)
+	fsys, err := confined.OpenCampaignDir(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func BenchmarkSessionMemory(b *testing.B) {
 
 // loadOnce loads the campaign and returns its live heap and the bytes
 // allocated to load it.
-func loadOnce(b *testing.B, fsys *tables.CampaignDir) (live, allocated uint64) {
+func loadOnce(b *testing.B, fsys *confined.CampaignDir) (live, allocated uint64) {
 	floor, before := heapNow()
 	c, findings := load.Campaign(fsys, "bench")
 	if c == nil || findings.Rejected() {
@@ -168,7 +168,7 @@ type stageLive struct {
 
 // runOnce runs the pipeline as evalgate run does and writes the outputs
 // into out.
-func runOnce(b *testing.B, fsys *tables.CampaignDir, out string) runMemory {
+func runOnce(b *testing.B, fsys *confined.CampaignDir, out string) runMemory {
 	var m runMemory
 	floor, before := heapNow()
 	sampler := sampleHeap()

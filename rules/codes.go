@@ -10,7 +10,7 @@ import (
 type CodeDoc struct {
 	Code  Code
 	Stage string // load, validate, account, score, aggregate
-	Rule  string // the rules it enforces (tables.Rules IDs), e.g. "L1", "V3/C09"
+	Rule  string // the rules it enforces (rules.Rules IDs), e.g. "L1", "V3/C09"
 	Doc   string
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -244,7 +245,7 @@ func copyAtomic(src, dst string, want [32]byte) error {
 		return err
 	}
 	defer in.Close()
-	return tables.WriteAtomic(dst, 0o644, func(w io.Writer) error {
+	return confined.WriteAtomic(dst, 0o644, func(w io.Writer) error {
 		h := sha256.New()
 		if _, err := io.Copy(io.MultiWriter(w, h), in); err != nil {
 			return err

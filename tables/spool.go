@@ -5,6 +5,8 @@ import (
 	"iter"
 	"slices"
 	"sync"
+
+	"github.com/evalgate/evalgate/confined"
 )
 
 // SpoolChunkRows is how many rows a [Spool] holds as Go values before it
@@ -375,7 +377,7 @@ func (m *merger[T]) close() { m.heap = nil }
 // WriteSpool writes the rows of s, in order, to path exactly as
 // [WriteParquet] writes the sorted slice of them: the same bytes.
 func WriteSpool[T any](path string, s *Spool[T], meta Metadata) error {
-	return WriteAtomic(path, 0o644, func(w io.Writer) error {
+	return confined.WriteAtomic(path, 0o644, func(w io.Writer) error {
 		if err := encodeParquetSeq(w, s.All(), meta); err != nil {
 			return err
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/evalgate/evalgate/confined"
 )
 
 // SchemaVersion identifies the layout of every output table. It is written
@@ -63,7 +65,7 @@ func CreatedBy(toolVersion string) string {
 // temporary file is removed. The same rows and meta give byte-identical
 // files. The caller sorts rows.
 func WriteParquet[T any](path string, rows []T, meta Metadata) error {
-	return WriteAtomic(path, 0o644, func(w io.Writer) error { return encodeParquet(w, rows, meta) })
+	return confined.WriteAtomic(path, 0o644, func(w io.Writer) error { return encodeParquet(w, rows, meta) })
 }
 
 // ErrParquetSchema reports a row type parquet-go refuses; it is a

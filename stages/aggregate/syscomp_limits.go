@@ -7,7 +7,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// workflowLimits is tables.GateWorkflowLimits: it bounds the workflows
+// workflowLimits is rules.GateWorkflowLimits: it bounds the workflows
 // beyond a workflow limit of the system comparison (12-minute workflow
 // with its attributed cold setup, 8-minute investigation, 4-minute
 // review, 60 operations), the runs.limits_exceeded column written by

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -23,7 +24,7 @@ func (answerFiles) Decode(file string, data []byte) (*tables.Answer, rules.Findi
 }
 
 // Read reads the output file of a receipt through the confined reader
-// (tables.OpenCampaignFile), never more than MaxAnswerBytes+1 bytes,
+// (confined.OpenCampaignFile), never more than MaxAnswerBytes+1 bytes,
 // whatever the receipt declares: a file whose size is not the receipt's
 // byte count does not match without being read, and of an answer over the
 // cap only the first MaxAnswerBytes+1 bytes are read, so [Answer] reports
@@ -33,7 +34,7 @@ func (a answerFiles) Read(out *tables.OutputRef) ([]byte, bool, error) {
 	if a.fsys == nil {
 		return nil, false, fs.ErrNotExist
 	}
-	f, err := tables.OpenCampaignFile(a.fsys, out.Path)
+	f, err := confined.OpenCampaignFile(a.fsys, out.Path)
 	if err != nil {
 		return nil, false, err
 	}

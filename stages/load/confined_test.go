@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/internal/hostile"
 	"github.com/evalgate/evalgate/rules"
-	"github.com/evalgate/evalgate/tables"
 )
 
 // onDisk writes the fixture into a campaign directory beside a secret file
@@ -27,7 +27,7 @@ func onDisk(t *testing.T, change func(t *testing.T, camp, secret string)) rules.
 		t.Fatal(err)
 	}
 	change(t, camp, secret)
-	dir, err := tables.OpenCampaignDir(camp)
+	dir, err := confined.OpenCampaignDir(camp)
 	if err != nil {
 		t.Fatal(err)
 	}

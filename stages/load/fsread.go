@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
-	"github.com/evalgate/evalgate/tables"
 )
 
 // Size caps of the campaign format (docs/format.md).
@@ -30,11 +30,11 @@ const (
 )
 
 // readCapped reads a campaign file of at most limit bytes through
-// tables.ReadCampaignFile: a regular file inside the campaign directory,
+// confined.ReadCampaignFile: a regular file inside the campaign directory,
 // never read past its cap. It reports a missing, irregular, escaping,
 // unreadable or oversized file as a finding and returns nil.
 func (l *loader) readCapped(name string, limit int64) []byte {
-	data, err := tables.ReadCampaignFile(l.fsys, name, limit)
+	data, err := confined.ReadCampaignFile(l.fsys, name, limit)
 	if err != nil {
 		l.fileFinding(name, err)
 		return nil
@@ -49,10 +49,10 @@ func (l *loader) fileFinding(name string, err error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		code = rules.CodeFileMissing
-	case errors.Is(err, tables.ErrTooLarge):
+	case errors.Is(err, confined.ErrTooLarge):
 		code = rules.CodeTooLarge
 	}
-	l.add(position{file: name}.finding(tables.FileErrorCode(err, code), "", tables.FileErrorMessage(err)))
+	l.add(position{file: name}.finding(confined.FileErrorCode(err, code), "", confined.FileErrorMessage(err)))
 }
 
 // checkHash reports a file whose sha256 is not want. It returns whether

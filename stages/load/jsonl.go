@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -45,14 +46,14 @@ func readJSONLHashed[T any](l *loader, name, schema string, session func(*T) str
 
 // readJSONLInto is readJSONLHashed giving the records to records.
 func readJSONLInto[T any](l *loader, name, schema string, session func(*T) string, records lineSink[T]) (string, bool) {
-	f, err := tables.OpenCampaignFile(l.fsys, name)
+	f, err := confined.OpenCampaignFile(l.fsys, name)
 	if err != nil {
 		l.fileFinding(name, err)
 		return "", false
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.Size() > maxJSONLFile {
-		l.fileFinding(name, &tables.TooLargeError{Path: name, Size: st.Size(), Limit: maxJSONLFile})
+		l.fileFinding(name, &confined.TooLargeError{Path: name, Size: st.Size(), Limit: maxJSONLFile})
 		return "", false
 	} else if err == nil {
 		l.internFor(st.Size())

@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/evalgate/evalgate/tables"
+	"github.com/evalgate/evalgate/confined"
 )
 
 // checkSources checks every file in sources/, referenced by a packet or
@@ -29,12 +29,12 @@ func (l *loader) checkSources() {
 			continue
 		}
 		name := sourcesDir + sha
-		shown := tables.EscapeName(name)
-		data, err := tables.ReadCampaignFile(l.fsys, name, maxSource)
+		shown := confined.EscapeName(name)
+		data, err := confined.ReadCampaignFile(l.fsys, name, maxSource)
 		if err != nil {
 			l.fileFinding(shown, err)
 			continue
 		}
-		l.checkHash(shown, data, tables.EscapeName(sha), "its content-addressed file name")
+		l.checkHash(shown, data, confined.EscapeName(sha), "its content-addressed file name")
 	}
 }

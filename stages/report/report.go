@@ -29,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/stages/report/html"
 	"github.com/evalgate/evalgate/stages/report/markdown"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
@@ -78,10 +79,10 @@ func Write(dir string, c *tables.Campaign, s *tables.Set, f tables.Figures, meta
 	}
 	// report.md and report.html are written as they are built, never held
 	// whole (at a million sessions report.html is over 100 MB).
-	if err := tables.WriteAtomic(filepath.Join(dir, ReportFile), 0o644, func(w io.Writer) error { return markdown.Write(w, sc, s) }); err != nil {
+	if err := confined.WriteAtomic(filepath.Join(dir, ReportFile), 0o644, func(w io.Writer) error { return markdown.Write(w, sc, s) }); err != nil {
 		return err
 	}
-	if err := tables.WriteAtomic(filepath.Join(dir, HTMLFile), 0o644, func(w io.Writer) error { return html.Write(w, sc, s) }); err != nil {
+	if err := confined.WriteAtomic(filepath.Join(dir, HTMLFile), 0o644, func(w io.Writer) error { return html.Write(w, sc, s) }); err != nil {
 		return err
 	}
 	if err := s.Err(); err != nil { // a spool that failed while the scorecard or a page read it: those files lack rows
@@ -91,7 +92,7 @@ func Write(dir string, c *tables.Campaign, s *tables.Set, f tables.Figures, meta
 }
 
 // writeFileAtomic writes one report file atomically (see
-// [tables.WriteFileAtomic]).
+// [confined.WriteFileAtomic]).
 func writeFileAtomic(path string, data []byte) error {
-	return tables.WriteFileAtomic(path, data, 0o644)
+	return confined.WriteFileAtomic(path, data, 0o644)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -179,7 +180,7 @@ func (in *BlindImport) checkItems() rules.Findings {
 }
 
 func fileSHA256(fsys fs.FS, name string) (string, error) {
-	f, err := tables.OpenCampaignFile(fsys, name)
+	f, err := confined.OpenCampaignFile(fsys, name)
 	if err != nil {
 		return "", err
 	}

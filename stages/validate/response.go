@@ -7,6 +7,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -77,9 +78,9 @@ func (v *runner) readOutput(sr *sessionResult, out *tables.OutputRef) ([]byte, b
 
 // outputUnreadable is the code of an output that cannot be read: the
 // confinement's own code for a FIFO, device or escaping symlink (see
-// tables.CampaignDir), else output_missing.
+// confined.CampaignDir), else output_missing.
 func outputUnreadable(err error) rules.Code {
-	return tables.FileErrorCode(err, rules.CodeOutputMissing)
+	return confined.FileErrorCode(err, rules.CodeOutputMissing)
 }
 
 // answerCheck is the outcome of decoding and checking one answer.

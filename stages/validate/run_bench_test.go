@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/fixtures"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
@@ -30,7 +31,7 @@ func BenchmarkRun(b *testing.B) {
 	if _, err := fixtures.Synth("paired-review", dir, fixtures.SynthOptions{Sessions: 3000, MaxTasks: 30, FaultPPM: 50_000, Seed: 741}); err != nil {
 		b.Fatal(err)
 	}
-	fsys, err := tables.OpenCampaignDir(dir)
+	fsys, err := confined.OpenCampaignDir(dir)
 	if err != nil {
 		b.Fatal(err)
 	}

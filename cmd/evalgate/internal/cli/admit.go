@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
@@ -98,7 +99,7 @@ func runAdmit(stdout, stderr io.Writer, args []string, opts admitOptions) error 
 // readRequest reads at most one byte past the request cap, so that
 // load.Request reports an oversized file without admit reading all of it.
 func readRequest(path string) ([]byte, error) {
-	f, err := tables.OpenRegularFile(path)
+	f, err := confined.OpenRegularFile(path)
 	if err != nil {
 		return nil, err
 	}

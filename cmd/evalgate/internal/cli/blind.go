@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/load"
@@ -98,12 +99,12 @@ func runBlindExport(stdout, stderr io.Writer, args []string, opts blindExportOpt
 		return err
 	}
 	for _, it := range exp.Items {
-		if err := tables.WriteFileAtomic(filepath.Join(itemsDir, it.Label+".json"), it.Data, 0o644); err != nil {
+		if err := confined.WriteFileAtomic(filepath.Join(itemsDir, it.Label+".json"), it.Data, 0o644); err != nil {
 			return err
 		}
 	}
 	keyPath := filepath.Join(opts.out, blindKeyFile)
-	if err := tables.WriteFileAtomic(keyPath, exp.KeyData, 0o600); err != nil {
+	if err := confined.WriteFileAtomic(keyPath, exp.KeyData, 0o600); err != nil {
 		return err
 	}
 	sum := blindExportSummary{Campaign: name, Items: len(exp.Items), ItemsDir: itemsDir, Key: keyPath}
@@ -195,7 +196,7 @@ func runBlindImport(stdout, stderr io.Writer, args []string, opts blindImportOpt
 		_, err := stdout.Write(buf.Bytes())
 		return err
 	}
-	return tables.WriteFileAtomic(opts.out, buf.Bytes(), 0o644)
+	return confined.WriteFileAtomic(opts.out, buf.Bytes(), 0o644)
 }
 
 // blindImportState is what runBlindImport reads before checking.
@@ -231,7 +232,7 @@ func blindImportInputs(stderr io.Writer, args []string, opts blindImportOptions)
 	}
 	key, kf := score.DecodeBlindKey(opts.key, keyData)
 	st.imp.Key, st.findings = key, append(st.findings, kf...)
-	rf, err := tables.OpenRegularFile(opts.ratings)
+	rf, err := confined.OpenRegularFile(opts.ratings)
 	if err != nil {
 		return nil, usagef("--ratings: %v", err)
 	}
@@ -242,7 +243,7 @@ func blindImportInputs(stderr io.Writer, args []string, opts blindImportOptions)
 		if info, err := os.Stat(opts.items); err != nil || !info.IsDir() {
 			return nil, usagef("--items %s is not a directory", opts.items)
 		}
-		items, err := tables.OpenCampaignDir(opts.items)
+		items, err := confined.OpenCampaignDir(opts.items)
 		if err != nil {
 			return nil, usagef("--items: %v", err)
 		}
@@ -252,7 +253,7 @@ func blindImportInputs(stderr io.Writer, args []string, opts blindImportOptions)
 }
 
 func readCappedFile(path string, limit int64) ([]byte, error) {
-	f, err := tables.OpenRegularFile(path)
+	f, err := confined.OpenRegularFile(path)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/importers"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/account"
@@ -218,7 +219,7 @@ func readInspectMeters(paths []string, rep *inspectReport, found func(rules.Find
 }
 
 func readInspectPath(path string) (*importers.InspectLog, rules.Findings, error) {
-	f, err := tables.OpenRegularFile(path)
+	f, err := confined.OpenRegularFile(path)
 	if err != nil {
 		return nil, nil, usagef("inspect log: %v", err)
 	}

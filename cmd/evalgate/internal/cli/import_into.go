@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/importers"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
@@ -308,12 +309,12 @@ func writeImport(dir string, root *os.Root, plan importers.ImportPlan) error {
 		}
 	}
 	for _, a := range plan.Answers {
-		if err := tables.WriteFileAtomic(filepath.Join(dir, filepath.FromSlash(a.Path)), a.Data, 0o644); err != nil {
+		if err := confined.WriteFileAtomic(filepath.Join(dir, filepath.FromSlash(a.Path)), a.Data, 0o644); err != nil {
 			return err
 		}
 	}
-	if err := tables.WriteFileAtomic(filepath.Join(dir, importers.ReceiptsFile), plan.Receipts, 0o644); err != nil {
+	if err := confined.WriteFileAtomic(filepath.Join(dir, importers.ReceiptsFile), plan.Receipts, 0o644); err != nil {
 		return err
 	}
-	return tables.WriteFileAtomic(filepath.Join(dir, importers.ImportsFile), plan.Ledger, 0o644)
+	return confined.WriteFileAtomic(filepath.Join(dir, importers.ImportsFile), plan.Ledger, 0o644)
 }

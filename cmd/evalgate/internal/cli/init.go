@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/tables"
@@ -123,7 +124,7 @@ func writeSkeleton(dir string, files []stages.SkeletonFile) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := tables.WriteFileAtomic(p, f.Data, 0o644); err != nil {
+		if err := confined.WriteFileAtomic(p, f.Data, 0o644); err != nil {
 			return err
 		}
 	}

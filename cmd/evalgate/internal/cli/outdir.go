@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/stages/report"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -47,7 +48,7 @@ func inspectOut(dir string) (outDir, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return o, nil
 	case err != nil:
-		return o, usagef("--out %s: %v", tables.EscapeName(dir), err)
+		return o, usagef("--out %s: %v", confined.EscapeName(dir), err)
 	}
 	o.exists, o.empty = true, len(entries) == 0
 	names := outputNames()
@@ -84,10 +85,10 @@ func checkOutInside(out string, args []string) error {
 	}
 	o, err := realPath(out)
 	if err != nil {
-		return usagef("--out %s: %v", tables.EscapeName(out), err)
+		return usagef("--out %s: %v", confined.EscapeName(out), err)
 	}
 	if rel, err := filepath.Rel(camp, o); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
-		return usagef("--out %s is inside the campaign directory %s; write the outputs elsewhere", tables.EscapeName(out), tables.EscapeName(args[0]))
+		return usagef("--out %s is inside the campaign directory %s; write the outputs elsewhere", confined.EscapeName(out), confined.EscapeName(args[0]))
 	}
 	return nil
 }
@@ -117,12 +118,12 @@ func realPath(path string) (string, error) {
 // of campaign id: it holds files evalgate did not write (never replaced),
 // or another campaign's outputs (replaced only with --force).
 func (o outDir) replaceable(id string, force bool) error {
-	shown := tables.EscapeName(o.path)
+	shown := confined.EscapeName(o.path)
 	switch {
 	case !o.exists:
 		return nil
 	case o.foreign != "":
-		return usagef("--out %s holds %s, which evalgate did not write; choose a new or empty directory", shown, tables.EscapeName(o.foreign))
+		return usagef("--out %s holds %s, which evalgate did not write; choose a new or empty directory", shown, confined.EscapeName(o.foreign))
 	case o.set && o.campaign != id && !force:
 		return usagef("--out %s holds the outputs of campaign %q, not of %q; pass --force to replace them, or choose another directory", shown, o.campaign, id)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/tables"
 	"github.com/spf13/cobra"
@@ -167,11 +168,11 @@ func writePrompts(dir string, rep promptsReport) error {
 		if !safeFileName(s.SessionID) {
 			return usagef("session ID %q cannot name a file", s.SessionID)
 		}
-		if err := tables.WriteFileAtomic(filepath.Join(dir, s.SessionID+".txt"), s.Rendering.Data, 0o644); err != nil {
+		if err := confined.WriteFileAtomic(filepath.Join(dir, s.SessionID+".txt"), s.Rendering.Data, 0o644); err != nil {
 			return err
 		}
 	}
-	return tables.WriteAtomic(filepath.Join(dir, "prompts.json"), 0o644, func(w io.Writer) error { return writeJSON(w, rep) })
+	return confined.WriteAtomic(filepath.Join(dir, "prompts.json"), 0o644, func(w io.Writer) error { return writeJSON(w, rep) })
 }
 
 func safeFileName(id string) bool {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/report"
@@ -194,12 +195,12 @@ func writeOutputs(stderr io.Writer, opts runOptions, name string, res *stages.Re
 		printFindings(stderr, res.Tables.Rejections)
 		switch {
 		case refusal != nil:
-			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written, and %s left as it is: %v\n", name, tables.EscapeName(opts.out), refusal)
+			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written, and %s left as it is: %v\n", name, confined.EscapeName(opts.out), refusal)
 		case out.exists && !out.empty:
-			if err := tables.RemoveOutputSet(opts.out); err != nil {
+			if err := confined.RemoveOutputSet(opts.out); err != nil {
 				return err
 			}
-			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written, and the previous outputs in %s were removed\n", name, tables.EscapeName(opts.out))
+			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written, and the previous outputs in %s were removed\n", name, confined.EscapeName(opts.out))
 		default:
 			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written\n", name)
 		}
@@ -208,7 +209,7 @@ func writeOutputs(stderr io.Writer, opts runOptions, name string, res *stages.Re
 	if refusal != nil {
 		return refusal
 	}
-	return tables.WriteOutputSet(opts.out, func(tmp string) error {
+	return confined.WriteOutputSet(opts.out, func(tmp string) error {
 		return report.Write(tmp, res.Campaign, res.Tables, res.Figures, report.Meta{ToolVersion: Version})
 	})
 }
@@ -216,7 +217,7 @@ func writeOutputs(stderr io.Writer, opts runOptions, name string, res *stages.Re
 func summarize(name, out string, res *stages.Result) runSummary {
 	sum := runSummary{
 		Campaign:       name,
-		Out:            tables.EscapeName(out),
+		Out:            confined.EscapeName(out),
 		Admissible:     res.Admissible(),
 		FailingGates:   []string{},
 		RejectingCodes: []string{},
@@ -249,10 +250,10 @@ func summarize(name, out string, res *stages.Result) runSummary {
 func errorSummary(args []string, opts runOptions, err error) runSummary {
 	name := opts.example
 	if len(args) > 0 {
-		name = tables.EscapeName(args[0])
+		name = confined.EscapeName(args[0])
 	}
 	return runSummary{
-		Campaign: name, Out: tables.EscapeName(opts.out), Decision: tables.DecisionNoVerdict,
+		Campaign: name, Out: confined.EscapeName(opts.out), Decision: tables.DecisionNoVerdict,
 		FailingGates: []string{}, RejectingCodes: []string{}, Findings: rules.Findings{}, Error: err.Error(),
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
@@ -95,7 +96,7 @@ type showFiles struct {
 
 // readShow reads the summary of output directory dir.
 func readShow(dir string) (*showSummary, error) {
-	shown := tables.EscapeName(dir)
+	shown := confined.EscapeName(dir)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return nil, usagef("%s is not a directory; give the --out directory of 'evalgate run'", shown)
 	}
@@ -109,7 +110,7 @@ func readShow(dir string) (*showSummary, error) {
 	}
 	var sc scorecard.Scorecard
 	if err := json.Unmarshal(data, &sc); err != nil || !strings.HasPrefix(sc.ScorecardVersion, "evalgate.scorecard/") {
-		return nil, usagef("%s is not an evalgate scorecard", tables.EscapeName(path))
+		return nil, usagef("%s is not an evalgate scorecard", confined.EscapeName(path))
 	}
 	s := &showSummary{
 		Out: shown, CampaignID: sc.CampaignID, Kind: sc.Kind, ManifestSHA256: sc.ManifestSHA256,
@@ -147,22 +148,22 @@ func readRejecting(path string) (rej []rules.Finding, err error) {
 	info, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, usagef("%s is missing, so its directory is not an output directory of 'evalgate run'", tables.EscapeName(path))
+		return nil, usagef("%s is missing, so its directory is not an output directory of 'evalgate run'", confined.EscapeName(path))
 	case err != nil:
 		return nil, err
 	case !info.Mode().IsRegular():
-		return nil, usagef("%s is not a regular file", tables.EscapeName(path))
+		return nil, usagef("%s is not a regular file", confined.EscapeName(path))
 	case info.Size() > maxRejections:
-		return nil, usagef("%s has more than %d bytes", tables.EscapeName(path), maxRejections)
+		return nil, usagef("%s has more than %d bytes", confined.EscapeName(path), maxRejections)
 	}
 	defer func() {
 		if r := recover(); r != nil { // a corrupt file must not crash the tool
-			rej, err = nil, fmt.Errorf("read %s: %v", tables.EscapeName(path), r)
+			rej, err = nil, fmt.Errorf("read %s: %v", confined.EscapeName(path), r)
 		}
 	}()
 	all, err := parquet.ReadFile[rules.Finding](path)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", tables.EscapeName(path), err)
+		return nil, fmt.Errorf("read %s: %w", confined.EscapeName(path), err)
 	}
 	rej = []rules.Finding{}
 	for _, f := range all {
@@ -183,7 +184,7 @@ func readCurrency(path string) (currency string) {
 			currency = ""
 		}
 	}()
-	f, err := tables.OpenRegularFile(path)
+	f, err := confined.OpenRegularFile(path)
 	if err != nil {
 		return ""
 	}

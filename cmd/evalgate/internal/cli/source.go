@@ -6,13 +6,13 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/fixtures"
 	"github.com/evalgate/evalgate/rules"
-	"github.com/evalgate/evalgate/tables"
 )
 
 // campaignSource resolves the campaign a command reads: the directory given
-// as the only argument, opened confined (tables.CampaignDir: no symlink
+// as the only argument, opened confined (confined.CampaignDir: no symlink
 // leaves it, only regular files are read), or a manifest file given by
 // name (its directory is the campaign, the file stands for manifest.json),
 // or else the embedded example named by --example.
@@ -31,11 +31,11 @@ func campaignSource(args []string, example string) (fs.FS, string, error) {
 		if !info.IsDir() {
 			return nil, "", usagef("campaign %s is neither a directory nor a manifest file", args[0])
 		}
-		dir, err := tables.OpenCampaignDir(args[0])
+		dir, err := confined.OpenCampaignDir(args[0])
 		if err != nil {
 			return nil, "", usagef("campaign directory: %v", err)
 		}
-		return dir, tables.EscapeName(filepath.Base(filepath.Clean(args[0]))), nil
+		return dir, confined.EscapeName(filepath.Base(filepath.Clean(args[0]))), nil
 	}
 	if example == "" {
 		example = fixtures.DefaultExample
@@ -53,19 +53,19 @@ func campaignSource(args []string, example string) (fs.FS, string, error) {
 // fixtures/live/proposed-manifest.json is checked without renaming it.
 func manifestFileSource(path string) (fs.FS, string, error) {
 	clean := filepath.Clean(path)
-	dir, err := tables.OpenCampaignDir(filepath.Dir(clean))
+	dir, err := confined.OpenCampaignDir(filepath.Dir(clean))
 	if err != nil {
 		return nil, "", usagef("campaign directory: %v", err)
 	}
 	base := filepath.Base(clean)
-	name := tables.EscapeName(filepath.Base(filepath.Dir(clean)) + "/" + base)
+	name := confined.EscapeName(filepath.Base(filepath.Dir(clean)) + "/" + base)
 	return &manifestAlias{dir: dir, file: base}, name, nil
 }
 
 // manifestAlias is a campaign directory whose manifest.json is another
 // file of the directory.
 type manifestAlias struct {
-	dir  *tables.CampaignDir
+	dir  *confined.CampaignDir
 	file string // the manifest's real name in dir
 }
 
@@ -97,7 +97,7 @@ func relabelManifest(fsys fs.FS, fs rules.Findings) rules.Findings {
 // manifestLabel is the manifest's file name as the user gave it.
 func manifestLabel(fsys fs.FS) string {
 	if a, ok := fsys.(*manifestAlias); ok {
-		return tables.EscapeName(a.file)
+		return confined.EscapeName(a.file)
 	}
 	return manifestName
 }

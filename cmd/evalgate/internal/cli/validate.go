@@ -5,10 +5,10 @@ import (
 	"io"
 	"slices"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/load"
-	"github.com/evalgate/evalgate/tables"
 	"github.com/spf13/cobra"
 )
 
@@ -75,9 +75,9 @@ func validateAnswer(stdout io.Writer, opts validateOptions) error {
 	}
 	data, err := readCappedAnswer(opts.answer)
 	if err != nil {
-		return usagef("answer: %s", tables.EscapeName(err.Error()))
+		return usagef("answer: %s", confined.EscapeName(err.Error()))
 	}
-	name := tables.EscapeName(opts.answer) // printed and in --json: UTF-8 whatever the file name
+	name := confined.EscapeName(opts.answer) // printed and in --json: UTF-8 whatever the file name
 	fs := stages.CheckAnswer(name, data, opts.role)
 	return printReport(stdout, name, fs, opts.json)
 }
@@ -124,7 +124,7 @@ func printReport(stdout io.Writer, input string, fs rules.Findings, asJSON bool)
 // cap, so that CheckAnswer reports an oversized answer without the command
 // reading all of it (or blocking on a FIFO, or spinning on /dev/zero).
 func readCappedAnswer(path string) ([]byte, error) {
-	f, err := tables.OpenRegularFile(path)
+	f, err := confined.OpenRegularFile(path)
 	if err != nil {
 		return nil, err
 	}

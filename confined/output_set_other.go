@@ -1,6 +1,6 @@
 //go:build !linux
 
-package tables
+package confined
 
 // exchangeDirs is not available here; WriteOutputSet renames instead.
 func exchangeDirs(a, b string) error { return errNoExchange }

@@ -1,0 +1,9 @@
+// Package confined is evalgate's file access: every campaign file is read
+// through a [CampaignDir] (os.Root: no symlink or ".." leaves the campaign
+// directory, only regular files are read, every read is capped), file
+// errors become finding codes ([FileErrorCode]), and every output is
+// written atomically: one file ([WriteAtomic], [WriteFileAtomic]) and a
+// whole output set swapped into place only when complete
+// ([WriteOutputSet]). It imports only package rules; every package that
+// touches a file goes through it.
+package confined
