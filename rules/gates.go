@@ -145,9 +145,11 @@ const (
 	PresetReviewerBenchmark PresetName = "reviewer-benchmark-v1"
 )
 
-// Preset is one gate policy: the runs it judges and its gates, in order,
-// each with its default threshold (exact decimal text; a manifest's
-// gate_policy.thresholds may override any of them by gate name).
+// Preset is one frozen gate policy (rule F1): the runs it judges, its gates
+// in order, each with its threshold (exact decimal text), and every other
+// number it fixes (Numbers: ceilings, the replacement allowance, pins). A
+// preset is the only source of these numbers; a manifest naming it cannot
+// change one (tables/policy.go).
 type Preset struct {
 	Name      PresetName
 	Kind      string // the campaign kind it judges
@@ -155,9 +157,16 @@ type Preset struct {
 	Split     string // tasks of this split are judged
 	LastRound bool   // judge only round 2 (repetition 2) of four two-round tasks
 	Gates     []PresetGate
+	Numbers   []PresetNumber
+	// Source is the document whose frozen rules the preset states, e.g.
+	// "contract #741"; Sections where, for the docs.
+	Source, Sections string
+	// Qualifier is what an advance under the preset supports, and what it
+	// does not: the advance reason carries it.
+	Qualifier string
 }
 
-// PresetGate is one gate of a preset with its default threshold.
+// PresetGate is one gate of a preset with its frozen threshold.
 type PresetGate struct {
 	Gate      GateName
 	Threshold string
@@ -168,6 +177,7 @@ func Presets() []Preset {
 	out := slices.Clone(presets)
 	for i := range out {
 		out[i].Gates = slices.Clone(out[i].Gates)
+		out[i].Numbers = slices.Clone(out[i].Numbers)
 	}
 	return out
 }
@@ -209,39 +219,49 @@ func pairedGates(improved string) []PresetGate {
 // Σ task-median(other system): "improve by at least 15%" is a ratio of at
 // most 0.85, "regress at most 5%" a ratio of at most 1.05.
 var presets = []Preset{
-	{Name: PresetEvaluation, Kind: KindPairedReview, Rule: "G2", Split: "evaluation", Gates: pairedGates("4")},
-	{Name: PresetDevelopmentRound2, Kind: KindPairedReview, Rule: "G4", Split: "development", LastRound: true, Gates: pairedGates("2")},
-	{Name: PresetSystemComparison, Kind: KindSystemComparison, Rule: "G5", Split: "evaluation", Gates: []PresetGate{
-		{GateCriticalSource, "0"},
-		{GateTaskFloor, "0.80"},
-		{GateMacroFloor, "0.90"},
-		{GateUncertainty, "0"},
-		{GateProtocol, "0"},
-		{GateBaselineCostAggregate, "0.85"},
-		{GateBaselineTimeAggregate, "0.85"},
-		{GateBaselineCriticalLoss, "0"},
-		{GateComparatorMacroLoss, "0.05"},
-		{GateComparatorCostAggregate, "1.05"},
-		{GateComparatorTimeAggregate, "1.05"},
-		{GateBaselineCostTask, "1.15"},
-		{GateBaselineTimeTask, "1.15"},
-		{GateComparatorCostTask, "1.15"},
-		{GateComparatorTimeTask, "1.15"},
-		{GateBaselineCostPair, "1.25"},
-		{GateBaselineTimePair, "1.25"},
-		{GateComparatorCostPair, "1.25"},
-		{GateComparatorTimePair, "1.25"},
-		{GateSessionLimits, "0"},
-		{GateWorkflowLimits, "0"},
-	}},
-	{Name: PresetReviewerBenchmark, Kind: KindReviewerBenchmark, Rule: "G6", Gates: []PresetGate{
-		{GateRbContract, "0"},
-		{GateRbRegression, "0"},
-		{GateRbLabelsSettled, "0"},
-		{GateRbBlockingSelection, "1"},
-		{GateRbDetectionSelection, "0"},
-		{GateRbBlockingFinal, "1"},
-		{GateRbDetectionFinal, "0"},
-		{GateRbBudget, "0"},
-	}},
+	{Name: PresetEvaluation, Kind: KindPairedReview, Rule: "G2", Split: "evaluation", Gates: pairedGates("4"), Numbers: pairedNumbers(),
+		Source: "contract #741", Sections: "§4 gates 1–4 and cost/time bounds, §5 ceilings and pins",
+		Qualifier: "evidence for one downstream-review mechanism on this sample only; it supports retaining it as a provider-independent candidate technique for the separately specified system comparison and does not show that a provider (Madar) wins"},
+	{Name: PresetDevelopmentRound2, Kind: KindPairedReview, Rule: "G4", Split: "development", LastRound: true, Gates: pairedGates("2"), Numbers: pairedNumbers(),
+		Source: "contract #741", Sections: "§5 round-2 admission, §5 ceilings and pins",
+		Qualifier: "the development admission check passes on round 2; freeze the chosen review prompt for held-out evaluation; this is not an evaluation result"},
+	{Name: PresetSystemComparison, Kind: KindSystemComparison, Rule: "G5", Split: "evaluation", Numbers: systemNumbers(),
+		Source: "contract #741", Sections: "§6 system comparison and its campaign limits",
+		Qualifier: "evidence for the candidate system on this sample only, for these tasks, repositories and frozen configurations, not for every profile of a provider",
+		Gates: []PresetGate{
+			{GateCriticalSource, "0"},
+			{GateTaskFloor, "0.80"},
+			{GateMacroFloor, "0.90"},
+			{GateUncertainty, "0"},
+			{GateProtocol, "0"},
+			{GateBaselineCostAggregate, "0.85"},
+			{GateBaselineTimeAggregate, "0.85"},
+			{GateBaselineCriticalLoss, "0"},
+			{GateComparatorMacroLoss, "0.05"},
+			{GateComparatorCostAggregate, "1.05"},
+			{GateComparatorTimeAggregate, "1.05"},
+			{GateBaselineCostTask, "1.15"},
+			{GateBaselineTimeTask, "1.15"},
+			{GateComparatorCostTask, "1.15"},
+			{GateComparatorTimeTask, "1.15"},
+			{GateBaselineCostPair, "1.25"},
+			{GateBaselineTimePair, "1.25"},
+			{GateComparatorCostPair, "1.25"},
+			{GateComparatorTimePair, "1.25"},
+			{GateSessionLimits, "0"},
+			{GateWorkflowLimits, "0"},
+		}},
+	{Name: PresetReviewerBenchmark, Kind: KindReviewerBenchmark, Rule: "G6", Numbers: reviewerBenchmarkNumbers(),
+		Source: "the reviewer-benchmark pilot plan", Sections: "metrics and promotion; LLM use and budget",
+		Qualifier: "a pilot signal on these families: it does not translate into a universal accuracy guarantee",
+		Gates: []PresetGate{
+			{GateRbContract, "0"},
+			{GateRbRegression, "0"},
+			{GateRbLabelsSettled, "0"},
+			{GateRbBlockingSelection, "1"},
+			{GateRbDetectionSelection, "0"},
+			{GateRbBlockingFinal, "1"},
+			{GateRbDetectionFinal, "0"},
+			{GateRbBudget, "0"},
+		}},
 }

@@ -4,7 +4,7 @@ import "slices"
 
 // RuleID names one rule of the evaluation contract as this project states
 // it: a letter for the area (I inputs, L load, V validate, A account, Q
-// score, G gates and decision, P system-comparison providers and design,
+// score, G gates and decision, F frozen policies, P system-comparison providers and design,
 // B intervals, T tables, R reports, C controls, X scale) and a number,
 // or C01–C23 for the contract's evaluator controls. Code comments, tests, help text, finding codes (CodeDoc.Rule),
 // gates and controls cite rules by these IDs ("rule A6"); docs/rules.md is
@@ -42,6 +42,7 @@ const (
 	AreaScore     = "Score"
 	AreaGates     = "Gates and decision"
 	AreaProviders = "System-comparison providers and design"
+	AreaPolicy    = "Frozen policies"
 	AreaIntervals = "Intervals"
 	AreaTables    = "Tables and reports"
 	AreaControls  = "Control suite"
@@ -99,6 +100,7 @@ var rules = []Rule{
 	{"P1", AreaProviders, "Each system of a system comparison pins its provider in the manifest — package, version, commit, package integrity, advertised tool-schema hash, settings, the shared ordinary tools, the global and project MCP allowlists, read-only and modes — exactly as contract #741 §6 and COMPARATOR-SELECTION freeze them (Madar 0.32.1 at 06b373a, MADAR_TOOL_PROFILE=core, seven core tools; Serena 13ac8c5, seven tools global and project, read_only, planning and no-memories); no allowlist exposes shell commands, edits, memories, onboarding or tool expansion, and what must be verified before scored use is listed by preflight."},
 	{"P2", AreaProviders, "Every tool call of an investigation or cold setup is in its system's pinned allowlist; a call outside it is an undeclared permission (contract #741 §5, §6): the execution is invalid and counts against the replacement allowance."},
 	{"P3", AreaProviders, "A system comparison judged by the contract's preset has the design of contract #741 §6: three systems on six evaluation tasks from three repositories, two tasks each, two repetitions — 36 workflows, 72 planned sessions."},
+	{"F1", AreaPolicy, "A manifest names a preset whose thresholds, ceilings, replacement allowance and pins are frozen in code; any number that differs from the preset's, stricter or looser, rejects the campaign with a code naming the field; a custom policy runs only under a non-preset ID declared custom, and every output names it as not the frozen rules; a campaign pinning another evaluator version is refused."},
 
 	{"B1", AreaIntervals, "Intervals are an exploratory family-clustered bootstrap, seeded and reproducible, with degenerate cases explicit; an interval never changes a gate or the decision."},
 

@@ -120,16 +120,62 @@ inclusive.
 	for _, g := range Gates() {
 		fmt.Fprintf(&b, "| `%s` | %s threshold | %s | %s |\n", g.Name, g.Compare, g.Rule, mdCell(g.Observed))
 	}
+	b.WriteString(`
+## Frozen presets (rule F1)
+
+A manifest names its preset in ` + "`gate_policy.preset`" + `. A preset is the only
+source of its numbers: every threshold, ceiling, the infrastructure
+replacement allowance and every pinned value below is **fixed**. A manifest
+under a preset that states any other value — looser **or stricter** — is
+refused with a code naming the field (` + "`preset_threshold_<gate>`" + `,
+` + "`preset_ceiling_<name>`" + `, ` + "`preset_pin_<name>`" + `; docs/errors.md) and the
+decision is ` + "`no_verdict`" + `. An override stating the preset's own value
+(however written: 0.8 is 0.80) changes nothing.
+
+**Why a stricter ceiling is refused too.** A stricter number would be
+allowed only if it could never turn a would-be ` + "`no_verdict`" + ` or failure into
+a pass, and that cannot be shown. Within the evaluator's arithmetic a lower
+ceiling only flags more sessions, but the manifest's ceilings are also the
+limits the campaign ran under (` + "`evalgate admit`" + ` reserves against them, and
+the session ceilings are each session's deadline and allowance), and the
+gates are relative: a shorter deadline or smaller output allowance, though
+equal for both arms, can cut a slow or long baseline answer into a scored
+failure (R = 0), raising the treatment's gain so that ` + "`g3_macro_gain`" + ` or
+` + "`g3_improved_tasks`" + ` passes where the frozen allowance fails them; a smaller
+replacement allowance or campaign cap changes which attempts are judged.
+The contract fixes the allowance, deadline and budgets prospectively and
+equal for both arms (contract #741 §2, §4, §5, §7), so every difference
+is refused, in either direction.
+
+**Custom policies.** Another experiment may declare ` + "`gate_policy.custom`" + `, an
+ID that is not a preset's name: the preset's gates judge the preset's runs
+with the manifest's thresholds, and the manifest's ceilings and pins are
+enforced as written. Every place the decision is shown (` + "`run`" + `, ` + "`show`" + `,
+scorecard.json, report.md, report.html) says "custom policy ID — not
+contract #741's frozen rules", and its advance reason never names a preset.
+
+**The pinned evaluator.** A manifest may pin ` + "`evaluator.version`" + ` (and
+` + "`evaluator.commit`" + `) it was frozen with; a run by another evaluator is
+refused (` + "`evaluator_mismatch`" + `): contract #741 §3 freezes the evaluator with
+the campaign and §7 makes a changed evaluator invalidate the comparison.
+`)
 	for _, p := range Presets() {
-		fmt.Fprintf(&b, "\n## Preset `%s`\n\nJudges %s campaigns, tasks of split %s", p.Name, p.Kind, p.Split)
+		fmt.Fprintf(&b, "\n## Preset `%s`\n\nThe frozen rules of %s (%s). Judges %s campaigns, tasks of split %s", p.Name, p.Source, p.Sections, p.Kind, p.Split)
 		if p.LastRound {
 			b.WriteString(", round 2 (repetition 2) only, of exactly four development tasks with two rounds each; any other development split is refused")
 		}
-		fmt.Fprintf(&b, " (rule %s). Gates in order, conjunctive; a manifest's `gate_policy.thresholds` may override any threshold by gate name.\n\n| gate | default threshold | observed |\n|---|---|---|\n", p.Rule)
+		fmt.Fprintf(&b, " (rule %s). Gates in order, conjunctive. An advance says: %s.\n\n| gate | threshold (fixed) | observed |\n|---|---|---|\n", p.Rule, p.Qualifier)
 		for _, pg := range p.Gates {
 			g, _ := FindGate(pg.Gate)
 			fmt.Fprintf(&b, "| `%s` | %s %s | %s |\n", pg.Gate, g.Compare, pg.Threshold, mdCell(g.Observed))
 		}
+		if len(p.Numbers) > 0 {
+			b.WriteString("\n| manifest field | kind | value (fixed) | stated in | code when it differs |\n|---|---|---|---|---|\n")
+			for _, n := range p.Numbers {
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s | `%s` |\n", n.Field, n.Kind, n.Value, n.Source, PolicyCode(n.Kind, n.Name))
+			}
+		}
+		b.WriteString("\nEvery other manifest number of this kind of campaign is not fixed by the preset.\n")
 	}
 	return b.String()
 }

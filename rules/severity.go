@@ -93,7 +93,7 @@ var noteCodes = []Code{
 	CodeInspectLogIncomplete, CodeInspectNoSamples, CodeInspectSampleNoUsage, CodeInspectProviderUnknown,
 	CodeIntervalPlanInvalid, CodeIntervalValueInvalid,
 	CodeRatingUnscoreableRun, CodeBlindUnblindingAbsent, CodeLedgerRequestReplayed,
-	CodeReplacedAttemptNoted, CodeRbenchAttemptReplaced,
+	CodeReplacedAttemptNoted, CodeRbenchAttemptReplaced, CodeEvaluatorUnverified,
 }
 
 // refusalCodes are the verdict reasons of admission.

@@ -37,6 +37,7 @@ func Preflight(fsys fs.FS, name string) *PreflightResult {
 		return finishPreflight([]*checkItem{{item: tables.PreflightItem{Item: "manifest", File: manifestFile}, claims: claimAll}}, findings)
 	}
 	items := append(preflightItems(c), providerItems(&c.Manifest)...)
+	findings = append(findings, validate.Policy(c)...)
 	if !promptsRefused(c, findings) {
 		findings = append(findings, validate.PromptParts(c)...)
 	}
@@ -103,6 +104,7 @@ func preflightItems(c *tables.Campaign) []*checkItem {
 	assembly.claims = func(f rules.Finding) bool { return at("/design/draft_prompts")(f) || at("/design/arms")(f) }
 	items = append(items, assembly, rateCards(m))
 	items = append(items, ceilingItems(&m.Ceilings)...)
+	items = append(items, manifestItem("gate policy", "/gate_policy", tables.ResolvePolicy(m).Label()), evaluatorItem(m))
 	items = append(items, reservation(items))
 	for i, t := range m.Design.Tasks {
 		task := c.Task(t.ID)
@@ -115,6 +117,18 @@ func preflightItems(c *tables.Campaign) []*checkItem {
 		}
 	}
 	return append(items, manifestItem("design and schedule", "/design", fmt.Sprintf("%d tasks, %d repetitions, %d slots", len(m.Design.Tasks), m.Design.Repetitions, len(m.Design.Schedule))))
+}
+
+// evaluatorItem is the item of the evaluator the campaign was frozen with.
+func evaluatorItem(m *tables.Manifest) *checkItem {
+	ok := "not pinned: evalgate " + rules.EvaluatorVersion
+	if e := m.Evaluator; e != nil {
+		ok = "evalgate " + e.Version
+		if e.Commit != "" {
+			ok += " at " + e.Commit
+		}
+	}
+	return manifestItem("evaluator", "/evaluator", ok)
 }
 
 func runtimesText(rs []tables.Runtime) string {

@@ -76,6 +76,7 @@ func replicateFiles(tb testing.TB, files map[string][]byte, k int, v2, lazy bool
 		}
 	}
 	m.Design.Repetitions = reps * int64(k)
+	m.GatePolicy.Custom = "replicated-campaign" // the ceilings scale with the campaign: not the preset's
 	cc := &m.Ceilings.Campaign
 	n := int64(k)
 	cc.PlannedSessions, cc.TotalSessions, cc.WallMS = cc.PlannedSessions*n, cc.TotalSessions*n, cc.WallMS*n

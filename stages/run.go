@@ -92,6 +92,12 @@ func Run(fsys fs.FS, name string, opts Options) *Result {
 		}
 		rules.Findings(res.Tables.Rejections).Sort()
 		res.Tables.Decision = tables.ApplyRejections(nil, res.Tables.Rejections)
+		if c != nil {
+			label := tables.ResolvePolicy(&c.Manifest).Label()
+			for i := range res.Tables.Decision {
+				res.Tables.Decision[i].Policy = label
+			}
+		}
 		return res
 	}
 	res.Loaded = true

@@ -32,9 +32,19 @@ type Manifest struct {
 	Design               Design       `json:"design"`
 	GatePolicy           GatePolicy   `json:"gate_policy"`
 	Intervals            IntervalPlan `json:"intervals"`
+	// Evaluator optionally pins the evaluator the campaign was frozen with
+	// (contract #741 §3: the evaluator itself is frozen); nil is absent.
+	Evaluator *EvaluatorPin `json:"evaluator,omitzero"`
 	// Benchmark freezes the cases and task files of kind
 	// reviewer-benchmark; absent for every other kind.
 	Benchmark *BenchmarkPlan `json:"benchmark,omitzero"`
+}
+
+// EvaluatorPin is the evaluator a campaign was frozen with: its version
+// (evalgate's, as tool_version says) and optionally its source commit.
+type EvaluatorPin struct {
+	Version string `json:"version"`
+	Commit  string `json:"commit,omitzero"`
 }
 
 // Identities are the execution identities every receipt is checked against
@@ -203,10 +213,16 @@ type Slot struct {
 	Order      []string `json:"order"`      // arm IDs, a permutation of Design.Arms
 }
 
-// GatePolicy names a preset and may override its thresholds. Thresholds are
-// decimal strings so that they compare exactly.
+// GatePolicy names a preset (rule F1). Under a preset every threshold is
+// the preset's: an override must state the preset's own value. Custom, when
+// not empty, declares a custom policy under that ID (never a preset's
+// name): the preset's gates judge the preset's runs with the overridden
+// thresholds, and the campaign's own ceilings and pins; every output says
+// it is not the preset. Thresholds are decimal strings so that they compare
+// exactly.
 type GatePolicy struct {
 	Preset     string      `json:"preset"`
+	Custom     string      `json:"custom,omitzero"`
 	Thresholds []Threshold `json:"thresholds"`
 }
 

@@ -138,6 +138,10 @@ type Decision struct {
 	// RejectingFindings counts the rejecting findings of every stage; any
 	// makes the decision no_verdict (tables.ApplyRejections).
 	RejectingFindings int64 `parquet:"rejecting_findings"`
+	// Policy names the policy that judged (rule F1): "preset NAME —
+	// SOURCE's frozen rules" or "custom policy ID — not SOURCE's frozen
+	// rules"; every output that shows the decision shows it.
+	Policy string `parquet:"policy,dict"`
 }
 
 // Interval is one row per statistic × method of the exploratory bootstrap.

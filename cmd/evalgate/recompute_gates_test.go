@@ -61,7 +61,9 @@ func recompute(t *testing.T, dir string) rcResult {
 		thr[d.name] = rcRat(t, d.value)
 	}
 	for _, o := range c.m.GatePolicy.Thresholds {
-		thr[o.Name] = rcRat(t, o.Value)
+		if c.m.GatePolicy.Custom != "" { // a preset's thresholds are its own whatever the manifest says (rule F1)
+			thr[o.Name] = rcRat(t, o.Value)
+		}
 	}
 	base, treat := c.m.Design.Arms[0].ID, c.m.Design.Arms[1].ID
 	var tasks []string

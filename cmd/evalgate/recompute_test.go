@@ -67,6 +67,7 @@ type rcManifest struct {
 		} `json:"schedule"`
 	} `json:"design"`
 	GatePolicy struct {
+		Custom     string                         `json:"custom"`
 		Thresholds []struct{ Name, Value string } `json:"thresholds"`
 	} `json:"gate_policy"`
 }

@@ -34,6 +34,7 @@ type verdictOutcome struct {
 		Written        bool     `json:"written"`
 		Decision       string   `json:"decision"`
 		Reason         string   `json:"reason"`
+		Policy         string   `json:"policy"`
 		FailingGates   []string `json:"failing_gates"`
 		RejectingCodes []string `json:"rejecting_codes"`
 	}
@@ -46,9 +47,14 @@ func judgeGreen(t *testing.T, edit func(*controls.Campaign) error) verdictOutcom
 	return judgeExample(t, controls.GreenExample, edit)
 }
 
-// judgeExample applies edit to a copy of the named example and runs
-// validate and run on it.
+// judgeExample is judgeGreen on a copy of the named embedded example.
 func judgeExample(t *testing.T, example string, edit func(*controls.Campaign) error) verdictOutcome {
+	t.Helper()
+	return judgeCopy(t, example, edit, true)
+}
+
+// judgeCopy is judgeExample, running validate only when validate is set.
+func judgeCopy(t *testing.T, example string, edit func(*controls.Campaign) error, validate bool) verdictOutcome {
 	t.Helper()
 	c, err := controls.LoadExample(example)
 	if err != nil {
@@ -65,18 +71,20 @@ func judgeExample(t *testing.T, example string, edit func(*controls.Campaign) er
 	}
 	var o verdictOutcome
 	var stdout, stderr bytes.Buffer
-	o.validateExit = cli.Main([]string{"validate", dir, "--json"}, &stdout, &stderr)
-	var rep struct {
-		Findings rules.Findings `json:"findings"`
+	if validate {
+		o.validateExit = cli.Main([]string{"validate", dir, "--json"}, &stdout, &stderr)
+		var rep struct {
+			Findings rules.Findings `json:"findings"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+			t.Fatalf("validate --json (exit %d, stderr %q): %v", o.validateExit, stderr.String(), err)
+		}
+		for _, f := range rep.Findings {
+			o.codes = append(o.codes, f.Code)
+		}
+		stdout.Reset()
+		stderr.Reset()
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		t.Fatalf("validate --json (exit %d, stderr %q): %v", o.validateExit, stderr.String(), err)
-	}
-	for _, f := range rep.Findings {
-		o.codes = append(o.codes, f.Code)
-	}
-	stdout.Reset()
-	stderr.Reset()
 	o.runExit = cli.Main([]string{"run", dir, "--out", filepath.Join(t.TempDir(), "out"), "--no-intervals", "--json"}, &stdout, &stderr)
 	if err := json.Unmarshal(stdout.Bytes(), &o.run); err != nil {
 		t.Fatalf("run --json (exit %d, stderr %q): %v", o.runExit, stderr.String(), err)
@@ -207,8 +215,13 @@ func TestVerdictMatrixCostStops(t *testing.T) {
 	})
 	t.Run("missing tariff", func(t *testing.T) {
 		// The card no longer prices cached input, which some sessions have.
-		o := judgeGreen(t, func(c *controls.Campaign) error {
+		// Under the preset the card is pinned (preset_pin_rate_card_cached_input);
+		// under a custom policy the card is the campaign's own.
+		judgeGreen(t, func(c *controls.Campaign) error {
 			return c.EditManifest(func(m *tables.Manifest) { m.RateCards[0].Prices.CachedInput = nil })
+		}).wantNoVerdict(t, "preset_pin_rate_card_cached_input")
+		o := judgeGreen(t, func(c *controls.Campaign) error {
+			return c.EditManifest(func(m *tables.Manifest) { m.GatePolicy.Custom = ceilingProbe; m.RateCards[0].Prices.CachedInput = nil })
 		})
 		o.wantCostGatesFail(t, rules.CodeTariffMissing)
 	})
@@ -332,7 +345,7 @@ func TestVerdictMatrixCampaignCeilings(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				o := judgeGreen(t, func(c *controls.Campaign) error {
-					return c.EditManifest(func(m *tables.Manifest) { cl.set(m, over) })
+					return c.EditManifest(func(m *tables.Manifest) { m.GatePolicy.Custom = ceilingProbe; cl.set(m, over) })
 				})
 				if !over {
 					o.wantAdvance(t)
@@ -348,7 +361,7 @@ func TestVerdictMatrixCampaignCeilings(t *testing.T) {
 	// over; the same charge under the default ceiling keeps advance.
 	t.Run("actual_cost exactly at its use", func(t *testing.T) {
 		judgeGreen(t, func(c *controls.Campaign) error {
-			return c.EditManifest(func(m *tables.Manifest) { m.Ceilings.Campaign.ActualCost = "0" })
+			return c.EditManifest(func(m *tables.Manifest) { m.GatePolicy.Custom = ceilingProbe; m.Ceilings.Campaign.ActualCost = "0" })
 		}).wantAdvance(t)
 	})
 	charge := func(c *controls.Campaign) error {
@@ -365,10 +378,14 @@ func TestVerdictMatrixCampaignCeilings(t *testing.T) {
 			if err := charge(c); err != nil {
 				return err
 			}
-			return c.EditManifest(func(m *tables.Manifest) { m.Ceilings.Campaign.ActualCost = "0" })
+			return c.EditManifest(func(m *tables.Manifest) { m.GatePolicy.Custom = ceilingProbe; m.Ceilings.Campaign.ActualCost = "0" })
 		}).wantNoVerdict(t, rules.CodeCeilingActualCost)
 	})
 }
+
+// ceilingProbe is the custom policy a test that moves a ceiling declares: a
+// preset's ceilings are frozen (rule F1).
+const ceilingProbe = "ceiling-probe"
 
 // TestValidateAndRunAgreeOnExamples: on every embedded example, validate
 // rejects exactly when run's decision is no_verdict, and run exits as

@@ -69,7 +69,15 @@ func (in *inputs) judgeOf(pol *policy, c *tables.Campaign, base, arm string) *ju
 // treatment arm: gate rows and one decision row per arm. The first arm of
 // the design is the baseline; every other arm gets its own gate rows and
 // decision row (one of each in the usual two-arm design).
+//
+// Every decision row names the policy that judged (tables.Decision.Policy).
 func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted, scored tables.Scored) Out {
+	out := run(c, validated, accounted, scored)
+	labelDecisions(out.Decision, &c.Manifest)
+	return out
+}
+
+func run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted, scored tables.Scored) Out {
 	in := &inputs{
 		replacements: validated.Replacements, sessions: readSessions(accounted.Tokens), ceilings: accounted.Ceilings,
 		runs: runSet{spool: sortedRuns(scored.Runs)}, // the score stage's are sorted: then not copied
@@ -86,7 +94,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	out.Figures.Systems = systemFigures(c, all, in.runs)
 	out.Figures.PromptOverheads = promptOverheads(c, in.runs, accounted.Tokens)
 
-	pol, findings := resolvePolicy(c.Manifest.GatePolicy)
+	pol, findings := resolvePolicy(&c.Manifest)
 	if pol != nil && pol.name == rules.PresetReviewerBenchmark {
 		findings = append(findings, rules.Finding{Code: rules.CodeGatePresetKind, Severity: rules.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
 			Message: fmt.Sprintf("gate preset %s judges only reviewer benchmarks, not a %s campaign", pol.name, c.Manifest.Kind)})

@@ -71,7 +71,7 @@ func decide(pol *policy, gates []tables.Gate, arm string, v validityReport) tabl
 	case gain == nil || !gain.Pass:
 		d.Decision, d.Reason = tables.DecisionStopNoGain, stopReason(gain)
 	case len(failing) == 0:
-		d.Decision, d.Reason = tables.DecisionAdvance, fmt.Sprintf("every gate of %s passes", pol.name)
+		d.Decision, d.Reason = tables.DecisionAdvance, pol.advanceReason()
 	default:
 		d.Decision = tables.DecisionDoNotAdvance
 		d.Reason = "quality gain observed but " + failedCount(failing, gates)

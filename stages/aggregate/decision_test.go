@@ -13,7 +13,7 @@ func TestThresholdOverrides(t *testing.T) {
 	t.Run("raising the gain threshold flips advance to stop_no_gain", func(t *testing.T) {
 		// Gain 0.15 passes 0.10 but not 0.20.
 		f := newFixture(t, 8, 1)
-		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: string(rules.GateMacroGain), Value: "0.20"}}
+		f.c.Manifest.GatePolicy.Custom, f.c.Manifest.GatePolicy.Thresholds = "custom-test-policy", []tables.Threshold{{Name: string(rules.GateMacroGain), Value: "0.20"}}
 		f.aggregate()
 		f.wantGate(rules.GateMacroGain, "0.15", false)
 		if g := f.gate(rules.GateMacroGain); g.Threshold != ">= 0.20" {
@@ -26,7 +26,7 @@ func TestThresholdOverrides(t *testing.T) {
 		f.setCost("T3", "B", 1, "1.30")
 		f.setCost("T3", "B", 2, "1.00")
 		f.setCost("T3", "B", 3, "1.00")
-		f.c.Manifest.GatePolicy.Thresholds = []tables.Threshold{{Name: string(rules.GateCostPair), Value: "1.30"}}
+		f.c.Manifest.GatePolicy.Custom, f.c.Manifest.GatePolicy.Thresholds = "custom-test-policy", []tables.Threshold{{Name: string(rules.GateCostPair), Value: "1.30"}}
 		f.aggregate()
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
@@ -44,7 +44,7 @@ func TestThresholdOverrides(t *testing.T) {
 	for _, tc := range bad {
 		t.Run(tc.name+" is refused and gives no_verdict", func(t *testing.T) {
 			f := newFixture(t, 8, 1)
-			f.c.Manifest.GatePolicy.Thresholds = tc.th
+			f.c.Manifest.GatePolicy.Custom, f.c.Manifest.GatePolicy.Thresholds = "custom-test-policy", tc.th
 			f.aggregate()
 			var hit *rules.Finding
 			for i := range f.s.Rejections {

@@ -62,7 +62,7 @@ func timeOnlyFailureControl(t *testing.T, combine func([]tables.Gate) []tables.G
 			t.Fatalf("setup: gate %s pass=%v (observed %s); only the time aggregate and task caps should fail", g.Gate, g.Pass, g.Observed)
 		}
 	}
-	pol, fs := resolvePolicy(f.c.Manifest.GatePolicy)
+	pol, fs := resolvePolicy(&f.c.Manifest)
 	if pol == nil || len(fs) > 0 {
 		t.Fatalf("setup: policy %v", fs)
 	}

@@ -54,7 +54,7 @@ func Benchmark(c *tables.Campaign, scored tables.ReviewsScored, commitment table
 	if len(arms) != 2 {
 		return out // refused by load
 	}
-	pol, problems := resolvePolicy(c.Manifest.GatePolicy)
+	pol, problems := resolvePolicy(&c.Manifest)
 	out.Problems = append(out.Problems, problems...)
 	if p, ok := rules.FindPreset(rules.PresetName(c.Manifest.GatePolicy.Preset)); ok && p.Kind != rules.KindReviewerBenchmark {
 		out.Problems = append(out.Problems, rules.Finding{Code: rules.CodeGatePresetKind, Severity: rules.Reject, File: manifestFile, Pointer: "/gate_policy/preset",
@@ -65,7 +65,12 @@ func Benchmark(c *tables.Campaign, scored tables.ReviewsScored, commitment table
 	if pol != nil {
 		out.Gates = j.gates(pol)
 	}
-	out.Decision = []tables.Decision{j.decide(out.Gates)}
+	d := j.decide(out.Gates)
+	if pol != nil && d.Decision == tables.DecisionAdvance {
+		d.Reason = pol.benchReason(d.Reason)
+	}
+	out.Decision = []tables.Decision{d}
+	labelDecisions(out.Decision, &c.Manifest)
 	return out
 }
 

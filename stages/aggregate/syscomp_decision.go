@@ -105,7 +105,7 @@ func systemDecision(pol *policy, gates []tables.Gate, cand string, v validityRep
 		d.Decision = tables.DecisionStopNoGain
 		d.Reason = "no demonstrated cost and time advantage of the candidate over the baseline: " + strings.Join(noGain, "; ")
 	case len(failing) == 0:
-		d.Decision, d.Reason = tables.DecisionAdvance, fmt.Sprintf("every gate of %s passes: evidence for the candidate system on this sample only", pol.name)
+		d.Decision, d.Reason = tables.DecisionAdvance, pol.advanceReason()
 	default:
 		d.Decision = tables.DecisionDoNotAdvance
 		d.Reason = "the candidate improves on the baseline but " + failedCount(failing, gates)

@@ -34,6 +34,7 @@ func Benchmark(c *tables.Campaign, files tables.ReviewFiles) BenchmarkOut {
 	b.missing()
 	b.checkOrder()
 	b.adjudications()
+	b.out.Problems = append(b.out.Problems, Policy(c)...)
 	b.out.Problems.Sort()
 	slices.SortStableFunc(b.out.Findings, func(x, y tables.FindingRow) int {
 		return cmp.Or(cmp.Compare(x.SessionID, y.SessionID), compareIDs(x.FindingID, y.FindingID))

@@ -180,6 +180,11 @@ func TestEveryCodeCovered(t *testing.T) {
 			covered[code] = true
 		}
 	}
+	for _, c := range policyCases() {
+		for _, code := range c.want {
+			covered[code] = true
+		}
+	}
 	covered[rules.CodePromptNamedInstruction] = true // TestNamedInstructions
 	for _, d := range rbdefects.All() {
 		if d.Stage == "validate" {

@@ -19,6 +19,7 @@ const receiptsFile = "receipts.jsonl"
 // It reads answers one at a time through answers.
 func Run(c *tables.Campaign, answers tables.Answers) Out {
 	v := newRunner(c, answers)
+	v.findings = append(v.findings, Policy(c)...)
 	v.promptParts()
 	v.findings = append(v.findings, ProviderFindings(&c.Manifest)...)
 	v.findings = append(v.findings, systemDesignFindings(&c.Manifest)...)

@@ -99,13 +99,16 @@ var runCases = []runCase{
 	{name: "beyond the allowance a replaced attempt's identity mismatch still rejects", mut: func(f *fixture) {
 		replacement(f)
 		f.find("T1-r1-A").Identity.ReturnedModel = "model-2"
-		f.c.Manifest.Ceilings.Campaign.InfrastructureReplacements = 0
+		f.c.Manifest.GatePolicy.Custom, f.c.Manifest.Ceilings.Campaign.InfrastructureReplacements = "custom-allowance", 0
 	}, want: []rules.Code{rules.CodeInvalidTripletsExceeded, rules.CodeIdentityMismatch}},
 	{name: "the final attempt's identity mismatch still rejects", mut: func(f *fixture) {
 		replacement(f)
 		f.find("T1-r1-A-a2").Identity.ReturnedModel = "model-2"
 	}, want: []rules.Code{rules.CodeInvalidTripletsExceeded, rules.CodeIdentityMismatch}},
-	{name: "no replacement allowance", mut: func(f *fixture) { replacement(f); f.c.Manifest.Ceilings.Campaign.InfrastructureReplacements = 0 },
+	{name: "no replacement allowance", mut: func(f *fixture) {
+		replacement(f)
+		f.c.Manifest.GatePolicy.Custom, f.c.Manifest.Ceilings.Campaign.InfrastructureReplacements = "custom-allowance", 0
+	},
 		want: []rules.Code{rules.CodeInvalidTripletsExceeded}},
 	{name: "second invalid triplet stops the campaign", mut: func(f *fixture) {
 		replacement(f)
@@ -187,7 +190,7 @@ func TestReplacementsFact(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t)
 			replacement(f)
-			f.c.Manifest.Ceilings.Campaign.InfrastructureReplacements = c.allowed
+			f.c.Manifest.GatePolicy.Custom, f.c.Manifest.Ceilings.Campaign.InfrastructureReplacements = "custom-allowance", c.allowed
 			out := f.run()
 			if out.Replacements != c.want {
 				t.Errorf("replacements %+v, want %+v", out.Replacements, c.want)

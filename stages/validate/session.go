@@ -141,8 +141,7 @@ func (v *runner) identityMismatches(r *tables.Receipt, task *tables.LoadedTask, 
 			bad = append(bad, name)
 		}
 	}
-	check("returned_model", r.Identity.ReturnedModel, m.Identities.ReturnedModel)
-	check("cli_sha256", r.Identity.CLISHA256, m.Identities.CLISHA256)
+	bad = append(bad, ConsumerDrift(m, r)...)
 	check("permission_policy", r.Identity.PermissionPolicy, m.Identities.PermissionPolicy)
 	check("task_sha256", r.Inputs.TaskSHA256, task.Spec.TaskSHA256)
 	check("packet_sha256", r.Inputs.PacketSHA256, task.Spec.PacketSHA256)
@@ -151,6 +150,21 @@ func (v *runner) identityMismatches(r *tables.Receipt, task *tables.LoadedTask, 
 		bad = append(bad, "prompt_ids")
 	} else if !v.promptHashesMatch(r.Inputs.PromptSHA256s, prompts) {
 		bad = append(bad, "prompt_sha256s")
+	}
+	return bad
+}
+
+// ConsumerDrift lists the consumer identities a receipt reports other than
+// the manifest's (returned model, CLI executable hash): the model or CLI
+// drift that stops a campaign (contract #741 §5), which admission refuses
+// to continue past as well as making the session invalid (rule V1).
+func ConsumerDrift(m *tables.Manifest, r *tables.Receipt) []string {
+	var bad []string
+	if r.Identity.ReturnedModel != m.Identities.ReturnedModel {
+		bad = append(bad, "returned_model")
+	}
+	if r.Identity.CLISHA256 != m.Identities.CLISHA256 {
+		bad = append(bad, "cli_sha256")
 	}
 	return bad
 }

@@ -73,6 +73,7 @@ type htmlPage struct {
 	DecisionPass bool
 	FailingGates []failingGate
 	Reason       string
+	Policy       string
 	Completion   []completionItem
 	Gates        htmlTable
 	TaskRPlot    template.HTML
@@ -126,6 +127,7 @@ func Write(w io.Writer, sc scorecard.Scorecard, s *tables.Set) error {
 		DecisionPass: sc.Decision.Decision == tables.DecisionAdvance,
 		FailingGates: failingGateLines(sc.Decision, sc.CostAndTime.Currency),
 		Reason:       plainText(sc.Decision.Reason),
+		Policy:       plainText(sc.Decision.Policy),
 		Completion:   completionLines(sc),
 		Gates:        gatesTable(sc.Gates, sc.CostAndTime.Currency),
 		TaskRPlot:    taskRPlot(sc),

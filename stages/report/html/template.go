@@ -87,6 +87,7 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 {{range .FailingGates}}<li><strong>{{.Name}}</strong>{{.Rest}}</li>
 {{end}}</ul>
 {{else}}<p>Failing gates: none.</p>
+{{end}}{{if .Policy}}<p>Policy: {{.Policy}}</p>
 {{end}}<p>Reason: {{.Reason}}</p>
 <h2 id="completion">Completion</h2>
 <p>A complete run is not a success: the decision above is the verdict.</p>

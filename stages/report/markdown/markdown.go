@@ -68,6 +68,9 @@ func writeDecision(b *bufio.Writer, d scorecard.DecisionResult, currency string)
 		fmt.Fprintf(b, " for arm %s", escapeMarkdown(d.Arm))
 	}
 	b.WriteString(".\n\n")
+	if d.Policy != "" {
+		fmt.Fprintf(b, "Policy: %s.\n\n", escapeMarkdown(d.Policy))
+	}
 	fmt.Fprintf(b, "Reason: %s.\n\n", escapeMarkdown(strings.TrimSuffix(d.Reason, ".")))
 	if len(d.FailingGates) == 0 {
 		b.WriteString("Failing gates: none.\n\n")

@@ -34,12 +34,15 @@ const (
 // order. Exact numbers (money, ratios, medians) are strings; counts are
 // integers; a null means "not available", never zero.
 type Scorecard struct {
-	ScorecardVersion  string            `json:"scorecard_version"`
-	CampaignID        string            `json:"campaign_id"`
-	ManifestSHA256    string            `json:"manifest_sha256"`
-	Synthetic         bool              `json:"synthetic"`
-	ToolVersion       string            `json:"tool_version"`
-	Kind              string            `json:"kind"`
+	ScorecardVersion string `json:"scorecard_version"`
+	CampaignID       string `json:"campaign_id"`
+	ManifestSHA256   string `json:"manifest_sha256"`
+	Synthetic        bool   `json:"synthetic"`
+	ToolVersion      string `json:"tool_version"`
+	Kind             string `json:"kind"`
+	// Policy is the policy that judged the campaign and every number it
+	// applied (rule F1); null when the campaign could not be loaded.
+	Policy            *Policy           `json:"policy"`
 	Completion        Completion        `json:"completion"`
 	SourceAndProtocol SourceAndProtocol `json:"source_and_protocol"`
 	EvidenceAndPlan   EvidenceAndPlan   `json:"evidence_and_plan"`
@@ -102,6 +105,9 @@ type DecisionResult struct {
 	Arm          string         `json:"arm"`
 	FailingGates []string       `json:"failing_gates"`
 	Reason       string         `json:"reason"`
+	// Policy names the policy that judged: "preset NAME — SOURCE's frozen
+	// rules" or "custom policy ID — not SOURCE's frozen rules".
+	Policy string `json:"policy"`
 	// FailingGateDetails is each failing gate's row of gates, in the gates'
 	// order: observed against threshold and what failed it, one entry per
 	// gate named in failing_gates.
@@ -165,6 +171,7 @@ func Build(c *tables.Campaign, s *tables.Set, f tables.Figures, toolVersion stri
 		sc.ManifestSHA256 = c.ManifestSHA256
 		sc.Synthetic = c.Manifest.Synthetic
 		sc.Kind = c.Manifest.Kind
+		sc.Policy = buildPolicy(&c.Manifest, toolVersion)
 	}
 	arms := make([]string, 0, len(f.CostArms))
 	for _, a := range f.CostArms {
@@ -253,7 +260,7 @@ func BuildDecision(rows []tables.Decision) DecisionResult {
 		}
 	}
 	d := rows[0]
-	return DecisionResult{Decision: d.Decision, Arm: d.Arm, FailingGates: list(d.FailingGates), Reason: d.Reason,
+	return DecisionResult{Decision: d.Decision, Arm: d.Arm, FailingGates: list(d.FailingGates), Reason: d.Reason, Policy: d.Policy,
 		FailingGateDetails: []GateResult{}}
 }
 

@@ -55,6 +55,7 @@ func policyTwin(t *testing.T, thresholds map[string]string) string {
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
+	m.GatePolicy.Custom = "compare-threshold-probe" // a preset's thresholds are frozen (rule F1)
 	for _, g := range slices.Sorted(maps.Keys(thresholds)) {
 		m.GatePolicy.Thresholds = append(m.GatePolicy.Thresholds, tables.Threshold{Name: g, Value: thresholds[g]})
 	}
@@ -293,6 +294,8 @@ func TestComparePolicyChanged(t *testing.T) {
 	}
 	for _, want := range []string{
 		"judged under different policies",
+		`policy_change policy id: "paired-review-evaluation-v1" -> "compare-threshold-probe"`,
+		`policy_change policy custom: false -> true`,
 		`policy_change gate g2_task_floor B threshold: ">= 0.80" -> ">= 0.75" (delta -0.05)`,
 		`policy_change gate g5_cost_aggregate B threshold: "<= 1.10" -> "<= 1.20" (delta 0.1)`,
 		"--allow-policy-change",
@@ -302,7 +305,7 @@ func TestComparePolicyChanged(t *testing.T) {
 		}
 	}
 	code, stdout, _ = mainCmd("compare", old, twin, "--json")
-	if code != ExitUsage || !strings.Contains(stdout, `"comparable": false`) || strings.Count(stdout, `"direction": "policy_change"`) != 2 {
+	if code != ExitUsage || !strings.Contains(stdout, `"comparable": false`) || strings.Count(stdout, `"direction": "policy_change"`) != 4 {
 		t.Errorf("--json: exit %d:\n%s", code, stdout)
 	}
 	code, stdout, stderr = mainCmd("compare", old, twin, "--allow-policy-change", "--fail-on", "any-change")
@@ -314,7 +317,7 @@ func TestComparePolicyChanged(t *testing.T) {
 		`policy_change gate g2_task_floor B threshold: ">= 0.80" -> ">= 0.75" (delta -0.05)`,
 		`changed gate g2_task_floor B pass: false -> true`,
 		`changed gate g5_cost_aggregate B pass: false -> true`,
-		`result: changed (6 of 6 differences beyond tolerance 0: 0 worse, 0 better, 4 changed, 2 policy changes)`,
+		`result: changed (8 of 8 differences beyond tolerance 0: 0 worse, 0 better, 4 changed, 4 policy changes)`,
 	} {
 		if !slices.Contains(lines, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)

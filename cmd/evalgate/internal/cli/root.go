@@ -6,12 +6,14 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/evalgate/evalgate/rules"
 )
 
 // Version is evalgate's version. It is written into every output file, so
 // it is a constant, not build information: outputs must be byte-identical
 // across builds of the same source.
-const Version = "0.1.0"
+const Version = rules.EvaluatorVersion
 
 // Main runs evalgate with args and returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {

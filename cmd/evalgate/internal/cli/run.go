@@ -96,6 +96,7 @@ type runSummary struct {
 	Written        bool           `json:"written"` // the tables and reports were written to out
 	Decision       tables.Verdict `json:"decision"`
 	Reason         string         `json:"reason"`
+	Policy         string         `json:"policy"`        // the policy that judged: a preset's frozen rules, or "custom policy ID — not …"
 	FailingGates   []string       `json:"failing_gates"` // in policy order; [] when none
 	Rejecting      int            `json:"rejecting_findings"`
 	RejectingCodes []string       `json:"rejecting_codes"` // sorted, unique
@@ -228,6 +229,7 @@ func summarize(name, out string, res *stages.Result) runSummary {
 	if d := res.Tables.Decision; len(d) > 0 {
 		sum.Decision = d[0].Decision
 		sum.Reason = d[0].Reason
+		sum.Policy = d[0].Policy
 		sum.FailingGates = append(sum.FailingGates, d[0].FailingGates...)
 	}
 	for _, f := range res.Tables.Rejections {

@@ -222,6 +222,12 @@ func (s *showSummary) text() string {
 		fmt.Fprintf(&b, " for arm %s", s.Decision.Arm)
 	}
 	b.WriteByte('\n')
+	if s.Decision.Policy != "" {
+		fmt.Fprintf(&b, "policy: %s\n", s.Decision.Policy)
+	}
+	if s.Decision.Decision == tables.DecisionAdvance {
+		fmt.Fprintf(&b, "reason: %s\n", s.Decision.Reason)
+	}
 	if n := len(s.RejectingFindings); n > 0 {
 		fmt.Fprintf(&b, "rejected: %d rejecting finding(s), so the campaign cannot be judged:\n", n)
 		for _, f := range s.RejectingFindings[:min(n, shownFindings)] {
