@@ -153,6 +153,8 @@ func hexCheck(digits int, emptyOK, identity bool) specialCheck {
 			w.add(rules.CodeIdentityMissing, ptr, "identity %s is the placeholder %q, which is refused like a missing one", lastToken(ptr), Clip(s))
 		case !isLowerHex(s, digits):
 			w.add(rules.CodeHashInvalid, ptr, "%q is not %d lowercase hexadecimal digits", Clip(s), digits)
+		case identity && tables.PlaceholderHash(s):
+			w.add(rules.CodeIdentityMissing, ptr, "identity %s is the placeholder hash %q (a short block repeated), which is refused like a missing one", lastToken(ptr), Clip(s))
 		}
 	}
 }

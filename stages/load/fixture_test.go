@@ -50,7 +50,7 @@ func newFixture() *fixture {
 	return &fixture{
 		manifest: tables.Manifest{
 			Format: tables.FormatManifest, CampaignID: "synthetic-1", Kind: rules.KindPairedReview, Synthetic: true, Seed: 741, FrozenAt: frozen,
-			Identities: tables.Identities{RequestedModel: "gpt-5.6-sol", ReturnedModel: "gpt-5.6-sol-2026", CLIVersion: "0.149.0", CLISHA256: strings.Repeat("ab", 32),
+			Identities: tables.Identities{RequestedModel: "gpt-5.6-sol", ReturnedModel: "gpt-5.6-sol-2026", CLIVersion: "0.149.0", CLISHA256: "e27d26c84ffc90dbd3e6a6372d079dd330d404a04f27711c3ff7a7e3233d76c1",
 				Runtimes: []tables.Runtime{{Name: "node", Version: "22.22.3"}}, Host: "host-1", OS: "linux", PermissionPolicy: "read-only", Tokenizer: "o200k"},
 			Prompts:              []tables.PromptFile{{ID: "common", Path: "prompts/common.md"}, {ID: "review-b", Path: "prompts/review-b.md"}},
 			ResponseSchemaSHA256: tables.SchemaSHA256("answer"),

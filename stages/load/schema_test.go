@@ -157,7 +157,10 @@ func TestSpecialDefsAgreeWithSchema(t *testing.T) {
 		}
 		for def := range raw.defs {
 			check := specialDefs[def]
-			if check == nil || def == "path" || def == "text" || def == "line" || def == "identity" || def == "runtimes" {
+			// An identity digest's Go check also refuses placeholder
+			// digests (all zeros, a short block repeated), which the
+			// pattern cannot state.
+			if check == nil || def == "path" || def == "text" || def == "line" || def == "identity" || def == "runtimes" || def == "identitySha256" {
 				continue
 			}
 			// Compile the def again as an ordinary rule so its pattern is used.
