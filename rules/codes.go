@@ -17,7 +17,7 @@ type CodeDoc struct {
 // AllCodes returns every code the tool can emit, sorted by code. docs/errors.md
 // is generated from it and a test pins it.
 func AllCodes() []CodeDoc {
-	all := slices.Concat(loadCodes, fileCodes, validateCodes, designCodes, accountCodes, scoreCodes, intervalsCodes, blindCodes, syscompCodes, providerCodes, importCodes, rbenchCodes, promptCodes, policyCodes())
+	all := slices.Concat(loadCodes, fileCodes, validateCodes, designCodes, accountCodes, scoreCodes, intervalsCodes, blindCodes, syscompCodes, providerCodes, developmentCodes, importCodes, rbenchCodes, promptCodes, policyCodes())
 	slices.SortFunc(all, func(a, b CodeDoc) int { return cmp.Compare(a.Code, b.Code) })
 	return all
 }

@@ -151,6 +151,9 @@ type Design struct {
 	ScheduleFile  *ScheduleFile `json:"schedule_file,omitzero"` // v2 only
 	PacketItemMin int64         `json:"packet_item_min"`        // 6 for a paired review (rule I2)
 	PacketItemMax int64         `json:"packet_item_max"`        // 12 for a paired review (rule I2)
+	// Development is the two-round development flow (rule G8; see
+	// tables/development.go). Optional; paired-review only.
+	Development *Development `json:"development,omitzero"`
 }
 
 // ScheduleFile names a v2 manifest's schedule: a campaign-relative JSONL

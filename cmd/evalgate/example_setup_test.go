@@ -12,8 +12,9 @@ import (
 // $WORK/example before every script, so a script can edit it (a ceiling, a
 // rate card) and run the CLI on the copy; $EXAMPLE names it. The proposed
 // live manifest's directory (fixtures/live) is copied to $WORK/live, the
-// green system comparison to $WORK/scgreen ($SCGREEN) and the
-// paired-review-green example to $WORK/green-campaign ($GREEN).
+// green system comparison to $WORK/scgreen ($SCGREEN), the
+// paired-review-green example to $WORK/green-campaign ($GREEN) and the
+// development example to $WORK/devrounds ($DEVROUNDS).
 func setupExampleCopy(env *testscript.Env) error {
 	fsys, _ := fixtures.Example(fixtures.DefaultExample)
 	dir := filepath.Join(env.WorkDir, "example")
@@ -32,5 +33,11 @@ func setupExampleCopy(env *testscript.Env) error {
 		return err
 	}
 	env.Setenv("GREEN", filepath.Join(env.WorkDir, "green-campaign"))
+	dev, _ := fixtures.Example("development-rounds")
+	devDir := filepath.Join(env.WorkDir, "devrounds")
+	if err := os.CopyFS(devDir, dev); err != nil {
+		return err
+	}
+	env.Setenv("DEVROUNDS", devDir)
 	return os.CopyFS(filepath.Join(env.WorkDir, "live"), fixtures.Live())
 }

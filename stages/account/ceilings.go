@@ -118,7 +118,9 @@ func PlannedSessions(m *tables.Manifest) int64 {
 	d := &m.Design
 	slots := int64(len(d.Schedule))
 	if slots == 0 {
-		slots = int64(len(d.Tasks)) * max(d.Repetitions, 0)
+		for _, t := range d.Tasks {
+			slots += max(d.RepetitionsOf(t.Split), 0)
+		}
 	}
 	arms := int64(len(d.Arms))
 	if m.Kind == rules.KindSystemComparison {

@@ -114,6 +114,7 @@ func run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 			findings = append(findings, noTasksFinding(pol))
 		}
 	}
+	findings = append(findings, round2Admission(c, in, pol, judged)...)
 	findings.Sort()
 	out.Findings = append(out.Findings, findings...)
 	in.judged = judged

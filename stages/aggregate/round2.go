@@ -50,7 +50,7 @@ func round2Refusal(d *tables.Design, split string) string {
 func scheduledRounds(d *tables.Design, task string) []int64 {
 	var reps []int64
 	if len(d.Schedule) == 0 {
-		for r := int64(1); r <= min(d.Repetitions, round2Rounds+1); r++ {
+		for r := int64(1); r <= min(d.RepetitionsOf(tables.SplitDevelopment), round2Rounds+1); r++ {
 			reps = append(reps, r)
 		}
 		return reps

@@ -133,8 +133,10 @@ type slotKey struct {
 func checkSchedule(d *tables.Design, sched scheduleAt, whole bool) rules.Findings {
 	var out rules.Findings
 	tasks := map[string]bool{}
+	reps := map[string]int64{} // each task's repetitions: its split's (tables.Design.RepetitionsOf)
 	for _, t := range d.Tasks {
 		tasks[t.ID] = true
+		reps[t.ID] = d.RepetitionsOf(t.Split)
 	}
 	seen := map[slotKey]int{}
 	for i, s := range d.Schedule {
@@ -142,9 +144,8 @@ func checkSchedule(d *tables.Design, sched scheduleAt, whole bool) rules.Finding
 		switch first, dup := seen[slotKey{s.Task, s.Repetition}]; {
 		case !tasks[s.Task]:
 			out = append(out, at.finding(rules.CodeUnknownTask, ptr+"/task", fmt.Sprintf("slot names task %q, which design.tasks does not list", s.Task)))
-		case s.Repetition > d.Repetitions:
-			out = append(out, at.finding(rules.CodeSlotOutOfRange, ptr+"/repetition",
-				fmt.Sprintf("repetition %d exceeds design.repetitions %d", s.Repetition, d.Repetitions)))
+		case s.Repetition > reps[s.Task]:
+			out = append(out, at.finding(rules.CodeSlotOutOfRange, ptr+"/repetition", repetitionsExceeded(d, s, reps[s.Task])))
 		case dup:
 			out = append(out, at.finding(rules.CodeSlotDuplicate, ptr,
 				fmt.Sprintf("task %q repetition %d is already scheduled at %s", s.Task, s.Repetition, sched.name(first))))
@@ -162,12 +163,20 @@ func checkSchedule(d *tables.Design, sched scheduleAt, whole bool) rules.Finding
 		present[k.task]++
 	}
 	for _, t := range d.Tasks {
-		if missing := missingReps(seen, t.ID, present[t.ID], d.Repetitions); missing != "" {
+		if missing := missingReps(seen, t.ID, present[t.ID], reps[t.ID]); missing != "" {
 			out = append(out, at.finding(rules.CodeSlotMissing, ptr,
 				fmt.Sprintf("task %q is not scheduled for repetition %s", t.ID, missing)))
 		}
 	}
 	return out
+}
+
+// repetitionsExceeded says why slot s is beyond its task's repetitions.
+func repetitionsExceeded(d *tables.Design, s tables.Slot, reps int64) string {
+	if d.Development != nil && reps == d.Development.Rounds && reps != d.Repetitions {
+		return fmt.Sprintf("repetition %d of development task %q exceeds design.development.rounds %d", s.Repetition, s.Task, reps)
+	}
+	return fmt.Sprintf("repetition %d exceeds design.repetitions %d", s.Repetition, d.Repetitions)
 }
 
 // missingReps lists the repetitions of task that are not scheduled, the

@@ -190,7 +190,7 @@ func planRuns(c *tables.Campaign) []*plannedRun {
 	slots := d.Schedule
 	if len(slots) == 0 {
 		for _, t := range d.Tasks {
-			for rep := int64(1); rep <= d.Repetitions; rep++ {
+			for rep := int64(1); rep <= d.RepetitionsOf(t.Split); rep++ {
 				slots = append(slots, tables.Slot{Task: t.ID, Repetition: rep})
 			}
 		}

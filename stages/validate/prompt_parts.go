@@ -50,6 +50,9 @@ func (v *runner) promptRoles() []promptRole {
 			name = "the review of system " + a.ID
 		}
 		roles = append(roles, promptRole{name: name, pointer: fmt.Sprintf("/design/arms/%d/prompts", i), ids: a.Prompts, reconciliation: a.Reconciliation})
+		if revised := d.PromptsOf(a, tables.SplitEvaluation, 1); !slices.Equal(revised, a.Prompts) { // the development revision (development.go)
+			roles = append(roles, promptRole{name: name + " from development round 2", pointer: "/design/development/revisions/0", ids: revised, reconciliation: a.Reconciliation})
+		}
 	}
 	return roles
 }

@@ -236,7 +236,7 @@ func (v *runner) rolePrompts(r *tables.Receipt) ([]string, bool) {
 		return d.DraftPrompts, true
 	case tables.RoleReview:
 		arm, ok := v.arms[deref(r.Arm)]
-		return arm.Prompts, ok
+		return v.armPrompts(arm, r), ok
 	}
 	return nil, false
 }

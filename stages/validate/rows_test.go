@@ -195,6 +195,10 @@ func TestEveryCodeCovered(t *testing.T) {
 	}
 	covered[rules.CodeRbenchReviewMalformed] = true // the example's malformed review: TestBenchmarkGrounding
 	covered[rules.CodeProviderUnexpected] = true    // a provider on a paired review: TestProviderFindingsOtherKinds
+	for _, c := range []rules.Code{rules.CodeDevelopmentRoundsInvalid, rules.CodeDevelopmentRevisionRepeated, rules.CodeDevelopmentRevisionScope,
+		rules.CodeDevelopmentRevisionOrder, rules.CodeEvaluationBeforeFreeze} {
+		covered[c] = true // TestDevelopmentRounds, TestDevelopmentRevisionScope
+	}
 	entries, err := os.ReadDir("../testdata/answers")
 	if err != nil {
 		t.Fatal(err)

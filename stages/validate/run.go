@@ -23,6 +23,7 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 	v.promptParts()
 	v.findings = append(v.findings, ProviderFindings(&c.Manifest)...)
 	v.findings = append(v.findings, systemDesignFindings(&c.Manifest)...)
+	v.findings = append(v.findings, DevelopmentFindings(&c.Manifest)...)
 	if c.Manifest.Kind == rules.KindSystemComparison {
 		v.runSystems()
 		return v.finish()
@@ -37,6 +38,7 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 		sr := v.session(l)
 		v.custodySession(&l.Record, sr)
 		v.noteReceipt(&l.Record)
+		v.noteRound(sr, &l.Record)
 		if v.draftAfter(&l.Record) {
 			later = append(later, ordered{ord: ord, r: l.Record, sr: sr}) // reading its draft now would read ahead of the answers
 		} else {
@@ -50,6 +52,7 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 	v.pairsBlocks()
 	v.custodyCampaign()
 	v.completeness()
+	v.roundFreezes()
 	return v.finish()
 }
 
@@ -81,6 +84,8 @@ type runner struct {
 	findings rules.Findings
 	// replacements is the replacement rule's outcome (walkSchedule).
 	replacements tables.Replacements
+	// rounds holds the phase times of the development flow (rounds.go).
+	rounds roundTimes
 	// firsts holds where facts holds the facts of the first receipt of
 	// each session ID the pass has met (noteReceipt), for the renderings
 	// of reviews.

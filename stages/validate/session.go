@@ -124,9 +124,9 @@ func (v *runner) plannedRole(r *tables.Receipt, task *tables.LoadedTask) (role s
 			return "", nil, false
 		}
 		if arm.Reconciliation {
-			return RoleReconciliation, arm.Prompts, true
+			return RoleReconciliation, v.armPrompts(arm, r), true
 		}
-		return RoleReview, arm.Prompts, true
+		return RoleReview, v.armPrompts(arm, r), true
 	}
 	return "", nil, false
 }

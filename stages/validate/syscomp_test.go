@@ -138,9 +138,15 @@ func sysRow(s Out, id string) *tables.Session {
 
 func sysExample(t *testing.T) fstest.MapFS {
 	t.Helper()
-	src, ok := fixtures.Example("system-comparison")
+	return exampleMapFS(t, "system-comparison")
+}
+
+// exampleMapFS is an editable copy of the embedded example name.
+func exampleMapFS(t *testing.T, name string) fstest.MapFS {
+	t.Helper()
+	src, ok := fixtures.Example(name)
 	if !ok {
-		t.Fatal("no system-comparison example")
+		t.Fatalf("no %s example", name)
 	}
 	out := fstest.MapFS{}
 	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {

@@ -49,6 +49,7 @@ func Write(w io.Writer, sc scorecard.Scorecard, s *tables.Set) error {
 	}
 	writeCompletion(b, sc.Completion)
 	writeGates(b, sc.Gates, sc.CostAndTime.Currency)
+	writePromptVersions(b, sc.PromptVersions)
 	writeSourceProtocol(b, sc.SourceAndProtocol)
 	writeEvidencePlan(b, sc.EvidenceAndPlan)
 	writeCostTime(b, sc.CostAndTime)

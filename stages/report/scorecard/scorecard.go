@@ -56,6 +56,9 @@ type Scorecard struct {
 	Intervals        Intervals         `json:"intervals"`
 	// ReviewerBenchmark is present only for kind reviewer-benchmark.
 	ReviewerBenchmark *ReviewerBenchmark `json:"reviewer_benchmark,omitzero"`
+	// PromptVersions are the prompt versions of a development flow (rule
+	// G8); absent without one.
+	PromptVersions []PromptVersion `json:"prompt_versions,omitzero"`
 }
 
 // Count is one named count; lists of counts are sorted by name unless
@@ -185,6 +188,7 @@ func Build(c *tables.Campaign, s *tables.Set, f tables.Figures, toolVersion stri
 	}
 	sc.SystemComparison = buildSystemComparison(f.Systems)
 	sc.ReviewerBenchmark = buildReviewerBenchmark(c, s, f.Commitment)
+	sc.PromptVersions = buildPromptVersions(c)
 	return sc
 }
 
