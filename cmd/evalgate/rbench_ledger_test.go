@@ -51,9 +51,10 @@ func runNamedDefect(t *testing.T, name string) (int, string) {
 // TestReviewerBenchmarkReplacement: an attempt whose first execution ended
 // in a platform outage and was replaced within the allowance (one) is
 // scored on its replacement, the campaign still advances, and both
-// executions are charged: F11-clean-candidate-r1 metered 21,053 input and
-// 1,818 output tokens at US$3 and US$15 per million, US$0.090429, and the
-// replacement returned the same tokens, so the attempt costs US$0.180858.
+// executions are charged: F11-clean-candidate-r1 metered 24,595 input and
+// 2,210 output tokens at US$3 and US$15 per million (0.073785 + 0.03315 =
+// US$0.106935), and the replacement returned the same tokens, so the
+// attempt costs US$0.21387.
 // Beyond the allowance (two invalid executions, one allowed) the campaign
 // stops; a model timeout is never replaced.
 func TestReviewerBenchmarkReplacement(t *testing.T) {
@@ -71,8 +72,8 @@ func TestReviewerBenchmarkReplacement(t *testing.T) {
 		}
 		found = true
 		if r.SessionID != rbdefects.Replacement || r.Status != tables.ReviewStatusCompleted || r.Executions != 2 ||
-			r.Cost == nil || r.Cost.String() != "0.180858" || r.HeldCost == nil || *r.HeldCost != 0 {
-			t.Errorf("attempt row %+v (cost %v), want the replacement %s completed, 2 executions, cost 0.180858, nothing held", r, r.Cost, rbdefects.Replacement)
+			r.Cost == nil || r.Cost.String() != "0.21387" || r.HeldCost == nil || *r.HeldCost != 0 {
+			t.Errorf("attempt row %+v (cost %v), want the replacement %s completed, 2 executions, cost 0.21387, nothing held", r, r.Cost, rbdefects.Replacement)
 		}
 	}
 	if !found {
@@ -81,12 +82,12 @@ func TestReviewerBenchmarkReplacement(t *testing.T) {
 	var charged []string
 	for _, e := range readTable[tables.LedgerEntry](t, out, "ledger") {
 		if (e.SessionID == rbdefects.Replaced || e.SessionID == rbdefects.Replacement) && e.Kind == tables.LedgerAccounted &&
-			e.ReferenceCost != nil && e.ReferenceCost.String() == "0.090429" {
+			e.ReferenceCost != nil && e.ReferenceCost.String() == "0.106935" {
 			charged = append(charged, e.SessionID)
 		}
 	}
 	if !slices.Equal(charged, []string{rbdefects.Replaced, rbdefects.Replacement}) {
-		t.Errorf("accounted ledger entries of US$0.090429: %v, want the original and its replacement", charged)
+		t.Errorf("accounted ledger entries of US$0.106935: %v, want the original and its replacement", charged)
 	}
 
 	for _, tc := range []struct {
@@ -98,7 +99,7 @@ func TestReviewerBenchmarkReplacement(t *testing.T) {
 	} {
 		code, out := runNamedDefect(t, tc.defect)
 		d := readTable[tables.Decision](t, out, "decision")
-		rejected := slices.ContainsFunc(readTable[rules.Finding](t, out, "rejections"), func(f rules.Finding) bool { return f.Code == tc.code })
+		rejected := slices.ContainsFunc(readTable[rules.Finding](t, out, tables.CampaignFindingsTable), func(f rules.Finding) bool { return f.Code == tc.code })
 		if code != 1 || len(d) != 1 || d[0].Decision != tables.DecisionNoVerdict || !rejected {
 			t.Errorf("%s: exit %d, decision %+v, %s rejected %v; want 1, no_verdict, true", tc.defect, code, d, tc.code, rejected)
 		}

@@ -52,7 +52,7 @@ func checkReportCounts(t *testing.T, out string) {
 	cases := readTable[tables.CaseRow](t, out, "cases")
 	ledger := readTable[tables.LedgerEntry](t, out, "ledger")
 	metrics := readTable[tables.ReviewMetric](t, out, "review_metrics")
-	rejections := readTable[rules.Finding](t, out, "rejections")
+	rejections := readTable[rules.Finding](t, out, tables.CampaignFindingsTable)
 	status := map[string]int{}
 	var executions, replaced int64
 	for _, r := range reviews {

@@ -79,7 +79,7 @@ func TestReviewerBenchmarkRepeatedFindingID(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := runDefect(t, tc.apply)
 			rows := map[string]int64{}
-			for _, f := range readTable[tables.FindingRow](t, out, "findings") {
+			for _, f := range readTable[tables.FindingRow](t, out, tables.ReviewFindingsTable) {
 				rows[f.SessionID]++
 			}
 			for _, r := range readTable[tables.ReviewRow](t, out, "reviews") {
