@@ -101,15 +101,7 @@ func TestDesignProbes(t *testing.T) {
 			},
 			[]rules.Code{rules.CodeRatingBeforeAnswer}},
 		{"D6: the draft and A swap instructions", controls.GreenExample,
-			func(c *controls.Campaign) error {
-				if err := c.EditManifest(func(m *tables.Manifest) {
-					d := &m.Design
-					d.DraftPrompts, d.Arms[0].Prompts = d.Arms[0].Prompts, d.DraftPrompts
-				}); err != nil {
-					return err
-				}
-				return c.Restamp()
-			},
+			controls.SwapDraftAndOrdinary,
 			[]rules.Code{rules.CodePromptNamedInstruction}},
 		{"D7: B reserves 200,000 input and 20,000 output tokens", controls.GreenExample,
 			receipt("T2-r1-B", func(r *tables.Receipt) { r.Reservation.InputTokens, r.Reservation.OutputTokens = 200_000, 20_000 }),

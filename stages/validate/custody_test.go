@@ -1,13 +1,11 @@
 package validate
 
 import (
-	"slices"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/evalgate/evalgate/rules"
-	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -68,29 +66,13 @@ var custodyCases = []runCase{
 	}, want: []rules.Code{rules.CodeArmAllowanceUnequal}},
 }
 
-func TestCustody(t *testing.T) {
-	for _, tc := range custodyCases {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t)
-			tc.mut(f)
-			s := f.run()
-			if got := setCodes(s); !slices.Equal(got, sortedCodes(tc.want)) {
-				t.Fatalf("codes = %v, want %v\n%v", got, sortedCodes(tc.want), s.Findings)
-			}
-			for id, want := range tc.class {
-				if got := sessionRow(s, id).Classification; got != want {
-					t.Errorf("%s classified %q, want %q", id, got, want)
-				}
-			}
-		})
-	}
-}
+func TestCustody(t *testing.T) { checkCases(t, newFixture, custodyCases) }
 
 // TestNamedInstructions: the draft and arm A of the prompt fixture receive
 // the contract's Draft D and Ordinary review A texts; swapping them, or
 // giving the draft another instruction, is refused (D6).
 func TestNamedInstructions(t *testing.T) {
-	for _, tc := range []runCase{
+	checkCases(t, newPromptFixture, []runCase{
 		{name: "the contract's instructions", mut: func(*fixture) {}},
 		{name: "the draft and A swap instructions", mut: func(f *fixture) {
 			d := &f.c.Manifest.Design
@@ -104,21 +86,7 @@ func TestNamedInstructions(t *testing.T) {
 			f.c.Manifest.Design.DraftPrompts = []string{"common", "draft2", "final"}
 			f.stamp()
 		}, want: []rules.Code{rules.CodePromptNamedInstruction}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newPromptFixture(t)
-			tc.mut(f)
-			s := f.run()
-			if got := setCodes(s); !slices.Equal(got, sortedCodes(tc.want)) {
-				t.Fatalf("codes = %v, want %v\n%v", got, sortedCodes(tc.want), s.Findings)
-			}
-			for _, x := range s.Findings {
-				if x.Code == rules.CodePromptNamedInstruction && x.Pointer == "" {
-					t.Errorf("finding without a pointer: %v", x)
-				}
-			}
-		})
-	}
+	})
 }
 
 // custodySystemCases: a system comparison's review with a tool call is an
@@ -132,30 +100,4 @@ var custodySystemCases = []sysCase{
 	}, want: []rules.Code{rules.CodeReviewToolCall}, class: map[string]tables.Classification{"S1-r1-madar-R": tables.ClassInvalid}},
 }
 
-func TestSystemReviewTools(t *testing.T) {
-	for _, tc := range custodySystemCases {
-		t.Run(tc.name, func(t *testing.T) {
-			f := sysExample(t)
-			tc.mut(t, f)
-			c, found := load.Campaign(f, "example")
-			if found.Rejected() {
-				t.Fatalf("load rejected: %v", found)
-			}
-			s := Run(c, load.Answers(c))
-			var got []rules.Code
-			for _, x := range s.Findings {
-				if !slices.Contains(got, x.Code) {
-					got = append(got, x.Code)
-				}
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Fatalf("codes %v, want %v: %v", got, tc.want, s.Findings)
-			}
-			for id, class := range tc.class {
-				if row := sysRow(s, id); row == nil || row.Classification != class {
-					t.Errorf("session %s: row %+v, want classification %s", id, row, class)
-				}
-			}
-		})
-	}
-}
+func TestSystemReviewTools(t *testing.T) { checkSystemCases(t, custodySystemCases) }

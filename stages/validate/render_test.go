@@ -119,12 +119,7 @@ func (f *fixture) stamp() {
 }
 
 // promptCases break one prompt-custody rule each on the prompt fixture.
-var promptCases = []struct {
-	name  string
-	mut   func(f *fixture)
-	want  []rules.Code
-	class map[string]tables.Classification
-}{
+var promptCases = []runCase{
 	{name: "every receipt declares its hand rendering", mut: func(*fixture) {},
 		class: map[string]tables.Classification{"T1-r1-D": tables.ClassValid, "T1-r1-A": tables.ClassValid, "T1-r1-B": tables.ClassValid}},
 	{name: "rendered bytes off by one", mut: func(f *fixture) { f.find("T1-r1-A").Inputs.RenderedBytes++ },
@@ -187,10 +182,15 @@ var promptCases = []struct {
 
 func ptrTo[T any](v T) *T { return &v }
 
-func TestPromptCustody(t *testing.T) {
-	for _, tc := range promptCases {
+func TestPromptCustody(t *testing.T) { checkCases(t, newPromptFixture, promptCases) }
+
+// checkCases runs each case on a fresh fixture from newF: exactly its
+// codes, and its sessions' classifications.
+func checkCases(t *testing.T, newF func(*testing.T) *fixture, cases []runCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newPromptFixture(t)
+			f := newF(t)
 			tc.mut(f)
 			s := f.run()
 			if got := setCodes(s); !slices.Equal(got, sortedCodes(tc.want)) {

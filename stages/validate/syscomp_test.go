@@ -94,8 +94,13 @@ var systemCases = []sysCase{
 	}, want: []rules.Code{rules.CodeSessionMissing}, class: map[string]tables.Classification{"S3-r1-native-R": tables.ClassInvalid}},
 }
 
-func TestSystemComparisonValidate(t *testing.T) {
-	for _, tc := range systemCases {
+func TestSystemComparisonValidate(t *testing.T) { checkSystemCases(t, systemCases) }
+
+// checkSystemCases runs each case on a fresh copy of the system-comparison
+// example.
+func checkSystemCases(t *testing.T, cases []sysCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := sysExample(t)
 			tc.mut(t, f)
