@@ -144,9 +144,17 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 		class := tables.ErrorRecorderLoss
 		rc.Status, rc.ErrorClass = tables.StatusError, &class
 	}
-	if r.ReturnedModel == "" {
+	switch {
+	case r.ReturnedModel != "" && e.ReturnedModel != "" && !tables.SameModel(r.ReturnedModel, e.ReturnedModel):
+		b.mapFinding(fmt.Sprintf("/sessions/%d/returned_model", idx), fmt.Sprintf("%s names returned model %q but the mapping says %q; the record's own is kept only when they agree",
+			describeMatch(r.Source, r.Match), load.Clip(r.ReturnedModel), load.Clip(e.ReturnedModel)))
+		ok = false
+	case r.ReturnedModel == "" && e.ReturnedModel != "":
+		rc.Identity.ReturnedModel = e.ReturnedModel
+	case r.ReturnedModel == "":
 		b.out = append(b.out, rules.Finding{Code: rules.CodeImportNoReturnedModel, Severity: rules.Warn, File: r.File, Line: r.Line, Pointer: r.Pointer,
-			Session: e.SessionID, Message: describeMatch(r.Source, r.Match) + " records no model the provider returned; returned_model is left empty (the requested model is not a returned one), so validate refuses the session's identity"})
+			Session: e.SessionID, Message: describeMatch(r.Source, r.Match) + " records no model the provider returned, so returned_model is left empty and validate refuses the session's identity; " +
+				fmt.Sprintf("write the model from your runner's records at %s#/sessions/%d/returned_model", b.mapFile, idx)})
 	}
 	if r.MeterShape != "" {
 		rc.Meter = &tables.Meter{Shape: r.MeterShape, RateCard: b.m.RateCard, Usage: r.Usage}

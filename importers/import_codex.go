@@ -27,6 +27,7 @@ type codexLine struct {
 type codexSessionMeta struct {
 	ID        *string `json:"id"`
 	Timestamp *string `json:"timestamp"`
+	Model     *string `json:"model"` // recent codex-cli versions; absent in older ones
 }
 
 type codexTurnContext struct {
@@ -105,14 +106,15 @@ func ReadCodexRollout(name string, data []byte) (*SourceRecord, rules.Findings) 
 }
 
 type codexReader struct {
-	name    string
-	rec     *SourceRecord
-	out     rules.Findings
-	meta    bool
-	models  []string
-	last    jsontext.Value // the latest distinct total_token_usage
-	running codexTokens
-	events  int
+	name      string
+	rec       *SourceRecord
+	out       rules.Findings
+	meta      bool
+	metaModel string // session_meta's model, when the rollout records one
+	models    []string
+	last      jsontext.Value // the latest distinct total_token_usage
+	running   codexTokens
+	events    int
 }
 
 func (cr *codexReader) reject(line int64, code rules.Code, msg string) {
@@ -159,6 +161,9 @@ func (cr *codexReader) line(n int64, data []byte) {
 		cr.meta = true
 		cr.rec.RequestID, cr.rec.Match.Record = *m.ID, *m.ID
 		cr.rec.StartedAt = at
+		if m.Model != nil {
+			cr.metaModel = *m.Model
+		}
 		if m.Timestamp != nil {
 			if t := sourceTime(m.Timestamp); t != nil {
 				cr.rec.StartedAt = t
@@ -238,13 +243,20 @@ func (cr *codexReader) finish() {
 	}
 	switch len(cr.models) {
 	case 0:
-		cr.malformed(0, "the rollout has no turn_context naming its model")
+		if cr.metaModel == "" {
+			cr.malformed(0, "the rollout has neither a turn_context nor a session_meta naming its model")
+		}
+		cr.rec.Match.Model, cr.rec.ReturnedModel = cr.metaModel, cr.metaModel
 	case 1:
-		// turn_context names the model Codex was configured to request;
-		// a rollout records no model the provider returned, so the
-		// receipt's returned_model stays empty (validate refuses it)
-		// rather than claiming the request was honoured.
-		cr.rec.Match.Model = cr.models[0]
+		// turn_context names the model the session's turns ran on, the one
+		// model a rollout records: it is the session's returned model
+		// (docs/import.md), checked against the manifest under the model
+		// identity rule. A session_meta model that is another model is a
+		// rollout contradicting itself.
+		cr.rec.Match.Model, cr.rec.ReturnedModel = cr.models[0], cr.models[0]
+		if cr.metaModel != "" && !tables.SameModel(cr.metaModel, cr.models[0]) {
+			cr.malformed(0, fmt.Sprintf("session_meta names model %q but turn_context %q; one session has one model", load.Clip(cr.metaModel), load.Clip(cr.models[0])))
+		}
 	default:
 		cr.malformed(0, fmt.Sprintf("the rollout switches model (%q, then %q); one session has one model", load.Clip(cr.models[0]), load.Clip(cr.models[1])))
 	}

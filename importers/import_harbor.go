@@ -85,10 +85,10 @@ func ReadHarborTrial(name string, data, output []byte) (*SourceRecord, rules.Fin
 		rec.RequestID, rec.Match.Record = *d.ID, *d.ID
 	}
 	if a := d.AgentInfo; a != nil && a.ModelInfo != nil && a.ModelInfo.Name != nil {
-		// model_info is the agent's configured model, not one the
-		// provider returned: it matches the mapping, and the receipt's
-		// returned_model stays empty (validate refuses it).
-		rec.Match.Model = *a.ModelInfo.Name
+		// model_info is the model the trial's agent ran on, the one model
+		// a trial records: it matches the mapping and is the session's
+		// returned model (docs/import.md), kept as written.
+		rec.Match.Model, rec.ReturnedModel = *a.ModelInfo.Name, *a.ModelInfo.Name
 	}
 	rec.StartedAt = harborTime(d.StartedAt, "/started_at", bad)
 	rec.EndedAt = harborTime(d.FinishedAt, "/finished_at", bad)

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -103,7 +104,8 @@ func withoutFloats(usage []byte) []byte {
 
 // inspectUnattributed compares the log's own per-model totals with the
 // sum of its samples' usage, member by member: a total above the samples'
-// sum is usage that belongs to no sample.
+// sum is usage that belongs to no sample. One finding per model names
+// every such member and what to do.
 func inspectUnattributed(log *InspectLog, recs []SourceRecord) rules.Findings {
 	var fs rules.Findings
 	for _, model := range slices.Sorted(maps.Keys(log.Totals)) {
@@ -117,13 +119,17 @@ func inspectUnattributed(log *InspectLog, recs []SourceRecord) rules.Findings {
 				sum[k] += v
 			}
 		}
+		var over []string
 		for _, k := range slices.Sorted(maps.Keys(total)) {
 			if v := total[k]; v > sum[k] {
-				fs = append(fs, rules.Finding{Code: rules.CodeImportUsageUnattributed, Severity: rules.Reject,
-					File: log.Name, Pointer: "/stats/model_usage/" + rules.PointerToken(model) + "/" + rules.PointerToken(k),
-					Message: fmt.Sprintf("the log's total %s for %s is %d but its samples account for %d: %d tokens belong to no session",
-						k, load.Clip(model), v, sum[k], v-sum[k])})
+				over = append(over, fmt.Sprintf("%s %d of which its samples account for %d", k, v, sum[k]))
 			}
+		}
+		if len(over) > 0 {
+			fs = append(fs, rules.Finding{Code: rules.CodeImportUsageUnattributed, Severity: rules.Reject,
+				File: log.Name, Pointer: "/stats/model_usage/" + rules.PointerToken(model),
+				Message: fmt.Sprintf("the log's totals for %s hold usage that belongs to no sample (%s), so no session could be charged for it; "+
+					"leave this log out, or import a log of the same run whose samples record their usage", load.Clip(model), strings.Join(over, "; "))})
 		}
 	}
 	return fs

@@ -55,7 +55,8 @@ type ImportAnswer struct {
 //   - A record imported before whose receipt now differs only where the
 //     earlier receipt was absent — a null reservation, no prompt IDs, an
 //     empty cli_sha256 or permission_policy, the members no source records
-//     and the mapping supplies — is filled: its line is replaced in place.
+//     and the mapping supplies, and a returned model the record did not
+//     name — is filled: its line is replaced in place.
 //   - Any other difference is a conflict (import_conflict).
 //
 // Nothing is written unless every record is clean.
@@ -179,6 +180,9 @@ func fills(earlier []byte, now tables.Receipt) bool {
 	}
 	if old.Identity.PermissionPolicy == "" {
 		now.Identity.PermissionPolicy = ""
+	}
+	if old.Identity.ReturnedModel == "" {
+		now.Identity.ReturnedModel = "" // a record naming none, given by the mapping later
 	}
 	a, errA := json.Marshal(old, json.Deterministic(true))
 	b, errB := json.Marshal(now, json.Deterministic(true))

@@ -14,6 +14,8 @@ const (
 	CodeImportUsageUnattributed  Code = "import_usage_unattributed"
 	CodeImportCampaignUnreadable Code = "import_campaign_unreadable"
 	CodeImportNoReturnedModel    Code = "import_no_returned_model"
+	CodeImportNoMeter            Code = "import_no_meter"
+	CodeImportWrongFormat        Code = "import_wrong_format"
 
 	CodeCodexRolloutMalformed Code = "codex_rollout_malformed"
 	CodeCodexRolloutResumed   Code = "codex_rollout_resumed"
@@ -45,7 +47,9 @@ var importCodes = []CodeDoc{
 	{CodeImportIDInvalid, "import", "I5", "A source's own ID cannot be a campaign request ID."},
 	{CodeImportUsageUnattributed, "import", "A1", "An Inspect log's totals hold usage its samples do not: tokens no session could be charged."},
 	{CodeImportCampaignUnreadable, "import", "I1", "The --into directory has no readable manifest.json, so imported sessions cannot be tied to its design."},
-	{CodeImportNoReturnedModel, "import", "V1", "Warning: a source record names no model the provider returned (Codex rollouts and Harbor trials record only the model requested); the receipt's returned_model is left empty, never filled with the requested model, so validate refuses the session's identity."},
+	{CodeImportNoReturnedModel, "import", "V1", "Warning: a source record names no model (an Inspect sample without output.model, a Harbor trial without agent_info.model_info); the receipt's returned_model is left empty, never guessed, so validate refuses the session's identity until the mapping's sessions[].returned_model gives it from the runner's records."},
+	{CodeImportNoMeter, "import", "A8", "Warning, once per import: sessions imported without a meter (their records hold no usage whose semantics are known); their cost is unknown, so the campaign's cost gate cannot pass while they are in it."},
+	{CodeImportWrongFormat, "import", "I5", "A file given to an importer is of another known format (an Inspect log, a Codex rollout, a Harbor trial or job result, a terminal-bench 1 results.json, a legacy Codex rollout, `codex exec --json` output): one finding names it and what to do."},
 	{CodeCodexRolloutMalformed, "import", "I5", "A Codex rollout is not readable JSONL of session_meta, turn_context, response_item and event_msg lines."},
 	{CodeCodexRolloutResumed, "import", "A1", "A Codex rollout's first running total already counts turns before it (a resumed or forked conversation): the session's own usage is unknown."},
 	{CodeCodexTotalsDisagree, "import", "A1", "A Codex rollout's per-turn usage does not add up to its final running total."},

@@ -38,17 +38,7 @@ type Finding struct {
 
 // Error formats f as file:line#pointer: code: message.
 func (f Finding) Error() string {
-	pos := f.File
-	if f.Line > 0 {
-		pos = fmt.Sprintf("%s:%d", pos, f.Line)
-	}
-	if f.Pointer != "" {
-		pos += "#" + f.Pointer
-	}
-	if pos == "" {
-		pos = "campaign"
-	}
-	return fmt.Sprintf("%s: %s: %s", pos, f.Code, f.Message)
+	return fmt.Sprintf("%s: %s: %s", f.Position(), f.Code, f.Message)
 }
 
 // Findings is an ordered list of findings.

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/evalgate/evalgate/importers"
 	"github.com/evalgate/evalgate/rules"
@@ -41,13 +43,12 @@ func Import(source string, c ImportCampaign, m *tables.ImportMap, mapFile string
 		recs = append(recs, rs...)
 		out = append(out, fs...)
 	}
-	out = append(out, checkMeters(recs)...)
 	if out.Rejected() {
 		out.Sort()
 		return importers.ImportPlan{}, out
 	}
 	sessions, fs := importers.BuildImport(m, mapFile, c.Manifest, recs)
-	out = append(out, fs...)
+	out = append(append(out, fs...), meterless(sessions)...)
 	if out.Rejected() {
 		out.Sort()
 		return importers.ImportPlan{}, out
@@ -63,27 +64,78 @@ func readSource(source string, s ImportSource) ([]importers.SourceRecord, rules.
 	sum := hex.EncodeToString(digest[:])
 	switch source {
 	case tables.SourceInspect:
-		log, fs := importers.ReadInspectLog(s.Name, bytes.NewReader(s.Data), int64(len(s.Data)))
-		if log == nil {
-			return nil, fs
-		}
-		recs, more := importers.InspectRecords(log, sum)
-		return recs, append(fs, more...)
+		_, recs, fs := CheckInspectLog(s.Name, bytes.NewReader(s.Data), int64(len(s.Data)), sum)
+		return recs, fs
 	case tables.SourceCodex:
 		rec, fs := importers.ReadCodexRollout(s.Name, s.Data)
 		if rec == nil {
+			if wrong := wrongFormat(source, s.Name, s.Data); wrong != nil {
+				return nil, wrong
+			}
 			return nil, fs
 		}
-		return []importers.SourceRecord{*rec}, fs
+		return []importers.SourceRecord{*rec}, append(fs, checkMeters([]importers.SourceRecord{*rec})...)
 	case tables.SourceHarbor:
+		// A Harbor trial is a JSON document of few required members, which
+		// other documents also satisfy: the format is checked first.
+		if wrong := wrongFormat(source, s.Name, s.Data); wrong != nil {
+			return nil, wrong
+		}
 		rec, fs := importers.ReadHarborTrial(s.Name, s.Data, s.Output)
 		if rec == nil {
 			return nil, fs
 		}
-		return []importers.SourceRecord{*rec}, fs
+		return []importers.SourceRecord{*rec}, append(fs, checkMeters([]importers.SourceRecord{*rec})...)
 	}
 	return nil, rules.Findings{{Code: rules.CodeImportMapInvalid, Severity: rules.Reject, File: s.Name,
 		Message: fmt.Sprintf("%q is not an import source", source)}}
+}
+
+// meterless says once, for the whole import, which sessions have no
+// meter: their charge is unknown, so the campaign's cost gate cannot pass
+// while they are in it (account's meter_missing, contract #741 A8).
+func meterless(sessions []importers.ImportedSession) rules.Findings {
+	var ids []string
+	for _, s := range sessions {
+		if s.Receipt.Meter == nil {
+			ids = append(ids, s.Receipt.SessionID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	shown := ids[:min(len(ids), 3)]
+	more := ""
+	if n := len(ids) - len(shown); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	return rules.Findings{{Code: rules.CodeImportNoMeter, Severity: rules.Warn, File: sessions[0].Record.File,
+		Message: fmt.Sprintf("%d of the %d sessions imported (%s%s) have no meter, because their records hold no token usage whose semantics are known: "+
+			"their cost is unknown, so the campaign's cost gate cannot pass while they are in it; a meter comes only from the record's own usage",
+			len(ids), len(sessions), strings.Join(shown, ", "), more)}}
+}
+
+// CheckInspectLog reads one Inspect log (size bytes of r; fileSHA256 its
+// digest, for the import ledger) with every check an import makes of a log
+// before its mapping: the reader's, the log's totals against its samples
+// (import_usage_unattributed) and every meter decoded by the account
+// stage. `import inspect` without --into previews a log through it, so a
+// preview and an import give one verdict per log. The log is nil when the
+// reader rejects it.
+func CheckInspectLog(name string, r io.ReaderAt, size int64, fileSHA256 string) (*importers.InspectLog, []importers.SourceRecord, rules.Findings) {
+	log, fs := importers.ReadInspectLog(name, r, size)
+	if log == nil {
+		if data, err := io.ReadAll(io.NewSectionReader(r, 0, min(size, importers.MaxHarborResult))); err == nil {
+			if wrong := wrongFormat(tables.SourceInspect, name, data); wrong != nil {
+				return nil, nil, wrong
+			}
+		}
+		return nil, nil, fs
+	}
+	recs, more := importers.InspectRecords(log, fileSHA256)
+	fs = append(append(fs, more...), checkMeters(recs)...)
+	fs.Sort()
+	return log, recs, fs
 }
 
 // checkMeters decodes every record's meter as the account stage will: an
@@ -100,8 +152,12 @@ func checkMeters(recs []importers.SourceRecord) rules.Findings {
 			if !p.Invalid() {
 				sev = rules.Warn
 			}
-			out = append(out, rules.Finding{Code: p.Code, Severity: sev, File: r.File, Line: r.Line, Pointer: r.Pointer + p.Pointer,
-				Message: fmt.Sprintf("%s (shape %s)", p.Message, r.MeterShape)})
+			ptr := r.Pointer
+			if r.Source == tables.SourceInspect {
+				ptr += "/model_usage/" + rules.PointerToken(r.Match.Model)
+			}
+			out = append(out, rules.Finding{Code: p.Code, Severity: sev, File: r.File, Line: r.Line, Pointer: ptr + p.Pointer,
+				Message: fmt.Sprintf("%s (shape %s).", strings.TrimSuffix(p.Message, "."), r.MeterShape)})
 		}
 	}
 	return out

@@ -102,7 +102,7 @@ func TestImportCodexMultiTurn(t *testing.T) {
 	if len(problems) > 0 || b != want {
 		t.Fatalf("buckets %+v %v, want %+v", b, problems, want)
 	}
-	if r.RequestID != codexSession || r.Identity.ReturnedModel != "" || r.StartedAt.Format("15:04:05.000") != "09:00:00.000" ||
+	if r.RequestID != codexSession || r.Identity.ReturnedModel != "gpt-5.6-sol" || r.StartedAt.Format("15:04:05.000") != "09:00:00.000" ||
 		r.EndedAt == nil || r.EndedAt.Format("15:04:05.000") != "09:00:41.320" || r.Status != tables.StatusResponse {
 		t.Errorf("identity or times not the rollout's own: %+v", r)
 	}

@@ -62,6 +62,11 @@ type ImportSession struct {
 	// refuses (rendered_input_mismatch).
 	RenderedSHA256 string `json:"rendered_sha256,omitzero"`
 	RenderedBytes  int64  `json:"rendered_bytes,omitzero"`
+	// ReturnedModel is the model the provider returned, from the runner's
+	// records, for a record that names none. Optional: "" leaves such a
+	// receipt without one, which validate refuses; a record that names a
+	// model keeps its own, and a different one here refuses the import.
+	ReturnedModel string `json:"returned_model,omitzero"`
 }
 
 // ImportMatch names one source record by the source's own identifiers.

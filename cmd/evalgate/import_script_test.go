@@ -138,11 +138,12 @@ func cmdMksources(ts *testscript.TestScript, neg bool, args []string) {
 			src, record, sample, epoch, model = tables.SourceInspect, "drafts-run", r.SessionID, 1, "openai/"+r.Identity.ReturnedModel
 			samples = append(samples, inspectSample(r, b, model, answer))
 		case *r.Arm == "A":
-			// Codex and Harbor record the model requested, never the one returned.
-			src, record, model = tables.SourceCodex, r.RequestID, man.Identities.RequestedModel
+			// Codex records the model of each turn (turn_context), Harbor the
+			// agent's model (agent_info.model_info): the model the session ran on.
+			src, record, model = tables.SourceCodex, r.RequestID, r.Identity.ReturnedModel
 			writeFile(ts, filepath.Join(dir, "codex", "rollout-"+r.SessionID+".jsonl"), codexRollout(r, b, model, answer))
 		default:
-			src, record, model = tables.SourceHarbor, r.RequestID, man.Identities.RequestedModel
+			src, record, model = tables.SourceHarbor, r.RequestID, r.Identity.ReturnedModel
 			writeJSON(ts, filepath.Join(dir, "harbor", r.SessionID, "result.json"), harborTrial(r, b, model))
 			if answer != nil {
 				writeFile(ts, filepath.Join(dir, "harbor", r.SessionID, "agent", "answer.json"), answer)

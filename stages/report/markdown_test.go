@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,10 +82,20 @@ func TestRenderMarkdownEscapesInputs(t *testing.T) {
 func TestRenderMarkdownFindingsCap(t *testing.T) {
 	s := &tables.Set{}
 	for i := range scorecard.MaxListedFindings + 3 {
-		s.Rejections = append(s.Rejections, rules.Finding{Code: "c", Severity: rules.Warn, Line: int64(i + 1), File: "f"})
+		s.Rejections = append(s.Rejections, rules.Finding{Code: "c", Severity: rules.Warn, Line: int64(i + 1), File: "f", Message: "m" + strconv.Itoa(i)})
 	}
 	md := string(markdown.Render(scorecard.Build(nil, s, figuresOf(nil, s), ""), s))
 	if !strings.Contains(md, "… 3 more in campaign_findings.parquet") {
 		t.Error("no overflow line for the findings beyond the cap")
+	}
+	// Findings alike but for their position are one line with their count.
+	s.Rejections = nil
+	for i := range scorecard.MaxListedFindings + 3 {
+		s.Rejections = append(s.Rejections, rules.Finding{Code: "c", Severity: rules.Warn, Line: int64(i + 1), File: "f", Message: "m"})
+	}
+	md = string(markdown.Render(scorecard.Build(nil, s, figuresOf(nil, s), ""), s))
+	want := fmt.Sprintf("- warn: f\\:1, f\\:2, f\\:3 and %d more\\: c\\: m \\(%d findings\\)\n", scorecard.MaxListedFindings, scorecard.MaxListedFindings+3)
+	if !strings.Contains(md, want) || strings.Contains(md, "more in campaign_findings.parquet") {
+		t.Errorf("repeated findings are not one line %q:\n%s", want, md)
 	}
 }

@@ -121,11 +121,12 @@ func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 	a.Row.Executions++
 	a.Line = line.Line
 	a.Row.SessionID = r.SessionID
-	a.Row.Model = r.Identity.ReturnedModel
+	a.Row.Model, _ = b.stratum(r.Identity.ReturnedModel)
 	b.sessions[r.SessionID] = i
 	b.order.note(a.Row.Split, line.Line, r)
 	if bad := b.identity(r); len(bad) > 0 {
-		reject(rules.CodeIdentityMismatch, "", "The receipt's %s differ from the manifest; the execution is invalid", strings.Join(bad, ", "))
+		reject(rules.CodeIdentityMismatch, "", "The receipt's %s differ from the manifest%s; the execution is invalid", strings.Join(bad, ", "),
+			b.modelDetail(bad, r.Identity.ReturnedModel))
 	}
 	if r.Status != tables.StatusNotDispatched {
 		if want := b.b.Checksums[r.TaskID]; r.Inputs.TaskSHA256 != want {
@@ -148,13 +149,45 @@ func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 
 // identity lists what differs from the manifest: returned model, CLI,
 // permission policy, the profile's prompts and the response schema.
+// stratum is the manifest's model that a returned model is under the model
+// identity rule (tables.SameModel): identities.returned_model or one of
+// benchmark.models, so that "anthropic/claude-3-5-haiku-20241022" and
+// "claude-3-5-haiku-20241022" are one stratum. ok is false (and the raw
+// name returned) when it is none of them.
+func (b *bench) stratum(returned string) (string, bool) {
+	m := &b.c.Manifest
+	models := []string{m.Identities.ReturnedModel}
+	if m.Benchmark != nil {
+		models = append(models, m.Benchmark.Models...)
+	}
+	for _, model := range models {
+		if tables.SameModel(returned, model) {
+			return model, true
+		}
+	}
+	return returned, false
+}
+
+// modelDetail shows the returned model and the manifest's models when the
+// returned model is among the mismatches.
+func (b *bench) modelDetail(bad []string, returned string) string {
+	if !slices.Contains(bad, "returned model") {
+		return ""
+	}
+	models := []string{b.c.Manifest.Identities.ReturnedModel}
+	if b.c.Manifest.Benchmark != nil {
+		models = append(models, b.c.Manifest.Benchmark.Models...)
+	}
+	return fmt.Sprintf(" (returned model %q; the manifest's models are %q, compared with one provider prefix ignored)", returned, models)
+}
+
 func (b *bench) identity(r *tables.Receipt) []string {
 	if r.Status == tables.StatusNotDispatched {
 		return nil
 	}
 	m := &b.c.Manifest
 	var bad []string
-	if r.Identity.ReturnedModel != m.Identities.ReturnedModel && (m.Benchmark == nil || !slices.Contains(m.Benchmark.Models, r.Identity.ReturnedModel)) {
+	if _, ok := b.stratum(r.Identity.ReturnedModel); !ok {
 		bad = append(bad, "returned model")
 	}
 	if r.Identity.CLISHA256 != m.Identities.CLISHA256 {

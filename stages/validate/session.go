@@ -58,8 +58,19 @@ func (v *runner) checkIdentity(sr *sessionResult, r *tables.Receipt, planned boo
 	}
 	if bad := mismatches(); len(bad) > 0 {
 		sr.identity = false
-		v.addReceipt(sr, rules.CodeIdentityMismatch, "The receipt's "+strings.Join(bad, ", ")+" differ from the manifest; the execution is invalid.")
+		v.addReceipt(sr, rules.CodeIdentityMismatch, "The receipt's "+strings.Join(bad, ", ")+" differ from the manifest"+
+			modelDetail(bad, "returned_model", r.Identity.ReturnedModel, v.c.Manifest.Identities.ReturnedModel)+"; the execution is invalid.")
 	}
+}
+
+// modelDetail shows both model names when name is among the mismatches:
+// the receipt's raw string and the one it was compared with under the
+// model identity rule (tables.SameModel).
+func modelDetail(bad []string, name, got, want string) string {
+	if !slices.Contains(bad, name) {
+		return ""
+	}
+	return fmt.Sprintf(" (%s %q, the manifest's %q, compared with one provider prefix ignored)", name, got, want)
 }
 
 // setClass records a session's classification; an identity mismatch makes
@@ -160,7 +171,7 @@ func (v *runner) identityMismatches(r *tables.Receipt, task *tables.LoadedTask, 
 // to continue past as well as making the session invalid (rule V1).
 func ConsumerDrift(m *tables.Manifest, r *tables.Receipt) []string {
 	var bad []string
-	if r.Identity.ReturnedModel != m.Identities.ReturnedModel {
+	if !tables.SameModel(r.Identity.ReturnedModel, m.Identities.ReturnedModel) {
 		bad = append(bad, "returned_model")
 	}
 	if r.Identity.CLISHA256 != m.Identities.CLISHA256 {

@@ -98,7 +98,9 @@ func (v *runner) systemIdentity(r *tables.Receipt, task *tables.LoadedTask, arm 
 			bad = append(bad, name)
 		}
 	}
-	check("returned_model", r.Identity.ReturnedModel, m.Identities.ReturnedModel)
+	if !tables.SameModel(r.Identity.ReturnedModel, m.Identities.ReturnedModel) {
+		bad = append(bad, "returned_model")
+	}
 	check("cli_sha256", r.Identity.CLISHA256, m.Identities.CLISHA256)
 	check("permission_policy", r.Identity.PermissionPolicy, m.Identities.PermissionPolicy)
 	check("task_sha256", r.Inputs.TaskSHA256, task.Spec.TaskSHA256)

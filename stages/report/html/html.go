@@ -268,11 +268,13 @@ func completionLines(sc scorecard.Scorecard) []completionItem {
 func findingLines(fs []rules.Finding) (lines []string, more int) {
 	sorted := append(rules.Findings(nil), fs...)
 	sorted.Sort()
-	for i, f := range sorted {
-		if i == scorecard.MaxListedFindings {
-			return lines, len(sorted) - i
+	listed := 0
+	for _, g := range rules.Collapse(sorted) {
+		if listed >= scorecard.MaxListedFindings {
+			return lines, len(sorted) - listed
 		}
-		lines = append(lines, plainText(string(f.Severity))+": "+plainText(f.Error()))
+		listed += g.Count()
+		lines = append(lines, plainText(string(g.First.Severity))+": "+plainText(g.Error()))
 	}
 	return lines, 0
 }

@@ -235,12 +235,14 @@ func writeFindings(b *bufio.Writer, fs []rules.Finding) {
 	}
 	sorted := append(rules.Findings(nil), fs...)
 	sorted.Sort()
-	for i, f := range sorted {
-		if i == scorecard.MaxListedFindings {
-			fmt.Fprintf(b, "- … %d more in campaign_findings.parquet\n", len(sorted)-i)
+	listed := 0
+	for _, g := range rules.Collapse(sorted) {
+		if listed >= scorecard.MaxListedFindings {
+			fmt.Fprintf(b, "- … %d more in campaign_findings.parquet\n", len(sorted)-listed)
 			break
 		}
-		fmt.Fprintf(b, "- %s: %s\n", escapeMarkdown(string(f.Severity)), escapeMarkdown(f.Error()))
+		listed += g.Count()
+		fmt.Fprintf(b, "- %s: %s\n", escapeMarkdown(string(g.First.Severity)), escapeMarkdown(g.Error()))
 	}
 	b.WriteString("\n")
 }

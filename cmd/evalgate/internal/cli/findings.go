@@ -9,10 +9,12 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// printFindings writes one finding per line, in the order given.
+// printFindings writes the findings in the order given, one line per
+// distinct finding: repeats that differ only in position collapse into one
+// line with their count and first positions (rules.Collapse).
 func printFindings(w io.Writer, fs []rules.Finding) {
-	for _, f := range fs {
-		fmt.Fprintf(w, "%s [%s]\n", f.Error(), f.Severity)
+	for _, g := range rules.Collapse(fs) {
+		fmt.Fprintf(w, "%s [%s]\n", g.Error(), g.First.Severity)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/importers"
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -201,9 +202,8 @@ func readInspectMeters(paths []string, rep *inspectReport, found func(rules.Find
 		}
 		var ms []importedMeter
 		if log != nil {
-			ms, fs = logMeters(log, fs)
+			ms = logMeters(log)
 		}
-		fs.Sort()
 		found(fs)
 		rep.Findings = append(rep.Findings, fs...)
 		if fs.Rejected() {
@@ -228,29 +228,20 @@ func readInspectPath(path string) (*importers.InspectLog, rules.Findings, error)
 	if err != nil || !st.Mode().IsRegular() {
 		return nil, nil, usagef("inspect log %s is not a readable regular file", path)
 	}
-	log, fs := importers.ReadInspectLog(path, f, st.Size())
+	log, _, fs := stages.CheckInspectLog(path, f, st.Size(), "")
 	return log, fs, nil
 }
 
-// logMeters decodes every meter of log with the account stage's shapes;
-// a meter problem is a finding at the usage object.
-func logMeters(log *importers.InspectLog, fs rules.Findings) ([]importedMeter, rules.Findings) {
+// logMeters decodes every meter of log with the account stage's shapes
+// (stages.CheckInspectLog has reported their problems).
+func logMeters(log *importers.InspectLog) []importedMeter {
 	var out []importedMeter
 	for _, s := range log.Samples {
 		for _, u := range s.Usage {
 			if u.Shape == "" {
 				continue // warned by the reader: no meter rather than a guess
 			}
-			b, problems := account.DecodeMeter(u.Shape, u.Usage)
-			for _, p := range problems {
-				sev := rules.Reject
-				if !p.Invalid() {
-					sev = rules.Warn
-				}
-				fs = append(fs, rules.Finding{Code: p.Code, Severity: sev, File: s.File,
-					Pointer: s.Pointer + "/model_usage/" + rules.PointerToken(u.Model) + p.Pointer,
-					Message: fmt.Sprintf("%s (shape %s).", trimPeriod(p.Message), u.Shape)})
-			}
+			b, _ := account.DecodeMeter(u.Shape, u.Usage)
 			out = append(out, importedMeter{
 				Log: log.Name, SampleID: s.ID, Epoch: s.Epoch, Model: u.Model, Shape: u.Shape, Usage: u.Usage,
 				Buckets:   meterBuckets{b.UncachedInput, b.CachedInput, b.CacheWrite5m, b.CacheWrite1h, b.Output, b.Reasoning},
@@ -258,7 +249,7 @@ func logMeters(log *importers.InspectLog, fs rules.Findings) ([]importedMeter, r
 			})
 		}
 	}
-	return out, fs
+	return out
 }
 
 func printMeters(w io.Writer, meters []importedMeter) error {
@@ -277,11 +268,4 @@ func rawOrNull(v jsontext.Value) jsontext.Value {
 		return jsontext.Value("null")
 	}
 	return v
-}
-
-func trimPeriod(s string) string {
-	if n := len(s); n > 0 && s[n-1] == '.' {
-		return s[:n-1]
-	}
-	return s
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/tables"
 	"github.com/spf13/cobra"
@@ -83,8 +84,8 @@ func printPreflight(w io.Writer, rep *preflightReport) {
 			fmt.Fprintf(w, ": %s", it.Detail)
 		}
 		fmt.Fprintln(w)
-		for _, f := range it.Findings {
-			fmt.Fprintf(w, "         %s\n", f.Error())
+		for _, g := range rules.Collapse(it.Findings) {
+			fmt.Fprintf(w, "         %s\n", g.Error())
 		}
 	}
 	if rep.Ready {

@@ -230,11 +230,12 @@ func (s *showSummary) text() string {
 	}
 	if n := len(s.RejectingFindings); n > 0 {
 		fmt.Fprintf(&b, "rejected: %d rejecting finding(s), so the campaign cannot be judged:\n", n)
-		for _, f := range s.RejectingFindings[:min(n, shownFindings)] {
-			fmt.Fprintf(&b, "  %s\n", f.Error())
+		groups := rules.Collapse(s.RejectingFindings)
+		for _, g := range groups[:min(len(groups), shownFindings)] {
+			fmt.Fprintf(&b, "  %s\n", g.Error())
 		}
-		if n > shownFindings {
-			fmt.Fprintf(&b, "  … and %d more (evalgate validate lists every one)\n", n-shownFindings)
+		if len(groups) > shownFindings {
+			fmt.Fprintf(&b, "  … and %d more (evalgate validate lists every one)\n", len(groups)-shownFindings)
 		}
 	}
 	failing := s.Decision.FailingGateDetails

@@ -64,6 +64,18 @@ type findingsReport struct {
 	Input    string          `json:"input"`
 	Valid    bool            `json:"valid"`
 	Findings []rules.Finding `json:"findings"`
+	// NotRun names the checks that did not run because an earlier layer
+	// rejected the campaign (its files did not load); omitted when every
+	// check ran.
+	NotRun []string `json:"not_run,omitempty"`
+}
+
+// laterChecks are the checks that run only on a campaign that loads: what
+// validate cannot report while the loader rejects it.
+var laterChecks = []string{
+	"receipt identities against the manifest, the design's completeness, answers and citations (validate)",
+	"meters, reservations, rate cards and ceilings (account)",
+	"scoring, gates and the decision (score, aggregate)",
 }
 
 func validateAnswer(stdout io.Writer, opts validateOptions) error {
@@ -93,21 +105,32 @@ func validateCampaign(stdout, stderr io.Writer, args []string, opts validateOpti
 	if res.Err != nil {
 		return runFailed(name, res.Err)
 	}
-	return printReport(stdout, name, relabelManifest(fsys, res.Tables.Rejections), opts.json)
+	var notRun []string
+	if !res.Loaded {
+		notRun = laterChecks
+	}
+	return printReport(stdout, name, relabelManifest(fsys, res.Tables.Rejections), opts.json, notRun...)
 }
 
-// printReport prints findings and returns errRejected when any rejects.
-func printReport(stdout io.Writer, input string, fs rules.Findings, asJSON bool) error {
+// printReport prints findings and returns errRejected when any rejects;
+// notRun are the checks an earlier layer's rejection kept from running.
+func printReport(stdout io.Writer, input string, fs rules.Findings, asJSON bool, notRun ...string) error {
 	valid := !fs.Rejected()
 	if asJSON {
 		if fs == nil {
 			fs = rules.Findings{}
 		}
-		if err := writeJSON(stdout, findingsReport{Input: input, Valid: valid, Findings: fs}); err != nil {
+		if err := writeJSON(stdout, findingsReport{Input: input, Valid: valid, Findings: fs, NotRun: notRun}); err != nil {
 			return err
 		}
 	} else {
 		printFindings(stdout, fs)
+		if len(notRun) > 0 {
+			fmt.Fprintf(stdout, "%s: the campaign's files did not load, so these checks did not run and may find more once the findings above are fixed:\n", input)
+			for _, c := range notRun {
+				fmt.Fprintf(stdout, "  not run: %s\n", c)
+			}
+		}
 		if valid {
 			fmt.Fprintf(stdout, "%s: valid (%d warnings)\n", input, len(fs))
 		} else {
