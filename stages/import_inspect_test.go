@@ -233,37 +233,67 @@ func TestImportInspectLogsKeepTheirTotals(t *testing.T) {
 	}
 }
 
-// TestImportInspectPricedCost prices the imported browser.json receipt
-// through the account stage. Worked by hand from the log (inspect_ai
-// 0.3.95, inclusive input): input 15,235 of which 9,088 cache reads, so
-// 6,147 uncached; output 281. At $0.15 / $0.075 / $0.60 per million:
+// TestImportInspectPricedCost prices the imported receipts of three real
+// logs through the account stage, at gpt-4o-mini's $0.15 / $0.075 / $0.60
+// per million uncached input / cached input / output tokens. Worked by
+// hand from the logs (inspect_ai 0.3.95, inclusive input):
+//
+// browser.json, one sample: input 15,235 of which 9,088 cache reads, so
+// 6,147 uncached; output 281.
 //
 //	6,147 × 0.15  = 922.05  → $0.00092205
 //	9,088 × 0.075 = 681.6   → $0.0006816
 //	  281 × 0.60  = 168.6   → $0.0001686
 //	                 total    $0.00177225
+//
+// popularity.json, three samples, no cache reads: input 64, 58, 70 and 2
+// output tokens each.
+//
+//	64 × 0.15 + 2 × 0.60 = 9.6 + 1.2  = 10.8 → $0.0000108
+//	58 × 0.15 + 2 × 0.60 = 8.7 + 1.2  =  9.9 → $0.0000099
+//	70 × 0.15 + 2 × 0.60 = 10.5 + 1.2 = 11.7 → $0.0000117
+//
+// security-guide.json, three samples, no cache reads: input 320, 310, 329;
+// output 309, 256, 468.
+//
+//	320 × 0.15 + 309 × 0.60 = 48    + 185.4 = 233.4  → $0.0002334
+//	310 × 0.15 + 256 × 0.60 = 46.5  + 153.6 = 200.1  → $0.0002001
+//	329 × 0.15 + 468 × 0.60 = 49.35 + 280.8 = 330.15 → $0.00033015
 func TestImportInspectPricedCost(t *testing.T) {
-	name := "2025-05-12T20-27-36-04-00_browser.json"
-	path := filepath.Join(inspectLogs, name)
-	data, _ := os.ReadFile(path)
-	man := initCampaign(t, gpt4oMini)
-	plan, fs := stages.Import(tables.SourceInspect, stages.ImportCampaign{Manifest: man}, inspectMap(readRawLog(t, path), "B"),
-		"map.json", []stages.ImportSource{{Name: name, Data: data}})
-	if fs.Rejected() || plan.Added != 1 {
-		t.Fatalf("added %d: %v", plan.Added, fs)
-	}
-	var r tables.Receipt
-	if err := gojson.Unmarshal(bytes.TrimSpace(plan.Receipts), &r); err != nil {
-		t.Fatal(err)
-	}
-	c := &tables.Campaign{Manifest: *man, Receipts: tables.SpoolOf(tables.Line[tables.Receipt]{Line: 1, Record: r})}
-	set := account.Run(c)
-	if set.Tokens.Len() != 1 || set.Tokens.Collect()[0].ReferenceCost == nil {
-		t.Fatalf("tokens %+v", set.Tokens)
-	}
-	want, _ := tables.ParseMoney("0.00177225")
-	if got := *set.Tokens.Collect()[0].ReferenceCost; got != want {
-		t.Errorf("reference cost %s, want %s", got, want)
+	for name, want := range map[string][]string{
+		"2025-05-12T20-27-36-04-00_browser.json":        {"0.00177225"},
+		"2025-05-12T20-28-13-04-00_popularity.json":     {"0.0000108", "0.0000099", "0.0000117"},
+		"2025-05-12T20-28-26-04-00_security-guide.json": {"0.0002334", "0.0002001", "0.00033015"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(inspectLogs, name)
+			data, _ := os.ReadFile(path)
+			man := initCampaign(t, gpt4oMini)
+			plan, fs := stages.Import(tables.SourceInspect, stages.ImportCampaign{Manifest: man}, inspectMap(readRawLog(t, path), "B"),
+				"map.json", []stages.ImportSource{{Name: name, Data: data}})
+			if fs.Rejected() || plan.Added != len(want) {
+				t.Fatalf("added %d: %v", plan.Added, fs)
+			}
+			var lines []tables.Line[tables.Receipt]
+			for i, line := range bytes.Split(bytes.TrimSpace(plan.Receipts), []byte("\n")) {
+				var r tables.Receipt
+				if err := gojson.Unmarshal(line, &r); err != nil {
+					t.Fatal(err)
+				}
+				lines = append(lines, tables.Line[tables.Receipt]{Line: int64(i + 1), Record: r})
+			}
+			set := account.Run(&tables.Campaign{Manifest: *man, Receipts: tables.SpoolOf(lines...)})
+			rows := set.Tokens.Collect()
+			if len(rows) != len(want) {
+				t.Fatalf("tokens %+v", rows)
+			}
+			for i, row := range rows {
+				w, _ := tables.ParseMoney(want[i])
+				if row.ReferenceCost == nil || *row.ReferenceCost != w {
+					t.Errorf("session %s: reference cost %v, want %s", row.SessionID, row.ReferenceCost, want[i])
+				}
+			}
+		})
 	}
 }
 

@@ -1,13 +1,18 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +32,102 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"mksources":  cmdMksources,
 	"fill":       cmdFill,
 	"setreceipt": cmdSetReceipt,
+	"reallogs":   cmdReallogs,
+	"mapreal":    cmdMapreal,
+	"manifest":   cmdManifest,
+}
+
+// cmdMapreal MAP PREFIX LOG... writes the mapping a user writes for real Inspect
+// logs: one entry per (sample, epoch, model usage key) of every log — the
+// eval's model for a sample without usage — read here independently of
+// the importer (encoding/json and archive/zip only), each a draft session
+// PREFIX<i>-<sample>-<epoch> of task T1 at its own repetition.
+func cmdMapreal(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: mapreal MAP PREFIX LOG...")
+	}
+	type sample struct {
+		ID         jsontext.Value            `json:"id"`
+		Epoch      int64                     `json:"epoch"`
+		ModelUsage map[string]jsontext.Value `json:"model_usage"`
+	}
+	type header struct {
+		Eval struct {
+			RunID string `json:"run_id"`
+			Model string `json:"model"`
+		} `json:"eval"`
+		Samples []sample `json:"samples"`
+	}
+	m := tables.ImportMap{Format: tables.FormatImportMap, Source: tables.SourceInspect, RateCard: "gpt-4o-mini", Billing: tables.BillingReference,
+		ErrorClasses: []tables.ImportErrorClass{}, Sessions: []tables.ImportSession{}}
+	rep := int64(0)
+	for i, log := range args[2:] {
+		data, err := os.ReadFile(ts.MkAbs(log))
+		ts.Check(err)
+		var h header
+		if zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data))); err == nil {
+			for _, f := range zr.File {
+				var into any = &sample{}
+				if f.Name == "header.json" || f.Name == "_journal/start.json" {
+					into = &h
+				} else if !strings.HasPrefix(f.Name, "samples/") {
+					continue
+				}
+				r, err := f.Open()
+				ts.Check(err)
+				b, err := io.ReadAll(r)
+				ts.Check(err)
+				ts.Check(json.Unmarshal(b, into))
+				if s, ok := into.(*sample); ok {
+					h.Samples = append(h.Samples, *s)
+				}
+			}
+		} else {
+			ts.Check(json.Unmarshal(data, &h))
+		}
+		for _, s := range h.Samples {
+			models := slices.Sorted(maps.Keys(s.ModelUsage))
+			if len(models) == 0 {
+				models = []string{h.Eval.Model}
+			}
+			id := strings.Trim(string(s.ID), `"`)
+			for _, model := range models {
+				rep++
+				m.Sessions = append(m.Sessions, tables.ImportSession{Match: tables.ImportMatch{Record: h.Eval.RunID, Sample: id, Epoch: s.Epoch, Model: model},
+					SessionID: fmt.Sprintf("%s%d-%s-%d", args[1], i+1, id, s.Epoch), Attempt: 1, TaskID: "T1", Repetition: rep, Role: tables.RoleDraft, PromptIDs: []string{}})
+			}
+		}
+	}
+	writeJSON(ts, ts.MkAbs(args[0]), m)
+}
+
+// cmdManifest CAMPAIGN FILE sets the manifest members FILE holds (a JSON
+// object of top-level members: rate_cards, identities, …), as a user
+// edits manifest.json by hand.
+func cmdManifest(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: manifest CAMPAIGN FILE")
+	}
+	path := filepath.Join(ts.MkAbs(args[0]), "manifest.json")
+	var man, edit map[string]jsontext.Value
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	ts.Check(json.Unmarshal(data, &man))
+	data, err = os.ReadFile(ts.MkAbs(args[1]))
+	ts.Check(err)
+	ts.Check(json.Unmarshal(data, &edit))
+	maps.Copy(man, edit)
+	writeJSON(ts, path, man)
+}
+
+// cmdReallogs DIR copies the real logs of testdata/reallogs (Inspect AI
+// logs, MIT, and a Harbor trial, Apache-2.0; their licences and READMEs
+// beside them) into DIR, so that a script imports them by relative names.
+func cmdReallogs(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: reallogs DIR")
+	}
+	ts.Check(os.CopyFS(ts.MkAbs(args[0]), os.DirFS(filepath.Join("testdata", "reallogs"))))
 }
 
 // exampleFS is the embedded paired-review example the sources are cut
