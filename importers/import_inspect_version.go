@@ -99,7 +99,7 @@ func InspectShape(version, model string) (shape tables.UsageShape, ok bool) {
 	provider, _, _ := strings.Cut(model, "/")
 	switch {
 	case provider == "google" && compareInspectVersions(v, inspectGoogleExclusiveSince) < 0:
-		return tables.ShapeInspectInclusive, true
+		return tables.ShapeInspectGoogle, true
 	case compareInspectVersions(v, inspectExclusiveSince) >= 0:
 		return tables.ShapeInspect, true
 	case provider == "openai", provider == "grok":

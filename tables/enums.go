@@ -69,6 +69,12 @@ const (
 	// inspect_ai < 0.3.184 for OpenAI, Grok and (before 0.3.208) Google:
 	// cache reads and writes are inside input_tokens, total = input + output.
 	ShapeInspectInclusive UsageShape = "inspect.model_usage.inclusive"
+	// ShapeInspectGoogle is Inspect AI's ModelUsage of a Google model as
+	// written by inspect_ai < 0.3.208: input_tokens includes the cache reads,
+	// output_tokens leaves out the thinking tokens Gemini reports apart, and
+	// total = input + output + thoughts. The gap is counted as reasoning,
+	// billed as output (docs/format.md).
+	ShapeInspectGoogle UsageShape = "inspect.model_usage.google"
 	// ShapeCodexTotalTokenUsage is one Codex CLI TokenUsage: the final
 	// total_token_usage of a whole rollout, written by `evalgate import codex`.
 	ShapeCodexTotalTokenUsage UsageShape = "codex.total_token_usage"
@@ -80,6 +86,6 @@ const (
 // UsageShapes lists every accepted usage shape, in documentation order.
 func UsageShapes() []UsageShape {
 	return []UsageShape{ShapeNormalized, ShapeOpenAIResponses, ShapeOpenAIChat, ShapeAnthropic,
-		ShapeGemini, ShapeCodexTokenCount, ShapeInspect, ShapeInspectInclusive,
+		ShapeGemini, ShapeCodexTokenCount, ShapeInspect, ShapeInspectInclusive, ShapeInspectGoogle,
 		ShapeCodexTotalTokenUsage, ShapeHarborAgentContext}
 }

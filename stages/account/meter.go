@@ -70,6 +70,8 @@ func DecodeMeter(shape tables.UsageShape, usage []byte) (Buckets, []Problem) {
 		b = decodeShape(&d, usage, (*inspectUsage).buckets)
 	case tables.ShapeInspectInclusive:
 		b = decodeShape(&d, usage, (*inspectUsage).inclusiveBuckets)
+	case tables.ShapeInspectGoogle:
+		b = decodeShape(&d, usage, (*inspectUsage).googleBuckets)
 	case tables.ShapeCodexTotalTokenUsage:
 		b = decodeShape(&d, usage, (*codexTokenUsage).buckets)
 	case tables.ShapeHarborAgentContext:

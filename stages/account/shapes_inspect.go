@@ -6,6 +6,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/tables"
 )
 
 // inspectUsage is Inspect AI's ModelUsage (notes/receipts.md §2.6). Its
@@ -58,16 +59,42 @@ func (u *inspectUsage) buckets(d *decoder) Buckets {
 // Gemini log leaves thinking out of output_tokens): the meter is refused
 // rather than guessed, since the gap cannot be attributed to a bucket.
 func (u *inspectUsage) inclusiveBuckets(d *decoder) Buckets {
+	return u.inclusiveWith(d, false)
+}
+
+// googleBuckets normalises an inspect.model_usage.google meter (a Google
+// model's usage written by inspect_ai before 0.3.208): as the inclusive
+// shape, except that the total's excess over input + output is counted as
+// the provider reports it. Inspect copied Gemini's promptTokenCount (cache
+// reads inside) to input_tokens and candidatesTokenCount to output_tokens,
+// and totalTokenCount, which also counts thoughtsTokenCount (and the
+// rarely used toolUsePromptTokenCount), to total_tokens. The excess is
+// thinking, which Gemini bills at the output rate: it is added to output,
+// and reasoning is the larger of reasoning_tokens and the excess. Tool-use prompt tokens, billed as input, would so be
+// priced at the output rate: an over-estimate, never an under-count.
+func (u *inspectUsage) googleBuckets(d *decoder) Buckets {
+	return u.inclusiveWith(d, true)
+}
+
+// inclusiveWith normalises an inclusive meter; thoughts says whether a
+// total above input + output is thinking (Google) or hidden tokens.
+func (u *inspectUsage) inclusiveWith(d *decoder, thoughts bool) Buckets {
 	in := d.need("/input_tokens", u.InputTokens)
 	out := d.need("/output_tokens", u.OutputTokens)
 	total := d.need("/total_tokens", u.TotalTokens)
 	read := d.opt("/input_tokens_cache_read", u.InputTokensCacheRead)
 	write := d.opt("/input_tokens_cache_write", u.InputTokensCacheWrite)
 	reasoning := d.opt("/reasoning_tokens", u.ReasoningTokens)
+	if thoughts && !d.badCount && total > in+out {
+		gap := total - in - out
+		out, reasoning = out+gap, max(reasoning, gap) // a log may also name the thoughts in reasoning_tokens
+	}
 	if !d.badCount && total > in+out {
 		d.add(rules.CodeMeterHiddenTokens, "/total_tokens",
-			fmt.Sprintf("\"/total_tokens\" is %d but input + output is %d: the meter hides %d tokens it does not attribute to any bucket.",
-				total, in+out, total-in-out))
+			fmt.Sprintf("\"/total_tokens\" is %d but input + output is %d: the meter hides %d tokens it does not attribute to any bucket, "+
+				"and this provider's logs declare no convention for them (only a Google model's thinking is counted, as shape %s); "+
+				"the meter cannot be priced, so leave the log out or import the provider's own usage.",
+				total, in+out, total-in-out, tables.ShapeInspectGoogle))
 		return Buckets{}
 	}
 	return inclusive(d, inclusiveMeter{

@@ -1,6 +1,7 @@
 package account
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/rules"
@@ -123,5 +124,39 @@ func TestInspectInclusiveRules(t *testing.T) {
 				t.Errorf("buckets of a refused meter = %+v, want zero", got)
 			}
 		})
+	}
+}
+
+// TestInspectGoogleThoughts: a Google model's usage written by inspect_ai
+// before 0.3.208 counts the thinking Gemini reports apart in total_tokens
+// only. Counted as the provider reports it: the gemini-2.5-pro stats of a
+// 0.3.89 log (notes/receipts.md §4.2), 587338 − (525386 + 21588) = 40364
+// thinking tokens, billed as output: output 21588 + 40364 = 61952, of which
+// reasoning 40364; no cache reads, so uncached input 525386. With 3,000
+// cache reads inside input: uncached 522386.
+func TestInspectGoogleThoughts(t *testing.T) {
+	for _, tc := range []struct {
+		name, usage string
+		want        Buckets
+	}{
+		{"thoughts in the total", `{"input_tokens":525386,"output_tokens":21588,"total_tokens":587338}`,
+			Buckets{UncachedInput: 525386, Output: 61952, Reasoning: 40364}},
+		{"cache reads inside input", `{"input_tokens":525386,"output_tokens":21588,"total_tokens":587338,"input_tokens_cache_read":3000}`,
+			Buckets{UncachedInput: 522386, CachedInput: 3000, Output: 61952, Reasoning: 40364}},
+		{"no thinking", `{"input_tokens":100,"output_tokens":5,"total_tokens":105}`,
+			Buckets{UncachedInput: 100, Output: 5}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, problems := DecodeMeter(tables.ShapeInspectGoogle, []byte(tc.usage))
+			if len(problems) != 0 || got != tc.want {
+				t.Fatalf("buckets = %+v, problems %+v; want %+v", got, problems, tc.want)
+			}
+		})
+	}
+	// The same usage under the inclusive shape of another provider is
+	// refused: no convention says what its hidden tokens are.
+	if _, problems := DecodeMeter(tables.ShapeInspectInclusive, []byte(`{"input_tokens":525386,"output_tokens":21588,"total_tokens":587338}`)); len(problems) != 1 ||
+		problems[0].Code != rules.CodeMeterHiddenTokens || !strings.Contains(problems[0].Message, string(tables.ShapeInspectGoogle)) {
+		t.Errorf("problems %+v, want one meter_hidden_tokens naming the Google convention", problems)
 	}
 }
