@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,7 +23,7 @@ import (
 func newInitCmd(stdout io.Writer) *cobra.Command {
 	var kind, designFile, campaignID string
 	var reps int64
-	var arms, tasks, prompts []string
+	var arms, tasks, prompts, from []string
 	cmd := &cobra.Command{
 		Use:   "init --kind paired-review|system-comparison|reviewer-benchmark DIR [--design FILE | --arm ID... --task ID:REPOSITORY:FAMILY:CATEGORY... --prompt ID... --repetitions N]",
 		Short: "Lay out a campaign skeleton that validate refuses until it is filled",
@@ -35,6 +36,13 @@ validate refuses the skeleton and names what is missing; fill it, then
 import the sessions with 'evalgate import'. A reviewer-benchmark skeleton has
 two arms (baseline, then candidate profile), no tasks, and an empty
 cases.json and inventory.json to fill. DIR must not exist or be empty.
+
+With --from SOURCE:FILE (inspect, codex or harbor; repeat) init reads the
+records as an import would and writes into the manifest what they state of
+the model identities: the one requested model, and the returned model (for
+a reviewer benchmark every further returned model is a model stratum,
+benchmark.models). An identity the records state ambiguously stays empty
+and init says why; nothing else is taken from the records.
 
 Exit 0 written, 2 usage, 3 I/O.`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -52,6 +60,13 @@ Exit 0 written, 2 usage, 3 I/O.`,
 			if err != nil {
 				return usagef("%v", err)
 			}
+			files, notes, err := prefill(files, from)
+			if err != nil {
+				return err
+			}
+			for _, n := range notes {
+				fmt.Fprintf(stdout, "from the records: %s\n", n)
+			}
 			if err := writeSkeleton(args[0], files); err != nil {
 				return err
 			}
@@ -67,7 +82,36 @@ Exit 0 written, 2 usage, 3 I/O.`,
 	f.StringArrayVar(&arms, "arm", nil, "an arm ID (repeat; the first is the baseline; ID:reconciliation for a reconciliation arm)")
 	f.StringArrayVar(&tasks, "task", nil, "a task as ID:REPOSITORY:FAMILY:CATEGORY (repeat; split evaluation)")
 	f.StringArrayVar(&prompts, "prompt", nil, "a prompt ID (repeat); every arm and the draft render them all, in order")
+	f.StringArrayVar(&from, "from", nil, "SOURCE:FILE, records (inspect, codex or harbor) whose model identities pre-fill the manifest (repeat)")
 	return cmd
+}
+
+// prefill writes into the skeleton's manifest the model identities the
+// --from records state (stages.PrefillSkeleton); a record file that its
+// importer refuses is a usage error naming the refusal.
+func prefill(files []stages.SkeletonFile, from []string) ([]stages.SkeletonFile, []string, error) {
+	if len(from) == 0 {
+		return files, nil, nil
+	}
+	var logs []stages.LogSource
+	for _, spec := range from {
+		source, path, ok := strings.Cut(spec, ":")
+		if !ok || !slices.Contains([]string{tables.SourceInspect, tables.SourceCodex, tables.SourceHarbor}, source) {
+			return nil, nil, usagef("--from %q: give SOURCE:FILE with SOURCE inspect, codex or harbor", spec)
+		}
+		sources, err := readImportSources(source, &tables.ImportMap{}, []string{path})
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, s := range sources {
+			logs = append(logs, stages.LogSource{Source: source, File: s})
+		}
+	}
+	requested, returned, fs := stages.LogModels(logs)
+	if fs.Rejected() {
+		return nil, nil, usagef("--from: %s", fs[slices.IndexFunc(fs, func(f rules.Finding) bool { return f.Severity == rules.Reject })].Error())
+	}
+	return stages.PrefillSkeleton(files, requested, returned)
 }
 
 // initDesign reads the design file, or builds the design from flags.
