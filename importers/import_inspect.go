@@ -48,8 +48,11 @@ type InspectLog struct {
 	Status         string // success, error, cancelled, started; "" without header.json
 	// Totals is stats.model_usage, the log's own per-model totals (nil
 	// when the log has none, e.g. a journal-only .eval).
-	Totals  map[string]jsontext.Value
-	Samples []InspectSample
+	Totals map[string]jsontext.Value
+	// TotalsFile is where the totals were read: the log, or log/member of
+	// a .eval (its header.json), for findings.
+	TotalsFile string
+	Samples    []InspectSample
 }
 
 // InspectSample is one (id, epoch) of the log, sorted by id (integers
@@ -240,7 +243,7 @@ func (ir *inspectReader) header(file string, h *inspectHeaderDoc) bool {
 		ir.log.RunID = *h.Eval.RunID
 	}
 	if h.Stats != nil && h.Stats.ModelUsage != nil {
-		ir.log.Totals = h.Stats.ModelUsage
+		ir.log.Totals, ir.log.TotalsFile = h.Stats.ModelUsage, file
 	}
 	var version string
 	raw := h.Eval.Packages["inspect_ai"]

@@ -127,7 +127,7 @@ func inspectUnattributed(log *InspectLog, recs []SourceRecord) rules.Findings {
 		}
 		if len(over) > 0 {
 			fs = append(fs, rules.Finding{Code: rules.CodeImportUsageUnattributed, Severity: rules.Reject,
-				File: log.Name, Pointer: "/stats/model_usage/" + rules.PointerToken(model),
+				File: log.TotalsFile, Pointer: "/stats/model_usage/" + rules.PointerToken(model),
 				Message: fmt.Sprintf("the log's totals for %s hold usage that belongs to no sample (%s), so no session could be charged for it; "+
 					"leave this log out, or import a log of the same run whose samples record their usage", load.Clip(model), strings.Join(over, "; "))})
 		}
