@@ -125,7 +125,7 @@ func meterless(sessions []importers.ImportedSession) rules.Findings {
 func CheckInspectLog(name string, r io.ReaderAt, size int64, fileSHA256 string) (*importers.InspectLog, []importers.SourceRecord, rules.Findings) {
 	log, fs := importers.ReadInspectLog(name, r, size)
 	if log == nil {
-		if data, err := io.ReadAll(io.NewSectionReader(r, 0, min(size, importers.MaxHarborResult))); err == nil {
+		if data, err := io.ReadAll(io.NewSectionReader(r, 0, min(size, maxDetectDocument))); err == nil {
 			if wrong := wrongFormat(tables.SourceInspect, name, data); wrong != nil {
 				return nil, nil, wrong
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/importers"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -35,6 +36,11 @@ var (
 		"its usage is the thread's running total with no session header; import the session's rollout file instead (under $CODEX_HOME/sessions)"}
 )
 
+// maxDetectDocument caps the document detectFormat decodes whole: a
+// larger one is recognised by its first line only (every importer refuses
+// a larger trial result, and reads a larger log itself).
+const maxDetectDocument = importers.MaxHarborResult
+
 // detectFormat names the known format of data, by its members only (never
 // its file name); ok is false when it is none of them.
 func detectFormat(data []byte) (knownFormat, bool) {
@@ -46,11 +52,11 @@ func detectFormat(data []byte) (knownFormat, bool) {
 		return knownFormat{}, false
 	}
 	var doc map[string]jsontext.Value
-	if json.Unmarshal(trimmed, &doc) == nil {
+	if len(trimmed) <= maxDetectDocument && json.Unmarshal(trimmed, &doc) == nil {
 		return documentFormat(doc)
 	}
 	first, _, _ := bytes.Cut(trimmed, []byte("\n"))
-	if json.Unmarshal(first, &doc) != nil {
+	if len(first) > maxDetectDocument || json.Unmarshal(first, &doc) != nil {
 		return knownFormat{}, false
 	}
 	var typ string
