@@ -89,3 +89,41 @@ func TestReadHarborTrial(t *testing.T) {
 		t.Errorf("not an object: %v", fs)
 	}
 }
+
+// TestCodexRolloutModel: the model a rollout records is its returned
+// model: turn_context's, or session_meta's when the rollout has no
+// turn_context; a session_meta model that is another model than
+// turn_context's (under the model identity rule) refuses the rollout.
+func TestCodexRolloutModel(t *testing.T) {
+	meta := func(model string) string {
+		m := ""
+		if model != "" {
+			m = `,"model":"` + model + `"`
+		}
+		return `{"timestamp":"2026-10-01T09:00:00Z","type":"session_meta","payload":{"id":"s1","timestamp":"2026-10-01T09:00:00Z"` + m + `}}`
+	}
+	ctx := `{"timestamp":"2026-10-01T09:00:01Z","type":"turn_context","payload":{"model":"gpt-5.6-sol"}}`
+	for _, c := range []struct {
+		name, rollout, want string
+		malformed           bool
+	}{
+		{"turn_context", meta("") + "\n" + ctx, "gpt-5.6-sol", false},
+		{"session_meta only", meta("gpt-5.6-sol"), "gpt-5.6-sol", false},
+		{"both, one with the provider", meta("openai/gpt-5.6-sol") + "\n" + ctx, "gpt-5.6-sol", false},
+		{"both, another model", meta("gpt-5.6-sol-mini") + "\n" + ctx, "", true},
+		{"neither", meta(""), "", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, fs := ReadCodexRollout("r.jsonl", []byte(c.rollout+"\n"))
+			if c.malformed {
+				if r != nil || !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == rules.CodeCodexRolloutMalformed }) {
+					t.Fatalf("record %+v, findings %v: want codex_rollout_malformed", r, fs)
+				}
+				return
+			}
+			if r == nil || r.ReturnedModel != c.want || r.Match.Model != c.want {
+				t.Fatalf("record %+v, findings %v: want returned and matched model %q", r, fs, c.want)
+			}
+		})
+	}
+}
