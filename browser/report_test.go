@@ -76,6 +76,9 @@ func TestReportInChromium(t *testing.T) {
 			figures: []string{"task-r", "ratios", "forest-ratio", "forest-fraction", "forest-difference"}},
 		{name: "system-comparison-green", dir: example("system-comparison-green"), decision: "advance", tasks: 6,
 			figures: []string{"task-r", "ratios", "forest-ratio", "forest-fraction", "forest-difference"}},
+		// Round 2 of the development flow, judged by the round-2 preset.
+		{name: "development-rounds", dir: example("development-rounds"), decision: "advance", tasks: 4,
+			figures: []string{"task-r", "ratios", "forest-fraction", "forest-difference"}},
 		// The reviewer benchmark has no paired runs, so no task drill-down.
 		{name: "reviewer-benchmark", dir: example("reviewer-benchmark"), decision: "advance",
 			figures: []string{"forest-fraction", "forest-difference"}},
