@@ -27,6 +27,8 @@ const (
 	CodeRbenchReviewMalformed      Code = "benchmark_review_malformed"
 	CodeRbenchReviewInconsistent   Code = "benchmark_review_inconsistent"
 	CodeRbenchFindingIDRepeated    Code = "benchmark_finding_id_repeated"
+	CodeRbenchSplitsFrozenLate     Code = "benchmark_splits_frozen_late"
+	CodeRbenchBudgetUnequal        Code = "benchmark_budget_unequal"
 	CodeRbenchFinalBeforeSelection Code = "benchmark_final_before_selection"
 	CodeRbenchQuoteFabricated      Code = "benchmark_quote_fabricated"
 	CodeRbenchProbeUnbound         Code = "benchmark_probe_unbound"
@@ -62,6 +64,8 @@ var rbenchCodes = []CodeDoc{
 	{CodeRbenchReviewMalformed, "validate", "G6", "A review session's output is not a valid review document: a schema violation of the reviewer, scored as such (undecidable, in every denominator)."},
 	{CodeRbenchReviewInconsistent, "validate", "G6", "A review rates a criterion twice, or a rating attaches a finding ID the review does not have: inconsistent findings are rejected, so the review is a contract violation of the reviewer (undecidable, in every denominator, failing the candidate's contract gate)."},
 	{CodeRbenchFinalBeforeSelection, "validate", "G6", "A final-split review session started before the last selection-split session ended: selection results choose the candidate and final test runs occur only after that choice, so the final split is no holdout for it."},
+	{CodeRbenchBudgetUnequal, "validate", "G6", "Within a model stratum a review session reserves another worst-case bound (input tokens, output tokens, cost) than the stratum's other sessions: the baseline and the candidate are compared under the same pinned model, tools and budget."},
+	{CodeRbenchSplitsFrozenLate, "validate", "G6", "A review session started before the manifest's frozen_at, when the manifest froze cases.json and so every case's split: the development, selection and final families are frozen before tuning."},
 	{CodeRbenchFindingIDRepeated, "validate", "G6", "A review uses one finding ID for two findings: one stable ID per issue within an immutable review, so the review is a contract violation of the reviewer (undecidable, no finding rows, in every denominator, failing the candidate's contract gate)."},
 	{CodeRbenchQuoteFabricated, "validate", "G6", "A quoted excerpt is not the exact bytes of those lines of the task file, or its file sha256 is not the inventory's: the finding is not grounded."},
 	{CodeRbenchProbeUnbound, "validate", "G6", "A finding claims a probe ran but cites no trial result in the campaign with that sha256: only a bound receipt establishes execution, so the finding is unresolved."},

@@ -57,5 +57,7 @@ var gateUnits = map[GateName]GateUnit{
 	GateRbDetectionSelection: GateUnitCount,
 	GateRbBlockingFinal:      GateUnitCount,
 	GateRbDetectionFinal:     GateUnitCount,
+	GateRbDecidability:       GateUnitCount,
+	GateRbExecutionErrors:    GateUnitCount,
 	GateRbBudget:             GateUnitMoney,
 }

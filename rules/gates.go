@@ -59,6 +59,8 @@ const (
 	GateRbDetectionSelection GateName = "rb_detection_selection"
 	GateRbBlockingFinal      GateName = "rb_blocking_final"
 	GateRbDetectionFinal     GateName = "rb_detection_final"
+	GateRbDecidability       GateName = "rb_decidability"
+	GateRbExecutionErrors    GateName = "rb_execution_errors"
 	GateRbBudget             GateName = "rb_budget"
 )
 
@@ -131,6 +133,8 @@ var gateDocs = []GateDoc{
 	{GateRbDetectionSelection, AtLeast, "G6", "planted selection defects the candidate detects minus those the baseline detects, the least over the model strata"},
 	{GateRbBlockingFinal, AtLeast, "G6", "audited clean final attempts the baseline blocks minus those the candidate blocks, the least over the model strata; a retired final split cannot pass"},
 	{GateRbDetectionFinal, AtLeast, "G6", "planted final defects the candidate detects minus those the baseline detects, the least over the model strata; a retired final split cannot pass"},
+	{GateRbDecidability, AtLeast, "G6", "decidable selection and final attempts of the candidate minus the baseline's, the least over the model strata: decidability must not worsen on either model"},
+	{GateRbExecutionErrors, AtLeast, "G6", "selection and final execution errors of the baseline minus the candidate's, the least over the model strata: execution errors must not worsen on either model"},
 	{GateRbBudget, AtLeast, "G6", "the ledger's remaining allowance: the reference-cost cap minus accounted, held and reserved charges"},
 }
 
@@ -262,6 +266,8 @@ var presets = []Preset{
 			{GateRbDetectionSelection, "0"},
 			{GateRbBlockingFinal, "1"},
 			{GateRbDetectionFinal, "0"},
+			{GateRbDecidability, "0"},
+			{GateRbExecutionErrors, "0"},
 			{GateRbBudget, "0"},
 		}},
 }

@@ -156,24 +156,27 @@ type FindingAdjudicationRow struct {
 
 // Reviewer-benchmark metrics of a ReviewMetric row.
 const (
-	MetricScheduled           = "scheduled"                     // numerator: scheduled attempts
-	MetricAttempted           = "attempted"                     // attempts with a receipt (dispatched or not) / scheduled
-	MetricCompleted           = "completed"                     // completed reviews / scheduled: abstentions, contract and schema violations excluded
-	MetricDecisionCoverage    = "decision_coverage"             // decidable / scheduled
-	MetricDetection           = "detection"                     // detected / audited variant attempts
-	MetricBlockingOnClean     = "blocking_on_clean"             // blocked / audited clean attempts
-	MetricBlockingProvisional = "blocking_on_provisional_clean" // blocked / provisional clean attempts, reported apart
-	MetricPrecision           = "finding_precision"             // upheld / adjudicated findings
-	MetricUnadjudicated       = "unadjudicated_findings"        // findings without a settled outcome / all findings
-	MetricAbstentions         = "abstentions"                   // / scheduled
-	MetricExecutionErrors     = "execution_errors"              // errors, interruptions, not dispatched and missing / scheduled
-	MetricSchemaViolations    = "schema_violations"             // / scheduled
-	MetricContractViolations  = "contract_violations"           // reviews rejected for breaking the finding contract / scheduled
-	MetricInputTokens         = "input_tokens"                  // sum over the stratum's receipts
-	MetricOutputTokens        = "output_tokens"
-	MetricCost                = "cost"              // exact accounted cost, known when some execution is held
-	MetricLatency             = "median_latency_ns" // exact median session duration (mean of the two middle values)
-	MetricCostHeld            = "cost_held"         // the ledger's holds beside the known cost (numerator: attempts held); unknown when a hold has no bound
+	MetricScheduled            = "scheduled"                     // numerator: scheduled attempts
+	MetricAttempted            = "attempted"                     // attempts with a receipt (dispatched or not) / scheduled
+	MetricCompleted            = "completed"                     // completed reviews / scheduled: abstentions, contract and schema violations excluded
+	MetricDecisionCoverage     = "decision_coverage"             // decidable / scheduled
+	MetricDetection            = "detection"                     // detected / audited variant attempts
+	MetricDetectionProvisional = "detection_on_provisional"      // detected / provisional variant attempts, reported apart
+	MetricBlockingOnClean      = "blocking_on_clean"             // blocked / audited clean attempts
+	MetricBlockingProvisional  = "blocking_on_provisional_clean" // blocked / provisional clean attempts, reported apart
+	MetricPrecision            = "finding_precision"             // upheld / adjudicated findings
+	MetricUnadjudicated        = "unadjudicated_findings"        // findings without a settled outcome (disputed included) / all findings
+	MetricDisputed             = "disputed_findings"             // findings whose adjudicators disagree / all findings
+	MetricAdjudicatedReviews   = "adjudicated_reviews"           // completed reviews with a blocking finding, every blocking finding upheld or rejected / scheduled
+	MetricAbstentions          = "abstentions"                   // / scheduled
+	MetricExecutionErrors      = "execution_errors"              // errors, interruptions, not dispatched and missing / scheduled
+	MetricSchemaViolations     = "schema_violations"             // / scheduled
+	MetricContractViolations   = "contract_violations"           // reviews rejected for breaking the finding contract / scheduled
+	MetricInputTokens          = "input_tokens"                  // sum over the stratum's receipts
+	MetricOutputTokens         = "output_tokens"
+	MetricCost                 = "cost"              // exact accounted cost, known when some execution is held
+	MetricLatency              = "median_latency_ns" // exact median session duration (mean of the two middle values)
+	MetricCostHeld             = "cost_held"         // the ledger's holds beside the known cost (numerator: attempts held); unknown when a hold has no bound
 )
 
 // ReviewMetric is one row per (split, profile, model stratum, metric).

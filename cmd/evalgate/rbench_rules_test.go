@@ -122,17 +122,25 @@ func TestReviewerBenchmarkCompletedExcludesAbstentions(t *testing.T) {
 	if status[tables.ReviewStatusCompleted] != 235 || status[tables.ReviewStatusAbstained] != 2 {
 		t.Fatalf("status counts %v, want 235 completed and 2 abstained", status)
 	}
-	sums := map[string]int64{}
+	sums, dens := map[string]int64{}, map[string]int64{}
 	for _, m := range readTable[tables.ReviewMetric](t, out, "review_metrics") {
 		if m.Split == "all" && m.Model == "claude-sonnet-4-6" {
 			sums[m.Metric] += m.Numerator
+			dens[m.Metric] += m.Denominator
 		}
 	}
+	// One disputed finding (F02-clean baseline r1: rejected by one
+	// adjudicator, upheld by another); no variant label is provisional.
 	for metric, want := range map[string]int64{tables.MetricCompleted: 235, tables.MetricAbstentions: 2, tables.MetricAttempted: 240,
-		tables.MetricSchemaViolations: 1, tables.MetricExecutionErrors: 2, tables.MetricContractViolations: 0} {
+		tables.MetricSchemaViolations: 1, tables.MetricExecutionErrors: 2, tables.MetricContractViolations: 0, tables.MetricDisputed: 1,
+		tables.MetricDetectionProvisional: 0} {
 		if sums[metric] != want {
 			t.Errorf("%s over both profiles: %d, want %d", metric, sums[metric], want)
 		}
+	}
+	if dens[tables.MetricDetectionProvisional] != 0 || dens[tables.MetricAdjudicatedReviews] != 240 {
+		t.Errorf("denominators: provisional detection %d (want 0), adjudicated reviews %d (want 240 scheduled)",
+			dens[tables.MetricDetectionProvisional], dens[tables.MetricAdjudicatedReviews])
 	}
 }
 

@@ -102,7 +102,8 @@ func selectReviews(rows []tables.ReviewRow, split, profile, model string) []tabl
 // counts are one stratum's numerators and denominators.
 type counts struct {
 	scheduled, attempted, completed, decidable int64
-	variants, detected                         int64
+	variants, detected, provVariants, provDet  int64
+	disputed, adjReviews                       int64
 	clean, blocked, provisional, provBlocked   int64
 	abstained, errors, schema, contract        int64
 	upheld, adjudicated, unadjudicated, all    int64
@@ -115,7 +116,8 @@ type counts struct {
 	// order: the two profiles are compared only on the same pairs.
 	cleanPairs, variantPairs []string
 
-	held holds // the ledger's holds beside the known cost (rbench_cost.go)
+	held  holds    // the ledger's holds beside the known cost (rbench_cost.go)
+	pairs []string // every attempt's (case, run) pair, in row order
 }
 
 func tally(rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) counts {
@@ -124,6 +126,7 @@ func tally(rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) c
 	k.cost = &zero
 	for _, r := range rows {
 		k.scheduled++
+		k.pairs = append(k.pairs, attemptPair(r))
 		if r.Status != tables.ReviewStatusMissing {
 			k.attempted++
 		}
@@ -152,6 +155,11 @@ func tally(rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) c
 			if r.Detected != nil && *r.Detected {
 				k.detected++
 			}
+		case r.CaseKind == tables.CaseVariant:
+			k.provVariants++
+			if r.Detected != nil && *r.Detected {
+				k.provDet++
+			}
 		case r.CaseKind == tables.CaseClean && r.Label == tables.LabelAudited:
 			k.clean++
 			k.cleanPairs = append(k.cleanPairs, attemptPair(r))
@@ -165,6 +173,7 @@ func tally(rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) c
 			}
 		}
 		if r.SessionID != "" {
+			blocking, settled := 0, 0
 			for _, f := range findingsBy[r.SessionID] {
 				k.all++
 				switch f.Adjudication {
@@ -173,9 +182,23 @@ func tally(rows []tables.ReviewRow, findingsBy map[string][]tables.FindingRow) c
 					k.adjudicated++
 				case tables.AdjudicationRejected:
 					k.adjudicated++
+				case tables.AdjudicationDisputed:
+					k.disputed++
+					k.unadjudicated++
 				default:
 					k.unadjudicated++
 				}
+				if f.Severity == tables.FindingBlocking {
+					blocking++
+					if f.Adjudication == tables.AdjudicationUpheld || f.Adjudication == tables.AdjudicationRejected {
+						settled++
+					}
+				}
+			}
+			// An independently adjudicated review: completed, with a
+			// blocking finding, every one of them upheld or rejected.
+			if r.Status == tables.ReviewStatusCompleted && blocking > 0 && settled == blocking {
+				k.adjReviews++
 			}
 		}
 		k.in, k.out = k.in+r.InputTokens, k.out+r.OutputTokens
@@ -241,10 +264,13 @@ func metrics(split, profile, model string, rows []tables.ReviewRow, findingsBy m
 		rate(tables.MetricCompleted, k.completed, k.scheduled),
 		rate(tables.MetricDecisionCoverage, k.decidable, k.scheduled),
 		rate(tables.MetricDetection, k.detected, k.variants),
+		rate(tables.MetricDetectionProvisional, k.provDet, k.provVariants),
 		rate(tables.MetricBlockingOnClean, k.blocked, k.clean),
 		rate(tables.MetricBlockingProvisional, k.provBlocked, k.provisional),
 		rate(tables.MetricPrecision, k.upheld, k.adjudicated),
 		rate(tables.MetricUnadjudicated, k.unadjudicated, k.all),
+		rate(tables.MetricDisputed, k.disputed, k.all),
+		rate(tables.MetricAdjudicatedReviews, k.adjReviews, k.scheduled),
 		rate(tables.MetricAbstentions, k.abstained, k.scheduled),
 		rate(tables.MetricExecutionErrors, k.errors, k.scheduled),
 		rate(tables.MetricSchemaViolations, k.schema, k.scheduled),
@@ -284,6 +310,8 @@ func (j *benchJudge) gates(pol *policy) []tables.Gate {
 		rules.GateRbDetectionSelection: func(t threshold) tables.Gate { return j.detection(t, tables.SplitSelection, false) },
 		rules.GateRbBlockingFinal:      func(t threshold) tables.Gate { return j.blocking(t, tables.SplitFinal, retired) },
 		rules.GateRbDetectionFinal:     func(t threshold) tables.Gate { return j.detection(t, tables.SplitFinal, retired) },
+		rules.GateRbDecidability:       j.decidability,
+		rules.GateRbExecutionErrors:    j.executionErrors,
 		rules.GateRbBudget:             j.budget,
 	}
 	var gs []tables.Gate

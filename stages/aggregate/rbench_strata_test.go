@@ -124,6 +124,13 @@ func TestPromotionOnTheSameCasePairs(t *testing.T) {
 		return []string{"m-a: " + split + "-F0" + c + "/r1 baseline only", "m-a: " + split + "-F0" + c + "/r2 candidate only",
 			"m-b: " + split + "-F0" + c + "/r2 baseline only", "m-b: " + split + "-F0" + c + "/r1 candidate only"}
 	}
+	// Decidability and execution errors compare every attempt of selection
+	// and final together: per stratum the baseline-only pairs of both
+	// splits, then the candidate-only ones.
+	both := func(c string) []string {
+		s, f := unpaired(tables.SplitSelection, c), unpaired(tables.SplitFinal, c)
+		return []string{s[0], f[0], s[1], f[1], s[2], f[2], s[3], f[3]}
+	}
 	for _, tc := range []struct {
 		name     string
 		rows     []tables.ReviewRow
@@ -132,9 +139,11 @@ func TestPromotionOnTheSameCasePairs(t *testing.T) {
 	}{
 		{"same pairs", strataRows(fewerInBoth, nil), tables.DecisionAdvance, nil},
 		{"clean case runs in swapped strata", swap("-clean"), tables.DecisionInconclusive, map[rules.GateName][]string{
-			rules.GateRbBlockingSelection: unpaired(tables.SplitSelection, "-clean"), rules.GateRbBlockingFinal: unpaired(tables.SplitFinal, "-clean")}},
+			rules.GateRbBlockingSelection: unpaired(tables.SplitSelection, "-clean"), rules.GateRbBlockingFinal: unpaired(tables.SplitFinal, "-clean"),
+			rules.GateRbDecidability: both("-clean"), rules.GateRbExecutionErrors: both("-clean")}},
 		{"variant runs in swapped strata", swap("-v1"), tables.DecisionInconclusive, map[rules.GateName][]string{
-			rules.GateRbDetectionSelection: unpaired(tables.SplitSelection, "-v1"), rules.GateRbDetectionFinal: unpaired(tables.SplitFinal, "-v1")}},
+			rules.GateRbDetectionSelection: unpaired(tables.SplitSelection, "-v1"), rules.GateRbDetectionFinal: unpaired(tables.SplitFinal, "-v1"),
+			rules.GateRbDecidability: both("-v1"), rules.GateRbExecutionErrors: both("-v1")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := Benchmark(c, tables.ReviewsScored{Reviews: tc.rows}, commitment)

@@ -64,6 +64,7 @@ type bench struct {
 	norm     []byte                // the normal form of the input being checked, reused
 	sessions map[string]int        // session ID → position in out.Attempts
 	order    protocolOrder
+	budgets  map[string]budgetBound // model stratum → its reservation bound
 	out      BenchmarkOut
 
 	executionState // auxiliary calls and replacements (rbench_replace.go)
@@ -75,6 +76,7 @@ func newBench(c *tables.Campaign, files tables.ReviewFiles) *bench {
 	if b.b == nil {
 		b.b = &tables.Benchmark{}
 	}
+	b.order.frozen = c.Manifest.FrozenAt
 	for id, sum := range b.b.Checksums {
 		b.bySum[sum] = id
 	}
@@ -124,6 +126,7 @@ func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 	a.Row.Model, _ = b.stratum(r.Identity.ReturnedModel)
 	b.sessions[r.SessionID] = i
 	b.order.note(a.Row.Split, line.Line, r)
+	b.checkBudget(r, line.Line, a.Row.Model, a.Row.Profile)
 	if bad := b.identity(r); len(bad) > 0 {
 		reject(rules.CodeIdentityMismatch, "", "The receipt's %s differ from the manifest%s; the execution is invalid", strings.Join(bad, ", "),
 			b.modelDetail(bad, r.Identity.ReturnedModel))

@@ -24,8 +24,11 @@ type finalStart struct {
 
 // protocolOrder collects what the order check needs as receipts pass.
 type protocolOrder struct {
-	selectionEnd     time.Time // the latest end of a selection-split session
-	selectionSession string    // the session that ended last
+	early            int        // dispatched sessions started before the manifest froze the splits
+	first            finalStart // the earliest of them
+	frozen           time.Time  // the manifest's frozen_at: when cases.json and its splits were frozen
+	selectionEnd     time.Time  // the latest end of a selection-split session
+	selectionSession string     // the session that ended last
 	finals           []finalStart
 }
 
@@ -33,6 +36,12 @@ type protocolOrder struct {
 func (o *protocolOrder) note(split string, line int64, r *tables.Receipt) {
 	if r.Status == tables.StatusNotDispatched {
 		return
+	}
+	if r.StartedAt.Before(o.frozen) {
+		if o.early == 0 || r.StartedAt.Before(o.first.started) {
+			o.first = finalStart{line, r.SessionID, r.StartedAt}
+		}
+		o.early++
 	}
 	switch split {
 	case tables.SplitSelection:
@@ -48,6 +57,14 @@ func (o *protocolOrder) note(split string, line int64, r *tables.Receipt) {
 // selection session ended.
 func (b *bench) checkOrder() {
 	o := &b.order
+	if o.early > 0 {
+		// Rule G6: "Freeze 10 development / 5 selection / 5 final-test
+		// families before tuning": the manifest freezes cases.json, and so
+		// every case's split, by sha256 at its frozen_at.
+		b.add(rules.CodeRbenchSplitsFrozenLate, rules.Reject, receiptsFile, o.first.line, "/started_at", o.first.session,
+			"%d review session(s) started before the manifest froze the cases and their splits at %s, the first %s at %s: the splits are frozen before tuning",
+			o.early, o.frozen.UTC().Format(time.RFC3339Nano), o.first.session, o.first.started.UTC().Format(time.RFC3339Nano))
+	}
 	if o.selectionSession == "" {
 		return
 	}

@@ -14,18 +14,22 @@ const DiffReviewMetric = "review_metric"
 // reads moves for the candidate profile (rule G6): the detection and
 // blocking gates difference the candidate's detected defects and blocked
 // audited clean attempts with the baseline's in the selection and final
-// splits, and rb_contract counts the candidate's schema and contract
-// violations. Every
-// other metric, split and profile (the baseline's own figures, counts,
-// tokens, cost, latency) is a change without direction.
+// splits, rb_decidability and rb_execution_errors difference its decidable
+// attempts and execution errors there, and rb_contract counts the
+// candidate's schema and contract violations. Every other metric, split
+// and profile (the baseline's own figures, counts, tokens, cost, latency)
+// is a change without direction.
 var gateReadSense = map[string]sense{
 	tables.MetricDetection:          gateSense(rules.GateRbDetectionSelection),
 	tables.MetricBlockingOnClean:    opposite(gateSense(rules.GateRbBlockingSelection)), // the baseline's blocked minus the candidate's
 	tables.MetricSchemaViolations:   gateSense(rules.GateRbContract),
 	tables.MetricContractViolations: gateSense(rules.GateRbContract),
+	tables.MetricDecisionCoverage:   gateSense(rules.GateRbDecidability),
+	tables.MetricExecutionErrors:    opposite(gateSense(rules.GateRbExecutionErrors)), // the baseline's errors minus the candidate's
 }
 
-// gateSplits are the splits the detection and blocking gates judge.
+// gateSplits are the splits the detection, blocking, decidability and
+// execution-error gates judge.
 var gateSplits = map[string]bool{"selection": true, "final": true}
 
 // reviewMetricSense is the direction of a review metric row's move.

@@ -14,8 +14,9 @@ import (
 
 // benchmarkRates are the metrics shown as numerator/denominator, in order.
 var benchmarkRates = []string{
-	tables.MetricDetection, tables.MetricBlockingOnClean, tables.MetricBlockingProvisional, tables.MetricDecisionCoverage,
-	tables.MetricAttempted, tables.MetricCompleted, tables.MetricPrecision, tables.MetricUnadjudicated,
+	tables.MetricDetection, tables.MetricDetectionProvisional, tables.MetricBlockingOnClean, tables.MetricBlockingProvisional,
+	tables.MetricDecisionCoverage, tables.MetricAttempted, tables.MetricCompleted, tables.MetricAdjudicatedReviews,
+	tables.MetricPrecision, tables.MetricUnadjudicated, tables.MetricDisputed,
 	tables.MetricAbstentions, tables.MetricExecutionErrors, tables.MetricSchemaViolations, tables.MetricContractViolations,
 }
 
