@@ -50,9 +50,11 @@ var contractNumbers = map[rules.PresetName]map[string]string{
 	rules.PresetReviewerBenchmark: {
 		// The reviewer-benchmark pilot plan: contract and regression cases pass, false blocking falls
 		// (at least one fewer), no detection regression, within the budget;
-		// the US$150 hard cap.
+		// the US$150 hard cap; no upheld block of an audited clean case awaiting
+		// label adjudication ("every original label remains provisional");
+		// decidability and execution errors no worse on either model.
 		"rb_contract": "0", "rb_regression": "0", "rb_blocking_selection": "1", "rb_detection_selection": "0",
-		"rb_blocking_final": "1", "rb_detection_final": "0", "rb_budget": "0",
+		"rb_blocking_final": "1", "rb_detection_final": "0", "rb_budget": "0", "rb_labels_settled": "0", "rb_decidability": "0", "rb_execution_errors": "0",
 		"/ceilings/campaign/reference_cost": "150", "/ceilings/campaign/actual_cost": "150",
 	},
 }
