@@ -65,6 +65,11 @@ func BuildImport(m *tables.ImportMap, mapFile string, man *tables.Manifest, recs
 				Pointer: "/sessions/" + strconv.Itoa(i) + "/match", Message: describeMatch(m.Source, s.Match) + " is not in the files imported"})
 		}
 	}
+	if len(out) > 0 && m.Identity.Host == "" {
+		b.out = append(b.out, rules.Finding{Code: rules.CodeImportNoHost, Severity: rules.Warn, File: mapFile, Pointer: "/identity",
+			Message: fmt.Sprintf("no %s record names the host it ran on and the mapping gives none, so the %d session(s) imported have no identity.host, which a paired review refuses (session_host_missing); "+
+				"write the host they ran on (the manifest's identities.host) at %s#/identity/host and import again: the receipts are filled in place", m.Source, len(out), mapFile)})
+	}
 	b.out.Sort()
 	if b.out.Rejected() {
 		return nil, b.out
@@ -123,7 +128,7 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 		Format: tables.FormatReceipt, SessionID: e.SessionID, RequestID: r.RequestID, Attempt: e.Attempt,
 		TaskID: e.TaskID, Repetition: e.Repetition, Role: e.Role, Arm: e.Arm, EndedAt: r.EndedAt,
 		Status:    tables.StatusResponse,
-		Identity:  tables.ReceiptIdentity{ReturnedModel: r.ReturnedModel, CLISHA256: b.m.Identity.CLISHA256, PermissionPolicy: b.m.Identity.PermissionPolicy},
+		Identity:  tables.ReceiptIdentity{ReturnedModel: r.ReturnedModel, CLISHA256: b.m.Identity.CLISHA256, PermissionPolicy: b.m.Identity.PermissionPolicy, Host: b.m.Identity.Host},
 		Inputs:    b.inputs(e),
 		ToolCalls: []tables.ToolCall{}, Reservation: e.Reservation,
 		Billing: tables.Billing{Basis: tables.BillingReference},

@@ -181,6 +181,9 @@ func fills(earlier []byte, now tables.Receipt) bool {
 	if old.Identity.PermissionPolicy == "" {
 		now.Identity.PermissionPolicy = ""
 	}
+	if old.Identity.Host == "" {
+		now.Identity.Host = ""
+	}
 	if old.Identity.ReturnedModel == "" {
 		now.Identity.ReturnedModel = "" // a record naming none, given by the mapping later
 	}

@@ -15,6 +15,7 @@ const (
 	CodeImportCampaignUnreadable Code = "import_campaign_unreadable"
 	CodeImportNoReturnedModel    Code = "import_no_returned_model"
 	CodeImportNoMeter            Code = "import_no_meter"
+	CodeImportNoHost             Code = "import_no_host"
 	CodeImportWrongFormat        Code = "import_wrong_format"
 
 	CodeCodexRolloutMalformed Code = "codex_rollout_malformed"
@@ -49,6 +50,7 @@ var importCodes = []CodeDoc{
 	{CodeImportCampaignUnreadable, "import", "I1", "The --into directory has no readable manifest.json, so imported sessions cannot be tied to its design."},
 	{CodeImportNoReturnedModel, "import", "V1", "Warning: a source record names no model (an Inspect sample without output.model, a Harbor trial without agent_info.model_info); the receipt's returned_model is left empty, never guessed, so validate refuses the session's identity until the mapping's sessions[].returned_model gives it from the runner's records."},
 	{CodeImportNoMeter, "import", "A8", "Warning, once per import: sessions imported without a meter (their records hold no usage whose semantics are known); their cost is unknown, so the campaign's cost gate cannot pass while they are in it."},
+	{CodeImportNoHost, "import", "D3", "Warning, once per import: no source records the host a session ran on (Inspect, Codex and Harbor record none) and the mapping's identity.host gives none, so the imported receipts have no identity.host, which a paired review refuses (session_host_missing) until the mapping gives it and the import is run again."},
 	{CodeImportWrongFormat, "import", "I5", "A file given to an importer is of another known format (an Inspect log, a Codex rollout, a Harbor trial or job result, a terminal-bench 1 results.json, a legacy Codex rollout, `codex exec --json` output): one finding names it and what to do."},
 	{CodeCodexRolloutMalformed, "import", "I5", "A Codex rollout is not readable JSONL of session_meta, turn_context, response_item and event_msg lines."},
 	{CodeCodexRolloutResumed, "import", "A1", "A Codex rollout's first running total already counts turns before it (a resumed or forked conversation): the session's own usage is unknown."},

@@ -91,7 +91,7 @@ var costBlockingCodes = []Code{
 // the allowance.
 var noteCodes = []Code{
 	CodeInspectLogIncomplete, CodeInspectNoSamples, CodeInspectSampleNoUsage, CodeInspectProviderUnknown,
-	CodeImportMapUnmatched, CodeImportNoReturnedModel, CodeImportNoMeter, CodeCodexNoUsage, CodeHarborNoUsage, CodeHarborNoReward,
+	CodeImportMapUnmatched, CodeImportNoReturnedModel, CodeImportNoMeter, CodeImportNoHost, CodeCodexNoUsage, CodeHarborNoUsage, CodeHarborNoReward,
 	CodeIntervalPlanInvalid, CodeIntervalValueInvalid,
 	CodeRatingUnscoreableRun, CodeBlindUnblindingAbsent, CodeLedgerRequestReplayed,
 	CodeReplacedAttemptNoted, CodeRbenchAttemptReplaced, CodeEvaluatorUnverified,

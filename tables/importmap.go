@@ -35,6 +35,12 @@ type ImportMap struct {
 type ImportIdentity struct {
 	CLISHA256        string `json:"cli_sha256"`
 	PermissionPolicy string `json:"permission_policy"`
+	// Host is the host every imported session ran on (the receipts'
+	// identity.host): no Inspect log, Codex rollout or Harbor trial
+	// records one. Optional; absent leaves the receipts without a host,
+	// which a paired review refuses (session_host_missing), and the
+	// import says so once (import_no_host).
+	Host string `json:"host,omitzero"`
 }
 
 // ImportErrorClass maps one error name the source records to an evalgate

@@ -212,7 +212,9 @@ func cmdMksources(ts *testscript.TestScript, neg bool, args []string) {
 		if src == tables.SourceHarbor {
 			m.OutputFile = "agent/answer.json"
 		}
-		maps[src] = &[2]tables.ImportMap{m, m}
+		filled := m
+		filled.Identity.Host = man.Identities.Host // the runner's host: no source records it
+		maps[src] = &[2]tables.ImportMap{m, filled}
 	}
 	var samples []any
 	var notDispatched []byte

@@ -68,7 +68,7 @@ func (v *runner) custodySession(r *tables.Receipt, sr *sessionResult) {
 	v.toolCalls(r, sr, rules.CodeFixedEvidenceToolCall, fmt.Sprintf("The %s recorded", describeRole(r)))
 	switch host, want := r.Identity.Host, v.c.Manifest.Identities.Host; {
 	case host == "":
-		v.addReceipt(sr, rules.CodeSessionHostMissing, fmt.Sprintf("The receipt records no host (identity.host), so nothing shows the session ran on the campaign's one host %q; the execution is invalid.", want))
+		v.addReceipt(sr, rules.CodeSessionHostMissing, fmt.Sprintf("The receipt records no host (identity.host), so nothing shows the session ran on the campaign's one host %q; the execution is invalid. Record the host in the receipt's identity.host (an imported session: the import mapping's identity.host, then import again).", want))
 		sr.class = classInvalid
 	case host != want:
 		v.addReceipt(sr, rules.CodeSessionHostMismatch, fmt.Sprintf("The session ran on host %q, not on the campaign's one recorded host %q; the execution is invalid.", host, want))
