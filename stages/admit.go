@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/stages/validate"
@@ -40,7 +41,7 @@ func Admit(fsys fs.FS, name string, req *tables.AdmitRequest) *AdmitResult {
 	}
 	res.Loaded = true
 	accounted := account.Run(c)
-	var ledger *tables.Spool[tables.LedgerEntry]
+	var ledger *spool.Spool[tables.LedgerEntry]
 	stops := stopConditions(c, accounted.Findings)
 	if len(stops) > 0 {
 		ledger = accounted.Ledger

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/tables"
@@ -109,7 +110,7 @@ func TestImportCodexMultiTurn(t *testing.T) {
 	if r.MonotonicStartNS != nil || r.Reservation != nil || r.Inputs.RenderedSHA256 != "" {
 		t.Errorf("absent facts were filled in: %+v", r)
 	}
-	set := account.Run(&tables.Campaign{Manifest: *man, Receipts: tables.SpoolOf(tables.Line[tables.Receipt]{Line: 1, Record: r})})
+	set := account.Run(&tables.Campaign{Manifest: *man, Receipts: spool.Of(tables.Line[tables.Receipt]{Line: 1, Record: r})})
 	cost, _ := tables.ParseMoney("0.0868")
 	if set.Tokens.Len() != 1 || set.Tokens.Collect()[0].ReferenceCost == nil || *set.Tokens.Collect()[0].ReferenceCost != cost {
 		t.Errorf("priced %+v, want $0.0868", set.Tokens)

@@ -16,6 +16,7 @@ import (
 	gojson "github.com/go-json-experiment/json"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/tables"
@@ -282,7 +283,7 @@ func TestImportInspectPricedCost(t *testing.T) {
 				}
 				lines = append(lines, tables.Line[tables.Receipt]{Line: int64(i + 1), Record: r})
 			}
-			set := account.Run(&tables.Campaign{Manifest: *man, Receipts: tables.SpoolOf(lines...)})
+			set := account.Run(&tables.Campaign{Manifest: *man, Receipts: spool.Of(lines...)})
 			rows := set.Tokens.Collect()
 			if len(rows) != len(want) {
 				t.Fatalf("tokens %+v", rows)

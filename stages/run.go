@@ -56,7 +56,7 @@ type Result struct {
 	Loaded bool
 	// Err is not nil when the pipeline could not read back rows it had
 	// stored in a spool's temporary file (an I/O error; see
-	// [tables.SpoolFileAfter]): a stage then computed on fewer rows than
+	// [spool.FileAfter]): a stage then computed on fewer rows than
 	// the campaign holds, so neither the tables nor the decision may be
 	// reported. It is not a finding: the campaign is not at fault.
 	Err error
@@ -127,7 +127,7 @@ func judge(c *tables.Campaign, loaded rules.Findings, opts Options) (*tables.Set
 	answers := load.Prefetched(c, runtime.GOMAXPROCS(0), answerWindow)
 	validated := validate.Run(c, answers) // answers decoded ahead on every core, checked in receipt order
 	answers.Close()
-	validated.Citations.Compact() // complete: only the report reads them (tables.Spool.Compact)
+	validated.Citations.Compact() // complete: only the report reads them (spool.Spool.Compact)
 	validated.Dispositions.Compact()
 	opts.stage("account")
 	accounted := account.Run(c)

@@ -3,6 +3,8 @@ package tables
 import (
 	"errors"
 	"io/fs"
+
+	"github.com/evalgate/evalgate/spool"
 )
 
 // Campaign is the loaded input of one campaign: every input table decoded
@@ -17,11 +19,11 @@ type Campaign struct {
 	Sources        map[string][]byte // sha256 hex → bytes of sources/<sha256>, those packets reference
 	Prompts        map[string][]byte // prompt ID → bytes
 	// Receipts are the lines of receipts.jsonl in file order, held
-	// encoded (see [Spool]); stages iterate them with All.
-	Receipts *Spool[Line[Receipt]]
+	// encoded (see [spool.Spool]); stages iterate them with All.
+	Receipts *spool.Spool[Line[Receipt]]
 	// Adjudications are the lines of adjudications.jsonl in file order,
-	// held encoded (see [Spool]); stages iterate them with All.
-	Adjudications *Spool[Line[Adjudication]]
+	// held encoded (see [spool.Spool]); stages iterate them with All.
+	Adjudications *spool.Spool[Line[Adjudication]]
 	// Observations holds, for kind system-comparison, the raw-observation
 	// packet of every investigation session that returned one, by session
 	// ID (read and checked by stages/load). Only looked up, never iterated
@@ -56,7 +58,7 @@ func (c *Campaign) DropAdjudications() {
 // adjudications, held or dropped), joined, or nil: a record that could not
 // be stored or read back ended an iteration early, so a stage saw fewer
 // records than the file holds and nothing computed from them may be
-// reported (see [Spool.Err]).
+// reported (see [spool.Spool.Err]).
 func (c *Campaign) Err() error {
 	return errors.Join(c.dropped, c.Receipts.Err(), c.Adjudications.Err())
 }
@@ -87,9 +89,9 @@ func (c *Campaign) Task(id string) *LoadedTask {
 }
 
 // EditReceipts replaces the receipts with edit of every one of them, in
-// file order, rebuilt as a spool (SpoolOf). It holds every receipt as a Go
+// file order, rebuilt as a spool (spool.Of). It holds every receipt as a Go
 // value while edit runs: it is for tests and tools that change a loaded
 // campaign in memory, never for a stage.
 func (c *Campaign) EditReceipts(edit func(rs []Line[Receipt]) []Line[Receipt]) {
-	c.Receipts = SpoolOf(edit(c.Receipts.Collect())...)
+	c.Receipts = spool.Of(edit(c.Receipts.Collect())...)
 }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -55,17 +56,17 @@ var RenamedTables = map[string]string{
 func Registry() []Table {
 	return []Table{
 		spooled("sessions", "Every session attempt and every planned session, with its status and classification (V2, V7).",
-			func(s *Set) *Spool[Session] { return s.Sessions }),
+			func(s *Set) *spool.Spool[Session] { return s.Sessions }),
 		spooled("tokens", "Token meters normalised into disjoint buckets, with exact reference and actual cost (A1–A3).",
-			func(s *Set) *Spool[Token] { return s.Tokens }),
+			func(s *Set) *spool.Spool[Token] { return s.Tokens }),
 		spooled("obligations", "Settled rating outcome of every truth obligation in every review run (Q1, Q2).",
-			func(s *Set) *Spool[ObligationOutcome] { return s.Obligations }),
+			func(s *Set) *spool.Spool[ObligationOutcome] { return s.Obligations }),
 		spooled("dispositions", "Evidence dispositions of reconciliation answers, including packet E IDs left undisposed (V6).",
-			func(s *Set) *Spool[DispositionRow] { return s.Dispositions }),
+			func(s *Set) *spool.Spool[DispositionRow] { return s.Dispositions }),
 		spooled("citations", "Final-answer citations with their structural source check (V3).",
-			func(s *Set) *Spool[CitationRow] { return s.Citations }),
+			func(s *Set) *spool.Spool[CitationRow] { return s.Citations }),
 		spooled("runs", "Every planned (task, repetition, arm) workflow: the scored unit; nothing leaves a denominator (Q3, G1).",
-			func(s *Set) *Spool[Run] { return s.Runs }),
+			func(s *Set) *spool.Spool[Run] { return s.Runs }),
 		table("tasks", "Task medians over repetitions per arm (G1).",
 			func(s *Set) []Task { return s.Tasks }),
 		table("repositories", "Repository summaries per arm (G1).",
@@ -79,7 +80,7 @@ func Registry() []Table {
 		table(CampaignFindingsTable, "Every finding evalgate made about the campaign's record, rejecting or warning, of every stage (what validate prints; docs/errors.md), sorted by file, line, pointer, code, session, message (L2).",
 			sortedRejections),
 		spooled("ledger", "Allowance ledger: accounted, held and reserved charges (A7).",
-			func(s *Set) *Spool[LedgerEntry] { return s.Ledger }),
+			func(s *Set) *spool.Spool[LedgerEntry] { return s.Ledger }),
 		table("ceilings", "Every campaign ceiling with its limit, use and whether it held (A6).",
 			func(s *Set) []Ceiling { return s.Ceilings }),
 		table("cases", "Reviewer benchmark: every case with its private label (rule I8).",
@@ -121,9 +122,9 @@ func table[T any](name, doc string, rows func(*Set) []T) Table {
 	}
 }
 
-// spooled builds the registry entry of a table held as a [Spool]; Rows
+// spooled builds the registry entry of a table held as a [spool.Spool]; Rows
 // collects it into a slice.
-func spooled[T any](name, doc string, rows func(*Set) *Spool[T]) Table {
+func spooled[T any](name, doc string, rows func(*Set) *spool.Spool[T]) Table {
 	return Table{
 		Name:    name,
 		Doc:     doc,

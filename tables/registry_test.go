@@ -16,6 +16,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -61,7 +62,7 @@ func TestRegistryCoversSet(t *testing.T) {
 
 func TestRegistryRowsAndLen(t *testing.T) {
 	s := &tables.Set{
-		Runs:       tables.SpoolOf(sampleRows[tables.Run]()...),
+		Runs:       spool.Of(sampleRows[tables.Run]()...),
 		Rejections: []rules.Finding{{Code: "b", File: "z"}, {Code: "a", File: "a"}},
 	}
 	for _, tb := range tables.Registry() {

@@ -3,85 +3,59 @@ package tables_test
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
-	"math"
+	"iter"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
-// spoolRows returns n citation rows in a scrambled order with many equal
-// keys (session, index), told apart by Path, so that only a stable merge
-// gives slices.SortStableFunc's order.
-func spoolRows(n int) []tables.CitationRow {
+// TestSpoolCodecRegistry: every output table's row type can be spooled.
+func TestSpoolCodecRegistry(t *testing.T) {
+	for _, tb := range tables.Registry() {
+		if err := spool.CheckType(tb.RowType); err != nil {
+			t.Errorf("table %s: %v", tb.Name, err)
+		}
+	}
+}
+
+// citations returns n citation rows in a scrambled order with repeated
+// keys (session, index), told apart by Path, and the order they come back
+// in.
+func citations(n int) ([]tables.CitationRow, func(a, b tables.CitationRow) int) {
 	rows := make([]tables.CitationRow, n)
 	for i := range rows {
-		k := (i * 7919) % 997 // scrambled, repeating keys
-		rows[i] = tables.CitationRow{
-			SessionID:  fmt.Sprintf("s%04d", k%131),
-			Index:      int64(k % 3),
-			EvidenceID: fmt.Sprintf("E%d", k%5),
-			Path:       fmt.Sprintf("p%07d", i), // the order added, to see ties
-			StartLine:  int64(i),
-			EndLine:    int64(i + k),
-			Supports:   []string{fmt.Sprintf("C%d", k%4), "V1"}[:1+i%2],
-			Valid:      i%3 != 0,
-		}
-		if i%5 == 0 {
-			rows[i].Code = "citation_range_inverted"
-		}
+		k := (i * 7919) % 997
+		rows[i] = tables.CitationRow{SessionID: fmt.Sprintf("s%04d", k%131), Index: int64(k % 3), EvidenceID: fmt.Sprintf("E%d", k%5),
+			Path: fmt.Sprintf("p%07d", i), StartLine: int64(i), Supports: []string{"C1", "V1"}[:i%3], Valid: i%3 != 0}
 	}
-	return rows
-}
-
-func orderCitations(a, b tables.CitationRow) int {
-	return cmp.Or(cmp.Compare(a.SessionID, b.SessionID), cmp.Compare(a.Index, b.Index))
-}
-
-// bothStores runs test with a spool's chunks in memory and in a temporary
-// file from the first chunk on (chunks moved to the file after a few are
-// tested in spool_file_test.go).
-func bothStores(t *testing.T, test func(t *testing.T)) {
-	for _, after := range []int64{math.MaxInt64, 0} {
-		t.Run(fmt.Sprintf("file after %d bytes", after), func(t *testing.T) {
-			old := tables.SpoolFileAfter
-			tables.SpoolFileAfter = after
-			t.Cleanup(func() { tables.SpoolFileAfter = old })
-			test(t)
-		})
+	return rows, func(a, b tables.CitationRow) int {
+		return cmp.Or(cmp.Compare(a.SessionID, b.SessionID), cmp.Compare(a.Index, b.Index))
 	}
 }
 
-// TestSpoolEqualsStableSort: All and WriteSpool give what a stable sort of
-// every added row gives, at 0 rows, within one chunk, at a chunk boundary
-// and across several row groups (200,000 rows: 4 row groups, 13 chunks).
-func TestSpoolEqualsStableSort(t *testing.T) {
-	bothStores(t, func(t *testing.T) {
-		for _, n := range []int{0, 1, 1000, tables.SpoolChunkRows, tables.SpoolChunkRows + 1, 200_000} {
-			t.Run(fmt.Sprint(n), func(t *testing.T) {
-				rows := spoolRows(n)
-				sp := tables.NewSpool(orderCitations)
+// TestWriteSpoolEqualsWriteParquet: WriteSpool writes the bytes WriteParquet
+// writes of the stable sort of every row added, at 0 rows, within one
+// chunk, past a chunk and across two row groups (70,000 rows: 5 chunks),
+// with the chunks in memory and on file.
+func TestWriteSpoolEqualsWriteParquet(t *testing.T) {
+	for name, c := range map[string]spool.Config{"memory": {FileAfter: 1 << 62}, "file": {FileAfter: -1}} {
+		for _, n := range []int{0, 1000, spool.ChunkRows + 1, tables.MaxRowsPerRowGroup + 4464} {
+			t.Run(fmt.Sprint(name, n), func(t *testing.T) {
+				rows, order := citations(n)
+				sp := spool.NewWith(order, c)
 				for i := 0; i < len(rows); i += 777 { // uneven Add calls
 					sp.Add(rows[i:min(i+777, len(rows))]...)
 				}
 				want := slices.Clone(rows)
-				slices.SortStableFunc(want, orderCitations)
-				if sp.Len() != n {
-					t.Fatalf("Len %d, want %d", sp.Len(), n)
-				}
-				got := sp.Collect()
-				if len(got) != len(want) {
-					t.Fatalf("All gave %d rows, want %d", len(got), len(want))
-				}
-				for i := range want {
-					if !reflect.DeepEqual(got[i], want[i]) {
-						t.Fatalf("row %d: %+v, want %+v", i, got[i], want[i])
-					}
-				}
+				slices.SortStableFunc(want, order)
 				dir := t.TempDir()
 				if err := tables.WriteSpool(filepath.Join(dir, "spool.parquet"), sp, testMeta); err != nil {
 					t.Fatal(err)
@@ -96,79 +70,98 @@ func TestSpoolEqualsStableSort(t *testing.T) {
 				}
 			})
 		}
-	})
+	}
 }
 
-// TestSpoolAddAfterAll: rows added after an iteration still come back as
-// one stable sort of everything added; a spool without an order keeps the
-// order added.
-func TestSpoolAddAfterAll(t *testing.T) {
-	bothStores(t, func(t *testing.T) {
-		rows := spoolRows(3*tables.SpoolChunkRows + 5)
-		sp := tables.NewSpool(orderCitations)
-		sp.Add(rows[:100]...)
-		sp.Collect()
-		sp.Add(rows[100:]...)
-		want := slices.Clone(rows)
-		slices.SortStableFunc(want, orderCitations)
-		if got := sp.Collect(); !reflect.DeepEqual(got, want) {
-			t.Errorf("after a second Add, All is not the stable sort of every row")
-		}
-		if got := tables.SpoolOf(rows...).Collect(); !reflect.DeepEqual(got, rows) {
-			t.Errorf("SpoolOf does not keep the order added")
-		}
-		var empty *tables.Spool[tables.CitationRow]
-		if empty.Len() != 0 || len(empty.Collect()) != 0 {
-			t.Errorf("a nil spool is not empty")
-		}
-	})
+// unreadable is a spool file in memory whose reads fail once bad is set.
+type unreadable struct {
+	mu   sync.Mutex
+	data []byte
+	bad  bool
 }
 
-// TestSpoolEarlyBreak: leaving an iteration early is allowed and the spool
-// still iterates in full afterwards.
-func TestSpoolEarlyBreak(t *testing.T) {
-	bothStores(t, func(t *testing.T) {
-		rows := spoolRows(2*tables.SpoolChunkRows + 3)
-		sp := tables.NewSpool(orderCitations)
-		sp.Add(rows...)
-		k := 0
-		for range sp.All() {
-			if k++; k == 10 {
-				break
-			}
-		}
-		if got := len(sp.Collect()); got != len(rows) {
-			t.Errorf("after an early break All gave %d rows, want %d", got, len(rows))
-		}
-	})
+func (f *unreadable) WriteAt(p []byte, off int64) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if end := int(off) + len(p); end > len(f.data) {
+		f.data = append(f.data, make([]byte, end-len(f.data))...)
+	}
+	return copy(f.data[off:], p), nil
 }
 
-// TestSpoolCompact: compacting a spool (after some rows, at a chunk
-// boundary, twice, then adding more) changes neither its rows nor their
-// stable order, and a small spool is left as it is.
-func TestSpoolCompact(t *testing.T) {
-	bothStores(t, func(t *testing.T) {
-		rows := spoolRows(3*tables.SpoolChunkRows + 5)
-		sp := tables.NewSpool(orderCitations)
-		sp.Compact() // empty: nothing to do
-		sp.Add(rows[:100]...)
-		sp.Compact() // no chunk yet: stays as values
-		sp.Add(rows[100:tables.SpoolChunkRows]...)
-		sp.Compact() // the tail was just encoded: releases it
-		sp.Add(rows[tables.SpoolChunkRows : 2*tables.SpoolChunkRows+7]...)
-		sp.Compact()
-		sp.Compact()
-		sp.Add(rows[2*tables.SpoolChunkRows+7:]...)
-		want := slices.Clone(rows)
-		slices.SortStableFunc(want, orderCitations)
-		if got := sp.Collect(); !reflect.DeepEqual(got, want) {
-			t.Errorf("after Compact and more Adds, All is not the stable sort of every row")
-		}
-		if got := sp.Collect(); !reflect.DeepEqual(got, want) {
-			t.Errorf("a second iteration differs from the first")
-		}
-		if sp.Len() != len(rows) {
-			t.Errorf("Len %d, want %d", sp.Len(), len(rows))
-		}
-	})
+func (f *unreadable) ReadAt(p []byte, off int64) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.bad {
+		return 0, errors.New("input/output error")
+	}
+	return copy(p, f.data[min(int(off), len(f.data)):]), nil
+}
+
+// onFile is the config of a spool of chunkRows-row chunks, every one on f.
+func (f *unreadable) onFile(chunkRows int) spool.Config {
+	return spool.Config{ChunkRows: chunkRows, FileAfter: -1, File: func() (spool.File, error) { return f, nil }}
+}
+
+// count is how many values seq yields.
+func count[T any](seq iter.Seq[T]) int {
+	n := 0
+	for range seq {
+		n++
+	}
+	return n
+}
+
+// TestWriteSpoolReadFails: a spool whose chunk cannot be read back is an
+// error of WriteSpool, never a table with rows missing.
+func TestWriteSpoolReadFails(t *testing.T) {
+	f := &unreadable{}
+	rows, order := citations(2*1000 + 3)
+	sp := spool.NewWith(order, f.onFile(1000))
+	sp.Add(rows...)
+	f.bad = true
+	if err := tables.WriteSpool(filepath.Join(t.TempDir(), "t.parquet"), sp, testMeta); err == nil || !strings.Contains(err.Error(), "input/output error") {
+		t.Errorf("WriteSpool of an unreadable spool: err %v", err)
+	}
+}
+
+// TestSetErrSpoolReadFails: a table set is in error as soon as one of its
+// spools could not read a chunk back, so that the pipeline reports the
+// failure instead of a verdict on the rows that were read.
+func TestSetErrSpoolReadFails(t *testing.T) {
+	f := &unreadable{}
+	rows, order := citations(2*1000 + 3)
+	set := &tables.Set{Citations: spool.NewWith(order, f.onFile(1000)), Runs: spool.Of(tables.Run{TaskID: "T1"})}
+	set.Citations.Add(rows...)
+	if err := set.Err(); err != nil {
+		t.Fatalf("a readable set has Err %v", err)
+	}
+	f.bad = true
+	n := count(set.Citations.All())
+	if n >= len(rows) || set.Err() == nil || !strings.Contains(set.Err().Error(), "input/output error") {
+		t.Fatalf("an unreadable spool gave %d of %d rows and the set's Err %v", n, len(rows), set.Err())
+	}
+}
+
+// TestCampaignErrSurvivesDrop: a receipts spool that could not read a
+// chunk back is the campaign's error, still after the pipeline dropped it.
+func TestCampaignErrSurvivesDrop(t *testing.T) {
+	f := &unreadable{}
+	c := &tables.Campaign{
+		Receipts:      spool.NewWith[tables.Line[tables.Receipt]](nil, f.onFile(10)),
+		Adjudications: spool.Of(tables.Line[tables.Adjudication]{Line: 1}),
+	}
+	for i := range 25 {
+		c.Receipts.Add(tables.Line[tables.Receipt]{Line: int64(i + 1), Record: tables.Receipt{SessionID: fmt.Sprint("s", i)}})
+	}
+	if err := c.Err(); err != nil {
+		t.Fatalf("a readable campaign has Err %v", err)
+	}
+	f.bad = true
+	n := count(c.Receipts.All())
+	c.DropReceipts()
+	c.DropAdjudications()
+	if n >= 25 || c.Receipts != nil || c.Err() == nil || !strings.Contains(c.Err().Error(), "input/output error") {
+		t.Fatalf("an unreadable receipts spool gave %d of 25 records; after the drops Err is %v", n, c.Err())
+	}
 }

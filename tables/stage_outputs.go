@@ -1,6 +1,9 @@
 package tables
 
-import "github.com/evalgate/evalgate/rules"
+import (
+	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
+)
 
 // The typed outputs of the pipeline's stages. Each stage returns one of
 // these values and reads only the outputs it is given; stages/run.go is the
@@ -13,9 +16,9 @@ import "github.com/evalgate/evalgate/rules"
 // disposition rows of every decoded answer (spooled: only the report writes
 // them), and the stage's findings, sorted.
 type Validated struct {
-	Sessions     *Spool[Session]
-	Citations    *Spool[CitationRow]
-	Dispositions *Spool[DispositionRow]
+	Sessions     *spool.Spool[Session]
+	Citations    *spool.Spool[CitationRow]
+	Dispositions *spool.Spool[DispositionRow]
 	// CitationCounts is a column beside Sessions, the fact the score stage
 	// reads of the citation rows: its i-th value belongs to the i-th row
 	// Sessions.All yields and is the number of citations of the final part
@@ -46,9 +49,9 @@ type Replacements struct {
 // dispatched receipt (sorted by session ID), one ledger entry per receipt
 // (in receipt order), and the stage's findings in the order found.
 type Accounted struct {
-	Tokens   *Spool[Token]       // sorted by session ID, then line
-	Ledger   *Spool[LedgerEntry] // in receipt order
-	Ceilings []Ceiling           // every campaign ceiling with its limit, use and whether it held
+	Tokens   *spool.Spool[Token]       // sorted by session ID, then line
+	Ledger   *spool.Spool[LedgerEntry] // in receipt order
+	Ceilings []Ceiling                 // every campaign ceiling with its limit, use and whether it held
 	Findings rules.Findings
 }
 
@@ -58,8 +61,8 @@ type Accounted struct {
 // spooled in that order (no spool order: they are added sorted), so that
 // every reader iterates them and none holds them whole.
 type Scored struct {
-	Runs        *Spool[Run]               // in run order
-	Obligations *Spool[ObligationOutcome] // in run order; only the report reads them
+	Runs        *spool.Spool[Run]               // in run order
+	Obligations *spool.Spool[ObligationOutcome] // in run order; only the report reads them
 	Findings    rules.Findings
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/evalgate/evalgate/confined"
+	"github.com/evalgate/evalgate/spool"
 )
 
 // SchemaVersion identifies the layout of every output table. It is written
@@ -66,6 +67,18 @@ func CreatedBy(toolVersion string) string {
 // files. The caller sorts rows.
 func WriteParquet[T any](path string, rows []T, meta Metadata) error {
 	return confined.WriteAtomic(path, 0o644, func(w io.Writer) error { return encodeParquet(w, rows, meta) })
+}
+
+// WriteSpool writes the rows of s, in order, to path exactly as
+// [WriteParquet] writes the sorted slice of them: the same bytes. An
+// error of the spool (a chunk that could not be read back) is returned.
+func WriteSpool[T any](path string, s *spool.Spool[T], meta Metadata) error {
+	return confined.WriteAtomic(path, 0o644, func(w io.Writer) error {
+		if err := encodeParquetSeq(w, s.All(), meta); err != nil {
+			return err
+		}
+		return s.Err()
+	})
 }
 
 // ErrParquetSchema reports a row type parquet-go refuses; it is a

@@ -21,6 +21,7 @@ import (
 	"fmt"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -42,7 +43,7 @@ func Run(c *tables.Campaign) Out {
 		a.receipt(line)
 	}
 	a.campaignCeilings()
-	a.ledger.Compact() // complete (tables.Spool.Compact)
+	a.ledger.Compact() // complete (spool.Spool.Compact)
 	return Out{Tokens: a.tokens, Ledger: a.ledger, Ceilings: a.ceilings, Findings: a.findings}
 }
 
@@ -56,9 +57,9 @@ type accountant struct {
 	c        *tables.Campaign
 	cards    map[string]Tariff
 	limits   limits
-	charged  map[string]chargedRequest         // request IDs already charged
-	tokens   *tables.Spool[tables.Token]       // sorted by compareTokens
-	ledger   *tables.Spool[tables.LedgerEntry] // in receipt order
+	charged  map[string]chargedRequest        // request IDs already charged
+	tokens   *spool.Spool[tables.Token]       // sorted by compareTokens
+	ledger   *spool.Spool[tables.LedgerEntry] // in receipt order
 	ceilings []tables.Ceiling
 	findings []rules.Finding
 	wall     wallSpan // of the receipts accounted so far
@@ -66,8 +67,8 @@ type accountant struct {
 }
 
 func newAccountant(c *tables.Campaign) *accountant {
-	a := &accountant{c: c, cards: tariffs(&c.Manifest), tokens: tables.NewSpool(compareTokens),
-		charged: make(map[string]chargedRequest, c.Receipts.Len()), ledger: tables.NewSpool[tables.LedgerEntry](nil)} // one entry per receipt, in receipt order
+	a := &accountant{c: c, cards: tariffs(&c.Manifest), tokens: spool.New(compareTokens),
+		charged: make(map[string]chargedRequest, c.Receipts.Len()), ledger: spool.New[tables.LedgerEntry](nil)} // one entry per receipt, in receipt order
 	var probs []rules.Finding
 	a.bench = c.Manifest.Kind == rules.KindReviewerBenchmark
 	a.limits, probs = manifestLimits(&c.Manifest)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -46,10 +47,10 @@ type Verdict struct {
 // price. An admitted request is appended to the ledger as a reserved entry;
 // a request ID already in the ledger is admitted again without a second
 // charge. Wall time cannot be bounded before dispatch and is not checked.
-func Admit(c *tables.Campaign, ledger *tables.Spool[tables.LedgerEntry], req Request) (Verdict, *tables.Spool[tables.LedgerEntry]) {
+func Admit(c *tables.Campaign, ledger *spool.Spool[tables.LedgerEntry], req Request) (Verdict, *spool.Spool[tables.LedgerEntry]) {
 	v, entry := admit(c, ledger, req)
 	if entry != nil {
-		after := tables.NewSpool[tables.LedgerEntry](nil)
+		after := spool.New[tables.LedgerEntry](nil)
 		for e := range ledger.All() {
 			after.Add(e)
 		}
@@ -63,7 +64,7 @@ func Admit(c *tables.Campaign, ledger *tables.Spool[tables.LedgerEntry], req Req
 
 // admit is Admit's verdict and the reserved entry to append, nil when
 // nothing is charged.
-func admit(c *tables.Campaign, ledger *tables.Spool[tables.LedgerEntry], req Request) (Verdict, *tables.LedgerEntry) {
+func admit(c *tables.Campaign, ledger *spool.Spool[tables.LedgerEntry], req Request) (Verdict, *tables.LedgerEntry) {
 	used := Summarize(ledger).Used
 	refuse := func(code rules.Code, msg string) (Verdict, *tables.LedgerEntry) {
 		return Verdict{Code: code, Message: msg, Used: used}, nil

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -115,7 +116,7 @@ func TestAdmitRefusals(t *testing.T) {
 		c, s := admitSet(t)
 		rows := s.Ledger.Collect()
 		rows[0].ReferenceCost = nil
-		s.Ledger = tables.SpoolOf(rows...)
+		s.Ledger = spool.Of(rows...)
 		if v := admitInto(c, s, request()); v.Admitted || v.Code != rules.CodeAdmissionInvalidCeiling {
 			t.Errorf("verdict = %+v", v)
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/load"
@@ -82,7 +83,7 @@ func randomizeMeters(rng *rand.Rand, c *tables.Campaign) *big.Rat {
 	total := new(big.Rat)
 	perMillion := func(tokens, price int64) *big.Rat { return big.NewRat(tokens*price, 1_000_000) }
 	rs := c.Receipts.Collect()
-	defer func() { c.Receipts = tables.SpoolOf(rs...) }()
+	defer func() { c.Receipts = spool.Of(rs...) }()
 	for i := range rs {
 		r := &rs[i].Record
 		if r.Status == tables.StatusNotDispatched || r.Meter == nil {

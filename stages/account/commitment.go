@@ -1,12 +1,15 @@
 package account
 
-import "github.com/evalgate/evalgate/tables"
+import (
+	"github.com/evalgate/evalgate/spool"
+	"github.com/evalgate/evalgate/tables"
+)
 
 // Commit returns the commitment (see [tables.Commitment]) of ledger against the campaign ceiling of
 // basis (tables.BillingReference: /ceilings/campaign/reference_cost and
 // reference costs; tables.BillingActual: /ceilings/campaign/actual_cost
 // and attributable actual charges, held and reserved at their worst case).
-func Commit(ceilings *tables.Ceilings, ledger *tables.Spool[tables.LedgerEntry], basis string) tables.Commitment {
+func Commit(ceilings *tables.Ceilings, ledger *spool.Spool[tables.LedgerEntry], basis string) tables.Commitment {
 	lim, _ := parseLimits(ceilings)
 	s := Summarize(ledger)
 	pick := func(a Allowance) *tables.Money {

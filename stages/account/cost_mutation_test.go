@@ -16,6 +16,7 @@ import (
 
 	"github.com/evalgate/evalgate/fixtures"
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/stages/load"
@@ -168,7 +169,7 @@ func TestMutationDoubleCountSharedDBilling(t *testing.T) {
 		// Physical billing that charges each draft to every arm: one
 		// extra draft row per additional arm.
 		mutated := *s
-		mutated.Tokens = tables.SpoolOf(s.Tokens.Collect()...)
+		mutated.Tokens = spool.Of(s.Tokens.Collect()...)
 		drafts := map[string]bool{}
 		for _, r := range s.Runs.Collect() {
 			drafts[r.DraftSessionID] = true
@@ -190,7 +191,7 @@ func TestMutationDoubleCountSharedDBilling(t *testing.T) {
 		mutated := *s
 		runs := s.Runs.Collect()
 		runs[0].WorkflowCost = runs[0].ReviewCost
-		mutated.Runs = tables.SpoolOf(runs...)
+		mutated.Runs = spool.Of(runs...)
 		v := c20Violations(c, &mutated, want)
 		if len(v) != 2 || !strings.Contains(v[0], "want draft + review") || !strings.HasSuffix(v[1], "D is not billed exactly once") {
 			t.Fatalf("control reported %q", v)
@@ -201,7 +202,7 @@ func TestMutationDoubleCountSharedDBilling(t *testing.T) {
 // nextDispatchProhibited is C18's control on an exactly exhausted global
 // budget: the next dispatch must be refused for the reference-cost
 // ceiling. It returns "" when the control passes.
-func nextDispatchProhibited(c *tables.Campaign, ledger *tables.Spool[tables.LedgerEntry]) string {
+func nextDispatchProhibited(c *tables.Campaign, ledger *spool.Spool[tables.LedgerEntry]) string {
 	v, _ := account.Admit(c, ledger, account.Request{RequestID: "req-next", SessionID: "T9-r1-D", RateCard: "codex-work-2026-09-05",
 		MeterShape: tables.ShapeOpenAIResponses, ReservationID: "res-next", MaxInputTokens: 1, MaxOutputTokens: 0})
 	if v.Admitted {
@@ -239,7 +240,7 @@ func TestMutationOmitOneGlobalReservation(t *testing.T) {
 		if rows[last].Kind != tables.LedgerReserved {
 			t.Fatalf("setup: last entry %+v", rows[last])
 		}
-		msg := nextDispatchProhibited(c, tables.SpoolOf(rows[:last]...))
+		msg := nextDispatchProhibited(c, spool.Of(rows[:last]...))
 		if !strings.HasPrefix(msg, "the next dispatch was admitted against an exhausted global budget") {
 			t.Fatalf("control reported %q, want an admission against the exhausted budget", msg)
 		}

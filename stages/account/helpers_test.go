@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -41,7 +42,7 @@ func testCampaign(receipts ...tables.Receipt) *tables.Campaign {
 			Tasks:    []tables.TaskSpec{{ID: "T1"}},
 			Schedule: []tables.Slot{{Task: "T1", Repetition: 1, Order: []string{"A", "B"}}}},
 	}}
-	c.Receipts = tables.NewSpool[tables.Line[tables.Receipt]](nil)
+	c.Receipts = spool.New[tables.Line[tables.Receipt]](nil)
 	for i, r := range receipts {
 		c.Receipts.Add(tables.Line[tables.Receipt]{Line: int64(i + 1), Record: r})
 	}

@@ -1,6 +1,9 @@
 package account
 
-import "github.com/evalgate/evalgate/tables"
+import (
+	"github.com/evalgate/evalgate/spool"
+	"github.com/evalgate/evalgate/tables"
+)
 
 // Allowance is an amount of the campaign budget. A nil money amount is
 // unknown: some charge in it has no tariff, meter or reservation.
@@ -24,7 +27,7 @@ type Summary struct {
 // ActualCost of accounted entries (it is not zero; the Token row keeps it
 // null); held and reserved entries count their reference bound as their
 // worst-case actual charge.
-func Summarize(ledger *tables.Spool[tables.LedgerEntry]) Summary {
+func Summarize(ledger *spool.Spool[tables.LedgerEntry]) Summary {
 	var s Summary
 	s.Accounted, s.Held, s.Reserved = zeroAllowance(), zeroAllowance(), zeroAllowance()
 	for e := range ledger.All() {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -107,14 +108,14 @@ func TestNoVerdict(t *testing.T) {
 	})
 	t.Run("a malformed answer is the model's scored failure, not an invalid execution", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
-		f.s.Sessions = tables.SpoolOf(append(f.s.Sessions.Collect(), tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "scored_failure"})...)
+		f.s.Sessions = spool.Of(append(f.s.Sessions.Collect(), tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "scored_failure"})...)
 		f.s.Rejections = append(f.s.Rejections, rules.Finding{Code: rules.CodeJSONSyntax, Severity: rules.Warn, File: "answers/T1-r1-B.json", Session: "T1-r1-B"})
 		f.aggregate()
 		f.wantDecision(tables.DecisionAdvance, "")
 	})
 	t.Run("a rejecting finding on a valid session invalidates", func(t *testing.T) {
 		f := newFixture(t, 8, 1)
-		f.s.Sessions = tables.SpoolOf(append(f.s.Sessions.Collect(), tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "valid"})...)
+		f.s.Sessions = spool.Of(append(f.s.Sessions.Collect(), tables.Session{SessionID: "T1-r1-B", TaskID: "T1", Repetition: 1, Role: "review", Attempt: 1, Classification: "valid"})...)
 		f.s.Rejections = append(f.s.Rejections, rules.Finding{Code: "identity_mismatch", Severity: rules.Reject, Session: "T1-r1-B"})
 		f.aggregate()
 		if d := f.decision(); d.Decision != tables.DecisionNoVerdict {

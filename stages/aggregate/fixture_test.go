@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -30,7 +31,7 @@ type fixture struct {
 
 func newFixture(t *testing.T, tasks int, reps int64) *fixture {
 	t.Helper()
-	f := &fixture{t: t, c: &tables.Campaign{}, s: &tables.Set{Tokens: tables.NewSpool[tables.Token](nil)}}
+	f := &fixture{t: t, c: &tables.Campaign{}, s: &tables.Set{Tokens: spool.New[tables.Token](nil)}}
 	m := &f.c.Manifest
 	m.GatePolicy.Preset = string(rules.PresetEvaluation)
 	m.Ceilings.Session = tables.SessionCeilings{WallMS: 240_000, InputTokens: 90_000, OutputTokens: 8_000}
@@ -106,7 +107,7 @@ func (f *fixture) aggregate() {
 // findings in s.Rejections, which the stage never reads) and runs, and adds
 // its output to s, with the decision after tables.ApplyRejections.
 func aggregateInto(c *tables.Campaign, s *tables.Set, runs []tables.Run, replacements tables.Replacements) {
-	s.Runs = tables.SpoolOf(runs...)
+	s.Runs = spool.Of(runs...)
 	out := Run(c, tables.Validated{Sessions: s.Sessions, Replacements: replacements}, tables.Accounted{Tokens: s.Tokens, Ceilings: s.Ceilings}, tables.Scored{Runs: s.Runs, Findings: s.Rejections})
 	s.Tasks = append(s.Tasks, out.Tasks...)
 	s.Repositories = append(s.Repositories, out.Repositories...)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -37,7 +38,7 @@ type sessionFacts struct {
 }
 
 // readSessions reads the facts of every token row (see [sessionFacts]).
-func readSessions(tokens *tables.Spool[tables.Token]) sessionFacts {
+func readSessions(tokens *spool.Spool[tables.Token]) sessionFacts {
 	var f sessionFacts
 	ref, act := exactSum{}, exactSum{}
 	for t := range tokens.All() {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -17,7 +18,7 @@ import (
 // review counted beyond the baseline's: the instruction and schema tokens
 // the arm is charged for (rule C3). The campaign's prompt files are read
 // from c.Prompts; a part whose file did not load counts zero bytes.
-func promptOverheads(c *tables.Campaign, runs runSet, tokens *tables.Spool[tables.Token]) []tables.PromptOverhead {
+func promptOverheads(c *tables.Campaign, runs runSet, tokens *spool.Spool[tables.Token]) []tables.PromptOverhead {
 	arms := c.Manifest.Design.Arms
 	if c.Manifest.Kind != rules.KindPairedReview || len(arms) < 2 {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"iter"
 
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -27,15 +28,15 @@ type reviewInput struct {
 // the runs' review sessions, spooled by session ID, are merged with the
 // token rows (sorted by session ID, then line), so that no map of every
 // dispatched session is held.
-func reviewInputs(runs runSet, tokens *tables.Spool[tables.Token]) iter.Seq[reviewInput] {
-	refs := tables.NewSpool(func(a, b reviewRef) int { return cmp.Or(cmp.Compare(a.Session, b.Session), cmp.Compare(a.Run, b.Run)) })
+func reviewInputs(runs runSet, tokens *spool.Spool[tables.Token]) iter.Seq[reviewInput] {
+	refs := spool.New(func(a, b reviewRef) int { return cmp.Or(cmp.Compare(a.Session, b.Session), cmp.Compare(a.Run, b.Run)) })
 	var n int64
 	for r := range runs.All() {
 		refs.Add(reviewRef{Session: r.ReviewSessionID, Run: n})
 		n++
 	}
 	refs.Compact()
-	byRun := tables.NewSpool(func(a, b reviewInput) int { return cmp.Compare(a.Run, b.Run) })
+	byRun := spool.New(func(a, b reviewInput) int { return cmp.Compare(a.Run, b.Run) })
 	next, stop := iter.Pull(tokens.All())
 	defer stop()
 	t, more := next()

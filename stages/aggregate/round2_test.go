@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -65,7 +66,7 @@ func TestRound2JudgesRoundTwoOnly(t *testing.T) {
 func TestRound2SplitRatiosJudgeRoundTwoOnly(t *testing.T) {
 	f := round2Fixture(t, 4, 2)
 	f.setCost("T1", "B", 1, "3.05")
-	out := Run(f.c, tables.Validated{}, tables.Accounted{}, tables.Scored{Runs: tables.SpoolOf(f.runs...)})
+	out := Run(f.c, tables.Validated{}, tables.Accounted{}, tables.Scored{Runs: spool.Of(f.runs...)})
 	fig := out.Figures
 	if len(fig.CostRatios) != 1 || fig.CostRatios[0].Cost.Cmp(big.NewRat(13, 10)) != 0 {
 		t.Fatalf("all-runs cost ratios %+v, want 13/10", fig.CostRatios)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"iter"
 
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -14,8 +15,8 @@ import (
 // runs of one task, and of one task and repetition, follow each other in
 // every set.
 type runSet struct {
-	spool *tables.Spool[tables.Run] // nil: no run
-	keep  func(*tables.Run) bool    // nil: every run of the spool
+	spool *spool.Spool[tables.Run] // nil: no run
+	keep  func(*tables.Run) bool   // nil: every run of the spool
 }
 
 // All yields each run of the set in spool order. The run pointed to is
@@ -64,7 +65,7 @@ func byRun(a, b tables.Run) int {
 // sortedRuns returns runs when they are sorted by [byRun], as the score
 // stage writes them, and otherwise a spool of them sorted stably, so that
 // failing lists and the grouping of runs never depend on input order.
-func sortedRuns(runs *tables.Spool[tables.Run]) *tables.Spool[tables.Run] {
+func sortedRuns(runs *spool.Spool[tables.Run]) *spool.Spool[tables.Run] {
 	var prev tables.Run
 	first, sorted := true, true
 	for r := range runs.All() {
@@ -77,7 +78,7 @@ func sortedRuns(runs *tables.Spool[tables.Run]) *tables.Spool[tables.Run] {
 	if sorted {
 		return runs
 	}
-	out := tables.NewSpool(byRun)
+	out := spool.New(byRun)
 	for r := range runs.All() {
 		out.Add(r)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/golden"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -34,7 +35,7 @@ func TestData(t *testing.T) {
 			}
 			runs = append(runs, run(w[0], w[1], w[2], n[0], n[1], n[2], n[3], n[4]))
 		}
-		return renderIntervals(Run(campaign("A", "B"), tables.SpoolOf(runs...)))
+		return renderIntervals(Run(campaign("A", "B"), spool.Of(runs...)))
 	}})
 }
 

@@ -37,6 +37,7 @@ import (
 	"runtime"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stats/boot"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -66,12 +67,12 @@ type Out struct {
 }
 
 // Run computes the intervals of the score stage's runs.
-func Run(c *tables.Campaign, runs *tables.Spool[tables.Run]) Out {
+func Run(c *tables.Campaign, runs *spool.Spool[tables.Run]) Out {
 	return RunWith(c, runs, Options{})
 }
 
 // RunWith is Run with explicit options.
-func RunWith(c *tables.Campaign, runs *tables.Spool[tables.Run], opt Options) Out {
+func RunWith(c *tables.Campaign, runs *spool.Spool[tables.Run], opt Options) Out {
 	var m tables.Manifest
 	if c != nil {
 		m = c.Manifest

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -70,7 +71,7 @@ func sixFamilies() []tables.Run {
 }
 
 func TestRunOrdinaryCampaign(t *testing.T) {
-	s := Run(campaign("A", "B"), tables.SpoolOf(sixFamilies()...))
+	s := Run(campaign("A", "B"), spool.Of(sixFamilies()...))
 	if len(s.Findings) != 0 {
 		t.Fatalf("findings: %v", s.Findings)
 	}
@@ -123,13 +124,13 @@ func TestRunOrdinaryCampaign(t *testing.T) {
 
 func TestRunDeterministic(t *testing.T) {
 	runs := sixFamilies()
-	ref := RunWith(campaign("A", "B"), tables.SpoolOf(slices.Clone(runs)...), Options{Workers: 1})
+	ref := RunWith(campaign("A", "B"), spool.Of(slices.Clone(runs)...), Options{Workers: 1})
 	for _, w := range []int{2, 8} {
 		t.Run(fmt.Sprintf("workers_%d_shuffled", w), func(t *testing.T) {
 			shuffled := slices.Clone(runs)
 			r := rand.New(rand.NewPCG(uint64(w), 1))
 			r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-			s := RunWith(campaign("A", "B"), tables.SpoolOf(shuffled...), Options{Workers: w})
+			s := RunWith(campaign("A", "B"), spool.Of(shuffled...), Options{Workers: w})
 			if !reflect.DeepEqual(s.Intervals, ref.Intervals) {
 				t.Error("rows differ with another worker count or run order")
 			}
@@ -216,7 +217,7 @@ func TestRunDegenerateStatuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := Run(campaign("A", "B"), tables.SpoolOf(c.runs...))
+			s := Run(campaign("A", "B"), spool.Of(c.runs...))
 			r, ok := rowsOf(s)[c.key]
 			if !ok {
 				t.Fatalf("no %s row among %d", c.key, len(s.Intervals))
@@ -230,7 +231,7 @@ func TestRunDegenerateStatuses(t *testing.T) {
 		})
 	}
 	t.Run("disjoint_tasks_dropped_count", func(t *testing.T) {
-		s := Run(campaign("A", "B"), tables.SpoolOf(noPairs()...))
+		s := Run(campaign("A", "B"), spool.Of(noPairs()...))
 		if r := rowsOf(s)[StatMacroDiff+" B-A"]; r.NTasksDroppedUnpaired != 6 {
 			t.Errorf("n_tasks_dropped_unpaired %d, want 6", r.NTasksDroppedUnpaired)
 		}
@@ -252,7 +253,7 @@ func TestRunPlanFindings(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cp := campaign("A", "B")
 			cp.Manifest.Intervals = c.plan
-			s := Run(cp, tables.SpoolOf(sixFamilies()...))
+			s := Run(cp, spool.Of(sixFamilies()...))
 			if len(s.Findings) != c.wantCount || s.Findings[0].Code != rules.CodeIntervalPlanInvalid || s.Findings[0].Pointer != c.pointer {
 				t.Errorf("findings %v", s.Findings)
 			}
@@ -266,7 +267,7 @@ func TestRunPlanFindings(t *testing.T) {
 func TestRunValueFindings(t *testing.T) {
 	runs := sixFamilies()
 	runs[0].RNum, runs[0].RDen = 5, 4 // R > 1
-	s := Run(campaign("A", "B"), tables.SpoolOf(runs...))
+	s := Run(campaign("A", "B"), spool.Of(runs...))
 	if len(s.Findings) != 1 || s.Findings[0].Code != rules.CodeIntervalValueInvalid || s.Findings[0].Session != runs[0].ReviewSessionID {
 		t.Fatalf("findings %v", s.Findings)
 	}
@@ -285,7 +286,7 @@ func TestRunRepositoryCluster(t *testing.T) {
 	}
 	cp := campaign("A", "B")
 	cp.Manifest.Intervals.Cluster = "repository"
-	s := Run(cp, tables.SpoolOf(runs...))
+	s := Run(cp, spool.Of(runs...))
 	r := rowsOf(s)[StatMacroDiff+" B-A"]
 	if r.NFamilies != 2 || r.Cluster != "repository" || r.SmallGFlag != "very_few_families" {
 		t.Errorf("G=%d cluster=%s flag=%s, want 2 repository very_few_families", r.NFamilies, r.Cluster, r.SmallGFlag)
@@ -295,7 +296,7 @@ func TestRunRepositoryCluster(t *testing.T) {
 func TestSeedAndDefaults(t *testing.T) {
 	cp := campaign("A", "B")
 	cp.Manifest.Intervals = tables.IntervalPlan{}
-	s := RunWith(cp, tables.SpoolOf(sixFamilies()...), Options{Resamples: 300})
+	s := RunWith(cp, spool.Of(sixFamilies()...), Options{Resamples: 300})
 	sum := sha256.Sum256([]byte("famboot/v1" + "camp-1" + "evalgate.intervals/v1"))
 	want := binary.BigEndian.Uint64(sum[:8])
 	r := s.Intervals[0]
@@ -308,7 +309,7 @@ func TestSeedAndDefaults(t *testing.T) {
 		}
 	})
 	t.Run("nil_campaign", func(t *testing.T) {
-		s := RunWith(nil, tables.SpoolOf(sixFamilies()...), Options{Resamples: 100})
+		s := RunWith(nil, spool.Of(sixFamilies()...), Options{Resamples: 100})
 		if len(s.Intervals) == 0 {
 			t.Error("no rows without a campaign")
 		}
@@ -325,7 +326,7 @@ func TestPrimaryRowAndClipping(t *testing.T) {
 		task, fam := fmt.Sprintf("T%d", i+1), fmt.Sprintf("F%d", i+1)
 		runs = append(runs, run(task, fam, "A", 1, int64(i), 4, 2, 100), run(task, fam, "B", 1, bNum, 4, 3, 100))
 	}
-	out := Run(campaign("A", "B"), tables.SpoolOf(runs...))
+	out := Run(campaign("A", "B"), spool.Of(runs...))
 	primaries := map[string]int{}
 	for _, r := range out.Intervals {
 		if r.Primary {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -72,7 +73,7 @@ type reduction struct {
 // armOrder is the manifest's arm order (baseline first) followed by any
 // other arm found in runs, sorted; grouped reports whether the runs of
 // each task follow each other, as the score stage's (sorted by task) do.
-func armOrder(m tables.Manifest, runs *tables.Spool[tables.Run]) (arms []string, grouped bool) {
+func armOrder(m tables.Manifest, runs *spool.Spool[tables.Run]) (arms []string, grouped bool) {
 	for _, a := range m.Design.Arms {
 		if !slices.Contains(arms, a.ID) {
 			arms = append(arms, a.ID)
@@ -101,7 +102,7 @@ func armOrder(m tables.Manifest, runs *tables.Spool[tables.Run]) (arms []string,
 // are left out. When the runs of each task follow each other (grouped), a
 // task's cells are finished, and their values dropped, once its runs have
 // passed; otherwise at the end. The cells are the same either way.
-func reduce(runs *tables.Spool[tables.Run], cluster string, arms []string, grouped bool) (*reduction, []rules.Finding) {
+func reduce(runs *spool.Spool[tables.Run], cluster string, arms []string, grouped bool) (*reduction, []rules.Finding) {
 	red := &reduction{arms: arms, cells: map[taskKey]map[string]*cell{}}
 	for m := range red.armAny {
 		red.armAny[m] = map[string]bool{}

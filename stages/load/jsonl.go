@@ -11,6 +11,7 @@ import (
 
 	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -26,10 +27,10 @@ func readJSONL[T any](l *loader, name, schema string, session func(*T) string) [
 
 // spoolJSONL is readJSONL into a spool in file order: each record is added
 // to the spool as its line is decoded, so that the file's records are held
-// encoded (tables.Spool), not as Go values. each, when not nil, sees every
+// encoded (spool.Spool), not as Go values. each, when not nil, sees every
 // record kept, in file order, before it is added.
-func spoolJSONL[T any](l *loader, name, schema string, session func(*T) string, each func(*tables.Line[T])) *tables.Spool[tables.Line[T]] {
-	records := &spoolLines[T]{spool: tables.NewSpool[tables.Line[T]](nil), each: each}
+func spoolJSONL[T any](l *loader, name, schema string, session func(*T) string, each func(*tables.Line[T])) *spool.Spool[tables.Line[T]] {
+	records := &spoolLines[T]{spool: spool.New[tables.Line[T]](nil), each: each}
 	readJSONLInto(l, name, schema, session, records)
 	records.spool.Compact() // complete: its last rows encoded too
 	return records.spool
@@ -141,7 +142,7 @@ func (c *lineChunks[T]) all() []tables.Line[T] {
 // pointers, slices and strings the spool's copy shares until it is
 // encoded.
 type spoolLines[T any] struct {
-	spool *tables.Spool[tables.Line[T]]
+	spool *spool.Spool[tables.Line[T]]
 	each  func(*tables.Line[T])
 	slot  tables.Line[T]
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages/aggregate"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
@@ -43,8 +44,8 @@ func TestReportFiguresAreGateInputs(t *testing.T) {
 		run(t, "T2", 1, "B", 1, 1, 0, 0, "2.000000000005", "0.5", 205, 50),
 		run(t, "T2", 2, "B", 1, 1, 0, 0, "2.000000000006", "0.5", 206, 50),
 	}
-	out := aggregate.Run(c, tables.Validated{}, tables.Accounted{}, tables.Scored{Runs: tables.SpoolOf(runs...)})
-	s := &tables.Set{Runs: tables.SpoolOf(runs...), Tasks: out.Tasks, Gates: out.Gates, Decision: out.Decision}
+	out := aggregate.Run(c, tables.Validated{}, tables.Accounted{}, tables.Scored{Runs: spool.Of(runs...)})
+	s := &tables.Set{Runs: spool.Of(runs...), Tasks: out.Tasks, Gates: out.Gates, Decision: out.Decision}
 	ct := scorecard.Build(c, s, out.Figures, "").CostAndTime
 
 	for _, tc := range []struct {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/interop"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages/report/internal/fixture"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -19,7 +20,7 @@ func TestDuckDBShapes(t *testing.T) {
 	script := filepath.Join(filepath.Dir(requireInterop(t)), "sql.mjs")
 	dir := t.TempDir()
 	c, s := fixture.Campaign(), fixture.Set(t)
-	s.Citations = tables.SpoolOf(
+	s.Citations = spool.Of(
 		tables.CitationRow{SessionID: "T1-r1-A", Index: 0, EvidenceID: "E1", Supports: []string{"C1", "A1", "V1"}, Valid: true},
 		tables.CitationRow{SessionID: "T1-r1-A", Index: 1, EvidenceID: "E2", Valid: true}, // supports nothing: an empty list, not null
 	)

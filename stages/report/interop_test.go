@@ -174,7 +174,7 @@ func reflectSet() *tables.Set {
 	v := reflect.ValueOf(s).Elem()
 	for i := range v.NumField() {
 		typ := v.Field(i).Type()
-		add, spooled := typ.MethodByName("Add") // a *tables.Spool[T]: Add(...T)
+		add, spooled := typ.MethodByName("Add") // a *spool.Spool[T]: Add(...T)
 		if spooled {
 			typ = add.Type.In(1)
 		}

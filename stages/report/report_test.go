@@ -10,6 +10,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -73,7 +74,7 @@ func TestWrite(t *testing.T) {
 	})
 	t.Run("overwrite", func(t *testing.T) {
 		s := fixtureSet(t)
-		s.Runs = tables.SpoolOf(s.Runs.Collect()[0])
+		s.Runs = spool.Of(s.Runs.Collect()[0])
 		if err := Write(dir, fixtureCampaign(), s, figuresOf(fixtureCampaign(), s), Meta{ToolVersion: "t"}); err != nil {
 			t.Fatal(err)
 		}

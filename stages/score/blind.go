@@ -29,6 +29,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -79,7 +80,7 @@ func (b BlindLabeler) Label(sessionID string) string {
 // sessions is the validate stage's sessions table; answers are re-read
 // through answers. seed is the export seed. An error means an answer could
 // not be re-read or encoded; it is not a property of the campaign's rules.
-func ExportBlind(c *tables.Campaign, sessions *tables.Spool[tables.Session], answers tables.Answers, seed uint64) (*BlindExport, error) {
+func ExportBlind(c *tables.Campaign, sessions *spool.Spool[tables.Session], answers tables.Answers, seed uint64) (*BlindExport, error) {
 	labeler := NewBlindLabeler(c.ManifestSHA256, c.Manifest.Seed, seed)
 	in := newInputs(c, sessions, nil, nil)
 	exp := &BlindExport{Key: tables.BlindKey{

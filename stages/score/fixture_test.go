@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -53,7 +54,7 @@ func newFixture(t *testing.T, reps int64) *fixture {
 			Tasks:       []tables.TaskSpec{spec},
 		}}, Tasks: []tables.LoadedTask{{Spec: spec, Truth: truth}},
 			Unblinding: &tables.Unblinding{Format: tables.FormatUnblinding, UnblindedAt: time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)}},
-		s:         &tables.Set{Tokens: tables.NewSpool[tables.Token](nil)},
+		s:         &tables.Set{Tokens: spool.New[tables.Token](nil)},
 		citations: map[string]int64{},
 	}
 	for rep := int64(1); rep <= reps; rep++ {
@@ -133,7 +134,7 @@ func (f *fixture) rate(a tables.Adjudication) {
 
 func (f *fixture) add(as ...tables.Adjudication) {
 	if f.c.Adjudications == nil {
-		f.c.Adjudications = tables.NewSpool[tables.Line[tables.Adjudication]](nil)
+		f.c.Adjudications = spool.New[tables.Line[tables.Adjudication]](nil)
 	}
 	for _, a := range as {
 		f.c.Adjudications.Add(tables.Line[tables.Adjudication]{Line: int64(f.c.Adjudications.Len() + 1), Record: a})
@@ -151,7 +152,7 @@ func (f *fixture) rateAll(o1, o2, o3, o4 string) {
 
 func (f *fixture) run(t *testing.T) {
 	t.Helper()
-	f.s.Sessions = tables.SpoolOf(f.sessions...)
+	f.s.Sessions = spool.Of(f.sessions...)
 	scoreInto(f.c, f.s, f.citations)
 }
 
@@ -168,7 +169,7 @@ func scoreInto(c *tables.Campaign, s *tables.Set, citations map[string]int64) {
 	}
 	out := Run(c, tables.Validated{Sessions: s.Sessions, CitationCounts: counts}, tables.Accounted{Tokens: s.Tokens})
 	if s.Runs == nil {
-		s.Runs = tables.NewSpool[tables.Run](nil)
+		s.Runs = spool.New[tables.Run](nil)
 	}
 	s.Runs.Add(out.Runs.Collect()...)
 	s.Obligations = out.Obligations

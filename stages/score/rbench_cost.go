@@ -1,6 +1,9 @@
 package score
 
-import "github.com/evalgate/evalgate/tables"
+import (
+	"github.com/evalgate/evalgate/spool"
+	"github.com/evalgate/evalgate/tables"
+)
 
 // The charges of a reviewer benchmark's attempts, read from the account
 // stage's ledger (the reviewer-benchmark protocol: "Record known costs and unresolved holds
@@ -17,7 +20,7 @@ type charge struct {
 
 // ledgerCharges totals the ledger's accounted and held entries by
 // session; replayed and released entries charge nothing.
-func ledgerCharges(ledger *tables.Spool[tables.LedgerEntry]) map[string]*charge {
+func ledgerCharges(ledger *spool.Spool[tables.LedgerEntry]) map[string]*charge {
 	out := map[string]*charge{}
 	if ledger == nil {
 		return out

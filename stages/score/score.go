@@ -28,6 +28,7 @@ import (
 	"sort"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -43,7 +44,7 @@ type Out = tables.Scored
 // every finding, sorted.
 func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted) Out {
 	in := newInputs(c, validated.Sessions, validated.CitationCounts, accounted.Tokens)
-	out := Out{Runs: tables.NewSpool[tables.Run](nil), Obligations: tables.NewSpool[tables.ObligationOutcome](nil)} // one run per planned run, in plan order (sorted); obligation rows come in run order
+	out := Out{Runs: spool.New[tables.Run](nil), Obligations: spool.New[tables.ObligationOutcome](nil)} // one run per planned run, in plan order (sorted); obligation rows come in run order
 	ratings := checkRatings(c, in, &out.Findings)
 	out.Findings = append(out.Findings, defectiveOracles(c)...)
 	out.Findings = append(out.Findings, requireUnblinding(c)...)
@@ -91,9 +92,9 @@ func (p *plannedRun) reviewID() string {
 type inputs struct {
 	plan     []*plannedRun
 	reviews  []*plannedRun // the runs with a review, sorted by its session ID, then plan order
-	sessions *tables.Spool[tables.Session]
-	tokens   *tables.Spool[tables.Token] // the costs of the sessions linked (sessionSlab.price)
-	known    map[string]bool             // every session ID, built on first use by isSession
+	sessions *spool.Spool[tables.Session]
+	tokens   *spool.Spool[tables.Token] // the costs of the sessions linked (sessionSlab.price)
+	known    map[string]bool            // every session ID, built on first use by isSession
 }
 
 // runOfReview is the run whose scored review is session id (the last in
@@ -123,7 +124,7 @@ func (in *inputs) isSession(id string) bool {
 // CitationCounts, a column beside the rows; nil counts: every count
 // unknown), and gives each linked session its cost from the token rows
 // (nil tokens: none).
-func newInputs(c *tables.Campaign, sessions *tables.Spool[tables.Session], citations []int64, tokens *tables.Spool[tables.Token]) *inputs {
+func newInputs(c *tables.Campaign, sessions *spool.Spool[tables.Session], citations []int64, tokens *spool.Spool[tables.Token]) *inputs {
 	in := &inputs{plan: planRuns(c), sessions: sessions, tokens: tokens}
 	var linked sessionSlab
 	syscomp := c.Manifest.Kind == rules.KindSystemComparison

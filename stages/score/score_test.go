@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -249,7 +250,7 @@ func TestCostAndTime(t *testing.T) {
 		f := newFixture(t, 1)
 		toks := f.s.Tokens.Collect()
 		toks[0].ReferenceCost = nil // the draft has no tariff
-		f.s.Tokens = tables.SpoolOf(toks...)
+		f.s.Tokens = spool.Of(toks...)
 		f.rateAll(addr, addr, addr, unkc)
 		f.run(t)
 		a := f.runRow(t, 1, "A")

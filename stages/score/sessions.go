@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -68,7 +69,7 @@ func (sl *sessionSlab) add(row *tables.Session, count int64) *session {
 // price gives every session made its cost: that of the last token row of
 // its session ID in the rows' order (sorted by session, then line), as a
 // map of session ID to cost would hold it.
-func (sl *sessionSlab) price(tokens *tables.Spool[tables.Token]) {
+func (sl *sessionSlab) price(tokens *spool.Spool[tables.Token]) {
 	byID := sl.all
 	slices.SortFunc(byID, func(a, b *session) int { return cmp.Compare(a.SessionID, b.SessionID) })
 	for t := range tokens.All() {

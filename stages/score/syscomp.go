@@ -2,6 +2,7 @@ package score
 
 import (
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -52,7 +53,7 @@ type slotRef struct {
 }
 
 // newSystems returns nil unless c is a system comparison.
-func newSystems(c *tables.Campaign, sessions *tables.Spool[tables.Session], in *inputs) *systems {
+func newSystems(c *tables.Campaign, sessions *spool.Spool[tables.Session], in *inputs) *systems {
 	if c.Manifest.Kind != rules.KindSystemComparison {
 		return nil
 	}

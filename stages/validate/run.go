@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -71,11 +72,11 @@ type runner struct {
 	// validated (the columns the later checks change are set by finish);
 	// open is the row of the session being validated.
 	results results
-	opened  *tables.Spool[tables.Session]
+	opened  *spool.Spool[tables.Session]
 	open    *tables.Session
-	names   names                                // the interned columns of results
-	cites   *tables.Spool[tables.CitationRow]    // sorted by compareCitations
-	disps   *tables.Spool[tables.DispositionRow] // sorted by compareDispositions
+	names   names                               // the interned columns of results
+	cites   *spool.Spool[tables.CitationRow]    // sorted by compareCitations
+	disps   *spool.Spool[tables.DispositionRow] // sorted by compareDispositions
 	// shared lists the session IDs of more than one session (a receipt
 	// repeated, or a planned session without a receipt named like one):
 	// every row of such an ID gets the largest citation count among them
@@ -110,9 +111,9 @@ func newRunner(c *tables.Campaign, answers tables.Answers) *runner {
 		lines:   map[string][]int{},
 		packets: map[packetKey]*packetIndex{},
 
-		opened: tables.NewSpool[tables.Session](nil),
-		cites:  tables.NewSpool(compareCitations),
-		disps:  tables.NewSpool(compareDispositions),
+		opened: spool.New[tables.Session](nil),
+		cites:  spool.New(compareCitations),
+		disps:  spool.New(compareDispositions),
 		shared: map[string]struct{}{},
 		pairs:  map[pairKey][]pairReview{},
 		firsts: map[string]int{},
@@ -183,7 +184,7 @@ func (v *runner) finish() Out {
 	for _, f := range v.findings {
 		perSession[f.Session]++
 	}
-	sessions := tables.NewSpool(compareSessions)
+	sessions := spool.New(compareSessions)
 	k := 0
 	for row := range v.opened.All() { // the rows and states are in the same order
 		sr := v.results.at(k)

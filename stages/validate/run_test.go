@@ -14,6 +14,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -73,7 +74,7 @@ type fixture struct {
 
 // campaign is f.c with its receipts spooled from f.receipts as they are now.
 func (f *fixture) campaign() *tables.Campaign {
-	f.c.Receipts = tables.SpoolOf(f.receipts...)
+	f.c.Receipts = spool.Of(f.receipts...)
 	return f.c
 }
 

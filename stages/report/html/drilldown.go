@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -29,7 +30,7 @@ type taskDetail struct {
 // The score stage's runs are sorted by task, so each task's runs follow
 // each other and one pass over the spool yields them; runs in another
 // order (a table set built by hand) take one pass per task.
-func taskDetails(runs *tables.Spool[tables.Run], findings []rules.Finding, currency string) iter.Seq[taskDetail] {
+func taskDetails(runs *spool.Spool[tables.Run], findings []rules.Finding, currency string) iter.Seq[taskDetail] {
 	return func(yield func(taskDetail) bool) {
 		bySession := map[string][]string{}
 		sorted := append(rules.Findings(nil), findings...)
@@ -73,7 +74,7 @@ func taskDetails(runs *tables.Spool[tables.Run], findings []rules.Finding, curre
 
 // taskOrder lists the tasks of runs in order of first appearance and
 // reports whether each task's runs follow each other.
-func taskOrder(runs *tables.Spool[tables.Run]) (tasks []string, grouped bool) {
+func taskOrder(runs *spool.Spool[tables.Run]) (tasks []string, grouped bool) {
 	seen := map[string]bool{}
 	grouped = true
 	for r := range runs.All() {

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -29,7 +30,7 @@ func TestTaskDetailsOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for d := range taskDetails(tables.SpoolOf(tc.runs...), nil, "USD") {
+			for d := range taskDetails(spool.Of(tc.runs...), nil, "USD") {
 				line := d.Task + ":"
 				for _, row := range d.Runs.Rows {
 					line += fmt.Sprintf(" %s/%s", row[0].Text, row[1].Text)

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -210,7 +211,7 @@ func writeCeilings(b *bufio.Writer, cs []scorecard.CeilingResult, currency strin
 	b.WriteString("\n")
 }
 
-func writeRuns(b *bufio.Writer, runs *tables.Spool[tables.Run], currency string) {
+func writeRuns(b *bufio.Writer, runs *spool.Spool[tables.Run], currency string) {
 	b.WriteString("## Runs per task\n\n")
 	if runs.Len() == 0 {
 		b.WriteString("No run was planned or recorded.\n\n")

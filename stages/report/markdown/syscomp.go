@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -14,7 +15,7 @@ import (
 // coverage; per (system, repository) the cold first task; per task each
 // system's cost and time. Every figure is the scorecard's, formatted. The
 // gates above carry each §6 gate's observed value and failing items.
-func writeSystemComparison(b *bufio.Writer, sc *scorecard.SystemComparison, tokens *tables.Spool[tables.Token], cur string) {
+func writeSystemComparison(b *bufio.Writer, sc *scorecard.SystemComparison, tokens *spool.Spool[tables.Token], cur string) {
 	if sc == nil {
 		return
 	}

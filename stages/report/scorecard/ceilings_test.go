@@ -3,6 +3,7 @@ package scorecard
 import (
 	"testing"
 
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -35,8 +36,8 @@ func TestCeilingText(t *testing.T) {
 func TestUnbilledSessions(t *testing.T) {
 	one := tables.Money(1)
 	s := &tables.Set{
-		Tokens: tables.SpoolOf([]tables.Token{{Line: 1}, {Line: 2}, {Line: 3, ActualCharge: &one}, {Line: 4}}...),
-		Ledger: tables.SpoolOf([]tables.LedgerEntry{
+		Tokens: spool.Of([]tables.Token{{Line: 1}, {Line: 2}, {Line: 3, ActualCharge: &one}, {Line: 4}}...),
+		Ledger: spool.Of([]tables.LedgerEntry{
 			{Kind: tables.LedgerAccounted, Line: 1}, {Kind: tables.LedgerAccounted, Line: 2},
 			{Kind: tables.LedgerAccounted, Line: 3}, {Kind: tables.LedgerHeld, Line: 4},
 		}...),

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -109,7 +110,7 @@ func buildReviewerBenchmark(c *tables.Campaign, s *tables.Set, cm *tables.Commit
 var ledgerRoles = append([]string{tables.RoleReview}, tables.AuxiliaryRoles...)
 
 // ledgerByRole totals the ledger's accounted and held entries by role.
-func ledgerByRole(ledger *tables.Spool[tables.LedgerEntry]) []LedgerRole {
+func ledgerByRole(ledger *spool.Spool[tables.LedgerEntry]) []LedgerRole {
 	out := []LedgerRole{}
 	if ledger == nil {
 		return out

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages/aggregate"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -27,7 +28,7 @@ func TestRatiosBySplitMatchTheGates(t *testing.T) {
 	m.GatePolicy.Preset = string(rules.PresetEvaluation)
 	m.Design.Arms = []tables.Arm{{ID: "A"}, {ID: "B", Reconciliation: true}}
 	m.Design.Repetitions = 1
-	s := &tables.Set{Runs: tables.NewSpool[tables.Run](nil)}
+	s := &tables.Set{Runs: spool.New[tables.Run](nil)}
 	for _, task := range []struct {
 		id, split          string
 		costA, costB       string

@@ -1,31 +1,25 @@
-package tables
+package spool
 
 import (
-	"io"
 	"iter"
 	"slices"
 	"sync"
-
-	"github.com/evalgate/evalgate/confined"
 )
 
-// SpoolChunkRows is how many rows a [Spool] holds as Go values before it
-// sorts them and encodes them into compressed bytes (see spool_codec.go).
-const SpoolChunkRows = 16384
-
-// spoolChunkRows is SpoolChunkRows, or fewer in a test that needs small
-// campaigns' tables encoded in several chunks.
-var spoolChunkRows = SpoolChunkRows
+// ChunkRows is how many rows a [Spool] holds as Go values before it sorts
+// them and encodes them into compressed bytes (see codec.go), unless its
+// [Config] says otherwise.
+const ChunkRows = 16384
 
 // Spool holds one output table's rows compactly while the pipeline runs,
 // so that memory is bounded by the encoded output rather than by the
 // campaign. Rows are added in any order; each full chunk of
-// [SpoolChunkRows] rows is sorted stably by the spool's order and encoded
+// [ChunkRows] rows is sorted stably by the spool's order and encoded
 // into Snappy-compressed blocks (a compact row format of the spool's own,
 // cheaper to write and read back than Parquet, with each block's distinct
 // strings stored and decoded once), kept in memory until they pass
-// [SpoolFileAfter] bytes and in a temporary file from then on
-// (spool_file.go); [Spool.All] gives every row back in order by a k-way
+// [FileAfter] bytes and in a temporary file from then on
+// (file.go); [Spool.All] gives every row back in order by a k-way
 // merge of the chunks and of the rows not yet encoded (a table smaller
 // than one chunk is never encoded). An iteration holds one decoded block
 // and one read-ahead buffer per chunk; a spool without an order reads its
@@ -45,9 +39,7 @@ var spoolChunkRows = SpoolChunkRows
 //     block share their bytes. A time.Time keeps its instant, text and
 //     zone; it loses its monotonic clock reading, and a location other
 //     than UTC, Local or a fixed zone comes back as the fixed zone in
-//     effect at its instant (see spool_time.go).
-//   - [WriteSpool] writes the same bytes as [WriteParquet] of the sorted
-//     rows.
+//     effect at its instant (see time.go).
 //   - Once adding is over, All may run from several goroutines at once,
 //     each iteration with its own readers and buffers: the first to start
 //     compacts and sorts the rows not yet encoded under the spool's lock,
@@ -68,16 +60,21 @@ type Spool[T any] struct {
 	err    error      // the first error encoding or reading a chunk
 }
 
-// NewSpool returns an empty spool whose rows come back ordered by order
+// New returns an empty spool whose rows come back ordered by order
 // (stably); a nil order keeps the order rows are added in.
-func NewSpool[T any](order func(a, b T) int) *Spool[T] {
+func New[T any](order func(a, b T) int) *Spool[T] {
 	return &Spool[T]{order: order}
 }
 
-// SpoolOf returns a spool holding rows in their given order (for tests and
+// NewWith is [New] with the spool tuned by c (see [Config]).
+func NewWith[T any](order func(a, b T) int, c Config) *Spool[T] {
+	return &Spool[T]{order: order, store: spoolStore{cfg: c}}
+}
+
+// Of returns a spool holding rows in their given order (for tests and
 // tools that build a table set by hand).
-func SpoolOf[T any](rows ...T) *Spool[T] {
-	s := NewSpool[T](nil)
+func Of[T any](rows ...T) *Spool[T] {
+	s := New[T](nil)
 	s.Add(rows...)
 	return s
 }
@@ -85,13 +82,14 @@ func SpoolOf[T any](rows ...T) *Spool[T] {
 // Add adds rows to the spool.
 func (s *Spool[T]) Add(rows ...T) {
 	for len(rows) > 0 {
-		room := spoolChunkRows - len(s.tail)
+		chunkRows := s.store.cfg.chunkRows()
+		room := chunkRows - len(s.tail)
 		take := min(room, len(rows))
 		s.tail = append(s.tail, rows[:take]...)
 		s.n += take
 		s.sorted = false
 		rows = rows[take:]
-		if len(s.tail) >= spoolChunkRows {
+		if len(s.tail) >= chunkRows {
 			if err := s.flush(); err != nil {
 				s.fail(err)
 			}
@@ -109,10 +107,10 @@ func (s *Spool[T]) Len() int {
 
 // Err is the first error met encoding or decoding a chunk. It is nil unless
 // T holds a kind the spool cannot copy (a map, an interface, an unexported
-// field; see spool_codec.go) or T's Parquet tags are invalid, which the
-// registry tests rule out, or a chunk written to the spool's temporary
-// file could not be read back (an I/O error; see [SpoolFileAfter]): an
-// iteration then ends early. [WriteSpool] returns it.
+// field; see codec.go), which the registry tests rule out (see
+// [CheckType]), or a chunk written to the spool's temporary file could not
+// be read back (an I/O error; see [FileAfter]): an iteration then ends
+// early. A writer of the rows returns it.
 func (s *Spool[T]) Err() error {
 	if s == nil {
 		return nil
@@ -151,7 +149,7 @@ func (s *Spool[T]) flush() error {
 }
 
 // Compact encodes the rows not yet encoded as a last, shorter chunk and
-// releases their storage (a chunk of Go values: SpoolChunkRows rows), when
+// releases their storage (a chunk of Go values: ChunkRows rows), when
 // the spool already holds encoded chunks; a table smaller than one chunk
 // stays as values. A producer calls it after its last Add, and All does on
 // every iteration, so a large table's tail does not stay as values for the
@@ -373,14 +371,3 @@ func (m *merger[T]) next() (T, bool) {
 }
 
 func (m *merger[T]) close() { m.heap = nil }
-
-// WriteSpool writes the rows of s, in order, to path exactly as
-// [WriteParquet] writes the sorted slice of them: the same bytes.
-func WriteSpool[T any](path string, s *Spool[T], meta Metadata) error {
-	return confined.WriteAtomic(path, 0o644, func(w io.Writer) error {
-		if err := encodeParquetSeq(w, s.All(), meta); err != nil {
-			return err
-		}
-		return s.Err()
-	})
-}

@@ -1,4 +1,4 @@
-package tables
+package spool
 
 import (
 	"math"

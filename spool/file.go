@@ -1,4 +1,4 @@
-package tables
+package spool
 
 import (
 	"bytes"
@@ -8,11 +8,11 @@ import (
 	"os"
 )
 
-// SpoolFileAfter is how many encoded bytes a [Spool] keeps in memory: once
-// its chunks pass it, they are moved to a temporary file of the spool's
-// own and every later chunk is appended there, so that a large table costs
-// the merge's few buffers rather than its encoded size. A variable so that
-// tests run both ways (0: every chunk on file).
+// FileAfter is how many encoded bytes a [Spool] keeps in memory, unless
+// its [Config] says otherwise: once its chunks pass it, they are moved to a
+// temporary file of the spool's own and every later chunk is appended
+// there, so that a large table costs the merge's few buffers rather than
+// its encoded size.
 //
 // The file is made by os.CreateTemp("", "evalgate-spool-*") and removed at
 // once: where the system allows removing an open file (Linux, the BSDs,
@@ -23,11 +23,45 @@ import (
 // (no temporary directory, a full disk), the spool keeps its chunks in
 // memory as it did before: the run is the same, only its memory larger.
 // Reading a chunk back that was written can still fail (an I/O error of
-// the disk); the spool then stops, its Err reports the failure, and
-// [WriteSpool] returns it. Where the temporary directory is a tmpfs (some
-// systems mount /tmp so), the file's pages are still the machine's memory,
-// though not the process's: TMPDIR on a disk keeps a large run off it.
-var SpoolFileAfter int64 = 4 << 20
+// the disk); the spool then stops, its Err reports the failure, and a
+// writer of its rows returns it. Where the temporary directory is a tmpfs
+// (some systems mount /tmp so), the file's pages are still the machine's
+// memory, though not the process's: TMPDIR on a disk keeps a large run
+// off it.
+const FileAfter int64 = 4 << 20
+
+// Config tunes one spool (see [NewWith]); the zero Config, which [New]
+// and the zero Spool use, is the default. Tests use it to send a small
+// table through the codec, the file and a file that fails.
+type Config struct {
+	// ChunkRows is how many rows are held as Go values before they are
+	// sorted and encoded as a chunk; 0 is [ChunkRows].
+	ChunkRows int
+	// FileAfter is how many encoded bytes stay in memory before the
+	// chunks move to a file; 0 is [FileAfter], a negative value puts every
+	// chunk on file.
+	FileAfter int64
+	// File makes the spool's file; nil is [TempFile]. An error keeps the
+	// spool in memory.
+	File func() (File, error)
+}
+
+func (c Config) chunkRows() int {
+	if c.ChunkRows > 0 {
+		return c.ChunkRows
+	}
+	return ChunkRows
+}
+
+func (c Config) fileAfter() int64 {
+	switch {
+	case c.FileAfter < 0:
+		return 0
+	case c.FileAfter == 0:
+		return FileAfter
+	}
+	return c.FileAfter
+}
 
 // spoolReadAhead is how many bytes of a chunk on file the merge reads at a
 // time (one buffer per chunk; more when one block is larger).
@@ -41,17 +75,16 @@ type spoolChunk struct {
 	size   int64
 }
 
-// spoolFile is where a spool's chunks go past SpoolFileAfter: an
-// *os.File without a name, read and written at offsets only (safe from
-// several goroutines at once).
-type spoolFile interface {
+// File is where a spool's chunks go past its FileAfter: read and written
+// at offsets only, from several goroutines at once (an *os.File is).
+type File interface {
 	io.ReaderAt
 	io.WriterAt
 }
 
-// openSpoolFile makes a spool's file (a variable for tests of a file that
-// fails); an error keeps the spool in memory.
-var openSpoolFile = func() (spoolFile, error) {
+// TempFile makes a spool's file: a temporary file without a name (see
+// [FileAfter]).
+func TempFile() (File, error) {
 	f, err := os.CreateTemp("", "evalgate-spool-*")
 	if err != nil {
 		return nil, err
@@ -67,16 +100,17 @@ var openSpoolFile = func() (spoolFile, error) {
 // spoolStore holds a spool's encoded chunks.
 type spoolStore struct {
 	chunks  []spoolChunk
-	bytes   int64     // encoded bytes of every chunk
-	file    spoolFile // nil until the chunks pass SpoolFileAfter
-	end     int64     // bytes written to file
-	memOnly bool      // the file could not be made or written: chunks stay in memory
+	bytes   int64 // encoded bytes of every chunk
+	cfg     Config
+	file    File  // nil until the chunks pass the config's FileAfter
+	end     int64 // bytes written to file
+	memOnly bool  // the file could not be made or written: chunks stay in memory
 }
 
 // add stores an encoded chunk; chunk is the encoder's scratch, copied.
 func (st *spoolStore) add(chunk []byte) {
 	st.bytes += int64(len(chunk))
-	if st.file == nil && !st.memOnly && st.bytes > SpoolFileAfter {
+	if st.file == nil && !st.memOnly && st.bytes > st.cfg.fileAfter() {
 		st.open()
 	}
 	if st.file != nil && !st.memOnly {
@@ -91,7 +125,11 @@ func (st *spoolStore) add(chunk []byte) {
 // open makes the spool's file and moves the chunks in memory to it; any
 // failure leaves the chunks where they are and the spool in memory.
 func (st *spoolStore) open() {
-	f, err := openSpoolFile()
+	open := st.cfg.File
+	if open == nil {
+		open = TempFile
+	}
+	f, err := open()
 	if err != nil {
 		st.memOnly = true
 		return
@@ -155,7 +193,7 @@ func (d *blockDecoder) fill() {
 			if err == nil {
 				err = io.ErrUnexpectedEOF
 			}
-			d.err = fmt.Errorf("tables: reading a spool's temporary file: %w", err)
+			d.err = fmt.Errorf("spool: reading a spool's temporary file: %w", err)
 			return
 		}
 		d.pos += int64(read)

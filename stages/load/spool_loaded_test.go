@@ -1,4 +1,4 @@
-package tables_test
+package load_test
 
 import (
 	"reflect"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/fixtures"
+	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/stages/load"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -16,7 +17,7 @@ func linesOf[T any](v any) []tables.Line[T] {
 	switch x := v.(type) {
 	case []tables.Line[T]:
 		return x
-	case *tables.Spool[tables.Line[T]]:
+	case *spool.Spool[tables.Line[T]]:
 		return x.Collect()
 	}
 	panic("linesOf: neither a slice nor a spool of lines")
@@ -25,10 +26,10 @@ func linesOf[T any](v any) []tables.Line[T] {
 // TestSpoolLoadedRecords: every embedded example's receipts and ratings,
 // as the loader decodes them (time.Time and *time.Time: the loader accepts
 // only timestamps ending in Z, which time.Time.UnmarshalText puts in UTC;
-// other zones are tested in spool_time_test.go), come back from a spool
+// other zones are tested in spool/time_test.go), come back from a spool
 // reflect.DeepEqual, in file order, through encoded chunks of a few rows.
 func TestSpoolLoadedRecords(t *testing.T) {
-	tables.SetSpoolChunkRows(t, 7) // several chunks, one short, for a campaign of a few dozen lines
+	small := spool.Config{ChunkRows: 7} // several chunks, one short, for a campaign of a few dozen lines
 	var rated int
 	for _, name := range fixtures.Examples() {
 		ex, _ := fixtures.Example(name)
@@ -42,7 +43,9 @@ func TestSpoolLoadedRecords(t *testing.T) {
 		if at := receipts[0].Record.StartedAt; at.IsZero() || at.Location() != time.UTC {
 			t.Errorf("%s: the first receipt started at %v: not a time the loader builds in UTC", name, at)
 		}
-		rs, as := tables.SpoolOf(receipts...), tables.SpoolOf(ratings...)
+		rs, as := spool.NewWith[tables.Line[tables.Receipt]](nil, small), spool.NewWith[tables.Line[tables.Adjudication]](nil, small)
+		rs.Add(receipts...)
+		as.Add(ratings...)
 		if got := rs.Collect(); rs.Err() != nil || !reflect.DeepEqual(got, receipts) {
 			t.Errorf("%s: the receipts did not come back from a spool as loaded (%v)", name, rs.Err())
 		}

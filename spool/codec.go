@@ -1,4 +1,4 @@
-package tables
+package spool
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 //	  int kinds    zig-zag varint;  uint kinds  uvarint
 //	  float kinds  their IEEE 754 bits, uvarint
 //	  string kinds uvarint index into the block's strings
-//	  time.Time    its instant and location (see spool_time.go)
+//	  time.Time    its instant and location (see time.go)
 //	  pointer      0 for nil, else 1 and the value
 //	  slice        0 for nil, else 1 + length and the elements
 //	  array        the elements;   struct  its fields
@@ -42,11 +42,11 @@ const spoolBlockRows = 256
 
 // errSpoolType reports a row type holding a kind the spool cannot copy
 // exactly; a programming error in a row type.
-var errSpoolType = errors.New("tables: a spool cannot hold this row type")
+var errSpoolType = errors.New("spool: a spool cannot hold this row type")
 
 // errSpoolCodec reports a spool chunk that does not decode: a programming
 // error (chunks are written by the spool itself), returned, never panicked.
-var errSpoolCodec = errors.New("tables: corrupt spool chunk")
+var errSpoolCodec = errors.New("spool: corrupt spool chunk")
 
 // rowCodec encodes and decodes one row type at a time through its fields'
 // addresses. It is built once per type from reflection (see codecOf) and
@@ -78,6 +78,13 @@ func codecOf[T any]() (*rowCodec, error) {
 	return c, nil
 }
 
+// CheckType is nil when a spool can hold rows of type t, else the error
+// every spool of it would report (see [Spool.Err]).
+func CheckType(t reflect.Type) error {
+	_, err := buildCodec(t, map[reflect.Type]bool{})
+	return err
+}
+
 // buildCodec builds the codec of a value of type t stored at an address;
 // open holds the types being built around it, so that a recursive type is
 // refused rather than built forever.
@@ -87,7 +94,7 @@ func buildCodec(t reflect.Type, open map[reflect.Type]bool) (*rowCodec, error) {
 	}
 	open[t] = true
 	defer delete(open, t)
-	if t == timeType { // its instant and location, not its fields (spool_time.go)
+	if t == timeType { // its instant and location, not its fields (time.go)
 		return timeCodec, nil
 	}
 	switch t.Kind() {
@@ -369,7 +376,7 @@ func encodeChunk[T any](e *blockEncoder, rows []T) ([]byte, error) {
 // blockDecoder reads one chunk's blocks in order; a decoding error sticks.
 type blockDecoder struct {
 	chunk   []byte      // the blocks not yet read (of a chunk on file: those read ahead)
-	file    io.ReaderAt // a chunk on file (spool_file.go), else nil
+	file    io.ReaderAt // a chunk on file (file.go), else nil
 	pos     int64       // on file: where the bytes not yet read ahead start
 	end     int64       // on file: where the chunk ends
 	window  []byte      // on file: the read-ahead buffer d.chunk is in
@@ -378,7 +385,7 @@ type blockDecoder struct {
 	strings []string    // the block's strings
 	err     error
 	codec   snappy.Codec
-	// lastZone is the fixed zone of the time decoded last (spool_time.go).
+	// lastZone is the fixed zone of the time decoded last (time.go).
 	lastZone spoolZone
 }
 
@@ -463,7 +470,7 @@ func (d *blockDecoder) string() string {
 // count cannot allocate much.
 func (d *blockDecoder) count(k uint64, size uintptr) int {
 	if size == 0 {
-		if k > spoolBlockRows*SpoolChunkRows {
+		if k > spoolBlockRows*ChunkRows {
 			d.fail()
 			return 0
 		}
