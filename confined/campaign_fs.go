@@ -34,7 +34,7 @@ var (
 	ErrNotRegular = errors.New("not a regular file")
 	// ErrEscapes reports a path that leaves the campaign directory through a
 	// symlink or "..".
-	ErrEscapes = errors.New("path leaves the campaign directory")
+	ErrEscapes = errors.New("path leaves its directory through a symlink or \"..\"")
 	// ErrTooLarge reports a file longer than its cap.
 	ErrTooLarge = errors.New("file exceeds its size cap")
 )
@@ -134,7 +134,23 @@ func ReadCampaignFile(fsys fs.FS, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.Size() > limit {
+	return ReadBounded(f, name, limit)
+}
+
+// ReadBounded reads an open regular file whole when it has at most limit
+// bytes; name is what its errors call it. A longer file is a
+// [TooLargeError] giving the size the file reports (or, when the file grew
+// past its reported size, "more than limit"); it never reads more than
+// limit+1 bytes, so a hostile file cannot exhaust memory.
+func ReadBounded(f fs.File, name string, limit int64) ([]byte, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: ErrNotRegular}
+	}
+	if info.Size() > limit {
 		return nil, &TooLargeError{Path: name, Size: info.Size(), Limit: limit}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
@@ -145,6 +161,18 @@ func ReadCampaignFile(fsys fs.FS, name string, limit int64) ([]byte, error) {
 		return nil, &TooLargeError{Path: name, Size: -1, Limit: limit}
 	}
 	return data, nil
+}
+
+// ReadFile reads a file named on the command line ([OpenRegularFile]: a
+// FIFO, device, socket or directory is refused at once, symlinks are
+// followed) whole when it has at most limit bytes ([ReadBounded]).
+func ReadFile(path string, limit int64) ([]byte, error) {
+	f, err := OpenRegularFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadBounded(f, path, limit)
 }
 
 // TooLargeError is a campaign file longer than its cap. It matches
@@ -206,7 +234,7 @@ func FileErrorMessage(err error) string {
 	case errors.Is(err, ErrNotRegular):
 		return "not a regular file (a FIFO, device, socket or directory); it was not read"
 	case errors.Is(err, ErrEscapes):
-		return "the path leaves the campaign directory through a symlink or \"..\"; it was not followed"
+		return "the path leaves the directory it is read from (the campaign, an output or a source directory) through a symlink or \"..\"; it was not followed"
 	case errors.Is(err, ErrTooLarge):
 		var tl *TooLargeError
 		if errors.As(err, &tl) {

@@ -1,6 +1,10 @@
 // Package confined is evalgate's file access: every campaign file is read
 // through a [CampaignDir] (os.Root: no symlink or ".." leaves the campaign
-// directory, only regular files are read, every read is capped), file
+// directory, only regular files are read, every read is capped), and so is
+// every other directory a command reads (an import's campaign, a Codex
+// sessions tree, a Harbor job or trial, an output directory that collect
+// or compare reads, a collected dataset); a file named on the command line
+// is read by [ReadFile] (non-blocking, regular files only, capped); file
 // errors become finding codes ([FileErrorCode]), and every output is
 // written atomically: one file ([WriteAtomic], [WriteFileAtomic]) and a
 // whole output set swapped into place only when complete

@@ -11,7 +11,7 @@ const (
 )
 
 var fileCodes = []CodeDoc{
-	{CodeFileNotRegular, "load", "L2", "A FIFO, device, socket or directory stands where a campaign file should be; it is refused without being read."},
-	{CodePathEscapes, "load", "L2", "A campaign path leaves the campaign directory through a symlink; it is not followed and its target is never read."},
+	{CodeFileNotRegular, "load", "L2", "A FIFO, device, socket or directory stands where a campaign file should be (or an import source, mapping, Harbor output file or Codex rollout); it is refused without being read."},
+	{CodePathEscapes, "load", "L2", "A campaign path leaves the campaign directory through a symlink (or a path of an import's source tree, a Harbor trial or a Codex rollout, leaves its tree); it is not followed and its target is never read."},
 	{CodeFindingsCapped, "load", "L2", "More findings of one code (or in all) than the report lists; this one finding counts the rest, with the most severe severity among them."},
 }

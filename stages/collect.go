@@ -97,12 +97,12 @@ func Collect(outs []string, dataset string) ([]CollectedCampaign, error) {
 // collectOne checks one output directory and plans its parts.
 func collectOne(out, dataset string) (CollectedCampaign, []collectPart, error) {
 	c := CollectedCampaign{Dir: out}
-	root, err := os.OpenRoot(out)
+	root, err := confined.OpenCampaignDir(out)
 	if err != nil {
 		return c, nil, fmt.Errorf("collect: output directory: %w", err)
 	}
 	defer root.Close()
-	card, err := readRootRegular(root, "scorecard.json", scorecardCap)
+	card, err := confined.ReadCampaignFile(root, "scorecard.json", scorecardCap)
 	if err != nil {
 		return c, nil, fmt.Errorf("collect: %s: %w (not an output of evalgate run?)", out, err)
 	}
@@ -139,7 +139,7 @@ func collectOne(out, dataset string) (CollectedCampaign, []collectPart, error) {
 		p := &parts[i]
 		t := strings.TrimSuffix(filepath.Base(p.src), ".parquet")
 		p.dst = filepath.Join(dataset, t, "campaign_id="+c.CampaignID, "run="+c.RunID, "part-0.parquet")
-		if have, err := fileSHA256(p.dst); err == nil {
+		if have, err := partitionSHA256(dataset, p.dst); err == nil {
 			if have != p.sha {
 				return c, nil, fmt.Errorf("collect: %s holds run %s of campaign %s with other %s rows than %s: the dataset was edited; remove that partition", dataset, c.RunID, c.CampaignID, t, out)
 			}
@@ -158,19 +158,20 @@ func collectOne(out, dataset string) (CollectedCampaign, []collectPart, error) {
 // checkTableFile checks one table file's footer: its table name, this
 // evalgate's schema version, the registry's schema. It returns the
 // footer's facts and the file's sha256.
-func checkTableFile(root *os.Root, name string, t tables.Table) (tables.FileMeta, [32]byte, error) {
+func checkTableFile(root *confined.CampaignDir, name string, t tables.Table) (tables.FileMeta, [32]byte, error) {
 	var sum [32]byte
-	f, err := root.Open(name)
+	file, err := confined.OpenCampaignFile(root, name)
 	if err != nil {
 		return tables.FileMeta{}, sum, err
 	}
-	defer f.Close()
+	defer file.Close()
+	f, ok := file.(*os.File)
+	if !ok {
+		return tables.FileMeta{}, sum, errors.New("not a file of the output directory")
+	}
 	st, err := f.Stat()
 	if err != nil {
 		return tables.FileMeta{}, sum, err
-	}
-	if !st.Mode().IsRegular() {
-		return tables.FileMeta{}, sum, errors.New("not a regular file")
 	}
 	meta, err := tables.ReadFileMeta(f, st.Size(), t)
 	if err != nil {
@@ -192,41 +193,24 @@ func checkTableFile(root *os.Root, name string, t tables.Table) (tables.FileMeta
 	return meta, sum, nil
 }
 
-func readRootRegular(root *os.Root, name string, limit int64) ([]byte, error) {
-	f, err := root.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadBounded(f, name, limit)
-}
-
-// ReadBounded reads f whole when it is a regular file of at most limit
-// bytes; name is what its errors call it. It never reads more than
-// limit+1 bytes, so a hostile file cannot exhaust memory.
-func ReadBounded(f fs.File, name string, limit int64) ([]byte, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", name)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s has more than %d bytes", name, limit)
-	}
-	return data, nil
-}
-
-func fileSHA256(path string) ([32]byte, error) {
+// partitionSHA256 is the sha256 of a partition file already in the
+// dataset, read confined to the dataset directory (a FIFO or a link out
+// of it is refused, never opened blocking or followed); fs.ErrNotExist
+// when the dataset or the partition does not exist.
+func partitionSHA256(dataset, dst string) ([32]byte, error) {
 	var sum [32]byte
-	f, err := os.Open(path)
+	rel, err := filepath.Rel(dataset, dst)
 	if err != nil {
 		return sum, err
+	}
+	d, err := confined.OpenCampaignDir(dataset)
+	if err != nil {
+		return sum, err
+	}
+	defer d.Close()
+	f, err := confined.OpenCampaignFile(d, filepath.ToSlash(rel))
+	if err != nil {
+		return sum, fmt.Errorf("collect: %s: %w", dst, err)
 	}
 	defer f.Close()
 	h := sha256.New()
@@ -240,7 +224,7 @@ func fileSHA256(path string) ([32]byte, error) {
 // copyAtomic copies src to dst under a temporary name, then renames it,
 // and refuses a source that changed since it was checked.
 func copyAtomic(src, dst string, want [32]byte) error {
-	in, err := os.Open(src)
+	in, err := confined.OpenRegularFile(src)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 	"github.com/evalgate/evalgate/tables"
@@ -56,12 +57,17 @@ func readOutput(dir string) (*output, error) {
 	if err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("%w: %s: no such directory", ErrNotOutput, dir)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, scorecard.File))
+	root, err := confined.OpenCampaignDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	defer root.Close()
+	data, err := confined.ReadCampaignFile(root, scorecard.File, maxScorecard)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s has no %s", ErrNotOutput, dir, scorecard.File)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, fmt.Errorf("report: %s: %w", filepath.Join(dir, scorecard.File), err)
 	}
 	o := &output{dir: dir}
 	if err := json.Unmarshal(data, &o.scorecard); err != nil {
@@ -74,20 +80,20 @@ func readOutput(dir string) (*output, error) {
 	if !strings.HasPrefix(o.scorecard.ScorecardVersion, "evalgate.scorecard/") {
 		return nil, fmt.Errorf("%w: %s: %s has no evalgate scorecard_version", ErrNotOutput, dir, scorecard.File)
 	}
-	if o.gates, err = readTable[tables.Gate](dir, "gates"); err != nil {
+	if o.gates, err = readTable[tables.Gate](root, "gates"); err != nil {
 		return nil, err
 	}
-	decision, err := readTable[tables.Decision](dir, "decision")
+	decision, err := readTable[tables.Decision](root, "decision")
 	if err != nil {
 		return nil, err
 	}
 	o.decision = scorecard.BuildDecision(decision)
-	if o.tasks, err = readTable[tables.Task](dir, "tasks"); err != nil {
+	if o.tasks, err = readTable[tables.Task](root, "tasks"); err != nil {
 		return nil, err
 	}
-	findings, err := readTable[rules.Finding](dir, tables.CampaignFindingsTable)
+	findings, err := readTable[rules.Finding](root, tables.CampaignFindingsTable)
 	if errors.Is(err, ErrNotOutput) { // an output written before tables/v3?
-		if legacy, lerr := readTable[rules.Finding](dir, legacyName(tables.CampaignFindingsTable)); lerr == nil {
+		if legacy, lerr := readTable[rules.Finding](root, legacyName(tables.CampaignFindingsTable)); lerr == nil {
 			findings, err = legacy, nil
 		}
 	}
@@ -99,13 +105,13 @@ func readOutput(dir string) (*output, error) {
 			o.rejecting = append(o.rejecting, f)
 		}
 	}
-	if o.ceilings, err = readTable[tables.Ceiling](dir, "ceilings"); errors.Is(err, ErrNotOutput) {
+	if o.ceilings, err = readTable[tables.Ceiling](root, "ceilings"); errors.Is(err, ErrNotOutput) {
 		o.ceilings, err = nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if o.reviewMetrics, err = readTable[tables.ReviewMetric](dir, "review_metrics"); errors.Is(err, ErrNotOutput) {
+	if o.reviewMetrics, err = readTable[tables.ReviewMetric](root, "review_metrics"); errors.Is(err, ErrNotOutput) {
 		o.reviewMetrics, err = nil, nil
 	}
 	if err != nil {
@@ -124,19 +130,37 @@ func legacyName(table string) string {
 	return table
 }
 
-// readTable reads <name>.parquet of dir; a missing file means dir is not
-// an evalgate output, an unreadable one is an I/O failure.
-func readTable[T any](dir, name string) (rows []T, err error) {
-	path := filepath.Join(dir, name+".parquet")
+// maxScorecard caps the scorecard.json compare reads.
+const maxScorecard = 64 << 20
+
+// readTable reads <name>.parquet of the output directory root, confined
+// to it: a missing file means the directory is not an evalgate output; a
+// link out of it, a FIFO or a device is refused unread (an I/O failure),
+// as is an unreadable file.
+func readTable[T any](root *confined.CampaignDir, name string) (rows []T, err error) {
+	path := filepath.Join(root.Name(), name+".parquet")
 	defer func() {
 		if r := recover(); r != nil { // a corrupt file must not crash the tool
 			rows, err = nil, fmt.Errorf("report: read %s: %v", path, r)
 		}
 	}()
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s has no %s.parquet", ErrNotOutput, dir, name)
+	file, err := confined.OpenCampaignFile(root, name+".parquet")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s has no %s.parquet", ErrNotOutput, root.Name(), name)
 	}
-	rows, err = parquet.ReadFile[T](path)
+	if err != nil {
+		return nil, fmt.Errorf("report: read %s: %w", path, err)
+	}
+	defer file.Close()
+	f, ok := file.(*os.File)
+	if !ok {
+		return nil, fmt.Errorf("report: read %s: not a file of the output directory", path)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("report: read %s: %w", path, err)
+	}
+	rows, err = parquet.Read[T](f, info.Size())
 	if err != nil {
 		return nil, fmt.Errorf("report: read %s: %w", path, err)
 	}

@@ -7,8 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/go-json-experiment/json"
 
@@ -75,18 +77,30 @@ func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
 }
 
 // apply checks the import and, when no finding rejects it, writes it;
-// errRejected when a finding rejects it (nothing is written).
+// errRejected when a finding rejects it (nothing is written). Every file
+// it reads goes through the confined layer: the campaign's files through
+// the campaign directory (no symlink leaves it), the mapping and the
+// sources as the user named them; a FIFO, device or socket is refused at
+// once, never opened blocking, and every read is capped.
 func (ii importInto) apply(paths []string) (importers.ImportPlan, rules.Findings, error) {
 	var plan importers.ImportPlan
 	if ii.mapFile == "" {
 		return plan, nil, usagef("give --map FILE: the mapping that names the session of every record (docs/import.md); nothing is guessed from names")
 	}
+	camp, err := confined.OpenCampaignDir(ii.into)
+	if err != nil {
+		return plan, nil, usagef("campaign directory: %v", err)
+	}
+	defer camp.Close()
 	root, err := os.OpenRoot(ii.into)
 	if err != nil {
 		return plan, nil, usagef("campaign directory: %v", err)
 	}
 	defer root.Close()
-	mapData, err := readRegular(ii.mapFile, load.MaxImportMap)
+	mapData, err := confined.ReadFile(ii.mapFile, load.MaxImportMap)
+	if refused := fileRefused(ii.mapFile, err); refused != nil {
+		return plan, refused, errRejected
+	}
 	if err != nil {
 		return plan, nil, usagef("mapping: %v", err)
 	}
@@ -94,19 +108,23 @@ func (ii importInto) apply(paths []string) (importers.ImportPlan, rules.Findings
 	if m == nil {
 		return plan, fs, errRejected
 	}
-	camp, cfs := readImportCampaign(root)
+	c, cfs := readImportCampaign(camp)
 	fs = append(fs, cfs...)
-	if camp.Manifest == nil {
+	if c.Manifest == nil {
 		return plan, fs, errRejected
 	}
-	sources, err := readImportSources(ii.source, m, paths)
+	sources, sfs, err := readImportSources(ii.source, m, paths)
 	if err != nil {
 		return plan, fs, err
 	}
-	plan, more := stages.Import(ii.source, camp, m, ii.mapFile, sources)
+	if fs = append(fs, sfs...); fs.Rejected() {
+		fs.Sort()
+		return plan, fs, errRejected
+	}
+	plan, more := stages.Import(ii.source, c, m, ii.mapFile, sources)
 	fs = append(fs, more...)
 	if !fs.Rejected() {
-		fs = append(fs, answerConflicts(root, plan)...)
+		fs = append(fs, answerConflicts(camp, plan)...)
 		fs = append(fs, unwritable(root, plan)...)
 	}
 	fs.Sort()
@@ -116,55 +134,60 @@ func (ii importInto) apply(paths []string) (importers.ImportPlan, rules.Findings
 	return plan, fs, writeImport(ii.into, root, plan)
 }
 
-// readRegular reads a regular file of at most limit bytes.
-func readRegular(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// fileRefused is the finding of a file the confined layer refused — a
+// FIFO, device, socket or directory where a file should be
+// (file_not_regular), a path leaving its directory (path_escapes), a file
+// over its cap (too_large) — or nil for any other error (none, missing,
+// unreadable), which the caller reports.
+func fileRefused(name string, err error) rules.Findings {
+	code := confined.FileErrorCode(err, "")
+	if code == "" && errors.Is(err, confined.ErrTooLarge) {
+		code = rules.CodeTooLarge
 	}
-	defer f.Close()
-	return stages.ReadBounded(f, path, limit)
+	if err == nil || code == "" {
+		return nil
+	}
+	return rules.Findings{{Code: code, Severity: rules.Reject, File: confined.EscapeName(name), Message: confined.FileErrorMessage(err)}}
 }
 
-// readCampaignFile reads a campaign file through root; a missing file is
-// empty.
-func readCampaignFile(root *os.Root, name string, limit int64) ([]byte, error) {
-	f, err := root.Open(name)
+// readCampaignFile reads a campaign file through the confined campaign
+// directory; a missing file is empty.
+func readCampaignFile(camp *confined.CampaignDir, name string, limit int64) ([]byte, error) {
+	data, err := confined.ReadCampaignFile(camp, name, limit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return stages.ReadBounded(f, name, limit)
+	return data, err
 }
 
 // readImportCampaign reads the manifest, receipts and ledger of the
 // campaign an import appends to.
-func readImportCampaign(root *os.Root) (stages.ImportCampaign, rules.Findings) {
+func readImportCampaign(camp *confined.CampaignDir) (stages.ImportCampaign, rules.Findings) {
 	var c stages.ImportCampaign
-	unreadable := func(name, msg string) rules.Findings {
-		return rules.Findings{{Code: rules.CodeImportCampaignUnreadable, Severity: rules.Reject, File: name, Message: msg}}
+	unreadable := func(name string, err error) rules.Findings {
+		return rules.Findings{{Code: confined.FileErrorCode(err, rules.CodeImportCampaignUnreadable), Severity: rules.Reject, File: name,
+			Message: confined.FileErrorMessage(err)}}
 	}
-	data, err := readCampaignFile(root, "manifest.json", 1<<20)
+	data, err := readCampaignFile(camp, "manifest.json", 1<<20)
 	switch {
 	case err != nil:
-		return c, unreadable("manifest.json", err.Error())
+		return c, unreadable("manifest.json", err)
 	case data == nil:
-		return c, unreadable("manifest.json", "the directory has no manifest.json; create the campaign with `evalgate init` first")
+		return c, rules.Findings{{Code: rules.CodeImportCampaignUnreadable, Severity: rules.Reject, File: "manifest.json",
+			Message: "the directory has no manifest.json; create the campaign with `evalgate init` first"}}
 	}
 	var man tables.Manifest
 	if err := json.Unmarshal(data, &man); err != nil {
-		return c, unreadable("manifest.json", "the manifest cannot be read: "+err.Error())
+		return c, rules.Findings{{Code: rules.CodeImportCampaignUnreadable, Severity: rules.Reject, File: "manifest.json",
+			Message: "the manifest cannot be read: " + err.Error()}}
 	}
 	for _, f := range []struct {
 		name string
 		to   *[]byte
 	}{{importers.ReceiptsFile, &c.Receipts}, {importers.ImportsFile, &c.Ledger}} {
-		b, err := readCampaignFile(root, f.name, maxReadCampaignFile)
+		b, err := readCampaignFile(camp, f.name, maxReadCampaignFile)
 		if err != nil {
-			return c, unreadable(f.name, err.Error())
+			return c, unreadable(f.name, err)
 		}
 		*f.to = b
 	}
@@ -172,93 +195,176 @@ func readImportCampaign(root *os.Root) (stages.ImportCampaign, rules.Findings) {
 	return c, nil
 }
 
+// Caps of the source files an import reads.
+const (
+	maxImportSource = 256 << 20
+	maxTrialOutput  = 4 << 20
+)
+
+// sourceFile is one file a source path stands for.
+type sourceFile struct {
+	shown string                // the name its findings give: the path as given, joined
+	dir   *confined.CampaignDir // the tree it is read from; nil for a file named on the command line
+	name  string                // its name in dir (slash-separated), or its path when dir is nil
+}
+
+func (f sourceFile) read(limit int64) ([]byte, error) {
+	if f.dir == nil {
+		return confined.ReadFile(f.name, limit)
+	}
+	return confined.ReadCampaignFile(f.dir, f.name, limit)
+}
+
 // readImportSources reads every source path. A Codex path may be a
 // directory: every *.jsonl file under it, in name order (a sessions tree).
 // A Harbor path may be a trial directory (its result.json, and the
 // mapping's output_file when it names one), a job directory (every
 // subdirectory holding a result.json, in name order) or a result.json.
-func readImportSources(source string, m *tables.ImportMap, paths []string) ([]stages.ImportSource, error) {
+// A directory is read confined ([confined.CampaignDir]): a symlink
+// leaving it, a FIFO, device or socket where a rollout, a result.json or
+// an output file should be is refused with a finding (path_escapes,
+// file_not_regular), never skipped; a file over its cap is too_large.
+// Other errors (a missing path) are usage errors.
+func readImportSources(source string, m *tables.ImportMap, paths []string) ([]stages.ImportSource, rules.Findings, error) {
 	var out []stages.ImportSource
+	var findings rules.Findings
 	for _, p := range paths {
-		files, err := expandSource(source, p)
+		files, fs, closeDir, err := expandSource(source, p)
 		if err != nil {
-			return nil, usagef("%s source: %v", source, err)
+			return nil, nil, usagef("%s source: %v", source, err)
 		}
+		findings = append(findings, fs...)
 		for _, f := range files {
-			s := stages.ImportSource{Name: f}
-			if source == tables.SourceHarbor && filepath.Base(f) == "result.json" && m.OutputFile != "" {
-				if s.Output, err = readTrialFile(filepath.Dir(f), m.OutputFile); err != nil {
-					return nil, usagef("harbor trial %s: output file: %v", filepath.Dir(f), err)
-				}
+			s := stages.ImportSource{Name: f.shown}
+			s.Data, err = f.read(maxImportSource)
+			if refused := fileRefused(f.shown, err); refused != nil {
+				findings = append(findings, refused...)
+				continue
 			}
-			if s.Data, err = readRegular(f, 256<<20); err != nil {
-				return nil, usagef("%s source: %v", source, err)
+			if err != nil {
+				closeDir()
+				return nil, nil, usagef("%s source: %v", source, err)
+			}
+			if source == tables.SourceHarbor && path.Base(filepath.ToSlash(f.name)) == "result.json" && m.OutputFile != "" {
+				var shown string
+				s.Output, shown, err = readOutputFile(f, m.OutputFile)
+				if refused := fileRefused(shown, err); refused != nil {
+					findings = append(findings, refused...)
+					continue
+				}
+				if err != nil {
+					closeDir()
+					return nil, nil, usagef("harbor trial %s: output file: %v", confined.EscapeName(filepath.Dir(f.shown)), err)
+				}
 			}
 			out = append(out, s)
 		}
+		closeDir()
 	}
-	return out, nil
+	return out, findings, nil
 }
 
-// expandSource lists the files one source path stands for.
-func expandSource(source, p string) ([]string, error) {
+// readOutputFile reads the mapping's output file of the trial whose
+// result.json is f, confined to the trial's directory tree; shown is the
+// name its findings give.
+func readOutputFile(f sourceFile, name string) (data []byte, shown string, err error) {
+	shown = filepath.Join(filepath.Dir(f.shown), filepath.FromSlash(name))
+	if f.dir != nil {
+		data, err = confined.ReadCampaignFile(f.dir, path.Join(path.Dir(f.name), name), maxTrialOutput)
+		return data, shown, err
+	}
+	trial, err := confined.OpenCampaignDir(filepath.Dir(f.name)) // a result.json named on the command line
+	if err != nil {
+		return nil, shown, err
+	}
+	defer trial.Close()
+	data, err = confined.ReadCampaignFile(trial, name, maxTrialOutput)
+	return data, shown, err
+}
+
+// expandSource lists the files one source path stands for, the findings
+// of what a directory holds that cannot be read (a symlink leaving it),
+// and a function closing the directory it opened.
+func expandSource(source, p string) ([]sourceFile, rules.Findings, func(), error) {
+	nothing := func() {}
 	st, err := os.Stat(p)
-	if err != nil || !st.IsDir() {
-		return []string{p}, err
+	if err != nil {
+		return nil, nil, nothing, err
+	}
+	if !st.IsDir() {
+		return []sourceFile{{shown: p, name: p}}, nil, nothing, nil
+	}
+	if source != tables.SourceCodex && source != tables.SourceHarbor {
+		return nil, nil, nothing, fmt.Errorf("%s is a directory; give log files", confined.EscapeName(p))
+	}
+	dir, err := confined.OpenCampaignDir(p)
+	if err != nil {
+		return nil, nil, nothing, err
+	}
+	closeDir := func() { dir.Close() }
+	in := func(name string) sourceFile {
+		return sourceFile{shown: filepath.Join(p, filepath.FromSlash(name)), dir: dir, name: name}
+	}
+	var files []sourceFile
+	var findings rules.Findings
+	escapes := func(name string) {
+		if _, err := dir.Stat(name); errors.Is(err, confined.ErrEscapes) {
+			findings = append(findings, fileRefused(in(name).shown, err)...)
+		}
 	}
 	switch source {
 	case tables.SourceCodex:
-		var files []string
-		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err == nil && d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".jsonl") {
-				files = append(files, path)
+		err = fs.WalkDir(dir, ".", func(name string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil || d.IsDir():
+				return err
+			case strings.HasSuffix(d.Name(), ".jsonl"):
+				files = append(files, in(name)) // read confined: a FIFO or an escaping link is refused
+			case d.Type()&fs.ModeSymlink != 0:
+				escapes(name) // a link out of the tree is refused, never skipped
 			}
-			return err
+			return nil
 		})
-		return files, err
 	case tables.SourceHarbor:
-		if _, err := os.Stat(filepath.Join(p, "result.json")); err == nil {
-			return []string{filepath.Join(p, "result.json")}, nil
+		if _, err := dir.Stat("result.json"); !errors.Is(err, fs.ErrNotExist) {
+			return []sourceFile{in("result.json")}, nil, closeDir, nil // a trial directory
 		}
-		entries, err := os.ReadDir(p)
-		if err != nil {
-			return nil, err
+		var entries []fs.DirEntry
+		if entries, err = dir.ReadDir("."); err != nil {
+			break
 		}
-		var files []string
 		for _, e := range entries {
-			f := filepath.Join(p, e.Name(), "result.json")
-			if st, err := os.Stat(f); e.IsDir() && err == nil && st.Mode().IsRegular() {
-				files = append(files, f)
+			if !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
+				continue
 			}
+			name := e.Name() + "/result.json"
+			switch _, err := dir.Stat(name); {
+			case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+				continue // not a trial directory
+			}
+			files = append(files, in(name)) // read confined: a FIFO, or a trial linked out, is refused
 		}
 		if len(files) == 0 {
-			return nil, fmt.Errorf("%s holds no result.json and no trial directory", p)
+			err = fmt.Errorf("%s holds no result.json and no trial directory", confined.EscapeName(p))
 		}
-		return files, nil
 	}
-	return nil, fmt.Errorf("%s is a directory; give log files", p)
+	if err != nil {
+		dir.Close()
+		return nil, nil, nothing, err
+	}
+	return files, findings, closeDir, nil
 }
 
-// readTrialFile reads a file of a trial directory without leaving it.
-func readTrialFile(dir, name string) ([]byte, error) {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	f, err := root.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return stages.ReadBounded(f, name, 4<<20)
-}
-
-// answerConflicts refuses an answer file that exists with other bytes.
-func answerConflicts(root *os.Root, plan importers.ImportPlan) rules.Findings {
+// answerConflicts refuses an answer file that exists with other bytes,
+// or that the campaign holds as anything but a regular file of its own.
+func answerConflicts(camp *confined.CampaignDir, plan importers.ImportPlan) rules.Findings {
 	var out rules.Findings
 	for _, a := range plan.Answers {
-		old, err := readCampaignFile(root, a.Path, 4<<20)
+		old, err := readCampaignFile(camp, a.Path, maxTrialOutput)
+		if refused := fileRefused(a.Path, err); refused != nil {
+			out = append(out, refused...)
+			continue
+		}
 		if err == nil && (old == nil || bytes.Equal(old, a.Data)) {
 			continue
 		}

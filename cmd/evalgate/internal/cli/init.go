@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -99,9 +100,12 @@ func prefill(files []stages.SkeletonFile, from []string) ([]stages.SkeletonFile,
 		if !ok || !slices.Contains([]string{tables.SourceInspect, tables.SourceCodex, tables.SourceHarbor}, source) {
 			return nil, nil, usagef("--from %q: give SOURCE:FILE with SOURCE inspect, codex or harbor", spec)
 		}
-		sources, err := readImportSources(source, &tables.ImportMap{}, []string{path})
+		sources, refused, err := readImportSources(source, &tables.ImportMap{}, []string{path})
 		if err != nil {
 			return nil, nil, err
+		}
+		if len(refused) > 0 {
+			return nil, nil, usagef("--from: %s", refused[0].Error())
 		}
 		for _, s := range sources {
 			logs = append(logs, stages.LogSource{Source: source, File: s})
@@ -120,7 +124,7 @@ func initDesign(kind, file, id, dir string, reps int64, arms, tasks, prompts []s
 		if len(arms)+len(tasks)+len(prompts) > 0 {
 			return nil, usagef("give --design or --arm/--task/--prompt flags, not both")
 		}
-		data, err := readRegular(file, 1<<20)
+		data, err := confined.ReadFile(file, 1<<20)
 		if err != nil {
 			return nil, usagef("design: %v", err)
 		}
@@ -158,17 +162,25 @@ func initDesign(kind, file, id, dir string, reps int64, arms, tasks, prompts []s
 }
 
 // writeSkeleton creates dir (which must not exist or be empty) and its
-// files.
+// files, every one through the directory's os.Root: a prompt or task ID
+// (from a flag or a design file) that would place a file outside dir, such
+// as "../../x", is refused before anything is created.
 func writeSkeleton(dir string, files []stages.SkeletonFile) error {
+	for _, f := range files {
+		if !filepath.IsLocal(filepath.FromSlash(f.Path)) || path.Clean(f.Path) != f.Path {
+			return usagef("the campaign file %s would lie outside %s: a prompt or task ID is not a plain name", confined.EscapeName(f.Path), confined.EscapeName(dir))
+		}
+	}
 	if err := newCampaignDir(dir, "init"); err != nil {
 		return err
 	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := confined.WriteFileAtomic(p, f.Data, 0o644); err != nil {
+		if err := confined.WriteFileIn(root, filepath.FromSlash(f.Path), f.Data, 0o644); err != nil {
 			return err
 		}
 	}

@@ -75,11 +75,16 @@ func inspectOut(dir string) (outDir, error) {
 
 // checkOutInside refuses an output directory inside the campaign
 // directory: the next run would read its own outputs as campaign files.
+// A campaign given by its manifest file is the manifest's directory.
 func checkOutInside(out string, args []string) error {
 	if len(args) != 1 {
 		return nil
 	}
-	camp, err := realPath(args[0])
+	campDir := args[0]
+	if info, err := os.Stat(campDir); err == nil && !info.IsDir() {
+		campDir = filepath.Dir(campDir)
+	}
+	camp, err := realPath(campDir)
 	if err != nil {
 		return nil // reported when the campaign is opened
 	}
@@ -88,7 +93,7 @@ func checkOutInside(out string, args []string) error {
 		return usagef("--out %s: %v", confined.EscapeName(out), err)
 	}
 	if rel, err := filepath.Rel(camp, o); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
-		return usagef("--out %s is inside the campaign directory %s; write the outputs elsewhere", confined.EscapeName(out), confined.EscapeName(args[0]))
+		return usagef("--out %s is inside the campaign directory %s; write the outputs elsewhere", confined.EscapeName(out), confined.EscapeName(campDir))
 	}
 	return nil
 }
