@@ -1,6 +1,6 @@
 package rules
 
-// Codes of the design and custody of a paired review (rules D3–D7),
+// Codes of the design and custody of a paired review (rules D3–D9),
 // emitted by stages/validate, and by stages/score for a rating frozen
 // before its answer existed.
 const (
@@ -25,6 +25,18 @@ const (
 	// D7 allowances.
 	CodeReservationAboveCeiling Code = "reservation_above_session_ceiling"
 	CodeArmAllowanceUnequal     Code = "arm_output_allowance_unequal"
+
+	// D8 the sample's shape under the paired-review presets.
+	CodeDesignArmsMismatch    Code = "design_arms_mismatch"
+	CodeEvaluationTasksTooFew Code = "evaluation_tasks_too_few"
+	CodeDesignTaskCount       Code = "design_task_count_mismatch"
+	CodeDesignRepetitions     Code = "design_repetitions_mismatch"
+	CodeDesignRepositories    Code = "design_repositories_mismatch"
+	CodeDesignCategories      Code = "design_categories_mismatch"
+
+	// D9 counterbalanced order.
+	CodeDesignOrderUnbalanced Code = "design_order_unbalanced"
+	CodeDesignOrderOneSided   Code = "design_order_one_sided"
 )
 
 var designCodes = []CodeDoc{
@@ -40,4 +52,12 @@ var designCodes = []CodeDoc{
 	{CodePromptNamedInstruction, "validate", "D6", "The draft or the ordinary review is given another role instruction than its named one (the contract's Draft D or Ordinary review A text)."},
 	{CodeReservationAboveCeiling, "validate", "D7", "A recorded reservation reserves more input or output tokens than the session ceiling allows."},
 	{CodeArmAllowanceUnequal, "validate", "D7", "The two reviews of a repetition reserved different output allowances."},
+	{CodeDesignArmsMismatch, "validate", "D8", "A paired review judged by a contract preset does not have the contract's two arms, the ordinary review A first and the reconciliation review B second."},
+	{CodeEvaluationTasksTooFew, "validate", "D8", "A paired review judged by paired-review-evaluation-v1 has fewer than eight evaluation tasks: the contract stops without an evaluation claim (no verdict), and no smaller sample is judged."},
+	{CodeDesignTaskCount, "validate", "D8", "A paired review judged by a contract preset has more than eight evaluation tasks (or some, but fewer than eight, under the round-2 preset), or under the evaluation preset other than four development tasks."},
+	{CodeDesignRepetitions, "validate", "D8", "A paired review judged by a contract preset runs its evaluation tasks other than three repetitions, or its development tasks other than two rounds."},
+	{CodeDesignRepositories, "validate", "D8", "A paired review judged by a contract preset does not draw its evaluation tasks from four repositories with two tasks each, or its development tasks from two further repositories (none an evaluation repository) with two tasks each."},
+	{CodeDesignCategories, "validate", "D8", "A paired review judged by a contract preset does not have two evaluation tasks of each of the four categories (behaviour explanation, change impact, correctness boundary, explicit uncertainty)."},
+	{CodeDesignOrderUnbalanced, "validate", "D9", "The schedule of a paired review judged by a contract preset does not run half of its evaluation pairs A-first and half B-first (12 and 12 of 24)."},
+	{CodeDesignOrderOneSided, "validate", "D9", "The schedule of a paired review judged by a contract preset runs an evaluation task in one order only: every task runs in both orders across its repetitions."},
 }

@@ -24,6 +24,7 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 	v.promptParts()
 	v.findings = append(v.findings, ProviderFindings(&c.Manifest)...)
 	v.findings = append(v.findings, systemDesignFindings(&c.Manifest)...)
+	v.findings = append(v.findings, pairedDesignFindings(&c.Manifest)...)
 	v.findings = append(v.findings, DevelopmentFindings(&c.Manifest)...)
 	if c.Manifest.Kind == rules.KindSystemComparison {
 		v.runSystems()
