@@ -74,7 +74,9 @@ func TestPairedDesign(t *testing.T) {
 		}, []rules.Code{rules.CodeDesignTaskCount, rules.CodeDesignRepositories, rules.CodeDesignCategories}},
 		{"T4 moved to tallybucket (3 and 1 tasks)", green, func(_ *testing.T, m *tables.Manifest) { m.Design.Tasks[3].Repository = "tallybucket" },
 			[]rules.Code{rules.CodeDesignRepositories}},
-		{"T2 a behaviour explanation (3 and 1)", green, func(_ *testing.T, m *tables.Manifest) { m.Design.Tasks[1].Category = tables.CategoryBehaviorExplanation },
+		{"T2 a behaviour explanation (3 and 1)", green, func(_ *testing.T, m *tables.Manifest) {
+			m.Design.Tasks[1].Category = tables.CategoryBehaviorExplanation
+		},
 			[]rules.Code{rules.CodeDesignCategories}},
 		{"two repetitions", green, func(_ *testing.T, m *tables.Manifest) { m.Design.Repetitions = 2 },
 			[]rules.Code{rules.CodeDesignRepetitions}},
