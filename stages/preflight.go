@@ -42,6 +42,7 @@ func Preflight(fsys fs.FS, name string) *PreflightResult {
 		findings = append(findings, validate.PromptParts(c)...)
 	}
 	findings = append(findings, validate.ProviderFindings(&c.Manifest)...)
+	findings = append(findings, validate.Design(&c.Manifest)...) // the design is the contract's before the first dispatch (rules D8, D9, P3, G8)
 	return finishPreflight(items, findings)
 }
 

@@ -59,6 +59,14 @@ const (
 // contractCategories are the four task categories of contract #741 §3.
 var contractCategories = []string{tables.CategoryBehaviorExplanation, tables.CategoryChangeImpact, tables.CategoryCorrectnessBoundary, tables.CategoryExplicitUncertainty}
 
+// Design applies the design rules to a manifest alone, as run, validate,
+// preflight and admit do: a paired review's design under the contract's
+// presets (rules D8 and D9), a system comparison's (rule P3) and the
+// development flow's rounds and revision (rule G8).
+func Design(m *tables.Manifest) rules.Findings {
+	return slices.Concat(pairedDesignFindings(m), systemDesignFindings(m), DevelopmentFindings(m))
+}
+
 // pairedDesignFindings checks a paired review judged by one of the
 // contract's presets against the contract's design, every difference at
 // once.

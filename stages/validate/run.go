@@ -23,9 +23,7 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 	v.findings = append(v.findings, Policy(c)...)
 	v.promptParts()
 	v.findings = append(v.findings, ProviderFindings(&c.Manifest)...)
-	v.findings = append(v.findings, systemDesignFindings(&c.Manifest)...)
-	v.findings = append(v.findings, pairedDesignFindings(&c.Manifest)...)
-	v.findings = append(v.findings, DevelopmentFindings(&c.Manifest)...)
+	v.findings = append(v.findings, Design(&c.Manifest)...)
 	if c.Manifest.Kind == rules.KindSystemComparison {
 		v.runSystems()
 		return v.finish()
