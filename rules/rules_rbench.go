@@ -15,6 +15,10 @@ type RuleQuote struct {
 // document order.
 func RuleQuotes() []RuleQuote { return slices.Clone(ruleQuotes) }
 
+// RateIntervalMethodName is the reviewer benchmark's interval method, as
+// tables.RateIntervalMethod writes it (rules imports no table package).
+const RateIntervalMethodName = "expanded_percentile_cr1_t_hull"
+
 var ruleQuotes = []RuleQuote{
 	{"G6", "Use one stable ID per issue within an immutable review.",
 		[]string{string(CodeRbenchFindingIDRepeated), "status contract_violation", string(GateRbContract)}},
@@ -51,6 +55,10 @@ var ruleQuotes = []RuleQuote{
 		[]string{"metrics blocking_on_provisional_clean, detection_on_provisional"}},
 	{"G6", "Benchmark labels and lineage variants cannot leak into reviewer inputs or splits.",
 		[]string{string(CodeRbenchLabelInInput) + " (normalised: case, whitespace, punctuation, sentences and clauses)", string(CodeRbenchLineageSplits)}},
+	{"G6", "Compute uncertainty by resampling task families while retaining variants and repeated runs together.",
+		[]string{"table intervals (exploratory, per split, profile and model stratum; method " + RateIntervalMethodName + ")"}},
+	{"G6", "Twenty families provide a pilot signal, not a precise production accuracy claim.",
+		[]string{"table intervals: no bounds where the method's coverage is untested (status coverage_untested_families, coverage_untested_extreme_rate)"}},
 	{"I8", "Each family has one independently audited clean task and two separate variants, each introducing exactly one defect.",
 		[]string{string(CodeRbenchCaseInvalid), string(CodeRbenchVariantNotOneDefect)}},
 	{"I8", "Mutation fixtures prove the intended one-defect change; both clean and defective cases are tested.",

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -330,3 +331,33 @@ func (b *Benchmark) Case(id string) *Case {
 	}
 	return nil
 }
+
+// The reviewer benchmark's exploratory rate intervals (stages/intervals):
+// one interval per statistic and scope, by one method, and only where the
+// method's coverage is tested.
+const (
+	// RateIntervalMethod is the hull of the expanded percentile and the
+	// cluster t interval: the lower of their lower bounds to the higher of
+	// their upper bounds, both clipped to the statistic's range.
+	RateIntervalMethod = rules.RateIntervalMethodName
+	// RateCoverageUntestedFamilies: the rate is carried by a number of
+	// families at which the coverage simulation did not run; no bounds.
+	RateCoverageUntestedFamilies = "coverage_untested_families"
+	// RateCoverageUntestedExtreme: a rate (not a difference) estimated
+	// outside [RateCoverageLo, RateCoverageHi], where the simulation does
+	// not establish the method's coverage; no bounds.
+	RateCoverageUntestedExtreme = "coverage_untested_extreme_rate"
+	// RateScopeAll is the split of a scope over every split.
+	RateScopeAll = "all"
+	// The estimates between which a rate's coverage is tested.
+	RateCoverageLo = 0.1
+	RateCoverageHi = 0.9
+)
+
+// RateCoverageFamilies are the family counts at which the intervals
+// stage's coverage test establishes the rate interval's coverage (at least
+// 0.92): the protocol's pilot (20 families frozen 10/5/5 into
+// development, selection and final) and the embedded example (the same,
+// and 19 and 9 families for blocking on clean, whose one provisional clean
+// case leaves its family out of the audited rate).
+var RateCoverageFamilies = []int{5, 9, 10, 19, 20}

@@ -149,7 +149,7 @@ type Decision struct {
 type Interval struct {
 	Statistic             string   `parquet:"statistic,dict"`           // the statistic, e.g. macro_median_r
 	Arm                   string   `parquet:"arm,dict"`                 // the arm the statistic is about
-	Method                string   `parquet:"method,dict"`              // family_bootstrap_expanded_percentile, cr1_t or family_bootstrap_percentile; the primary column marks the one the switch rule picks
+	Method                string   `parquet:"method,dict"`              // family_bootstrap_expanded_percentile, cr1_t or family_bootstrap_percentile, the primary column marking the one the switch rule picks; a reviewer benchmark's one row per rate and scope: expanded_percentile_cr1_t_hull
 	Status                string   `parquet:"status,dict"`              // ok, or why no interval is given
 	Estimate              *float64 `parquet:"estimate,optional"`        // the point estimate; null when undefined
 	Lo                    *float64 `parquet:"lo,optional"`              // lower bound; null when not given
@@ -176,4 +176,6 @@ type Interval struct {
 	SmallGFlag            string   `parquet:"small_g_flag,dict"`        // none, few_families (G<10), very_few_families (G≤4)
 	Primary               bool     `parquet:"primary"`                  // this row's method is the primary interval at its G: cluster t below 6 families, expanded percentile from 6 on
 	Clipped               bool     `parquet:"clipped"`                  // a bound fell outside the statistic's range (fraction [0,1], difference [−1,1], ratio ≥ 0) and was moved onto it
+	Split                 string   `parquet:"split,dict"`               // reviewer benchmark: the split the rate is over (all, development, selection, final); empty for other kinds
+	Model                 string   `parquet:"model,dict"`               // reviewer benchmark: the model stratum the rate is over; empty for other kinds
 }

@@ -38,6 +38,18 @@ func TestReviewerBenchmarkReportCounts(t *testing.T) {
 	}
 	outs["pilot"] = pilot
 	_, outs["replaced"] = runNamedDefect(t, "an attempt replaced after a platform outage")
+	withIntervals := t.TempDir()
+	if code, _, stderr := evalgate(t, "run", "--example", "reviewer-benchmark", "--out", withIntervals); code != 0 {
+		t.Fatalf("run the example with intervals: exit %d\n%s", code, stderr)
+	}
+	outs["example with intervals"] = withIntervals
+	// Every family count of the example's scopes is one the coverage
+	// simulation ran at (intervals.CoverageFamilies).
+	for _, iv := range readTable[tables.Interval](t, withIntervals, "intervals") {
+		if iv.Status == tables.RateCoverageUntestedFamilies {
+			t.Errorf("the example's %s %s (%s, %s) has %d families, at which the coverage is untested", iv.Statistic, iv.Contrast, iv.Split, iv.Model, iv.NFamilies)
+		}
+	}
 	for name, out := range outs {
 		t.Run(name, func(t *testing.T) { checkReportCounts(t, out) })
 	}
@@ -121,6 +133,7 @@ func checkReportCounts(t *testing.T, out string) {
 	}
 	checkMetricCells(t, plain, reviews, metrics)
 	checkLedgerRows(t, plain, ledger)
+	checkIntervalCells(t, plain, reviews)
 	candidate := 0
 	for _, r := range reviews {
 		if r.Profile == "candidate" {
@@ -263,5 +276,70 @@ func checkLedgerRows(t *testing.T, lines []string, ledger []tables.LedgerEntry) 
 	}
 	if seen != len(by) {
 		t.Errorf("%d ledger rows on the page, the ledger has %d roles and a total", seen, len(by))
+	}
+}
+
+// checkIntervalCells checks the families and attempts of every row of the
+// exploratory interval table, when the page has one, against the reviews
+// table: the scope's eligible attempts of the rate's profile (audited
+// variants for detection, audited clean cases for blocking, every
+// scheduled attempt for decision coverage; the candidate's for a
+// difference) and the distinct families among them. A row whose scope
+// has such attempts must not show 0 of them.
+func checkIntervalCells(t *testing.T, lines []string, reviews []tables.ReviewRow) {
+	t.Helper()
+	const head = "| split | model | statistic | contrast | estimate | interval | families | attempts | note |"
+	start := slices.Index(lines, head)
+	if start < 0 {
+		if slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "## Exploratory intervals") }) &&
+			!slices.Contains(lines, "No interval was computed.") {
+			t.Error("report.md has intervals but not the reviewer benchmark's interval table")
+		}
+		return
+	}
+	rows := 0
+	for _, l := range lines[start+2:] {
+		if !strings.HasPrefix(l, "| ") {
+			break
+		}
+		cells := strings.Split(strings.Trim(l, "| "), " | ")
+		if len(cells) != 9 {
+			t.Errorf("interval row %q has %d cells", l, len(cells))
+			continue
+		}
+		rows++
+		split, model, stat, contrast := cells[0], cells[1], cells[2], cells[3]
+		profile, _, _ := strings.Cut(contrast, "-") // candidate-baseline: the candidate's attempts
+		families := map[string]bool{}
+		attempts := 0
+		for _, r := range reviews {
+			if r.Model != model || r.Profile != profile || (split != "all" && r.Split != split) {
+				continue
+			}
+			eligible := false
+			switch strings.TrimSuffix(stat, ".diff") {
+			case "rbench.detection":
+				eligible = r.CaseKind == tables.CaseVariant && r.Label == tables.LabelAudited
+			case "rbench.blocking_on_clean":
+				eligible = r.CaseKind == tables.CaseClean && r.Label == tables.LabelAudited
+			case "rbench.decision_coverage":
+				eligible = true
+			default:
+				t.Errorf("interval row of an unknown statistic %q", stat)
+			}
+			if eligible {
+				attempts++
+				families[r.Family] = true
+			}
+		}
+		if cells[6] != fmt.Sprint(len(families)) || cells[7] != fmt.Sprint(attempts) {
+			t.Errorf("interval row %q: families %s, attempts %s; the reviews table has %d and %d", l, cells[6], cells[7], len(families), attempts)
+		}
+		if (cells[5] == "none") == (cells[8] == "—" || strings.HasPrefix(cells[8], "a bound clipped")) {
+			t.Errorf("interval row %q: an interval needs no reason and a missing one needs its reason", l)
+		}
+	}
+	if rows == 0 {
+		t.Error("report.md has an empty interval table")
 	}
 }

@@ -100,7 +100,7 @@ func forestPlot(unit string, rows []scorecard.IntervalResult, gates []scorecard.
 			lo, hi = math.Min(lo, ref.value), math.Max(hi, ref.value)
 		}
 		// The statistic and contrast on one line, the method on the next.
-		labels[i] = append(wrapLabel(r.Statistic+" "+r.Contrast, forestLabelRune), wrapLabel(r.Method, forestLabelRune)...)
+		labels[i] = append(wrapLabel(r.ScopedStatistic()+" "+r.Contrast, forestLabelRune), wrapLabel(r.Method, forestLabelRune)...)
 	}
 	origin, originLabel, hasOrigin := unitOrigin(unit)
 	if hasOrigin {
@@ -137,7 +137,7 @@ func forestPlot(unit string, rows []scorecard.IntervalResult, gates []scorecard.
 				"gate "+ref.gate+" threshold "+ref.threshold+" (the gate reads the point value)")
 		}
 		p.line(x(*r.Lo), cy, x(*r.Hi), cy, "ci")
-		name := r.Statistic + " " + r.Contrast + " · " + r.Method
+		name := r.ScopedStatistic() + " " + r.Contrast + " · " + r.Method
 		summary := scorecard.Bound(r.Estimate) + " [" + scorecard.Bound(r.Lo) + ", " + scorecard.Bound(r.Hi) + "]"
 		p.circle(x(*r.Estimate), cy, 4, "est", name+": "+summary)
 		if r.Clipped {

@@ -91,7 +91,10 @@ type htmlPage struct {
 	Intervals    scorecard.Intervals
 	ForestPlots  []template.HTML
 	IntervalRows htmlTable
-	Benchmark    *benchmarkSection // reviewer benchmark only (rbench.go)
+	// IntervalIntro is a reviewer benchmark's text above its intervals:
+	// the method and where its coverage is tested.
+	IntervalIntro string
+	Benchmark     *benchmarkSection // reviewer benchmark only (rbench.go)
 }
 
 // Render renders report.html from the scorecard and the tables, in the
@@ -149,6 +152,7 @@ func Write(w io.Writer, sc scorecard.Scorecard, s *tables.Set) error {
 	p.Findings, p.MoreFindings = findingLines(s.Rejections)
 	if p.Benchmark != nil { // its own gates, and no paired-review section (rbench.go); its counts are completionLines'
 		p.Gates = p.Benchmark.Gates
+		p.IntervalRows, p.IntervalIntro = p.Benchmark.Intervals, p.Benchmark.IntervalIntro
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if err := pageTemplate.Execute(bw, p); err != nil {

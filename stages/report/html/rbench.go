@@ -24,6 +24,10 @@ type benchmarkSection struct {
 	Ledger     string
 	LedgerRole htmlTable // the ledger by role
 	Gates      htmlTable // the page's gates, each compared difference beside its threshold
+	// Intervals is one row per rate and scope, the interval or why none;
+	// IntervalIntro the text above it.
+	Intervals     htmlTable
+	IntervalIntro string
 }
 
 func reviewerBenchmark(sc scorecard.Scorecard) *benchmarkSection {
@@ -55,6 +59,12 @@ func reviewerBenchmark(sc scorecard.Scorecard) *benchmarkSection {
 	for _, r := range rows {
 		s.Gates.Rows = append(s.Gates.Rows, cells(r...))
 	}
+	header, rows = scorecard.BenchmarkIntervalTable(sc.Intervals.Rows)
+	s.Intervals = htmlTable{Caption: "One interval per rate and scope, where its coverage is tested (no pass or fail: intervals never gate)", Header: header}
+	for _, r := range rows {
+		s.Intervals.Rows = append(s.Intervals.Rows, cells(r...))
+	}
+	s.IntervalIntro = plainText(scorecard.BenchmarkIntervalIntro())
 	return s
 }
 

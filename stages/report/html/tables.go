@@ -100,7 +100,7 @@ func intervalTable(rows []scorecard.IntervalResult) htmlTable {
 			"families", "small-G flag", "resamples", "seed"},
 	}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, cells(r.Statistic, cmp.Or(r.Contrast, r.Arm), r.Method, scorecard.YesNo(r.Primary), r.Status,
+		t.Rows = append(t.Rows, cells(r.ScopedStatistic(), cmp.Or(r.Contrast, r.Arm), r.Method, scorecard.YesNo(r.Primary), r.Status,
 			scorecard.Bound(r.Estimate), scorecard.Bound(r.Lo), scorecard.Bound(r.Hi), scorecard.YesNo(r.Clipped), scorecard.Bound(r.Level),
 			scorecard.Int(r.NFamilies), r.SmallGFlag, scorecard.Int(r.Resamples), r.Seed))
 	}

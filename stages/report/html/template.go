@@ -121,7 +121,8 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 {{end}}<h2 id="intervals">Exploratory intervals (do not gate)</h2>
 <div class="exploratory">
 <p>Label: {{.Intervals.Label}}. Gate effect: {{.Intervals.GateEffect}}. These intervals never change a gate or the decision.</p>
-{{if .Intervals.Rows}}{{range .ForestPlots}}<div class="scroll">{{.}}</div>
+{{if .IntervalIntro}}<p>{{.IntervalIntro}}</p>
+{{end}}{{if .Intervals.Rows}}{{range .ForestPlots}}<div class="scroll">{{.}}</div>
 {{end}}{{.IntervalRows.HTML}}{{else}}<p>No interval was computed.</p>
 {{end}}</div>
 </body>

@@ -67,7 +67,21 @@ func writeBenchmarkPage(b *bufio.Writer, sc *scorecard.Scorecard, s *tables.Set)
 	writeReviewerBenchmark(b, sc)
 	writeCeilings(b, sc.Ceilings, currency)
 	writeFindings(b, s.Rejections)
-	writeIntervals(b, sc.Intervals)
+	writeBenchmarkIntervals(b, sc.Intervals)
+}
+
+// writeBenchmarkIntervals writes a reviewer benchmark's exploratory
+// intervals: one row per rate and scope, the interval or why none.
+func writeBenchmarkIntervals(b *bufio.Writer, iv scorecard.Intervals) {
+	b.WriteString("## Exploratory intervals (do not gate)\n\n")
+	fmt.Fprintf(b, "Label: %s. Gate effect: %s. These intervals never change a gate or the decision.\n\n", iv.Label, iv.GateEffect)
+	if len(iv.Rows) == 0 {
+		b.WriteString("No interval was computed.\n")
+		return
+	}
+	b.WriteString(escapeMarkdown(scorecard.BenchmarkIntervalIntro()) + "\n\n")
+	header, rows := scorecard.BenchmarkIntervalTable(iv.Rows)
+	writeCells(b, header, rows)
 }
 
 // writeCells writes a table of plain cells, each escaped.

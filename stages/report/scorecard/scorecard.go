@@ -153,6 +153,11 @@ type IntervalResult struct {
 	SmallGFlag            string   `json:"small_g_flag"`
 	Primary               bool     `json:"primary"` // the primary interval at this G (cluster t below 6 families, expanded percentile from 6)
 	Clipped               bool     `json:"clipped"` // a bound was moved onto the statistic's range ([0,1] for a fraction)
+	// Split and Model are a reviewer benchmark's scope of the rate (split
+	// all, development, selection or final; one model stratum); absent for
+	// other kinds.
+	Split string `json:"split,omitzero"`
+	Model string `json:"model,omitzero"`
 }
 
 // Build summarises the tables of s and formats the aggregate stage's
@@ -279,7 +284,7 @@ func buildIntervals(rows []tables.Interval) Intervals {
 			Contrast: r.Contrast, Unit: r.Unit, QuantileRule: r.QuantileRule,
 			PLower: finite(r.PLower), BootSE: finite(r.BootSE), NTasks: r.NTasks, NRuns: r.NRuns,
 			NTasksDroppedUnpaired: r.NTasksDroppedUnpaired, NUndefinedResamples: r.NUndefinedResamples,
-			SmallGFlag: r.SmallGFlag, Primary: r.Primary, Clipped: r.Clipped,
+			SmallGFlag: r.SmallGFlag, Primary: r.Primary, Clipped: r.Clipped, Split: r.Split, Model: r.Model,
 		})
 	}
 	return out
