@@ -404,6 +404,10 @@ func decodeSpoolBlock[T any](d *blockDecoder, c *rowCodec, rows []T) []T {
 	}
 	packed := d.chunk[n : n+int(size)]
 	d.chunk = d.chunk[n+int(size):]
+	if !plausibleBlock(packed) {
+		d.err = errSpoolCodec
+		return nil
+	}
 	block, err := d.codec.Decode(d.block[:0], packed)
 	if err != nil {
 		d.err = fmt.Errorf("%w: %v", errSpoolCodec, err)
@@ -434,6 +438,18 @@ func decodeSpoolBlock[T any](d *blockDecoder, c *rowCodec, rows []T) []T {
 		return nil
 	}
 	return rows
+}
+
+// plausibleBlock reports whether a compressed block's stated length is
+// one its bytes could decode to, checked before the decoder allocates it:
+// Snappy states the decoded length first (a uvarint the decoder allocates
+// at once, up to 4 GiB), and its densest element, a copy of 64 bytes, takes
+// 3 bytes, so a block the encoder wrote decodes to at most 64/3 bytes per
+// byte after the length. A damaged chunk stating more is refused without
+// allocating it.
+func plausibleBlock(packed []byte) bool {
+	stated, n := binary.Uvarint(packed)
+	return n > 0 && stated <= uint64(len(packed)-n)*64/3
 }
 
 func (d *blockDecoder) uvarint() uint64 {

@@ -1,9 +1,11 @@
 package spool
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -197,12 +199,60 @@ type citationRow struct {
 	Code       string
 }
 
+// allocated is how many bytes of the heap f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// decodeBound is the most a chunk of n bytes may make the decoder of
+// citationRow allocate, whatever its bytes: a block decodes to at most 64/3
+// bytes per compressed byte (plausibleBlock), its strings copy at most that
+// many, and each list element (16 bytes) takes at least one byte of it;
+// 64 KiB of slack for the decoder's own values and the runtime.
+func decodeBound(n int) uint64 { return 64<<10 + 1024*uint64(n) }
+
+// statedChunk is a chunk of one block whose Snappy header states a decoded
+// length of stated bytes, followed by a few bytes of literal.
+func statedChunk(stated uint64) []byte {
+	packed := binary.AppendUvarint(nil, stated)
+	packed = append(packed, 0x1c, 'r', 'o', 'w', 's', '!', '!', '!', '!') // a literal of 8 bytes
+	return append(binary.AppendUvarint(nil, uint64(len(packed))), packed...)
+}
+
+// TestSpoolCodecStatedLength: a damaged chunk of a few bytes whose block
+// states a decoded length of gigabytes is an error without allocating
+// them (a fuzzed chunk of 55 bytes once made the decoder allocate 3.5 GB);
+// a stated length the bytes could hold is decoded.
+func TestSpoolCodecStatedLength(t *testing.T) {
+	c, _ := codecOf[citationRow]()
+	buf := make([]citationRow, spoolBlockRows)
+	for _, stated := range []uint64{3_500_000_000, 1 << 32, 1 << 20, 193} {
+		chunk := statedChunk(stated)
+		d := &blockDecoder{chunk: chunk}
+		if n := allocated(func() { decodeSpoolBlock(d, c, buf) }); n > decodeBound(len(chunk)) {
+			t.Errorf("a %d-byte chunk stating %d bytes allocated %d bytes", len(chunk), stated, n)
+		}
+		if !errors.Is(d.err, errSpoolCodec) {
+			t.Errorf("a chunk stating %d bytes: err %v, want errSpoolCodec", stated, d.err)
+		}
+	}
+	if !plausibleBlock(statedChunk(192)[1:]) || plausibleBlock(statedChunk(193)[1:]) { // 9 bytes after the length: 9 × 64/3 = 192
+		t.Errorf("the bound is not 64/3 bytes per compressed byte after the stated length")
+	}
+}
+
 // FuzzSpoolChunk: rows built from the input come back exactly (the oracle
 // is the rows encoded), and the input itself taken as a chunk decodes or
-// fails without a panic.
+// fails without a panic and without allocating more than decodeBound of
+// its length.
 func FuzzSpoolChunk(f *testing.F) {
 	f.Add([]byte("s0001\x00E1\x00p"), int64(3), true)
 	f.Add([]byte{0xff, 0x01, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, int64(-1), false)
+	f.Add(statedChunk(3_500_000_000), int64(0), false)
 	f.Fuzz(func(t *testing.T, data []byte, n int64, valid bool) {
 		parts := strings.Split(string(data), "\x00")
 		rows := make([]citationRow, 1+len(data)%600)
@@ -228,7 +278,11 @@ func FuzzSpoolChunk(f *testing.F) {
 			t.Fatalf("rows did not come back: err %v, %d of %d rows", d.err, len(got), len(rows))
 		}
 		d = &blockDecoder{chunk: data}
-		for decodeSpoolBlock(d, c, buf) != nil {
+		if n := allocated(func() {
+			for decodeSpoolBlock(d, c, buf) != nil {
+			}
+		}); n > decodeBound(len(data)) {
+			t.Fatalf("a %d-byte chunk made the decoder allocate %d bytes", len(data), n)
 		}
 	})
 }
