@@ -10,7 +10,7 @@ FUZZTIME ?= 10s
 FUZZMINIMIZETIME ?= 5s
 GOFILES  := $(shell git ls-files '*.go' 2>/dev/null)
 
-.PHONY: build test controls update example fuzz bench bench-scale generate interop chromium
+.PHONY: build test controls update example fuzz bench bench-scale profile generate interop chromium
 
 build:
 	$(GO) build -o evalgate ./cmd/evalgate
@@ -98,3 +98,29 @@ bench-scale: interop
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	$(GO) build -o "$$tmp/evalgate" ./cmd/evalgate && \
 	/usr/bin/python3 bench/scale.py "$$tmp/evalgate" "$$tmp" $(BENCH_SIZES)
+
+# profile writes Go CPU and allocation profiles of evalgate run on the
+# paired-review campaigns of PROFILE_SIZES sessions (evalgate synth, 5%
+# model faults, seed 741) into PROFILE_DIR, and prints each stage's CPU
+# (the CPU profile's samples are labelled by stage: go tool pprof -tags),
+# the functions with the most CPU and those that allocate most. The
+# campaigns are written to a temporary directory, removed afterwards.
+PROFILE_SIZES ?= 10000 100000
+PROFILE_DIR   ?= profile
+
+profile:
+	@mkdir -p $(PROFILE_DIR); tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) build -o $(PROFILE_DIR)/evalgate ./cmd/evalgate || exit 1; \
+	for n in $(PROFILE_SIZES); do \
+	  $(PROFILE_DIR)/evalgate synth --kind paired-review --sessions $$n --seed 741 --faults 0.05 --out "$$tmp/c$$n" || exit 1; \
+	  /usr/bin/time -f "evalgate run of $$n sessions: %e s wall, %U s user, %S s system, %M kB peak RSS" \
+	    $(PROFILE_DIR)/evalgate run "$$tmp/c$$n" --out "$$tmp/o$$n" \
+	    --cpuprofile $(PROFILE_DIR)/cpu-$$n.pprof --memprofile $(PROFILE_DIR)/mem-$$n.pprof >/dev/null || exit 1; \
+	  echo "== $$n sessions: CPU by stage ($(PROFILE_DIR)/cpu-$$n.pprof)"; \
+	  $(GO) tool pprof -tags $(PROFILE_DIR)/evalgate $(PROFILE_DIR)/cpu-$$n.pprof 2>/dev/null | grep -v '^ *$$'; \
+	  echo "== $$n sessions: most CPU, cumulative"; \
+	  $(GO) tool pprof -top -cum -nodecount 40 $(PROFILE_DIR)/evalgate $(PROFILE_DIR)/cpu-$$n.pprof 2>/dev/null | tail -n +6; \
+	  echo "== $$n sessions: most bytes allocated ($(PROFILE_DIR)/mem-$$n.pprof)"; \
+	  $(GO) tool pprof -sample_index=alloc_space -top -nodecount 25 $(PROFILE_DIR)/evalgate $(PROFILE_DIR)/mem-$$n.pprof 2>/dev/null | tail -n +5; \
+	  rm -rf "$$tmp/c$$n" "$$tmp/o$$n"; \
+	done

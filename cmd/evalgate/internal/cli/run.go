@@ -20,6 +20,7 @@ type runOptions struct {
 	json          bool
 	skipIntervals bool
 	force         bool
+	profile       *profiler // the hidden --cpuprofile and --memprofile
 	// failOnDecision makes a judged campaign whose decision is not
 	// advance exit 1 (--fail-on decision), for a CI job that gates on it.
 	failOnDecision bool
@@ -85,6 +86,7 @@ evalgate did not write, and replaces another campaign's outputs only with
 	_ = cmd.Flags().SetAnnotation("fail-on", ownCompletion, []string{"true"})
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{failOnDecision}, cobra.ShellCompDirectiveNoFileComp))
 	opts.progress = progressFlag(cmd, stderr)
+	opts.profile = profileFlags(cmd)
 	return cmd
 }
 
@@ -118,8 +120,13 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 	if err := checkOutInside(opts.out, args); err != nil {
 		return err
 	}
+	if err := opts.profile.start(); err != nil {
+		return err
+	}
+	defer opts.profile.stop()
 	fsys, stage, finish := watch(opts.progress(), stderr, args, fsys)
 	defer finish()
+	stage = opts.profile.stage(stage)
 	res := stages.Run(fsys, name, stages.Options{SkipIntervals: opts.skipIntervals, Progress: stage, ReleaseInputs: true}) // only the report follows
 	if res.Err != nil {
 		finish()
@@ -132,6 +139,9 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 	}
 	err = writeOutputs(stderr, opts, name, res)
 	finish()
+	if err == nil {
+		err = opts.profile.stop()
+	}
 	if err != nil {
 		return err
 	}
