@@ -52,11 +52,17 @@ func orderCitations(a, b citation) int {
 	return cmp.Or(cmp.Compare(a.SessionID, b.SessionID), cmp.Compare(a.Index, b.Index))
 }
 
-// bothStores runs test with a spool's chunks in memory and in a temporary
-// file from the first chunk on (chunks moved to the file after a few are
-// tested in file_test.go); test makes its spools with newSpool.
+// chunk is the chunk size of the spools bothStores makes: small, so that
+// a few thousand rows make many chunks (TestSpoolDefaultChunk covers
+// spool.ChunkRows itself).
+const chunk = 1000
+
+// bothStores runs test with a spool's chunks of chunk rows in memory and
+// in a temporary file from the first chunk on (chunks moved to the file
+// after a few are tested in file_test.go); test makes its spools with
+// newSpool.
 func bothStores(t *testing.T, test func(t *testing.T, newSpool func() *spool.Spool[citation])) {
-	for name, c := range map[string]spool.Config{"memory": {FileAfter: 1 << 62}, "file": {FileAfter: -1}} {
+	for name, c := range map[string]spool.Config{"memory": {ChunkRows: chunk, FileAfter: 1 << 62}, "file": {ChunkRows: chunk, FileAfter: -1}} {
 		t.Run(name, func(t *testing.T) {
 			test(t, func() *spool.Spool[citation] { return spool.NewWith(orderCitations, c) })
 		})
@@ -65,10 +71,10 @@ func bothStores(t *testing.T, test func(t *testing.T, newSpool func() *spool.Spo
 
 // TestSpoolEqualsStableSort: All gives what a stable sort of every added
 // row gives, at 0 rows, within one chunk, at a chunk boundary and across
-// many chunks (200,000 rows: 13 chunks).
+// many chunks (13,007 rows: 14 chunks, the last one short).
 func TestSpoolEqualsStableSort(t *testing.T) {
 	bothStores(t, func(t *testing.T, newSpool func() *spool.Spool[citation]) {
-		for _, n := range []int{0, 1, 1000, spool.ChunkRows, spool.ChunkRows + 1, 200_000} {
+		for _, n := range []int{0, 1, chunk - 1, chunk, chunk + 1, 13*chunk + 7} {
 			t.Run(fmt.Sprint(n), func(t *testing.T) {
 				rows := spoolRows(n)
 				sp := newSpool()
@@ -99,7 +105,7 @@ func TestSpoolEqualsStableSort(t *testing.T) {
 // order added.
 func TestSpoolAddAfterAll(t *testing.T) {
 	bothStores(t, func(t *testing.T, newSpool func() *spool.Spool[citation]) {
-		rows := spoolRows(3*spool.ChunkRows + 5)
+		rows := spoolRows(3*chunk + 5)
 		sp := newSpool()
 		sp.Add(rows[:100]...)
 		sp.Collect()
@@ -123,7 +129,7 @@ func TestSpoolAddAfterAll(t *testing.T) {
 // still iterates in full afterwards.
 func TestSpoolEarlyBreak(t *testing.T) {
 	bothStores(t, func(t *testing.T, newSpool func() *spool.Spool[citation]) {
-		rows := spoolRows(2*spool.ChunkRows + 3)
+		rows := spoolRows(2*chunk + 3)
 		sp := newSpool()
 		sp.Add(rows...)
 		k := 0
@@ -143,17 +149,17 @@ func TestSpoolEarlyBreak(t *testing.T) {
 // stable order, and a small spool is left as it is.
 func TestSpoolCompact(t *testing.T) {
 	bothStores(t, func(t *testing.T, newSpool func() *spool.Spool[citation]) {
-		rows := spoolRows(3*spool.ChunkRows + 5)
+		rows := spoolRows(3*chunk + 5)
 		sp := newSpool()
 		sp.Compact() // empty: nothing to do
 		sp.Add(rows[:100]...)
 		sp.Compact() // no chunk yet: stays as values
-		sp.Add(rows[100:spool.ChunkRows]...)
+		sp.Add(rows[100:chunk]...)
 		sp.Compact() // the tail was just encoded: releases it
-		sp.Add(rows[spool.ChunkRows : 2*spool.ChunkRows+7]...)
+		sp.Add(rows[chunk : 2*chunk+7]...)
 		sp.Compact()
 		sp.Compact()
-		sp.Add(rows[2*spool.ChunkRows+7:]...)
+		sp.Add(rows[2*chunk+7:]...)
 		want := slices.Clone(rows)
 		slices.SortStableFunc(want, orderCitations)
 		if got := sp.Collect(); !reflect.DeepEqual(got, want) {
@@ -166,4 +172,17 @@ func TestSpoolCompact(t *testing.T) {
 			t.Errorf("Len %d, want %d", sp.Len(), len(rows))
 		}
 	})
+}
+
+// TestSpoolDefaultChunk: a spool of the default configuration encodes a
+// chunk at spool.ChunkRows rows and gives back the stable sort, in memory.
+func TestSpoolDefaultChunk(t *testing.T) {
+	rows := spoolRows(spool.ChunkRows + 1)
+	sp := spool.New(orderCitations)
+	sp.Add(rows...)
+	want := slices.Clone(rows)
+	slices.SortStableFunc(want, orderCitations)
+	if got := sp.Collect(); sp.Err() != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("the default spool is not the stable sort of its %d rows (err %v)", len(rows), sp.Err())
+	}
 }
