@@ -157,20 +157,21 @@ func judge(c *tables.Campaign, loaded rules.Findings, opts Options) (*tables.Set
 func assemble(loaded rules.Findings, v validate.Out, a account.Out, s score.Out, g aggregate.Out, iv intervals.Out) *tables.Set {
 	findings := rules.CapFindings(slices.Concat(loaded, v.Findings, a.Findings, s.Findings, g.Findings, iv.Findings))
 	return &tables.Set{
-		Sessions:     v.Sessions,
-		Citations:    v.Citations,
-		Dispositions: v.Dispositions,
-		Tokens:       a.Tokens,
-		Ledger:       a.Ledger,
-		Ceilings:     a.Ceilings,
-		Runs:         s.Runs,
-		Obligations:  s.Obligations,
-		Tasks:        g.Tasks,
-		Repositories: g.Repositories,
-		Gates:        g.Gates,
-		Decision:     tables.ApplyRejections(g.Decision, findings), // the one rule: any rejecting finding gives no_verdict
-		Intervals:    iv.Intervals,
-		Rejections:   findings,
+		Sessions:       v.Sessions,
+		Citations:      v.Citations,
+		Dispositions:   v.Dispositions,
+		Tokens:         a.Tokens,
+		Ledger:         a.Ledger,
+		Ceilings:       a.Ceilings,
+		PromptVersions: v.PromptVersions,
+		Runs:           s.Runs,
+		Obligations:    s.Obligations,
+		Tasks:          g.Tasks,
+		Repositories:   g.Repositories,
+		Gates:          g.Gates,
+		Decision:       tables.ApplyRejections(g.Decision, findings), // the one rule: any rejecting finding gives no_verdict
+		Intervals:      iv.Intervals,
+		Rejections:     findings,
 	}
 }
 

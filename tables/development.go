@@ -71,3 +71,32 @@ func (d *Design) PromptsOf(arm Arm, split string, rep int64) []string {
 	}
 	return out
 }
+
+// PromptVersion is one row of the prompt_versions table: one role
+// instruction of a paired review's development flow (rule G8, contract
+// #741 §5 "record both rounds and any v1.1 prompt diff") in one version —
+// what the draft and each arm received, and for the one permitted
+// revision of B's instruction both its versions, which sessions received
+// each, and the line diff between them. A campaign without a development
+// flow has no rows.
+type PromptVersion struct {
+	Role     string  `parquet:"role,dict"`                                // draft or review
+	Arm      *string `parquet:"arm,optional,dict"`                        // the arm of a review's instruction; null for the draft's
+	Version  string  `parquet:"version,dict"`                             // 1.0, the frozen instruction, or 1.1, its one revision
+	PromptID string  `parquet:"prompt_id"`                                // the manifest's prompt ID of this version's file
+	SHA256   string  `parquet:"sha256"`                                   // sha256 of the prompt file's bytes, as loaded
+	Bytes    int64   `parquet:"bytes"`                                    // size of the prompt file in bytes
+	Rounds   string  `parquet:"rounds,dict"`                              // which sessions received it: round 1, round 2 and evaluation, or every round and evaluation
+	Replaces *string `parquet:"replaces,optional"`                        // the prompt ID a revision replaces; null for version 1.0
+	FrozenAt *int64  `parquet:"frozen_at,optional,timestamp(nanosecond)"` // when the revision was frozen (UTC); null for version 1.0, frozen with the manifest
+	Diff     *string `parquet:"diff,optional"`                            // the revision's line diff against the version it replaces, one line each ("-" removed, "+" added, " " kept), newline-terminated; null for version 1.0
+}
+
+// Rounds of a prompt version (PromptVersion.Rounds).
+const (
+	RoundsFirst       = "round 1"
+	RoundsSecondOn    = "round 2 and evaluation"
+	RoundsEveryPhase  = "every round and evaluation"
+	PromptVersionBase = "1.0"
+	PromptVersionNext = "1.1"
+)

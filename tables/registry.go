@@ -50,7 +50,8 @@ var RenamedTables = map[string]string{
 
 // Registry returns every output table in its fixed order: sessions, tokens,
 // obligations, dispositions, citations, runs, tasks, repositories, gates,
-// decision, intervals, campaign_findings, ledger, ceilings, then the
+// decision, intervals, campaign_findings, ledger, ceilings,
+// prompt_versions, then the
 // reviewer-benchmark tables cases, reviews, criteria, review_findings,
 // review_finding_adjudications and review_metrics (empty for other kinds).
 func Registry() []Table {
@@ -83,6 +84,8 @@ func Registry() []Table {
 			func(s *Set) *spool.Spool[LedgerEntry] { return s.Ledger }),
 		table("ceilings", "Every campaign ceiling with its limit, use and whether it held (A6).",
 			func(s *Set) []Ceiling { return s.Ceilings }),
+		table("prompt_versions", "Paired review with a development flow: every role instruction the draft and the arms receive, in each version, with the sessions that received it, its sha256 and, for the one permitted revision of B's instruction, its line diff (G8); empty without a development flow.",
+			func(s *Set) []PromptVersion { return s.PromptVersions }),
 		table("cases", "Reviewer benchmark: every case with its private label (rule I8).",
 			func(s *Set) []CaseRow { return s.Cases }),
 		table("reviews", "Reviewer benchmark: every scheduled review attempt (case × profile × run); nothing leaves a denominator.",

@@ -22,7 +22,7 @@ import (
 
 func TestRegistryOrder(t *testing.T) {
 	want := []string{"sessions", "tokens", "obligations", "dispositions", "citations", "runs",
-		"tasks", "repositories", "gates", "decision", "intervals", "campaign_findings", "ledger", "ceilings",
+		"tasks", "repositories", "gates", "decision", "intervals", "campaign_findings", "ledger", "ceilings", "prompt_versions",
 		"cases", "reviews", "criteria", "review_findings", "review_finding_adjudications", "review_metrics", "label_queue"}
 	var got []string
 	for _, tb := range tables.Registry() {

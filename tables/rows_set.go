@@ -26,6 +26,9 @@ type Set struct {
 	Rejections   []rules.Finding
 	Ledger       *spool.Spool[LedgerEntry] // in receipt order, then admission entries
 	Ceilings     []Ceiling
+	// PromptVersions are a paired review's development-flow prompt
+	// versions (tables/development.go).
+	PromptVersions []PromptVersion
 
 	// Reviewer-benchmark tables (tables/rbench_rows.go).
 	Cases                []CaseRow

@@ -28,6 +28,10 @@ type Validated struct {
 	// its answer's count once (the larger, should the two answers differ).
 	CitationCounts []int64
 	Replacements   Replacements // the replacement allowance, a fact the aggregate stage reads
+	// PromptVersions is the prompt_versions table: the role instructions
+	// of a paired review's development flow and the one revision's
+	// versions with its diff (rule G8); nil without a development flow.
+	PromptVersions []PromptVersion
 	Findings       rules.Findings
 }
 

@@ -196,8 +196,12 @@ func (v *runner) finish() Out {
 	counts := v.citationCounts()
 	v.opened, v.results = nil, results{}
 	v.findings.Sort()
+	var versions []tables.PromptVersion
+	if v.c.Manifest.Kind == rules.KindPairedReview {
+		versions = PromptVersions(v.c)
+	}
 	return Out{Sessions: sessions, Citations: v.cites, Dispositions: v.disps, CitationCounts: counts,
-		Replacements: v.replacements, Findings: v.findings}
+		Replacements: v.replacements, PromptVersions: versions, Findings: v.findings}
 }
 
 // citationCounts is Out.CitationCounts: each session's citation count, the

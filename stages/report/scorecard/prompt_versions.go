@@ -1,8 +1,6 @@
 package scorecard
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"strings"
 	"time"
 
@@ -30,90 +28,34 @@ type PromptVersion struct {
 	Diff     []string `json:"diff"`
 }
 
-// buildPromptVersions lists, for each revision of the manifest's
-// development flow, the arm's instruction before (1.0) and after (1.1) it;
-// nil without a development flow. The bytes are the campaign's prompt
-// files as loaded.
-func buildPromptVersions(c *tables.Campaign) []PromptVersion {
+// buildPromptVersions formats the prompt_versions rows of the arms'
+// revised instructions (rule G8): for each revision the version it
+// replaces (1.0) and the revision (1.1) with its diff, in the table's
+// order; nil without a development flow (no rows), and the instructions
+// no revision touches stay in the table only.
+func buildPromptVersions(c *tables.Campaign, rows []tables.PromptVersion) []PromptVersion {
 	if c == nil || c.Manifest.Design.Development == nil {
 		return nil
 	}
 	out := []PromptVersion{}
-	for _, rv := range c.Manifest.Design.Development.Revisions {
-		before, after := c.Prompts[rv.Prompt], c.Prompts[rv.Revised]
-		out = append(out,
-			PromptVersion{Arm: rv.Arm, Version: "1.0", Prompt: rv.Prompt, SHA256: hexSHA(before), Bytes: int64(len(before)), Rounds: "round 1", Diff: []string{}},
-			PromptVersion{Arm: rv.Arm, Version: "1.1", Prompt: rv.Revised, SHA256: hexSHA(after), Bytes: int64(len(after)), Rounds: "round 2 and evaluation",
-				Replaces: rv.Prompt, FrozenAt: rv.FrozenAt.UTC().Format(time.RFC3339Nano), Diff: lineDiff(string(before), string(after))})
+	for _, r := range rows {
+		if r.Rounds == tables.RoundsEveryPhase {
+			continue
+		}
+		v := PromptVersion{Version: r.Version, Prompt: r.PromptID, SHA256: r.SHA256, Bytes: r.Bytes, Rounds: r.Rounds, Diff: []string{}}
+		if r.Arm != nil {
+			v.Arm = *r.Arm
+		}
+		if r.Replaces != nil {
+			v.Replaces = *r.Replaces
+		}
+		if r.FrozenAt != nil {
+			v.FrozenAt = time.Unix(0, *r.FrozenAt).UTC().Format(time.RFC3339Nano)
+		}
+		if r.Diff != nil && *r.Diff != "" {
+			v.Diff = strings.Split(strings.TrimSuffix(*r.Diff, "\n"), "\n")
+		}
+		out = append(out, v)
 	}
 	return out
-}
-
-func hexSHA(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
-}
-
-// maxDiffCells bounds the diff's table (lines of one file × lines of the
-// other); beyond it the diff is every old line removed and every new line
-// added, which is still exact.
-const maxDiffCells = 4_000_000
-
-// lineDiff is the line diff of a and b by a longest common subsequence:
-// kept lines " ", removed "-", added "+", in file order.
-func lineDiff(a, b string) []string {
-	x, y := splitLines(a), splitLines(b)
-	out := []string{}
-	if len(x)*len(y) > maxDiffCells {
-		for _, l := range x {
-			out = append(out, "-"+l)
-		}
-		for _, l := range y {
-			out = append(out, "+"+l)
-		}
-		return out
-	}
-	// lcs[i][j] is the LCS length of x[i:] and y[j:].
-	lcs := make([][]int32, len(x)+1)
-	for i := range lcs {
-		lcs[i] = make([]int32, len(y)+1)
-	}
-	for i := len(x) - 1; i >= 0; i-- {
-		for j := len(y) - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	i, j := 0, 0
-	for i < len(x) && j < len(y) {
-		switch {
-		case x[i] == y[j]:
-			out = append(out, " "+x[i])
-			i, j = i+1, j+1
-		case lcs[i+1][j] >= lcs[i][j+1]:
-			out = append(out, "-"+x[i])
-			i++
-		default:
-			out = append(out, "+"+y[j])
-			j++
-		}
-	}
-	for ; i < len(x); i++ {
-		out = append(out, "-"+x[i])
-	}
-	for ; j < len(y); j++ {
-		out = append(out, "+"+y[j])
-	}
-	return out
-}
-
-// splitLines splits s after each "\n"; a final newline makes no extra line.
-func splitLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }

@@ -193,7 +193,7 @@ func Build(c *tables.Campaign, s *tables.Set, f tables.Figures, toolVersion stri
 	}
 	sc.SystemComparison = buildSystemComparison(f.Systems)
 	sc.ReviewerBenchmark = buildReviewerBenchmark(c, s, f.Commitment)
-	sc.PromptVersions = buildPromptVersions(c)
+	sc.PromptVersions = buildPromptVersions(c, s.PromptVersions)
 	return sc
 }
 
