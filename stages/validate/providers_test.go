@@ -132,6 +132,10 @@ func TestSystemDesignCounts(t *testing.T) {
 			m.GatePolicy.Preset = "my-own"
 			m.Design.Repetitions = 5
 		}, 0},
+		{"a custom policy may run another design", func(m *tables.Manifest) {
+			m.GatePolicy.Custom = "pilot"
+			m.Design.Repetitions = 5
+		}, 0},
 	} {
 		m := base()
 		tc.edit(m)

@@ -18,7 +18,10 @@ const manifestFile = "manifest.json"
 // repositories" is read as two tasks per repository, the repository
 // balance of the first experiment (§3). The preset system-comparison-v1
 // judges only this design; another one is not the prescribed experiment,
-// so the campaign cannot be judged by it (a record defect, no verdict).
+// so the campaign cannot be judged by it (a record defect, no verdict). A
+// custom policy may run another design, as for the paired review's
+// (stages/validate/design.go), and every output names it as not the
+// contract's rules.
 const (
 	systemTasks        = 6
 	systemRepositories = 3
@@ -31,7 +34,7 @@ const (
 // contract's preset against the contract's design, every difference at
 // once.
 func systemDesignFindings(m *tables.Manifest) rules.Findings {
-	if m.Kind != rules.KindSystemComparison || m.GatePolicy.Preset != string(rules.PresetSystemComparison) {
+	if m.Kind != rules.KindSystemComparison || m.GatePolicy.Preset != string(rules.PresetSystemComparison) || m.GatePolicy.Custom != "" {
 		return nil
 	}
 	d := &m.Design
