@@ -62,14 +62,15 @@ var stopCodes = []rules.Code{
 
 // stopConditions are the findings of the campaign so far that forbid any
 // further dispatch, in order: the policy check's rejecting findings (rule
-// F1), model or CLI drift on a dispatched session (identity_mismatch; rule
+// F1), a design a preset does not judge (rules D8, D9, P3, G8: nothing
+// dispatched under it could count), model or CLI drift on a dispatched session (identity_mismatch; rule
 // V1, contract #741 §5: drift stops the campaign), more
 // infrastructure-invalid units than the allowance (rule A6), and an
 // exceeded campaign ceiling. Sessions not yet dispatched are no stop: the
 // campaign is under way.
 func stopConditions(c *tables.Campaign, accounted rules.Findings) rules.Findings {
 	var out rules.Findings
-	for _, f := range validate.Policy(c) {
+	for _, f := range slices.Concat(validate.Policy(c), validate.Design(&c.Manifest)) {
 		if f.Severity == rules.Reject {
 			out = append(out, f)
 		}
