@@ -51,11 +51,12 @@ func PromptVersions(c *tables.Campaign) []tables.PromptVersion {
 		arm, replaces, frozen := rv.Arm, rv.Prompt, rv.FrozenAt.UnixNano()
 		next := row(tables.RoleReview, &arm, tables.PromptVersionNext, rv.Revised, tables.RoundsSecondOn)
 		next.Replaces, next.FrozenAt = &replaces, &frozen
-		diff := ""
+		var diff strings.Builder
 		for _, l := range lineDiff(string(c.Prompts[rv.Prompt]), string(c.Prompts[rv.Revised])) {
-			diff += l + "\n"
+			diff.WriteString(l + "\n")
 		}
-		next.Diff = &diff
+		text := diff.String()
+		next.Diff = &text
 		out = append(out, row(tables.RoleReview, &arm, tables.PromptVersionBase, rv.Prompt, tables.RoundsFirst), next)
 	}
 	return out
