@@ -37,14 +37,18 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"manifest":   cmdManifest,
 }
 
-// cmdMapreal MAP PREFIX LOG... writes the mapping a user writes for real Inspect
+// cmdMapreal [--rate-card ID] MAP PREFIX LOG... writes the mapping a user writes for real Inspect
 // logs: one entry per (sample, epoch, model usage key) of every log — the
 // eval's model for a sample without usage — read here independently of
 // the importer (encoding/json and archive/zip only), each a draft session
 // PREFIX<i>-<sample>-<epoch> of task T1 at its own repetition.
 func cmdMapreal(ts *testscript.TestScript, neg bool, args []string) {
+	rateCard := "gpt-4o-mini"
+	if len(args) > 1 && args[0] == "--rate-card" {
+		rateCard, args = args[1], args[2:]
+	}
 	if neg || len(args) < 3 {
-		ts.Fatalf("usage: mapreal MAP PREFIX LOG...")
+		ts.Fatalf("usage: mapreal [--rate-card ID] MAP PREFIX LOG...")
 	}
 	type sample struct {
 		ID         jsontext.Value            `json:"id"`
@@ -58,7 +62,7 @@ func cmdMapreal(ts *testscript.TestScript, neg bool, args []string) {
 		} `json:"eval"`
 		Samples []sample `json:"samples"`
 	}
-	m := tables.ImportMap{Format: tables.FormatImportMap, Source: tables.SourceInspect, RateCard: "gpt-4o-mini", Billing: tables.BillingReference,
+	m := tables.ImportMap{Format: tables.FormatImportMap, Source: tables.SourceInspect, RateCard: rateCard, Billing: tables.BillingReference,
 		ErrorClasses: []tables.ImportErrorClass{}, Sessions: []tables.ImportSession{}}
 	rep := int64(0)
 	for i, log := range args[2:] {
@@ -102,8 +106,8 @@ func cmdMapreal(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdManifest CAMPAIGN FILE sets the manifest members FILE holds (a JSON
-// object of top-level members: rate_cards, identities, …), as a user
-// edits manifest.json by hand.
+// object of top-level members: rate_cards, identities, …; an object's
+// members are set one by one), as a user edits manifest.json by hand.
 func cmdManifest(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: manifest CAMPAIGN FILE")
@@ -116,7 +120,18 @@ func cmdManifest(ts *testscript.TestScript, neg bool, args []string) {
 	data, err = os.ReadFile(ts.MkAbs(args[1]))
 	ts.Check(err)
 	ts.Check(json.Unmarshal(data, &edit))
-	maps.Copy(man, edit)
+	for k, v := range edit {
+		// An object member is merged one level deep (identities keeps what
+		// init pre-filled from the records); any other value is replaced.
+		var into, from map[string]jsontext.Value
+		if json.Unmarshal(man[k], &into) == nil && json.Unmarshal(v, &from) == nil && into != nil && from != nil {
+			maps.Copy(into, from)
+			b, err := json.Marshal(into, json.Deterministic(true))
+			ts.Check(err)
+			v = b
+		}
+		man[k] = v
+	}
 	writeJSON(ts, path, man)
 }
 

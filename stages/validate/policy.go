@@ -36,7 +36,7 @@ func Policy(c *tables.Campaign) rules.Findings {
 	}
 	if m.Kind != rules.KindReviewerBenchmark { // one pinned model; a benchmark's strata have a route each
 		for i, r := range m.RateCards {
-			if r.Model != m.Identities.RequestedModel {
+			if !tables.SameModel(r.Model, m.Identities.RequestedModel) { // the model identity rule: one provider prefix ignored
 				add(rules.CodeRateCardModel, fmt.Sprintf("/rate_cards/%d/model", i), "rate card %s prices model %q, not the requested model %q: the dated card must be the exact model's", r.ID, r.Model, m.Identities.RequestedModel)
 			}
 		}

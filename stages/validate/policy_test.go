@@ -140,6 +140,16 @@ func policyCases() []policyCase {
 				c.ID, c.Model = "other-card", "gpt-5.6-sol-mini"
 				m.RateCards = append(m.RateCards, c)
 			}, want: []rules.Code{rules.CodeRateCardModel}},
+		policyCase{name: "a card naming the requested model with one provider prefix (the model identity rule)", example: "paired-review-green", preset: rules.PresetEvaluation,
+			edit: func(m *tables.Manifest) {
+				m.GatePolicy.Custom = "lab-policy"
+				m.RateCards[0].Model = "openai/" + m.Identities.RequestedModel
+			}},
+		policyCase{name: "a card naming another provider's model of the same name", example: "paired-review-green", preset: rules.PresetEvaluation,
+			edit: func(m *tables.Manifest) {
+				m.GatePolicy.Custom, m.Identities.RequestedModel = "lab-policy", "openai/"+m.Identities.RequestedModel
+				m.RateCards[0].Model = "azure/" + m.RateCards[0].Model
+			}, want: []rules.Code{rules.CodeRateCardModel}},
 		policyCase{name: "evaluator of another version", example: "paired-review-green", preset: rules.PresetEvaluation,
 			edit: func(m *tables.Manifest) { m.Evaluator = &tables.EvaluatorPin{Version: "0.2.0"} }, want: []rules.Code{rules.CodeEvaluatorMismatch}},
 		policyCase{name: "evaluator of this version with a commit the test binary cannot show", example: "paired-review-green", preset: rules.PresetEvaluation,
