@@ -16,12 +16,23 @@ import (
 type ImportedSession struct {
 	Receipt tables.Receipt
 	Answer  []byte
-	Record  tables.ImportRecord
+	// Input is the recorded input a reviewer benchmark's review keeps
+	// (receipt.recorded_input); nil for every other session.
+	Input  []byte
+	Record tables.ImportRecord
 }
 
 // AnswerPath is where an imported session's answer is written in the
 // campaign (docs/format.md: answers/<session-id>.json).
 func AnswerPath(sessionID string) string { return "answers/" + sessionID + ".json" }
+
+// ReviewPath and RecordedInputPath are where an imported review attempt of
+// a reviewer benchmark keeps its review and its recorded input
+// (docs/format.md: reviews/<session-id>/).
+func ReviewPath(sessionID string) string { return "reviews/" + sessionID + "/review.json" }
+
+// RecordedInputPath: see ReviewPath.
+func RecordedInputPath(sessionID string) string { return "reviews/" + sessionID + "/input.json" }
 
 // BuildImport maps every source record to its session by the mapping's
 // explicit entries and builds its receipt. Times, IDs, model identity,
@@ -34,8 +45,16 @@ func AnswerPath(sessionID string) string { return "answers/" + sessionID + ".jso
 // error no class maps, a source ID that cannot be a request ID or a
 // record without a start time refuses the import; every problem is
 // reported. mapFile names the mapping in findings.
-func BuildImport(m *tables.ImportMap, mapFile string, man *tables.Manifest, recs []SourceRecord) ([]ImportedSession, rules.Findings) {
-	b := importBuilder{m: m, mapFile: mapFile, man: man, classes: map[string]string{}}
+//
+// A reviewer benchmark's review attempt (the mapping's task_id a case,
+// arm a profile, repetition a run) is delivered its case's task checksum
+// (checksums: case ID → the task checksum of its inventory files), its
+// answer is the review (reviews/<session>/review.json) and the input the
+// record holds is its recorded input (reviews/<session>/input.json), whose
+// digest is the rendered input's: the receipt says exactly what the
+// source recorded the reviewer received.
+func BuildImport(m *tables.ImportMap, mapFile string, man *tables.Manifest, checksums map[string]string, recs []SourceRecord) ([]ImportedSession, rules.Findings) {
+	b := importBuilder{m: m, mapFile: mapFile, man: man, checksums: checksums, classes: map[string]string{}}
 	b.checkCampaign()
 	for _, e := range m.ErrorClasses {
 		b.classes[e.SourceError] = e.Class
@@ -78,11 +97,18 @@ func BuildImport(m *tables.ImportMap, mapFile string, man *tables.Manifest, recs
 }
 
 type importBuilder struct {
-	m       *tables.ImportMap
-	mapFile string
-	man     *tables.Manifest
-	classes map[string]string
-	out     rules.Findings
+	m         *tables.ImportMap
+	mapFile   string
+	man       *tables.Manifest
+	checksums map[string]string // a reviewer benchmark's case → task checksum
+	classes   map[string]string
+	out       rules.Findings
+}
+
+// benchReview reports whether e is a review attempt of a reviewer
+// benchmark.
+func (b *importBuilder) benchReview(e *tables.ImportSession) bool {
+	return b.man.Kind == rules.KindReviewerBenchmark && e.Role == tables.RoleReview
 }
 
 func (b *importBuilder) reject(r *SourceRecord, code rules.Code, msg string) {
@@ -173,8 +199,18 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 		rc.Billing = tables.Billing{Basis: tables.BillingActual, ActualCharge: &charge}
 	}
 	s := ImportedSession{Answer: r.Output}
+	answerPath := AnswerPath(e.SessionID)
+	if b.benchReview(e) {
+		answerPath = ReviewPath(e.SessionID)
+		rc.Inputs.TaskSHA256, rc.Inputs.PacketSHA256 = b.checksums[e.TaskID], sha256Hex(nil) // a case has no evidence packet
+		if r.Input != nil {
+			s.Input = r.Input
+			rc.RecordedInput = &tables.OutputRef{Path: RecordedInputPath(e.SessionID), SHA256: sha256Hex(r.Input), Bytes: int64(len(r.Input))}
+			rc.Inputs.RenderedSHA256, rc.Inputs.RenderedBytes = rc.RecordedInput.SHA256, rc.RecordedInput.Bytes
+		}
+	}
 	if r.Output != nil {
-		rc.Output = &tables.OutputRef{Path: AnswerPath(e.SessionID), SHA256: sha256Hex(r.Output), Bytes: int64(len(r.Output))}
+		rc.Output = &tables.OutputRef{Path: answerPath, SHA256: sha256Hex(r.Output), Bytes: int64(len(r.Output))}
 	}
 	s.Receipt = rc
 	s.Record = tables.ImportRecord{Format: tables.FormatImportRecord, Source: r.Source, Match: r.Match,

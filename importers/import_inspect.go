@@ -76,8 +76,12 @@ type InspectSample struct {
 	// text when the sample has no completion.
 	OutputModel string
 	OutputText  *string
-	File        string // where the sample was read: the log, or log/member of a .eval
-	Pointer     string // RFC 6901 pointer of the sample within File
+	// Input is the sample's input as the log records it (its input
+	// member, compact JSON: a string or the list of messages sent); nil
+	// when absent.
+	Input   jsontext.Value
+	File    string // where the sample was read: the log, or log/member of a .eval
+	Pointer string // RFC 6901 pointer of the sample within File
 }
 
 // InspectModelUsage is one model's ModelUsage in a sample.
@@ -128,6 +132,7 @@ type inspectSampleDoc struct {
 			} `json:"message"`
 		} `json:"choices"`
 	} `json:"output"`
+	Input      jsontext.Value    `json:"input"`
 	Events     []inspectEventDoc `json:"events"`
 	Transcript *struct {
 		Events []inspectEventDoc `json:"events"`
@@ -335,6 +340,9 @@ func (ir *inspectReader) sampleExtras(s *InspectSample, d *inspectSampleDoc, bad
 	}
 	if d.Limit != nil && d.Limit.Type != nil {
 		s.Limit = *d.Limit.Type
+	}
+	if len(d.Input) > 0 && d.Input.Kind() != 'n' {
+		s.Input = compact(d.Input)
 	}
 	events := d.Events
 	if len(events) == 0 && d.Transcript != nil {

@@ -37,6 +37,9 @@ func InspectRecords(log *InspectLog, fileSHA256 string) ([]SourceRecord, rules.F
 		case s.Limit != "":
 			base.Error = "limit:" + s.Limit
 		}
+		if len(s.Input) > 0 {
+			base.Input = s.Input
+		}
 		if base.Error == "" && s.OutputText != nil {
 			base.Output = []byte(*s.OutputText)
 		}

@@ -155,7 +155,10 @@ func (p *planner) session(s *ImportedSession) {
 func (p *planner) answer(s *ImportedSession) {
 	p.plan.Sessions = append(p.plan.Sessions, s.Receipt.SessionID)
 	if s.Answer != nil {
-		p.plan.Answers = append(p.plan.Answers, ImportAnswer{Path: AnswerPath(s.Receipt.SessionID), Data: s.Answer})
+		p.plan.Answers = append(p.plan.Answers, ImportAnswer{Path: s.Receipt.Output.Path, Data: s.Answer})
+	}
+	if s.Input != nil {
+		p.plan.Answers = append(p.plan.Answers, ImportAnswer{Path: s.Receipt.RecordedInput.Path, Data: s.Input})
 	}
 }
 

@@ -44,6 +44,11 @@ type SourceRecord struct {
 	// Output is the final output the source holds (an answer's raw
 	// bytes); nil when it holds none.
 	Output []byte
+	// Input is the input the source records the session received, as it
+	// records it (an Inspect sample's input); nil when it records none. A
+	// reviewer benchmark's review keeps it as the receipt's recorded
+	// input, which validate checks for benchmark labels.
+	Input []byte
 
 	// CostUSD is the agent-reported cost as written (Harbor cost_usd, a
 	// JSON number), nil when absent or null.

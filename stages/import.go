@@ -28,6 +28,10 @@ type ImportCampaign struct {
 	Manifest *tables.Manifest
 	Receipts []byte // receipts.jsonl as it is (may be empty)
 	Ledger   []byte // imports.jsonl as it is (may be empty)
+	// TaskChecksums are a reviewer benchmark's case IDs and the task
+	// checksums of their inventory files (nil for every other kind, or
+	// when the inventory cannot be read: validate then reports it).
+	TaskChecksums map[string]string
 }
 
 // Import reads every source with its reader, maps each record to its
@@ -47,7 +51,7 @@ func Import(source string, c ImportCampaign, m *tables.ImportMap, mapFile string
 		out.Sort()
 		return importers.ImportPlan{}, out
 	}
-	sessions, fs := importers.BuildImport(m, mapFile, c.Manifest, recs)
+	sessions, fs := importers.BuildImport(m, mapFile, c.Manifest, c.TaskChecksums, recs)
 	out = append(append(out, fs...), meterless(sessions)...)
 	if out.Rejected() {
 		out.Sort()

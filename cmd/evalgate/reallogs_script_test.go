@@ -36,6 +36,40 @@ func init() {
 	scriptCmds["mapfill"] = cmdMapfill
 	scriptCmds["notdispatched"] = cmdNotDispatched
 	scriptCmds["codexfixture"] = cmdCodexFixture
+	scriptCmds["userbench"] = cmdUserbench
+}
+
+// cmdUserbench DIR CASE... writes the files a user writes for a reviewer
+// benchmark of the given cases: their entries of the reviewer-benchmark
+// example's cases.json (the private labels) and inventory.json, every
+// source file, and its three prompt files.
+func cmdUserbench(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: userbench DIR CASE...")
+	}
+	fsys, ok := fixtures.Example("reviewer-benchmark")
+	if !ok {
+		ts.Fatalf("no reviewer-benchmark example")
+	}
+	dir, want := ts.MkAbs(args[0]), args[1:]
+	cases := readExample[tables.Cases](ts, fsys, "cases.json")
+	cases.Cases = slices.DeleteFunc(cases.Cases, func(c tables.Case) bool { return !slices.Contains(want, c.ID) })
+	inv := readExample[tables.Inventory](ts, fsys, "inventory.json")
+	inv.Cases = slices.DeleteFunc(inv.Cases, func(c tables.CaseFiles) bool { return !slices.Contains(want, c.CaseID) })
+	if len(cases.Cases) != len(want) || len(inv.Cases) != len(want) {
+		ts.Fatalf("the example has not every case of %v", want)
+	}
+	writeJSON(ts, filepath.Join(dir, "cases.json"), cases)
+	writeJSON(ts, filepath.Join(dir, "inventory.json"), inv)
+	for _, pat := range []string{"prompts/*", "sources/*"} {
+		names, err := fs.Glob(fsys, pat)
+		ts.Check(err)
+		for _, n := range names {
+			data, err := fs.ReadFile(fsys, n)
+			ts.Check(err)
+			writeFile(ts, filepath.Join(dir, filepath.FromSlash(n)), data)
+		}
+	}
 }
 
 // cmdCodexFixture DIR copies the importers' Codex rollout of the current
@@ -75,8 +109,9 @@ func cmdUsertask(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdHashes CAMPAIGN writes the sha256 of every prompt and task file into
-// the manifest, as a user does with sha256sum.
+// cmdHashes CAMPAIGN writes the sha256 of every prompt and task file (and
+// of a reviewer benchmark's cases and inventory) into the manifest, as a
+// user does with sha256sum.
 func cmdHashes(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: hashes CAMPAIGN")
@@ -98,6 +133,9 @@ func cmdHashes(ts *testscript.TestScript, neg bool, args []string) {
 	for i := range m.Design.Tasks {
 		t := &m.Design.Tasks[i]
 		t.TaskSHA256, t.PacketSHA256, t.TruthSHA256 = hash(t.TaskPath), hash(t.PacketPath), hash(t.TruthPath)
+	}
+	if b := m.Benchmark; b != nil {
+		b.CasesSHA256, b.InventorySHA256 = hash(b.CasesPath), hash(b.InventoryPath)
 	}
 	writeJSON(ts, filepath.Join(camp, "manifest.json"), &m)
 }

@@ -192,7 +192,29 @@ func readImportCampaign(camp *confined.CampaignDir) (stages.ImportCampaign, rule
 		*f.to = b
 	}
 	c.Manifest = &man
+	c.TaskChecksums = benchChecksums(camp, &man)
 	return c, nil
+}
+
+// benchChecksums reads a reviewer benchmark's inventory (the manifest's
+// benchmark.inventory_path) and returns each case's task checksum, which
+// its imported review attempts were delivered. nil for another kind, or
+// when the inventory cannot be read or decoded: the receipts then name no
+// task checksum and validate reports the inventory.
+func benchChecksums(camp *confined.CampaignDir, man *tables.Manifest) map[string]string {
+	if man.Kind != rules.KindReviewerBenchmark || man.Benchmark == nil {
+		return nil
+	}
+	data, err := readCampaignFile(camp, man.Benchmark.InventoryPath, maxReadCampaignFile)
+	var inv tables.Inventory
+	if err != nil || data == nil || json.Unmarshal(data, &inv) != nil {
+		return nil
+	}
+	out := make(map[string]string, len(inv.Cases))
+	for _, c := range inv.Cases {
+		out[c.CaseID] = tables.TaskChecksum(c.Files)
+	}
+	return out
 }
 
 // Caps of the source files an import reads.
@@ -409,8 +431,9 @@ func writeImport(dir string, root *os.Root, plan importers.ImportPlan) error {
 	if !plan.Changed() {
 		return nil
 	}
-	if len(plan.Answers) > 0 {
-		if err := root.MkdirAll("answers", 0o755); err != nil {
+	for _, a := range plan.Answers {
+		// answers/, or a reviewer benchmark's reviews/<session>/.
+		if err := root.MkdirAll(path.Dir(a.Path), 0o755); err != nil {
 			return err
 		}
 	}
