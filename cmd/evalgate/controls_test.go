@@ -55,8 +55,12 @@ func runControl(t *testing.T, ctl controls.Control) *controls.Outcome {
 // TestControls runs `evalgate controls --run --json`, the suite's one
 // public command, and checks every control and mutation matched its
 // expectation: each control fails (or passes) for exactly the intended
-// reason through evalgate validate and evalgate run.
+// reason through evalgate validate and evalgate run. It runs in an empty
+// directory outside the source tree, as the binary does for a user: the
+// suite needs nothing but what is embedded (make test runs the suite
+// once, here).
 func TestControls(t *testing.T) {
+	t.Chdir(t.TempDir())
 	var stdout, stderr bytes.Buffer
 	code := cli.Main([]string{"controls", "--run", "--json"}, &stdout, &stderr)
 	var res controls.SuiteResult
