@@ -8,6 +8,10 @@
 // errors become finding codes ([FileErrorCode]), and every output is
 // written atomically: one file ([WriteAtomic], [WriteFileAtomic]) and a
 // whole output set swapped into place only when complete
-// ([WriteOutputSet]). It imports only package rules; every package that
-// touches a file goes through it.
+// ([WriteOutputSet]), carrying its own manifest of the files it holds
+// ([CheckOutputSet]), which alone makes a directory evalgate's to replace.
+// Writers of one place are serialised by a lock ([LockRoot], [LockDir]),
+// and several files of one campaign are committed together ([Commit],
+// recovered after a kill by [RecoverCommit]). It imports only package
+// rules; every package that touches a file goes through it.
 package confined

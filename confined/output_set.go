@@ -11,7 +11,11 @@ import (
 // directory. Each file is atomic (WriteAtomic), and so is the set: it is
 // built in a fresh temporary directory beside the output directory and
 // swapped into place only when complete, so a reader (or `compare`) never
-// sees new tables beside an old report, whenever the run is killed.
+// sees new tables beside an old report, whenever the run is killed. The
+// set's last file is its manifest (output_manifest.go). The caller holds
+// the lock of dir's parent (LockDir), so that no other writer builds,
+// swaps or removes a set of dir meanwhile: the leftovers removed first
+// are then truly those of killed runs.
 
 // Name parts of the temporary siblings of an output directory DIR:
 // ".DIR.evalgate-new-*" while a set is built, ".DIR.evalgate-old-*" while an
@@ -67,6 +71,9 @@ func WriteOutputSet(dir string, fill func(tmp string) error) (err error) {
 		return err
 	}
 	if err = fill(tmp); err != nil {
+		return err
+	}
+	if err = writeSetManifest(tmp); err != nil {
 		return err
 	}
 	if err = syncDir(tmp); err != nil {

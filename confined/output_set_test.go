@@ -8,7 +8,9 @@ import (
 	"testing"
 )
 
-// snapshot reads every file of dir (nil when dir is missing).
+// snapshot reads every file of dir but its output manifest (nil when dir
+// is missing), after checking that the manifest lists exactly those
+// files with their bytes.
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -18,8 +20,14 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, problems, err := CheckOutputSet(dir); err != nil || len(problems) > 0 {
+		t.Fatalf("%s: the output manifest does not match the set: %v %v", dir, problems, err)
+	}
 	out := map[string]string{}
 	for _, e := range entries {
+		if e.Name() == SetManifestName {
+			continue
+		}
 		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			t.Fatal(err)

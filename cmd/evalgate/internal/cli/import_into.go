@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -52,7 +53,7 @@ type importSummary struct {
 const maxReadCampaignFile = 256 << 20
 
 func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
-	plan, fs, err := ii.apply(paths)
+	plan, fs, err := ii.apply(stderr, paths)
 	imported := err == nil
 	if ii.asJSON {
 		sum := importSummary{Campaign: ii.into, Source: ii.source, Imported: imported, Sessions: []string{}, Findings: rules.Findings{}}
@@ -81,8 +82,9 @@ func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
 // it reads goes through the confined layer: the campaign's files through
 // the campaign directory (no symlink leaves it), the mapping and the
 // sources as the user named them; a FIFO, device or socket is refused at
-// once, never opened blocking, and every read is capped.
-func (ii importInto) apply(paths []string) (importers.ImportPlan, rules.Findings, error) {
+// once, never opened blocking, and every read is capped. It holds the
+// campaign's lock from before it reads the campaign until it has written.
+func (ii importInto) apply(stderr io.Writer, paths []string) (importers.ImportPlan, rules.Findings, error) {
 	var plan importers.ImportPlan
 	if ii.mapFile == "" {
 		return plan, nil, usagef("give --map FILE: the mapping that names the session of every record (docs/import.md); nothing is guessed from names")
@@ -97,6 +99,11 @@ func (ii importInto) apply(paths []string) (importers.ImportPlan, rules.Findings
 		return plan, nil, usagef("campaign directory: %v", err)
 	}
 	defer root.Close()
+	lock, err := lockCampaign(stderr, ii.into, root)
+	if err != nil {
+		return plan, nil, err
+	}
+	defer lock.Unlock()
 	mapData, err := confined.ReadFile(ii.mapFile, load.MaxImportMap)
 	if refused := fileRefused(ii.mapFile, err); refused != nil {
 		return plan, refused, errRejected
@@ -131,7 +138,7 @@ func (ii importInto) apply(paths []string) (importers.ImportPlan, rules.Findings
 	if fs.Rejected() {
 		return plan, fs, errRejected
 	}
-	return plan, fs, writeImport(ii.into, root, plan)
+	return plan, fs, writeImport(root, plan)
 }
 
 // fileRefused is the finding of a file the confined layer refused — a
@@ -423,11 +430,50 @@ func unwritable(root *os.Root, plan importers.ImportPlan) rules.Findings {
 	return out
 }
 
-// writeImport writes the answers, then receipts.jsonl, then the ledger,
-// each atomically: an interrupted import never leaves a half line, and a
-// receipt written without its ledger line is refused as a conflict on the
-// next import rather than duplicated.
-func writeImport(dir string, root *os.Root, plan importers.ImportPlan) error {
+// lockCampaign takes the campaign's lock for one import, waiting for an
+// import under way, and then recovers what a killed import left: it
+// finishes or undoes its commit, and removes the temporary files earlier
+// versions wrote beside receipts.jsonl, the ledger and the answers. An
+// import reads the receipts and the ledger only under the lock, so two
+// imports at once are serialised and neither loses the other's receipts.
+func lockCampaign(stderr io.Writer, dir string, root *os.Root) (*confined.Lock, error) {
+	shown := confined.EscapeName(dir)
+	lock, err := confined.LockRoot(root, confined.LockName, func() {
+		fmt.Fprintf(stderr, "evalgate: %s: waiting for another import into this campaign to finish\n", shown)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("campaign %s: %w", shown, err)
+	}
+	note, err := confined.RecoverCommit(root, "answers")
+	if err == nil {
+		temps := func(names ...string) func(string) bool {
+			return func(n string) bool {
+				of, ok := confined.AtomicTempOf(n)
+				return ok && (len(names) == 0 && strings.HasSuffix(of, ".json") || slices.Contains(names, of))
+			}
+		}
+		var n, m int
+		if n, err = confined.RemoveLeftoverFiles(root, ".", temps(importers.ReceiptsFile, importers.ImportsFile)); err == nil {
+			m, err = confined.RemoveLeftoverFiles(root, "answers", temps())
+		}
+		if n+m > 0 && err == nil {
+			note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("removed %d temporary file(s) a killed import left", n+m)
+		}
+	}
+	if err != nil {
+		lock.Unlock()
+		return nil, fmt.Errorf("campaign %s: recovering an interrupted import: %w", shown, err)
+	}
+	if note != "" {
+		fmt.Fprintf(stderr, "evalgate: %s: %s\n", shown, note)
+	}
+	return lock, nil
+}
+
+// writeImport writes the answers, receipts.jsonl and the ledger as one
+// commit (confined.Commit): however the import ends, the campaign holds
+// all of them or none, once the next import has recovered.
+func writeImport(root *os.Root, plan importers.ImportPlan) error {
 	if !plan.Changed() {
 		return nil
 	}
@@ -437,13 +483,17 @@ func writeImport(dir string, root *os.Root, plan importers.ImportPlan) error {
 			return err
 		}
 	}
-	for _, a := range plan.Answers {
-		if err := confined.WriteFileAtomic(filepath.Join(dir, filepath.FromSlash(a.Path)), a.Data, 0o644); err != nil {
+	var files []confined.CommitFile
+	add := func(name string, data []byte) {
+		files = append(files, confined.CommitFile{Name: name, Fill: func(w io.Writer) error {
+			_, err := w.Write(data)
 			return err
-		}
+		}})
 	}
-	if err := confined.WriteFileAtomic(filepath.Join(dir, importers.ReceiptsFile), plan.Receipts, 0o644); err != nil {
-		return err
+	for _, a := range plan.Answers {
+		add(a.Path, a.Data)
 	}
-	return confined.WriteFileAtomic(filepath.Join(dir, importers.ImportsFile), plan.Ledger, 0o644)
+	add(importers.ReceiptsFile, plan.Receipts)
+	add(importers.ImportsFile, plan.Ledger)
+	return confined.Commit(root, files)
 }

@@ -22,11 +22,11 @@ type outDir struct {
 	set      bool   // it holds an evalgate output set
 	campaign string // the set's campaign_id
 	foreign  string // the first entry evalgate did not write, "" when none
+	why      string // why foreign is not evalgate's
 }
 
 // outputNames are the files of an output set, and the tables earlier
-// versions wrote under other names (tables.RenamedTables), so that a run
-// replaces an output set of before the renaming.
+// versions wrote under other names (tables.RenamedTables).
 func outputNames() map[string]bool {
 	names := map[string]bool{report.ScorecardFile: true, report.ReportFile: true, report.HTMLFile: true}
 	for _, t := range tables.Registry() {
@@ -38,9 +38,11 @@ func outputNames() map[string]bool {
 	return names
 }
 
-// inspectOut reads what dir holds: every entry must be a file of an output
-// set (or a temporary file of one), else the directory is not evalgate's
-// to replace.
+// inspectOut reads what dir holds. A directory is evalgate's to replace
+// only when every entry in it is a file its output manifest lists, with
+// the bytes the manifest gives (confined.CheckOutputSet): a file the user
+// put there or edited — their own report.md, a hidden notes file — is
+// never replaced or removed.
 func inspectOut(dir string) (outDir, error) {
 	o := outDir{path: dir}
 	entries, err := os.ReadDir(dir)
@@ -51,15 +53,38 @@ func inspectOut(dir string) (outDir, error) {
 		return o, usagef("--out %s: %v", confined.EscapeName(dir), err)
 	}
 	o.exists, o.empty = true, len(entries) == 0
-	names := outputNames()
-	for _, e := range entries {
-		n := e.Name()
-		if names[n] && e.Type().IsRegular() || strings.HasPrefix(n, ".") && strings.Contains(n, ".tmp-") {
-			continue
+	if o.empty {
+		return o, nil
+	}
+	m, problems, err := confined.CheckOutputSet(dir)
+	switch {
+	case errors.Is(err, confined.ErrNoSetManifest):
+		o.foreign = entries[0].Name()
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), ".") {
+				o.foreign = e.Name()
+				break
+			}
 		}
-		if o.foreign == "" {
-			o.foreign = n
+		o.why = "and no output manifest of evalgate (" + confined.SetManifestName + ") lists it"
+		return o, nil
+	case err != nil:
+		o.foreign, o.why = confined.SetManifestName, "which cannot be read as evalgate's output manifest ("+err.Error()+")"
+		return o, nil
+	}
+	for _, p := range problems {
+		switch p.Why {
+		case "not listed":
+			o.foreign, o.why = p.Name, "which evalgate did not write (its output manifest does not list it)"
+		case "changed":
+			o.foreign, o.why = p.Name, "which is not the file evalgate wrote there (its bytes differ from the output manifest's)"
+		default:
+			continue // a file of the set that is gone loses nothing
 		}
+		break
+	}
+	if !m.Lists(report.ScorecardFile) {
+		return o, nil
 	}
 	data, err := readCappedFile(filepath.Join(dir, report.ScorecardFile), 16<<20)
 	if err == nil {
@@ -128,7 +153,7 @@ func (o outDir) replaceable(id string, force bool) error {
 	case !o.exists:
 		return nil
 	case o.foreign != "":
-		return usagef("--out %s holds %s, which evalgate did not write; choose a new or empty directory", shown, confined.EscapeName(o.foreign))
+		return usagef("--out %s holds %s, %s; nothing was written and the directory is left as it is: choose a new or empty directory, or move that file away", shown, confined.EscapeName(o.foreign), o.why)
 	case o.set && o.campaign != id && !force:
 		return usagef("--out %s holds the outputs of campaign %q, not of %q; pass --force to replace them, or choose another directory", shown, o.campaign, id)
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/evalgate/evalgate/confined"
@@ -137,6 +139,11 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 	} else {
 		finish() // the loader's findings follow on stderr
 	}
+	unlock, err := lockOut(stderr, opts.out)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	err = writeOutputs(stderr, opts, name, res)
 	finish()
 	if err == nil {
@@ -178,6 +185,26 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 		return errDecisionFails
 	}
 	return nil
+}
+
+// lockOut takes the lock under which a run replaces the output set in
+// out, and keeps it while the run reads back what it wrote: a second run
+// into the same --out waits for the first and then replaces its complete
+// set as a whole, so two runs at once never leave a mixed or incomplete
+// set (nor removes the other's set while it is being built). The lock is
+// on out's parent directory, since out itself is swapped.
+func lockOut(stderr io.Writer, out string) (func(), error) {
+	parent := filepath.Dir(filepath.Clean(out))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("--out %s: %w", confined.EscapeName(out), err)
+	}
+	lock, err := confined.LockDir(parent, func() {
+		fmt.Fprintf(stderr, "evalgate: waiting for another evalgate run writing beside %s to finish\n", confined.EscapeName(out))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("--out %s: %w", confined.EscapeName(out), err)
+	}
+	return func() { lock.Unlock() }, nil
 }
 
 // failOnDecision is run's one --fail-on value.

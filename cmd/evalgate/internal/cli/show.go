@@ -104,6 +104,9 @@ func readShow(dir string) (*showSummary, error) {
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, usagef("%s has no %s, so it is not an output directory of 'evalgate run'", shown, report.ScorecardFile)
 	}
+	if err := checkSet(dir); err != nil {
+		return nil, err
+	}
 	data, err := readCappedFile(path, maxScorecard)
 	if err != nil {
 		return nil, err
@@ -137,6 +140,30 @@ func readShow(dir string) (*showSummary, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkSet refuses an output directory that does not hold the complete
+// set its output manifest lists, unchanged: show never summarises a mixed
+// or incomplete set. A file the manifest does not list is ignored unless
+// it bears the name of an output file (a table or report of another set).
+func checkSet(dir string) error {
+	shown := confined.EscapeName(dir)
+	_, problems, err := confined.CheckOutputSet(dir)
+	switch {
+	case errors.Is(err, confined.ErrNoSetManifest):
+		return usagef("%s has no output manifest (%s), so it is not a complete output set of 'evalgate run' (an evalgate older than the manifest wrote none: run again)", shown, confined.SetManifestName)
+	case err != nil:
+		return usagef("%s: %v", shown, err)
+	}
+	names := outputNames()
+	for _, p := range problems {
+		if p.Why == "not listed" && !names[p.Name] {
+			continue
+		}
+		return usagef("%s is not the complete output set evalgate wrote: %s is %s (its output manifest %s says otherwise); remove that file or the directory and run again",
+			shown, confined.EscapeName(p.Name), map[string]string{"missing": "missing", "changed": "changed", "not listed": "not in the set"}[p.Why], confined.SetManifestName)
+	}
+	return nil
 }
 
 // maxRejections caps the campaign_findings.parquet show reads.
