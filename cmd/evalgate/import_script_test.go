@@ -35,6 +35,8 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"reallogs":   cmdReallogs,
 	"mapreal":    cmdMapreal,
 	"manifest":   cmdManifest,
+	"importrace": cmdImportrace,
+	"importkill": cmdImportkill,
 }
 
 // cmdMapreal [--rate-card ID] MAP PREFIX LOG... writes the mapping a user writes for real Inspect
