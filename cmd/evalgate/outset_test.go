@@ -272,3 +272,103 @@ func TestNonUTF8CampaignName(t *testing.T) {
 		}
 	}
 }
+
+// TestRunNeverReplacesUserFiles: a run replaces --out only when its output
+// manifest lists every entry with the bytes it gives. A user's own
+// report.md (a name evalgate writes), a hidden file of theirs that looks
+// like a temporary file, and an output they edited are each refused, with
+// --force too, and left as they are; the same for a loader-rejected
+// campaign, which would otherwise remove the previous outputs.
+func TestRunNeverReplacesUserFiles(t *testing.T) {
+	base := t.TempDir()
+	set := filepath.Join(base, "set")
+	mustRun(t, "run", "--example", oldExample, "--no-intervals", "--out", set)
+	cases := []struct {
+		name  string
+		plant func(dir string) error
+		file  string
+	}{
+		{"own report.md", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "report.md"), []byte("my own report"), 0o644)
+		}, "report.md"},
+		{"hidden file in a set", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, ".notes.tmp-keep"), []byte("my notes"), 0o644)
+		}, ".notes.tmp-keep"},
+		{"edited output", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "report.md"), []byte("my edits"), 0o644)
+		}, "report.md"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			if c.name == "own report.md" {
+				if err := os.Mkdir(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				mustRun(t, "run", "--example", oldExample, "--no-intervals", "--out", dir)
+			}
+			if err := c.plant(dir); err != nil {
+				t.Fatal(err)
+			}
+			before := outputFiles(t, dir)
+			for _, args := range [][]string{
+				{"run", "--example", oldExample, "--no-intervals", "--out", dir},
+				{"run", "--example", newExample, "--no-intervals", "--out", dir, "--force"},
+			} {
+				code, _, stderr := evalgate(t, args...)
+				if code != 2 || !strings.Contains(stderr, c.file) || !strings.Contains(stderr, "left as it is") {
+					t.Errorf("%v exited %d; want 2 naming %s:\n%s", args, code, c.file, stderr)
+				}
+				if !maps.Equal(outputFiles(t, dir), before) {
+					t.Fatalf("%v changed --out", args)
+				}
+			}
+			camp, _ := hostileCopy(t)
+			if err := os.WriteFile(filepath.Join(camp, "tasks", "T1", "packet.json"), []byte("{"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if code, _, _ := evalgate(t, "run", camp, "--out", dir, "--force"); code != 1 || !maps.Equal(outputFiles(t, dir), before) {
+				t.Errorf("a loader-rejected run exited %d and changed --out", code)
+			}
+		})
+	}
+}
+
+// TestShowRefusesMixedSets: show summarises only the complete set the
+// output manifest lists: a table removed, a table of another set copied
+// in, an edited scorecard or a directory without the manifest is refused.
+func TestShowRefusesMixedSets(t *testing.T) {
+	base := t.TempDir()
+	other := filepath.Join(base, "other")
+	mustRun(t, "run", "--example", newExample, "--no-intervals", "--out", other)
+	for _, c := range []struct {
+		name string
+		edit func(dir string) error
+	}{
+		{"table removed", func(dir string) error { return os.Remove(filepath.Join(dir, "gates.parquet")) }},
+		{"table of another set", func(dir string) error {
+			data, err := os.ReadFile(filepath.Join(other, "gates.parquet"))
+			if err == nil {
+				err = os.WriteFile(filepath.Join(dir, "gates.parquet"), data, 0o644)
+			}
+			return err
+		}},
+		{"unlisted table", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "rejections.parquet"), nil, 0o644)
+		}},
+		{"no manifest", func(dir string) error { return os.Remove(filepath.Join(dir, ".evalgate-outputs.json")) }},
+	} {
+		dir := filepath.Join(base, strings.ReplaceAll(c.name, " ", "-"))
+		mustRun(t, "run", "--example", oldExample, "--no-intervals", "--out", dir)
+		if code, _, _ := evalgate(t, "show", dir); code != 0 {
+			t.Fatalf("%s: show refused the fresh set", c.name)
+		}
+		if err := c.edit(dir); err != nil {
+			t.Fatal(err)
+		}
+		if code, out, stderr := evalgate(t, "show", dir); code != 2 || out != "" {
+			t.Errorf("%s: show exited %d; want 2 and nothing shown:\n%s%s", c.name, code, out, stderr)
+		}
+	}
+}
