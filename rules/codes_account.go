@@ -107,7 +107,7 @@ var accountCodes = []CodeDoc{
 	{CodeCeilingReferenceCost, "account", "A6", "Accounted plus held reference cost (with tool charges) exceeds the campaign ceiling."},
 	{CodeCeilingActualCost, "account", "A6", "Attributable actual charges plus held bounds exceed the campaign ceiling."},
 	{CodeCampaignCostUnknown, "account", "A6/A7", "Some ledger charge is unknown (no tariff, meter or reservation), so the campaign cost cannot be shown within its ceiling."},
-	{CodeSessionTimeInvalid, "account", "A5", "A session ends before it starts (monotonic or UTC)."},
+	{CodeSessionTimeInvalid, "account", "A5", "A session ends before it starts (monotonic or UTC), or a span of the receipts' times (a session's, or the campaign's first start to last end) does not fit in int64 nanoseconds (about 292 years) and is refused rather than saturated."},
 	{CodeLedgerRequestReplayed, "account", "A7", "A request ID appears on more than one dispatched receipt; it is charged once."},
 	{CodeReservationMissing, "account", "A7/C18", "A dispatched session has no reservation made before dispatch."},
 	{CodeReservationInvalid, "account", "A7", "A reservation's bounds are negative or its cost is not an exact decimal."},

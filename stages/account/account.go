@@ -104,7 +104,7 @@ func (a *accountant) receipt(line tables.Line[tables.Receipt]) {
 		a.ledger.Add(entry)
 		return
 	}
-	a.wall.add(r)
+	a.wall.add(line)
 	if a.bench && tables.RemoteRole(r.Role) {
 		a.remoteEntry(line, &entry)
 		a.ledger.Add(a.chargeOnce(line, entry))

@@ -203,30 +203,53 @@ func (a *accountant) moneyCeiling(name string, code rules.Code, what string, use
 }
 
 // wallSpan is first start to last end over dispatched receipts (UTC),
-// taken as the receipts pass (see accountant.receipt).
+// taken as the receipts pass (see accountant.receipt), with the receipt
+// lines and sessions that set them, to position a span that cannot be
+// counted.
 type wallSpan struct {
-	first, last time.Time
-	seen        bool
+	first, last         time.Time
+	firstLine, lastLine int64
+	lastSession         string
+	seen                bool
 }
 
 // add takes one dispatched receipt's start and end.
-func (w *wallSpan) add(r *tables.Receipt) {
+func (w *wallSpan) add(line tables.Line[tables.Receipt]) {
+	r := &line.Record
 	if !w.seen || r.StartedAt.Before(w.first) {
-		w.first = r.StartedAt
+		w.first, w.firstLine = r.StartedAt, line.Line
 	}
 	if r.EndedAt != nil && (w.last.IsZero() || r.EndedAt.After(w.last)) {
-		w.last = *r.EndedAt
+		w.last, w.lastLine, w.lastSession = *r.EndedAt, line.Line, r.SessionID
 	}
 	w.seen = true
 }
 
-// campaignWall is first start to last end over dispatched receipts (UTC).
+// campaignWall is first start to last end over dispatched receipts (UTC),
+// exactly: a span beyond int64 nanoseconds (about 292 years) is not
+// saturated into a number equal to or just above any ceiling, it is a
+// defect of the record (session_time_invalid, at the receipt with the
+// last end) and the wall time is unknown.
 func (a *accountant) campaignWall() (int64, bool) {
 	w := a.wall
 	if !w.seen || w.last.IsZero() || w.last.Before(w.first) {
 		return 0, false
 	}
-	return int64(w.last.Sub(w.first)), true
+	d, ok := exactSpan(w.first, w.last)
+	if !ok {
+		a.findings = append(a.findings, rules.Finding{Code: rules.CodeSessionTimeInvalid, Severity: rules.Reject,
+			File: receiptsFile, Line: w.lastLine, Session: w.lastSession, Pointer: "/ended_at",
+			Message: fmt.Sprintf("The campaign's wall time, from the first start (receipts.jsonl:%d) to this last end, does not fit in int64 nanoseconds (about 292 years): the receipts' times are not a campaign's, so the wall-time ceiling cannot be checked.", w.firstLine)})
+		return 0, false
+	}
+	return d, true
+}
+
+// exactSpan is end − start in nanoseconds, and false when it does not fit
+// in an int64 (time.Time.Sub saturates instead).
+func exactSpan(start, end time.Time) (int64, bool) {
+	d := end.Sub(start)
+	return int64(d), start.Add(d).Equal(end)
 }
 
 // pointer joins a JSON pointer base, an index and a member.

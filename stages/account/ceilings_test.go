@@ -123,3 +123,51 @@ func TestFindingUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestWallBeyondInt64 refuses a span of the receipts' times that does not
+// fit in int64 nanoseconds (2^63−1 ns ≈ 292.3 years) instead of
+// saturating it: before, the campaign's wall time became
+// 9,223,372,036,854,775,807 ns, above the largest ceiling wall_ms can
+// express (9,223,372,036,854 ms = 9,223,372,036,854,000,000 ns), and the
+// ceiling was reported exceeded by a figure printed equal to it.
+func TestWallBeyondInt64(t *testing.T) {
+	// Session 2 starts 300 years (≈ 9.47e18 ns) after session 1 ends: each
+	// session is 60 s, the campaign's span is beyond int64.
+	r1 := receipt("T1-r1-D", tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))
+	r2 := receipt("T1-r1-A", tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))
+	start := t0.AddDate(300, 0, 0)
+	end := start.Add(60 * time.Second)
+	r2.StartedAt, r2.EndedAt = start, &end
+	c := testCampaign(r1, r2)
+	c.Manifest.Ceilings.Campaign.WallMS = (1<<63 - 1) / 1_000_000
+	out := Run(c)
+	var got []rules.Finding
+	for _, f := range out.Findings {
+		if f.Code == rules.CodeSessionTimeInvalid {
+			got = append(got, f)
+		}
+		if f.Code == rules.CodeCeilingCampaignWall {
+			t.Errorf("the saturated span was reported as exceeding the ceiling: %v", f)
+		}
+	}
+	if len(got) != 1 || got[0].Line != 2 || got[0].Severity != rules.Reject {
+		t.Fatalf("session_time_invalid findings %v, want one at the receipt with the last end", got)
+	}
+	for _, row := range out.Ceilings {
+		if row.Ceiling == "wall_time" && (row.Use != nil || row.Held != nil) {
+			t.Errorf("the wall-time ceiling row holds use %v, held %v; want both unknown", row.Use, row.Held)
+		}
+	}
+
+	// One session spanning 300 years is refused the same way, never
+	// counted as 2^63−1 ns against the per-session ceiling.
+	r1 = receipt("T1-r1-D", tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))
+	end = r1.StartedAt.AddDate(300, 0, 0)
+	r1.EndedAt = &end
+	c = testCampaign(r1)
+	c.Manifest.Ceilings.Session.WallMS = (1<<63 - 1) / 1_000_000
+	s := runOn(c)
+	if !hasCode(s.Rejections, rules.CodeSessionTimeInvalid) || hasCode(s.Rejections, rules.CodeCeilingSessionWall) {
+		t.Errorf("a 300-year session: findings %v, want session_time_invalid and no ceiling_session_wall", codes(s.Rejections))
+	}
+}

@@ -168,7 +168,10 @@ func (a *accountant) duration(line tables.Line[tables.Receipt]) (*int64, bool) {
 			d = -1 // the UTC clock runs backwards even if the monotonic one does not
 		}
 	case r.EndedAt != nil:
-		d = int64(r.EndedAt.Sub(r.StartedAt))
+		var exact bool
+		if d, exact = exactSpan(r.StartedAt, *r.EndedAt); !exact {
+			d = -1 // a span beyond int64, which Sub saturates
+		}
 	default:
 		return nil, true
 	}
