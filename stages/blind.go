@@ -11,3 +11,9 @@ import (
 func ExportBlind(res *Result, seed uint64) (*score.BlindExport, error) {
 	return score.ExportBlind(res.Campaign, res.Tables.Sessions, load.Answers(res.Campaign), seed)
 }
+
+// StreamBlind is ExportBlind writing each item through write as it is
+// built (score.StreamBlind), after prepare has seen every label.
+func StreamBlind(res *Result, seed uint64, prepare func(labels []string) error, write func(label string, data []byte) error) (*score.BlindExport, error) {
+	return score.StreamBlind(res.Campaign, res.Tables.Sessions, load.Answers(res.Campaign), seed, prepare, write)
+}

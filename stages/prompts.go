@@ -9,15 +9,12 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// PromptsResult is the rendered input of one or every session of a
-// campaign (rule C3), each beside what its receipt declares.
+// PromptsResult is what RenderPrompts found of the campaign: its loader
+// findings, and whether it loaded (when it did not, nothing is rendered).
 type PromptsResult struct {
 	Campaign *tables.Campaign
-	// Findings are the loader's; when they reject, nothing is rendered.
 	Findings rules.Findings
 	Loaded   bool
-	Sessions []RenderedSession
-	Errors   []error // sessions that could not be rendered (--all)
 }
 
 // RenderedSession is one session's rendering and its receipt's claim.
@@ -28,50 +25,64 @@ type RenderedSession struct {
 	Matches        bool   `json:"matches"` // the receipt declares exactly this rendering
 }
 
+// RenderError is a session that could not be rendered, when one was asked
+// for by its ID.
+type RenderError struct{ Err error }
+
+func (e *RenderError) Error() string { return e.Err.Error() }
+func (e *RenderError) Unwrap() error { return e.Err }
+
 // RenderPrompts loads the campaign rooted at fsys and renders the input of
 // the session with the given ID, or of every dispatched draft, review and
-// investigation when sessionID is "". It writes nothing.
-func RenderPrompts(fsys fs.FS, name, sessionID string) (*PromptsResult, error) {
+// investigation when sessionID is "" (rule C3), passing each rendering,
+// beside what its receipt declares, to each as soon as it is rendered:
+// nothing holds more than one rendering at a time, so memory does not
+// grow with the campaign's sessions. A session of --all that cannot be
+// rendered is passed to failed; the one session asked for by its ID that
+// cannot be rendered is a *RenderError. An error from each stops the
+// pass. It writes nothing.
+func RenderPrompts(fsys fs.FS, name, sessionID string, each func(RenderedSession) error, failed func(error)) (*PromptsResult, error) {
 	c, findings := load.Campaign(fsys, name)
 	res := &PromptsResult{Campaign: c, Findings: findings}
 	if c == nil || findings.Rejected() {
 		return res, nil
 	}
 	res.Loaded = true
-	var rs []validate.SessionRendering
 	if sessionID != "" {
 		r, err := validate.RenderSession(c, load.Answers(c), sessionID)
 		if err != nil {
-			return res, err
+			return res, &RenderError{err}
 		}
-		rs = append(rs, r)
-	} else {
-		rs, res.Errors = validate.RenderAll(c, load.Answers(c))
+		return res, each(withClaim(r, declaredInputs(c, sessionID)[sessionID]))
 	}
-	declared := receiptInputs(c, rs)
-	for _, r := range rs {
-		in := declared[r.SessionID]
-		res.Sessions = append(res.Sessions, RenderedSession{
-			SessionRendering: r, DeclaredSHA256: in.RenderedSHA256, DeclaredBytes: in.RenderedBytes,
-			Matches: in.RenderedSHA256 == r.Rendering.SHA256 && in.RenderedBytes == r.Rendering.Bytes,
-		})
-	}
-	return res, nil
+	declared := declaredInputs(c, "")
+	return res, validate.EachRendering(c, load.Answers(c), func(r validate.SessionRendering) error {
+		return each(withClaim(r, declared[r.SessionID]))
+	}, failed)
 }
 
-// receiptInputs is the inputs the first receipt of each session of rs
-// declares, in one pass over the receipts; a session without a receipt
-// has none (the zero value).
-func receiptInputs(c *tables.Campaign, rs []validate.SessionRendering) map[string]tables.DeliveredInputs {
-	want := make(map[string]bool, len(rs))
-	for _, r := range rs {
-		want[r.SessionID] = true
-	}
-	out := make(map[string]tables.DeliveredInputs, len(rs))
+func withClaim(r validate.SessionRendering, in declaredInput) RenderedSession {
+	return RenderedSession{SessionRendering: r, DeclaredSHA256: in.sha256, DeclaredBytes: in.bytes,
+		Matches: in.sha256 == r.Rendering.SHA256 && in.bytes == r.Rendering.Bytes}
+}
+
+// declaredInput is the rendered input a receipt declares.
+type declaredInput struct {
+	sha256 string
+	bytes  int64
+}
+
+// declaredInputs is the rendered input the first receipt of each session
+// declares (of the one session only, when sessionID is not ""), in one
+// pass over the receipts; a session without a receipt declares none (the
+// zero value). It holds a digest and a count per session, never a
+// rendering.
+func declaredInputs(c *tables.Campaign, sessionID string) map[string]declaredInput {
+	out := map[string]declaredInput{}
 	for l := range c.Receipts.All() {
 		id := l.Record.SessionID
-		if _, done := out[id]; want[id] && !done {
-			out[id] = l.Record.Inputs
+		if _, done := out[id]; (sessionID == "" || id == sessionID) && !done {
+			out[id] = declaredInput{l.Record.Inputs.RenderedSHA256, l.Record.Inputs.RenderedBytes}
 		}
 	}
 	return out

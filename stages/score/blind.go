@@ -76,19 +76,44 @@ func (b BlindLabeler) Label(sessionID string) string {
 }
 
 // ExportBlind builds the anonymized items of every review session of c
-// that needs ratings and the sealed key mapping labels back to sessions.
+// that needs ratings and the sealed key mapping labels back to sessions,
+// all in memory (StreamBlind writes them one at a time instead).
 // sessions is the validate stage's sessions table; answers are re-read
 // through answers. seed is the export seed. An error means an answer could
 // not be re-read or encoded; it is not a property of the campaign's rules.
 func ExportBlind(c *tables.Campaign, sessions *spool.Spool[tables.Session], answers tables.Answers, seed uint64) (*BlindExport, error) {
+	var items []BlindFile
+	exp, err := StreamBlind(c, sessions, answers, seed, nil, func(label string, data []byte) error {
+		items = append(items, BlindFile{Label: label, Data: data})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	exp.Items = items
+	return exp, nil
+}
+
+// StreamBlind is ExportBlind passing each item to write as soon as it is
+// built, in label order, so that one item at a time is held however many
+// sessions need ratings; the export it returns has the key, and no items.
+// Every label is decided first and given to prepare (when not nil) before
+// any item is built, so that the caller can refuse a directory holding
+// files the export would not write before it writes any.
+func StreamBlind(c *tables.Campaign, sessions *spool.Spool[tables.Session], answers tables.Answers, seed uint64,
+	prepare func(labels []string) error, write func(label string, data []byte) error) (*BlindExport, error) {
 	labeler := NewBlindLabeler(c.ManifestSHA256, c.Manifest.Seed, seed)
 	in := newInputs(c, sessions, nil, nil)
 	exp := &BlindExport{Key: tables.BlindKey{
 		Format: tables.FormatBlindKey, CampaignID: c.Manifest.CampaignID,
 		ManifestSHA256: c.ManifestSHA256, Seed: seed, Entries: []tables.BlindKeyEntry{},
 	}}
+	type labelled struct {
+		label string
+		run   *plannedRun
+	}
+	var todo []labelled
 	seen := map[string]string{} // label → session
-	outputs := answerRefs(c, in.plan)
 	for _, p := range in.plan {
 		if !needsRatings(p) {
 			continue
@@ -99,16 +124,31 @@ func ExportBlind(c *tables.Campaign, sessions *spool.Spool[tables.Session], answ
 			return nil, fmt.Errorf("sessions %s and %s share blind label %s; choose another --seed", other, sid, label)
 		}
 		seen[label] = sid
-		data, err := blindItem(c, answers, p, label, outputs[attemptKey{sid, p.review.Attempt}])
+		todo = append(todo, labelled{label, p})
+	}
+	slices.SortFunc(todo, func(a, b labelled) int { return cmp.Compare(a.label, b.label) })
+	if prepare != nil {
+		labels := make([]string, len(todo))
+		for i, l := range todo {
+			labels[i] = l.label
+		}
+		if err := prepare(labels); err != nil {
+			return nil, err
+		}
+	}
+	outputs := answerRefs(c, in.plan)
+	for _, l := range todo {
+		sid := l.run.review.SessionID
+		data, err := blindItem(c, answers, l.run, l.label, outputs[attemptKey{sid, l.run.review.Attempt}])
 		if err != nil {
 			return nil, fmt.Errorf("session %s: %w", sid, err)
 		}
 		sum := sha256.Sum256(data)
-		exp.Items = append(exp.Items, BlindFile{Label: label, Data: data})
-		exp.Key.Entries = append(exp.Key.Entries, tables.BlindKeyEntry{Label: label, SessionID: sid, ItemSHA256: hex.EncodeToString(sum[:])})
+		exp.Key.Entries = append(exp.Key.Entries, tables.BlindKeyEntry{Label: l.label, SessionID: sid, ItemSHA256: hex.EncodeToString(sum[:])})
+		if err := write(l.label, data); err != nil {
+			return nil, err
+		}
 	}
-	slices.SortFunc(exp.Items, func(a, b BlindFile) int { return cmp.Compare(a.Label, b.Label) })
-	slices.SortFunc(exp.Key.Entries, func(a, b tables.BlindKeyEntry) int { return cmp.Compare(a.Label, b.Label) })
 	var err error
 	exp.KeyData, err = encodeBlind(&exp.Key)
 	return exp, err

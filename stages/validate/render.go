@@ -72,29 +72,28 @@ func RenderSession(c *tables.Campaign, answers tables.Answers, sessionID string)
 	return SessionRendering{SessionID: r.SessionID, TaskID: r.TaskID, Role: r.Role, Arm: r.Arm, Rendering: rend}, nil
 }
 
-// RenderAll renders every dispatched draft, review and investigation
-// session, in receipt order; sessions whose inputs cannot be rendered are
-// skipped and listed in the returned errors. It reads the receipts in one
-// pass; a review whose draft comes after it is kept and rendered at the
-// end, in its place.
-func RenderAll(c *tables.Campaign, answers tables.Answers) ([]SessionRendering, []error) {
+// EachRendering renders every dispatched draft, review and investigation
+// session and passes each to yield as soon as it is rendered, so that one
+// rendering at a time is held however many sessions the campaign has: in
+// receipt order, except a review whose draft's receipt comes after it,
+// which is rendered at the end of the pass, in receipt order among such
+// reviews (the answers are asked for in file order; the reader prefetches
+// them in that order). A session whose inputs cannot be rendered is
+// passed to failed instead. An error from yield stops the pass and is
+// returned.
+func EachRendering(c *tables.Campaign, answers tables.Answers, yield func(SessionRendering) error, failed func(error)) error {
 	v := newRunner(c, answers)
-	type rendered struct {
-		ord int
-		out SessionRendering
-		err error
-	}
-	var done []rendered
 	var later []ordered
-	render := func(ord int, r *tables.Receipt) {
+	render := func(r *tables.Receipt) error {
 		rend, err := v.render(r)
 		switch {
 		case errors.Is(err, errNotRendered):
+			return nil
 		case err != nil:
-			done = append(done, rendered{ord: ord, err: fmt.Errorf("session %s: %w", r.SessionID, err)})
-		default:
-			done = append(done, rendered{ord: ord, out: SessionRendering{SessionID: r.SessionID, TaskID: r.TaskID, Role: r.Role, Arm: r.Arm, Rendering: rend}})
+			failed(fmt.Errorf("session %s: %w", r.SessionID, err))
+			return nil
 		}
+		return yield(SessionRendering{SessionID: r.SessionID, TaskID: r.TaskID, Role: r.Role, Arm: r.Arm, Rendering: rend})
 	}
 	ord := 0
 	for line := range c.Receipts.All() {
@@ -102,25 +101,17 @@ func RenderAll(c *tables.Campaign, answers tables.Answers) ([]SessionRendering, 
 		v.noteReceipt(r)
 		if v.draftAfter(r) {
 			later = append(later, ordered{ord: ord, r: *r})
-		} else {
-			render(ord, r)
+		} else if err := render(r); err != nil {
+			return err
 		}
 		ord++
 	}
 	for i := range later {
-		render(later[i].ord, &later[i].r)
-	}
-	slices.SortStableFunc(done, func(a, b rendered) int { return cmp.Compare(a.ord, b.ord) })
-	var out []SessionRendering
-	var errs []error
-	for _, d := range done {
-		if d.err != nil {
-			errs = append(errs, d.err)
-		} else {
-			out = append(out, d.out)
+		if err := render(&later[i].r); err != nil {
+			return err
 		}
 	}
-	return out, errs
+	return nil
 }
 
 // ordered is a receipt kept for the end of a pass with its place in the

@@ -90,24 +90,25 @@ func runBlindExport(stdout, stderr io.Writer, args []string, opts blindExportOpt
 		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing exported\n", name)
 		return errRejected
 	}
-	exp, err := stages.ExportBlind(res, opts.seed)
+	// Each item is written as it is built, so memory does not grow with
+	// the number of items; the directory is checked against every label
+	// before the first is written.
+	itemsDir := filepath.Join(opts.out, blindItemsDir)
+	items := 0
+	exp, err := stages.StreamBlind(res, opts.seed, func(labels []string) error {
+		return prepareItemsDir(itemsDir, labels)
+	}, func(label string, data []byte) error {
+		items++
+		return confined.WriteFileAtomic(filepath.Join(itemsDir, label+".json"), data, 0o644)
+	})
 	if err != nil {
 		return err
-	}
-	itemsDir := filepath.Join(opts.out, blindItemsDir)
-	if err := prepareItemsDir(itemsDir, exp); err != nil {
-		return err
-	}
-	for _, it := range exp.Items {
-		if err := confined.WriteFileAtomic(filepath.Join(itemsDir, it.Label+".json"), it.Data, 0o644); err != nil {
-			return err
-		}
 	}
 	keyPath := filepath.Join(opts.out, blindKeyFile)
 	if err := confined.WriteFileAtomic(keyPath, exp.KeyData, 0o600); err != nil {
 		return err
 	}
-	sum := blindExportSummary{Campaign: name, Items: len(exp.Items), ItemsDir: itemsDir, Key: keyPath}
+	sum := blindExportSummary{Campaign: name, Items: items, ItemsDir: itemsDir, Key: keyPath}
 	if opts.json {
 		return writeJSON(stdout, sum)
 	}
@@ -118,7 +119,7 @@ func runBlindExport(stdout, stderr io.Writer, args []string, opts blindExportOpt
 
 // prepareItemsDir creates the items directory and refuses one holding a
 // file this export would not write, so graders never see a stale item.
-func prepareItemsDir(dir string, exp *score.BlindExport) error {
+func prepareItemsDir(dir string, labels []string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -127,8 +128,8 @@ func prepareItemsDir(dir string, exp *score.BlindExport) error {
 		return err
 	}
 	want := map[string]bool{}
-	for _, it := range exp.Items {
-		want[it.Label+".json"] = true
+	for _, l := range labels {
+		want[l+".json"] = true
 	}
 	for _, e := range entries {
 		if !want[e.Name()] {

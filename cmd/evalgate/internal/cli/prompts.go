@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/stages"
@@ -61,14 +65,27 @@ the loader or a receipt declares another rendering, 2 usage, 3 I/O.`,
 	return cmd
 }
 
-// promptsReport is the --json output of prompts render and the
-// prompts.json of --out.
-type promptsReport struct {
-	Campaign string                   `json:"campaign"`
-	Rule     string                   `json:"rule"`
-	Sessions []stages.RenderedSession `json:"sessions"`
-	Errors   []string                 `json:"errors"`
-	Matches  bool                     `json:"matches"` // every rendered session matches its receipt
+// The --json output of prompts render and the prompts.json of --out are
+// one document, {campaign, rule, sessions, errors, matches}, written as
+// the sessions are rendered (promptsJSON): sessions is every rendered
+// session, errors every session that could not be rendered, matches
+// whether every rendered session matches its receipt and none failed.
+// Nothing holds more than one session's rendering at a time, so --all
+// over tens of thousands of sessions runs in the memory of one.
+
+// promptsTally is what the end of the output says, counted as the
+// sessions pass.
+type promptsTally struct {
+	campaign string
+	sessions int
+	errors   []string
+	matches  bool
+}
+
+// promptsSink receives each rendered session, then the tally.
+type promptsSink interface {
+	session(s stages.RenderedSession) error
+	finish(t *promptsTally) error
 }
 
 func renderPrompts(stdout io.Writer, args []string, opts promptsOptions) error {
@@ -82,98 +99,185 @@ func renderPrompts(stdout io.Writer, args []string, opts promptsOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := stages.RenderPrompts(fsys, name, opts.session)
-	if !res.Loaded {
-		printFindings(stdout, res.Findings)
-		fmt.Fprintf(stdout, "%s: rejected by the loader (%d findings); nothing rendered\n", name, len(res.Findings))
-		return errRejected
-	}
-	if err != nil {
-		return usagef("%v", err)
-	}
-	rep := promptsReport{Campaign: name, Rule: tables.RenderRule, Sessions: res.Sessions, Errors: []string{}, Matches: len(res.Errors) == 0}
-	if rep.Sessions == nil {
-		rep.Sessions = []stages.RenderedSession{}
-	}
-	for _, e := range res.Errors {
-		rep.Errors = append(rep.Errors, e.Error())
-	}
-	for _, s := range res.Sessions {
-		rep.Matches = rep.Matches && s.Matches
-	}
-	if opts.out != "" {
-		if err := writePrompts(opts.out, rep); err != nil {
-			return err
-		}
-	}
+	var sinks []promptsSink
 	switch {
 	case opts.raw:
-		_, err = stdout.Write(res.Sessions[0].Rendering.Data)
+		sinks = append(sinks, rawPrompt{stdout})
 	case opts.json:
-		err = writeJSON(stdout, rep)
+		sinks = append(sinks, &promptsJSON{enc: jsontext.NewEncoder(stdout, jsontext.WithIndent("  ")), campaign: name})
 	default:
-		err = printPrompts(stdout, rep)
+		sinks = append(sinks, promptsText{stdout})
 	}
-	if err != nil {
+	finished := false // every sink has its tally: the output is complete
+	render := func() error {
+		t := &promptsTally{campaign: name, matches: true}
+		res, err := stages.RenderPrompts(fsys, name, opts.session, func(s stages.RenderedSession) error {
+			t.sessions++
+			t.matches = t.matches && s.Matches
+			for _, k := range sinks {
+				if err := k.session(s); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, func(err error) {
+			t.errors = append(t.errors, err.Error())
+			t.matches = false
+		})
+		if !res.Loaded {
+			printFindings(stdout, res.Findings)
+			fmt.Fprintf(stdout, "%s: rejected by the loader (%d findings); nothing rendered\n", name, len(res.Findings))
+			return errRejected
+		}
+		if rerr := (*stages.RenderError)(nil); errors.As(err, &rerr) {
+			return usagef("%v", rerr)
+		}
+		if err != nil {
+			return err
+		}
+		for _, k := range sinks {
+			if err := k.finish(t); err != nil {
+				return err
+			}
+		}
+		finished = true
+		if !t.matches {
+			return errRejected
+		}
+		return nil
+	}
+	if opts.out == "" {
+		return render()
+	}
+	// --out: each session's bytes as it is rendered, and prompts.json
+	// written atomically once complete.
+	if err := os.MkdirAll(opts.out, 0o755); err != nil {
 		return err
 	}
-	if !rep.Matches {
-		return errRejected
+	var inner error
+	err = confined.WriteAtomic(filepath.Join(opts.out, "prompts.json"), 0o644, func(w io.Writer) error {
+		sinks = append(sinks, promptFiles{opts.out}, &promptsJSON{enc: jsontext.NewEncoder(w, jsontext.WithIndent("  ")), campaign: name})
+		if inner = render(); finished {
+			return nil // complete, also when a receipt differs: prompts.json says so
+		}
+		return inner
+	})
+	if inner != nil {
+		return inner
+	}
+	return err
+}
+
+// rawPrompt writes the one session's exact bytes and nothing else.
+type rawPrompt struct{ w io.Writer }
+
+func (r rawPrompt) session(s stages.RenderedSession) error {
+	_, err := r.w.Write(s.Rendering.Data)
+	return err
+}
+
+func (rawPrompt) finish(*promptsTally) error { return nil }
+
+// promptsText prints one block per session: its parts, the total and the
+// receipt's claim; then the sessions not rendered and the tally.
+type promptsText struct{ w io.Writer }
+
+func (p promptsText) session(s stages.RenderedSession) error {
+	w := p.w
+	arm := "-"
+	if s.Arm != nil {
+		arm = *s.Arm
+	}
+	r := s.Rendering
+	fmt.Fprintf(w, "session %s (task %s, %s, arm %s), rule %s\n", s.SessionID, s.TaskID, s.Role, arm, r.Rule)
+	fmt.Fprintf(w, "  %-3s %-24s %-16s %9s %9s  %s\n", "#", "kind", "part", "bytes", "rendered", "sha256")
+	for i, p := range r.Parts {
+		fmt.Fprintf(w, "  %-3d %-24s %-16s %9d %9d  %s\n", i+1, p.Kind, p.ID, p.Bytes, p.RenderedBytes, p.SHA256)
+	}
+	fmt.Fprintf(w, "  total %d bytes, sha256 %s\n", r.Bytes, r.SHA256)
+	var err error
+	if s.Matches {
+		_, err = fmt.Fprintf(w, "  receipt: matches (rendered_bytes %d, rendered_sha256 %s)\n\n", s.DeclaredBytes, s.DeclaredSHA256)
+	} else {
+		_, err = fmt.Fprintf(w, "  receipt: DIFFERS — it declares %d bytes, sha256 %s\n\n", s.DeclaredBytes, s.DeclaredSHA256)
+	}
+	return err
+}
+
+func (p promptsText) finish(t *promptsTally) error {
+	for _, e := range t.errors {
+		fmt.Fprintf(p.w, "not rendered: %s\n", e)
+	}
+	if t.matches {
+		_, err := fmt.Fprintf(p.w, "%s: %d sessions rendered, every receipt matches\n", t.campaign, t.sessions)
+		return err
+	}
+	_, err := fmt.Fprintf(p.w, "%s: %d sessions rendered; a receipt differs or a session could not be rendered\n", t.campaign, t.sessions)
+	return err
+}
+
+// promptsJSON writes the one document, its sessions as they come.
+type promptsJSON struct {
+	enc      *jsontext.Encoder
+	campaign string
+	started  bool
+}
+
+func (p *promptsJSON) start(campaign string) error {
+	if p.started {
+		return nil
+	}
+	p.started = true
+	for _, tok := range []jsontext.Token{jsontext.BeginObject, jsontext.String("campaign"), jsontext.String(campaign),
+		jsontext.String("rule"), jsontext.String(tables.RenderRule), jsontext.String("sessions"), jsontext.BeginArray} {
+		if err := p.enc.WriteToken(tok); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// printPrompts prints one block per session: its parts, the total and the
-// receipt's claim.
-func printPrompts(w io.Writer, rep promptsReport) error {
-	for _, s := range rep.Sessions {
-		arm := "-"
-		if s.Arm != nil {
-			arm = *s.Arm
-		}
-		r := s.Rendering
-		fmt.Fprintf(w, "session %s (task %s, %s, arm %s), rule %s\n", s.SessionID, s.TaskID, s.Role, arm, r.Rule)
-		fmt.Fprintf(w, "  %-3s %-24s %-16s %9s %9s  %s\n", "#", "kind", "part", "bytes", "rendered", "sha256")
-		for i, p := range r.Parts {
-			fmt.Fprintf(w, "  %-3d %-24s %-16s %9d %9d  %s\n", i+1, p.Kind, p.ID, p.Bytes, p.RenderedBytes, p.SHA256)
-		}
-		fmt.Fprintf(w, "  total %d bytes, sha256 %s\n", r.Bytes, r.SHA256)
-		if s.Matches {
-			fmt.Fprintf(w, "  receipt: matches (rendered_bytes %d, rendered_sha256 %s)\n\n", s.DeclaredBytes, s.DeclaredSHA256)
-		} else {
-			fmt.Fprintf(w, "  receipt: DIFFERS — it declares %d bytes, sha256 %s\n\n", s.DeclaredBytes, s.DeclaredSHA256)
-		}
-	}
-	for _, e := range rep.Errors {
-		fmt.Fprintf(w, "not rendered: %s\n", e)
-	}
-	switch {
-	case rep.Matches:
-		_, err := fmt.Fprintf(w, "%s: %d sessions rendered, every receipt matches\n", rep.Campaign, len(rep.Sessions))
-		return err
-	default:
-		_, err := fmt.Fprintf(w, "%s: %d sessions rendered; a receipt differs or a session could not be rendered\n", rep.Campaign, len(rep.Sessions))
+func (p *promptsJSON) session(s stages.RenderedSession) error {
+	if err := p.start(p.campaign); err != nil {
 		return err
 	}
+	return json.MarshalEncode(p.enc, s, json.Deterministic(true))
 }
 
-// writePrompts writes each session's bytes and prompts.json into dir.
-// Session IDs are identifiers (letters, digits, '.', '_', '-'; never
-// starting with '.'), checked again here before they name a file.
-func writePrompts(dir string, rep promptsReport) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+func (p *promptsJSON) finish(t *promptsTally) error {
+	if err := p.start(t.campaign); err != nil {
 		return err
 	}
-	for _, s := range rep.Sessions {
-		if !safeFileName(s.SessionID) {
-			return usagef("session ID %q cannot name a file", s.SessionID)
-		}
-		if err := confined.WriteFileAtomic(filepath.Join(dir, s.SessionID+".txt"), s.Rendering.Data, 0o644); err != nil {
+	if err := p.enc.WriteToken(jsontext.EndArray); err != nil {
+		return err
+	}
+	if err := p.enc.WriteToken(jsontext.String("errors")); err != nil {
+		return err
+	}
+	if err := json.MarshalEncode(p.enc, append([]string{}, t.errors...)); err != nil {
+		return err
+	}
+	for _, tok := range []jsontext.Token{jsontext.String("matches"), jsontext.Bool(t.matches), jsontext.EndObject} {
+		if err := p.enc.WriteToken(tok); err != nil {
 			return err
 		}
 	}
-	return confined.WriteAtomic(filepath.Join(dir, "prompts.json"), 0o644, func(w io.Writer) error { return writeJSON(w, rep) })
+	return nil
 }
+
+// promptFiles writes each session's bytes into DIR/<session>.txt. Session
+// IDs are identifiers (letters, digits, '.', '_', '-'; never starting with
+// '.'), checked again here before they name a file.
+type promptFiles struct{ dir string }
+
+func (p promptFiles) session(s stages.RenderedSession) error {
+	if !safeFileName(s.SessionID) {
+		return usagef("session ID %q cannot name a file", s.SessionID)
+	}
+	return confined.WriteFileAtomic(filepath.Join(p.dir, s.SessionID+".txt"), s.Rendering.Data, 0o644)
+}
+
+func (promptFiles) finish(*promptsTally) error { return nil }
 
 func safeFileName(id string) bool {
 	if id == "" || id[0] == '.' || len(id) > 64 {
