@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -65,7 +66,39 @@ type collectPart struct {
 // outs into dataset (created when absent), one partition per run. A run
 // already collected (the same bytes) is left as it is; the same run given
 // twice in outs is laid once.
-func Collect(outs []string, dataset string) ([]CollectedCampaign, error) {
+//
+// It holds the dataset's lock (confined.LockName, waiting for a collect
+// under way) while it reads and writes the dataset, and writes every new
+// partition as one commit (confined.Commit): a collect killed at any
+// instant leaves no part of a run behind once the next collect has
+// recovered (finished or undone its commit), and the next collect also
+// removes the temporary part files and empty partition directories a
+// killed collect of an earlier evalgate left.
+func Collect(outs []string, dataset string) (_ []CollectedCampaign, err error) {
+	_, statErr := os.Stat(dataset)
+	created := errors.Is(statErr, fs.ErrNotExist)
+	if err := os.MkdirAll(dataset, 0o755); err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
+	}
+	root, err := os.OpenRoot(dataset)
+	if err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
+	}
+	defer root.Close()
+	lock, err := confined.LockRoot(root, confined.LockName, nil)
+	if err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
+	}
+	defer lock.Unlock()
+	defer func() {
+		if err != nil && created { // leave no empty dataset behind a refused collect
+			root.Remove(confined.LockName)
+			os.Remove(dataset)
+		}
+	}()
+	if err := recoverCollect(root); err != nil {
+		return nil, fmt.Errorf("collect: %s: recovering an interrupted collect: %w", dataset, err)
+	}
 	var parts []collectPart
 	var campaigns []CollectedCampaign
 	seen := map[string]bool{}
@@ -80,18 +113,88 @@ func Collect(outs []string, dataset string) ([]CollectedCampaign, error) {
 			parts = append(parts, ps...)
 		}
 	}
+	var files []confined.CommitFile
 	for _, p := range parts {
 		if p.same {
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(p.dst), 0o755); err != nil {
+		rel, err := filepath.Rel(dataset, p.dst)
+		if err != nil {
 			return nil, err
 		}
-		if err := copyAtomic(p.src, p.dst, p.sha); err != nil {
+		rel = filepath.ToSlash(rel)
+		if err := root.MkdirAll(path.Dir(rel), 0o755); err != nil {
 			return nil, err
+		}
+		files = append(files, confined.CommitFile{Name: rel, Fill: copyChecked(p.src, p.sha)})
+	}
+	if len(files) > 0 {
+		if err := confined.Commit(root, files); err != nil {
+			return nil, fmt.Errorf("collect: %s: %w", dataset, err)
 		}
 	}
 	return campaigns, nil
+}
+
+// recoverCollect finishes or undoes the commit of a killed collect, and
+// removes what a killed collect of an earlier evalgate left: the
+// temporary files of its parts (".part-0.parquet.tmp-123") and partition
+// directories left empty. The caller holds the dataset's lock.
+func recoverCollect(root *os.Root) error {
+	var runs []string
+	tableDirs, err := readRootDir(root, ".")
+	if err != nil {
+		return err
+	}
+	for _, t := range tableDirs {
+		if !t.IsDir() {
+			continue
+		}
+		camps, err := readRootDir(root, t.Name())
+		if err != nil {
+			return err
+		}
+		for _, c := range camps {
+			if !c.IsDir() || !strings.HasPrefix(c.Name(), "campaign_id=") {
+				continue
+			}
+			dir := t.Name() + "/" + c.Name()
+			rs, err := readRootDir(root, dir)
+			if err != nil {
+				return err
+			}
+			for _, r := range rs {
+				if r.IsDir() && strings.HasPrefix(r.Name(), "run=") {
+					runs = append(runs, dir+"/"+r.Name())
+				}
+			}
+		}
+	}
+	if _, err := confined.RecoverCommit(root, runs...); err != nil {
+		return err
+	}
+	for _, r := range runs {
+		if _, err := confined.RemoveLeftoverFiles(root, r, func(name string) bool {
+			of, ok := confined.AtomicTempOf(name)
+			return ok && of == "part-0.parquet"
+		}); err != nil {
+			return err
+		}
+		// Remove fails on a directory that is not empty: only empty ones go.
+		if root.Remove(r) == nil {
+			root.Remove(path.Dir(r))
+		}
+	}
+	return nil
+}
+
+func readRootDir(root *os.Root, dir string) ([]fs.DirEntry, error) {
+	d, err := root.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(-1)
 }
 
 // collectOne checks one output directory and plans its parts.
@@ -221,15 +324,15 @@ func partitionSHA256(dataset, dst string) ([32]byte, error) {
 	return sum, nil
 }
 
-// copyAtomic copies src to dst under a temporary name, then renames it,
-// and refuses a source that changed since it was checked.
-func copyAtomic(src, dst string, want [32]byte) error {
-	in, err := confined.OpenRegularFile(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	return confined.WriteAtomic(dst, 0o644, func(w io.Writer) error {
+// copyChecked copies src into a part and refuses a source that changed
+// since it was checked.
+func copyChecked(src string, want [32]byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		in, err := confined.OpenRegularFile(src)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
 		h := sha256.New()
 		if _, err := io.Copy(io.MultiWriter(w, h), in); err != nil {
 			return err
@@ -238,5 +341,5 @@ func copyAtomic(src, dst string, want [32]byte) error {
 			return fmt.Errorf("collect: %s changed while it was collected", src)
 		}
 		return nil
-	})
+	}
 }
