@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	stdjson "encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evalgate/evalgate/confined"
 )
 
 // TestShowExitCodes: show prints a run's summary (0); a directory that is
@@ -32,6 +37,15 @@ func TestShowExitCodes(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(corrupt, "campaign_findings.parquet"), []byte("PAR1 not parquet PAR1"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The same corruption with an output manifest that lists it: the set
+	// is as evalgate "wrote" it, and the table does not read (an I/O
+	// failure, 3), where the two edits above are refused as a set that is
+	// not evalgate's (2).
+	listed := filepath.Join(base, "listed")
+	if err := os.CopyFS(listed, os.DirFS(corrupt)); err != nil {
+		t.Fatal(err)
+	}
+	relist(t, listed, "campaign_findings.parquet")
 	for _, c := range []struct {
 		name   string
 		args   []string
@@ -44,8 +58,9 @@ func TestShowExitCodes(t *testing.T) {
 		{"two_arguments", []string{out, out}, ExitUsage, "exactly one output directory"},
 		{"missing", []string{filepath.Join(base, "nope")}, ExitUsage, "is not a directory"},
 		{"no_scorecard", []string{noScorecard}, ExitUsage, "has no scorecard.json"},
-		{"not_a_scorecard", []string{notScorecard}, ExitUsage, "is not an evalgate scorecard"},
-		{"corrupt_table", []string{corrupt}, ExitFailure, "campaign_findings.parquet"},
+		{"edited_scorecard", []string{notScorecard}, ExitUsage, "scorecard.json is changed"},
+		{"edited_table", []string{corrupt}, ExitUsage, "campaign_findings.parquet is changed"},
+		{"corrupt_table", []string{listed}, ExitFailure, "campaign_findings.parquet"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := mainCmd(append([]string{"show"}, c.args...)...)
@@ -70,5 +85,36 @@ func TestShowCurrency(t *testing.T) {
 	}
 	if got := readCurrency(filepath.Join(out, "nope.parquet")); got != "" {
 		t.Errorf("currency of a missing table %q", got)
+	}
+}
+
+// relist rewrites the output manifest of dir so that it lists name with
+// its bytes now.
+func relist(t *testing.T, dir, name string) {
+	t.Helper()
+	path := filepath.Join(dir, confined.SetManifestName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m confined.SetManifest
+	if err := stdjson.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	body, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(body)
+	for i := range m.Files {
+		if m.Files[i].Name == name {
+			m.Files[i].Bytes, m.Files[i].SHA256 = int64(len(body)), hex.EncodeToString(sum[:])
+		}
+	}
+	if data, err = stdjson.Marshal(m); err == nil {
+		err = os.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }
