@@ -41,9 +41,17 @@ const (
 	CodeRbenchAdjudicatorReviewer  Code = "benchmark_adjudicator_not_independent"
 	CodeRbenchAttemptReplaced      Code = "benchmark_attempt_replaced"
 	CodeRbenchReplacementsExceed   Code = "benchmark_replacements_exceeded"
+	CodeRbenchCasesFormatOld       Code = "benchmark_cases_format_old"
+	CodeRbenchSecondReviewMissing  Code = "benchmark_second_review_missing"
+	CodeRbenchRationaleMissing     Code = "benchmark_mutation_rationale_missing"
+	CodeRbenchExcludedScored       Code = "benchmark_excluded_case_scored"
 )
 
 var rbenchCodes = []CodeDoc{
+	{CodeRbenchCasesFormatOld, "load", "I8", "cases.json is evalgate.cases/v1, which records no second reviewer per audited case, no mutation rationale per variant and no register of excluded cases: it is refused, to be rewritten as evalgate.cases/v2 with them (docs/format.md)."},
+	{CodeRbenchSecondReviewMissing, "load", "I8", "An audited case names no second reviewer: a second reviewer checks each proposed clean case and each mutation rationale, and a case nobody checked is provisional, not audited."},
+	{CodeRbenchRationaleMissing, "load", "I8", "A variant states no mutation rationale (why its one planted defect is a defect and what it tests), or a clean case states one."},
+	{CodeRbenchExcludedScored, "load", "I8", "The register of excluded cases names a case that is also a scored case, or names one case twice: an exclusion is retained with its reason and leaves the case out of the scored corpus."},
 	{CodeRbenchPlanMissing, "load", "I1/I8", "A reviewer-benchmark manifest has no benchmark member freezing its cases and task-file inventory."},
 	{CodeRbenchPlanUnexpected, "load", "I1", "A manifest of another kind has a benchmark member."},
 	{CodeRbenchDesignInvalid, "load", "I1/G6", "A reviewer-benchmark design does not have exactly two profiles (baseline first, then candidate), or lists tasks or schedule slots (its schedule is every case × profile × run); or another kind's design lists no task."},

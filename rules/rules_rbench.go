@@ -63,4 +63,10 @@ var ruleQuotes = []RuleQuote{
 		[]string{string(CodeRbenchCaseInvalid), string(CodeRbenchVariantNotOneDefect)}},
 	{"I8", "Mutation fixtures prove the intended one-defect change; both clean and defective cases are tested.",
 		[]string{string(CodeRbenchVariantNotOneDefect)}},
+	{"I8", "A second reviewer checks each proposed clean case and each mutation rationale.",
+		[]string{string(CodeRbenchSecondReviewMissing), string(CodeRbenchRationaleMissing), string(CodeRbenchCasesFormatOld)}},
+	{"I8", "A separate model can assist triage, but unresolved cases remain outside the scored clean set. Retain exclusions and reasons; they affect achieved corpus size.",
+		[]string{"cases.json excluded (format evalgate.cases/v2)", string(CodeRbenchExcludedScored), "report: excluded cases with their reasons"}},
+	{"G6", "Do not reuse old campaign authorization or silently increase the cap.",
+		[]string{string(PolicyCode("ceiling", "campaign_reference_cost")), string(PolicyCode("ceiling", "campaign_actual_cost")), "policy: a custom policy is named in every verdict"}},
 }

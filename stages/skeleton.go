@@ -72,7 +72,7 @@ func Skeleton(kind string, d *tables.DesignFile, frozenAt time.Time) ([]Skeleton
 	if bench {
 		// Empty cases and inventory, frozen by hash: the user lists the
 		// families' clean cases and variants and their task files.
-		cases := []byte(`{"format":"` + tables.FormatCases + `","cases":[]}` + "\n")
+		cases := []byte(`{"format":"` + tables.FormatCases + `","cases":[],"excluded":[]}` + "\n")
 		inventory := []byte(`{"format":"` + tables.FormatInventory + `","cases":[]}` + "\n")
 		m.Benchmark = &tables.BenchmarkPlan{CasesPath: "cases.json", CasesSHA256: hexSHA256(cases),
 			InventoryPath: "inventory.json", InventorySHA256: hexSHA256(inventory)}

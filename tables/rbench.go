@@ -20,7 +20,11 @@ import (
 
 // Format versions of the reviewer-benchmark documents.
 const (
-	FormatCases               = "evalgate.cases/v1"
+	FormatCases = "evalgate.cases/v2"
+	// FormatCasesV1 is the first cases format, without second reviewers,
+	// mutation rationales or the register of excluded cases: refused
+	// (benchmark_cases_format_old), never read as if it had them.
+	FormatCasesV1             = "evalgate.cases/v1"
 	FormatInventory           = "evalgate.inventory/v1"
 	FormatReview              = "evalgate.review/v1"
 	FormatFindingAdjudication = "evalgate.finding-adjudication/v1"
@@ -101,6 +105,19 @@ var DefectCategories = []string{
 type Cases struct {
 	Format string `json:"format"` // FormatCases
 	Cases  []Case `json:"cases"`
+	// Excluded is the register of excluded cases with their reasons
+	// (rule I8: "Retain exclusions and reasons; they affect achieved
+	// corpus size"): proposed cases left out of the scored corpus, for
+	// example a clean label the second reviewer disputed. Required in v2
+	// ([] for none), so a pointer: nil when the member is absent.
+	Excluded *[]ExcludedCase `json:"excluded,omitzero"`
+}
+
+// ExcludedCase is one proposed case left out of the scored corpus.
+type ExcludedCase struct {
+	ID     string `json:"id"`
+	Family string `json:"family"`
+	Reason string `json:"reason"`
 }
 
 // Case is one benchmark case: the clean task of a family or one
@@ -115,6 +132,14 @@ type Case struct {
 	Regression   bool           `json:"regression"`    // a known regression case the candidate must get right
 	Variant      *string        `json:"variant"`       // the variant's name; null for a clean case
 	Defect       *PlantedDefect `json:"defect"`        // null for a clean case
+	// SecondReviewer is who checked the proposed clean case or the
+	// variant's mutation rationale (rule I8: "A second reviewer checks
+	// each proposed clean case and each mutation rationale"); required for
+	// an audited case, absent (nil) for a provisional one.
+	SecondReviewer *string `json:"second_reviewer,omitzero"`
+	// MutationRationale is a variant's reason its one planted defect is a
+	// defect and what it tests; absent (nil) for a clean case.
+	MutationRationale *string `json:"mutation_rationale,omitzero"`
 }
 
 // PlantedDefect is the one defect a variant introduces.
@@ -316,6 +341,7 @@ type TrialAgentResult struct {
 // Benchmark is the loaded reviewer-benchmark part of a campaign.
 type Benchmark struct {
 	Cases     []Case                     // in cases.json order
+	Excluded  []ExcludedCase             // the register of excluded cases, in cases.json order
 	Files     map[string][]InventoryFile // case ID → task files, sorted by path
 	Checksums map[string]string          // case ID → TaskChecksum
 	// Adjudications are the lines of finding_adjudications.jsonl.

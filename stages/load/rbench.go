@@ -73,7 +73,11 @@ func (l *loader) loadBenchmark() {
 		l.add(findings...)
 		if ok {
 			b.Cases = cs.Cases
+			if cs.Excluded != nil {
+				b.Excluded = *cs.Excluded
+			}
 			l.add(checkCases(cs.Cases, at)...)
+			l.add(checkAudit(&cs, at)...)
 		}
 	}
 	if data := l.readHashed(plan.InventoryPath, maxInventory, plan.InventorySHA256, "the benchmark inventory"); data != nil {
@@ -127,6 +131,57 @@ func checkCases(cases []tables.Case, at position) rules.Findings {
 	}
 	out = append(out, splitCrossings(cases, "lineage group", func(c *tables.Case) string { return c.LineageGroup }, at)...)
 	return append(out, splitCrossings(cases, "family", func(c *tables.Case) string { return c.Family }, at)...)
+}
+
+// checkAudit checks what the label audit records (rule I8: "A second
+// reviewer checks each proposed clean case and each mutation rationale";
+// "Retain exclusions and reasons; they affect achieved corpus size"):
+// the format is v2, which records them; every audited case names its
+// second reviewer; every variant, and no clean case, states its mutation
+// rationale; the register of excluded cases is present and names no case
+// twice and no scored case.
+func checkAudit(cs *tables.Cases, at position) rules.Findings {
+	var out rules.Findings
+	bad := func(code rules.Code, ptr, format string, args ...any) {
+		out = append(out, at.finding(code, ptr, fmt.Sprintf(format, args...)))
+	}
+	if cs.Format == tables.FormatCasesV1 {
+		bad(rules.CodeRbenchCasesFormatOld, "/format", "cases.json is %s, which records no second reviewer per audited case, no mutation rationale per variant and no register of excluded cases; rewrite it as %s with them (docs/format.md)",
+			tables.FormatCasesV1, tables.FormatCases)
+		return out
+	}
+	for i, c := range cs.Cases {
+		ptr := indexPointer("/cases", i)
+		if c.Label == tables.LabelAudited && (c.SecondReviewer == nil || strings.TrimSpace(*c.SecondReviewer) == "") {
+			what := "proposed clean case"
+			if c.Kind == tables.CaseVariant {
+				what = "variant's mutation rationale"
+			}
+			bad(rules.CodeRbenchSecondReviewMissing, ptr+"/second_reviewer", "case %q is audited but names no second reviewer: a second reviewer checks each %s, and a case nobody checked stays provisional", c.ID, what)
+		}
+		switch {
+		case c.Kind == tables.CaseVariant && (c.MutationRationale == nil || strings.TrimSpace(*c.MutationRationale) == ""):
+			bad(rules.CodeRbenchRationaleMissing, ptr+"/mutation_rationale", "variant %q states no mutation rationale: why its planted defect is a defect and what it tests", c.ID)
+		case c.Kind == tables.CaseClean && c.MutationRationale != nil:
+			bad(rules.CodeRbenchRationaleMissing, ptr+"/mutation_rationale", "clean case %q states a mutation rationale; only a variant has one", c.ID)
+		}
+	}
+	if cs.Excluded == nil {
+		bad(rules.CodeRbenchExcludedScored, "", "cases.json has no register of excluded cases (excluded: [] when none was excluded): exclusions and their reasons are retained")
+		return out
+	}
+	seen := map[string]bool{}
+	for i, e := range *cs.Excluded {
+		ptr := indexPointer("/excluded", i) + "/id"
+		switch {
+		case seen[e.ID]:
+			bad(rules.CodeRbenchExcludedScored, ptr, "excluded case %q is registered twice", e.ID)
+		case slices.ContainsFunc(cs.Cases, func(c tables.Case) bool { return c.ID == e.ID }):
+			bad(rules.CodeRbenchExcludedScored, ptr, "case %q is registered as excluded (%s) and is also a scored case", e.ID, e.Reason)
+		}
+		seen[e.ID] = true
+	}
+	return out
 }
 
 // splitCrossings reports every group (by key) whose cases lie in more than

@@ -103,8 +103,8 @@ func splitAfterAny(text, seps string) []string {
 
 // benchLabels lists every label of every case of the benchmark, in case
 // order, in normal form: case ID, variant name, expected location written
-// path:start-end, and the defect description whole and by its sentences
-// and clauses. A text that is the same label of several cases is listed
+// path:start-end, the defect description and the mutation rationale whole
+// and by their sentences and clauses. A text that is the same label of several cases is listed
 // for each.
 func benchLabels(cases []tables.Case) []label {
 	var out []label
@@ -117,6 +117,16 @@ func benchLabels(cases []tables.Case) []label {
 		add(c.ID, "case ID", c.ID)
 		if c.Variant != nil {
 			add(c.ID, "variant name", *c.Variant)
+		}
+		if r := c.MutationRationale; r != nil {
+			add(c.ID, "mutation rationale", *r)
+			seen := map[string]bool{normalText(*r): true}
+			for _, f := range fragments(*r) {
+				if n := normalText(f); !seen[n] {
+					seen[n] = true
+					out = append(out, label{c.ID, "mutation rationale (a sentence or clause of it)", n})
+				}
+			}
 		}
 		if d := c.Defect; d != nil {
 			add(c.ID, "expected location", fmt.Sprintf("%s:%d-%d", d.Location.Path, d.Location.StartLine, d.Location.EndLine))

@@ -16,6 +16,7 @@ import (
 // benchmarkSection is the section's template data; nil for other kinds.
 type benchmarkSection struct {
 	Summary    string
+	Excluded   string // the register of excluded cases
 	Promotion  []string
 	Failing    []string
 	Attempts   string
@@ -35,7 +36,7 @@ func reviewerBenchmark(sc scorecard.Scorecard) *benchmarkSection {
 	if rb == nil {
 		return nil
 	}
-	s := &benchmarkSection{Summary: plainText(rb.BenchmarkSummary()), Promotion: plainList(rb.BenchmarkPromotion(sc.Decision)),
+	s := &benchmarkSection{Summary: plainText(rb.BenchmarkSummary()), Excluded: plainText(rb.BenchmarkExcluded()), Promotion: plainList(rb.BenchmarkPromotion(sc.Decision)),
 		Attempts: plainText(rb.BenchmarkAttempts()), Note: scorecard.BenchmarkMetricsNote, Ledger: plainText(rb.BenchmarkLedger())}
 	for _, g := range sc.Decision.FailingGateDetails {
 		s.Failing = append(s.Failing, plainText(scorecard.FailingGateLine(g, sc.CostAndTime.Currency)))
@@ -72,6 +73,7 @@ func reviewerBenchmark(sc scorecard.Scorecard) *benchmarkSection {
 // page can call it.
 var _ = template.Must(pageTemplate.New("benchmark").Parse(`<h2 id="reviewer-benchmark">Reviewer benchmark</h2>
 <p>{{.Summary}}</p>
+<p>{{.Excluded}}</p>
 {{range .Promotion}}<p data-promotion="">{{.}}</p>
 {{end}}{{if .Failing}}<ul>
 {{range .Failing}}<li>{{.}}</li>

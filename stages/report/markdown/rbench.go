@@ -17,7 +17,7 @@ func writeReviewerBenchmark(b *bufio.Writer, sc *scorecard.Scorecard) {
 	if rb == nil {
 		return
 	}
-	fmt.Fprintf(b, "## Reviewer benchmark\n\n%s\n\n", escapeMarkdown(rb.BenchmarkSummary()))
+	fmt.Fprintf(b, "## Reviewer benchmark\n\n%s\n\n%s\n\n", escapeMarkdown(rb.BenchmarkSummary()), escapeMarkdown(rb.BenchmarkExcluded()))
 	for _, line := range rb.BenchmarkPromotion(sc.Decision) {
 		fmt.Fprintf(b, "%s\n", escapeMarkdown(line))
 	}

@@ -30,6 +30,16 @@ type ReviewerBenchmark struct {
 	// auxiliary call (adjudication, second opinion, planning, probe,
 	// remote execution) the campaign charged, in role order.
 	Calls []LedgerRole `json:"ledger_by_role"`
+	// Excluded is cases.json's register of excluded cases: proposed cases
+	// left out of the scored corpus, each with its reason.
+	Excluded []ExcludedResult `json:"excluded"`
+}
+
+// ExcludedResult is one entry of the register of excluded cases.
+type ExcludedResult struct {
+	ID     string `json:"id"`
+	Family string `json:"family"`
+	Reason string `json:"reason"`
 }
 
 // LedgerRole is the ledger's entries of one receipt role: how many, what
@@ -91,6 +101,12 @@ func buildReviewerBenchmark(c *tables.Campaign, s *tables.Set, cm *tables.Commit
 		}
 	}
 	rb.Calls = ledgerByRole(s.Ledger)
+	rb.Excluded = []ExcludedResult{}
+	if c.Benchmark != nil {
+		for _, e := range c.Benchmark.Excluded {
+			rb.Excluded = append(rb.Excluded, ExcludedResult{ID: e.ID, Family: e.Family, Reason: e.Reason})
+		}
+	}
 	for _, m := range s.ReviewMetrics {
 		rb.Metrics = append(rb.Metrics, MetricResult{Split: m.Split, Profile: m.Profile, Model: m.Model, Metric: m.Metric,
 			Numerator: m.Numerator, Denominator: m.Denominator, Exact: m.Exact, Value: m.Value})

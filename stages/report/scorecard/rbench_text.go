@@ -101,6 +101,21 @@ func (rb *ReviewerBenchmark) BenchmarkSummary() string {
 	return line
 }
 
+// BenchmarkExcluded is the register of excluded cases as one line: how
+// many proposed cases the label audit left out of the scored corpus, and
+// each with its reason.
+func (rb *ReviewerBenchmark) BenchmarkExcluded() string {
+	if len(rb.Excluded) == 0 {
+		return "Excluded from the scored corpus: none (the register of excluded cases is empty)."
+	}
+	parts := make([]string, len(rb.Excluded))
+	for i, e := range rb.Excluded {
+		parts[i] = fmt.Sprintf("%s (family %s): %s", e.ID, e.Family, strings.TrimSuffix(e.Reason, "."))
+	}
+	return fmt.Sprintf("Excluded from the scored corpus: %d proposed case(s), retained with their reasons (they reduce the achieved corpus size): %s.",
+		len(rb.Excluded), strings.Join(parts, "; "))
+}
+
 // BenchmarkAttempts lists the attempts by status.
 func (rb *ReviewerBenchmark) BenchmarkAttempts() string {
 	parts := make([]string, len(rb.Attempts))
