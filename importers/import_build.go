@@ -80,20 +80,21 @@ func BuildImport(m *tables.ImportMap, mapFile string, man *tables.Manifest, chec
 	}
 	for i, s := range m.Sessions {
 		if !used[i] {
-			b.out = append(b.out, rules.Finding{Code: rules.CodeImportMapUnmatched, Severity: rules.Warn, File: mapFile,
+			b.out.Add(rules.Finding{Code: rules.CodeImportMapUnmatched, Severity: rules.Warn, File: mapFile,
 				Pointer: "/sessions/" + strconv.Itoa(i) + "/match", Message: describeMatch(m.Source, s.Match) + " is not in the files imported"})
 		}
 	}
 	if len(out) > 0 && m.Identity.Host == "" {
-		b.out = append(b.out, rules.Finding{Code: rules.CodeImportNoHost, Severity: rules.Warn, File: mapFile, Pointer: "/identity",
+		b.out.Add(rules.Finding{Code: rules.CodeImportNoHost, Severity: rules.Warn, File: mapFile, Pointer: "/identity",
 			Message: fmt.Sprintf("no %s record names the host it ran on and the mapping gives none, so the %d session(s) imported have no identity.host, which a paired review refuses (session_host_missing); "+
 				"write the host they ran on (the manifest's identities.host) at %s#/identity/host and import again: the receipts are filled in place", m.Source, len(out), mapFile)})
 	}
-	b.out.Sort()
-	if b.out.Rejected() {
-		return nil, b.out
+	found := b.out.Findings()
+	found.Sort()
+	if found.Rejected() {
+		return nil, found
 	}
-	return out, b.out
+	return out, found
 }
 
 type importBuilder struct {
@@ -102,7 +103,7 @@ type importBuilder struct {
 	man       *tables.Manifest
 	checksums map[string]string // a reviewer benchmark's case → task checksum
 	classes   map[string]string
-	out       rules.Findings
+	out       rules.FindingCap // a million unmapped records keep a hundred findings
 }
 
 // benchReview reports whether e is a review attempt of a reviewer
@@ -112,11 +113,11 @@ func (b *importBuilder) benchReview(e *tables.ImportSession) bool {
 }
 
 func (b *importBuilder) reject(r *SourceRecord, code rules.Code, msg string) {
-	b.out = append(b.out, rules.Finding{Code: code, Severity: rules.Reject, File: r.File, Line: r.Line, Pointer: r.Pointer, Message: msg})
+	b.out.Add(rules.Finding{Code: code, Severity: rules.Reject, File: r.File, Line: r.Line, Pointer: r.Pointer, Message: msg})
 }
 
 func (b *importBuilder) mapFinding(ptr, msg string) {
-	b.out = append(b.out, rules.Finding{Code: rules.CodeImportMapInvalid, Severity: rules.Reject, File: b.mapFile, Pointer: ptr, Message: msg})
+	b.out.Add(rules.Finding{Code: rules.CodeImportMapInvalid, Severity: rules.Reject, File: b.mapFile, Pointer: ptr, Message: msg})
 }
 
 // checkCampaign ties the mapping to the manifest: its rate card exists
@@ -183,7 +184,7 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 	case r.ReturnedModel == "" && e.ReturnedModel != "":
 		rc.Identity.ReturnedModel = e.ReturnedModel
 	case r.ReturnedModel == "":
-		b.out = append(b.out, rules.Finding{Code: rules.CodeImportNoReturnedModel, Severity: rules.Warn, File: r.File, Line: r.Line, Pointer: r.Pointer,
+		b.out.Add(rules.Finding{Code: rules.CodeImportNoReturnedModel, Severity: rules.Warn, File: r.File, Line: r.Line, Pointer: r.Pointer,
 			Session: e.SessionID, Message: describeMatch(r.Source, r.Match) + " records no model the provider returned, so returned_model is left empty and validate refuses the session's identity; " +
 				fmt.Sprintf("write the model from your runner's records at %s#/sessions/%d/returned_model", b.mapFile, idx)})
 	}

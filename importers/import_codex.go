@@ -89,7 +89,7 @@ func ReadCodexRollout(name string, data []byte) (*SourceRecord, rules.Findings) 
 	cr := codexReader{name: name, rec: &SourceRecord{Source: tables.SourceCodex, File: name, FileSHA256: sha256Hex(data)}}
 	if len(data) > MaxCodexRollout {
 		cr.reject(0, rules.CodeTooLarge, fmt.Sprintf("the rollout has %d bytes; the cap is %d", len(data), MaxCodexRollout))
-		return nil, cr.out
+		return nil, cr.out.Findings()
 	}
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -98,17 +98,18 @@ func ReadCodexRollout(name string, data []byte) (*SourceRecord, rules.Findings) 
 		cr.line(int64(i+1), line)
 	}
 	cr.finish()
-	cr.out.Sort()
-	if cr.out.Rejected() {
-		return nil, cr.out
+	out := cr.out.Findings()
+	out.Sort()
+	if out.Rejected() {
+		return nil, out
 	}
-	return cr.rec, cr.out
+	return cr.rec, out
 }
 
 type codexReader struct {
 	name      string
 	rec       *SourceRecord
-	out       rules.Findings
+	out       rules.FindingCap // a rollout of a million bad lines keeps a hundred findings per code
 	meta      bool
 	metaModel string // session_meta's model, when the rollout records one
 	models    []string
@@ -118,7 +119,7 @@ type codexReader struct {
 }
 
 func (cr *codexReader) reject(line int64, code rules.Code, msg string) {
-	cr.out = append(cr.out, rules.Finding{Code: code, Severity: rules.Reject, File: cr.name, Line: line, Message: msg})
+	cr.out.Add(rules.Finding{Code: code, Severity: rules.Reject, File: cr.name, Line: line, Message: msg})
 }
 
 func (cr *codexReader) malformed(line int64, msg string) {
@@ -128,7 +129,11 @@ func (cr *codexReader) malformed(line int64, msg string) {
 // decode unmarshals v strictly as JSON (unknown members ignored).
 func (cr *codexReader) decode(line int64, data []byte, v any, what string) bool {
 	if err := json.Unmarshal(data, v); err != nil {
-		cr.malformed(line, fmt.Sprintf("%s is not what a Codex rollout writes there: %v", what, err))
+		msg := "" // a finding past the caps is only counted: no message is formatted for it
+		if cr.out.Room(rules.CodeCodexRolloutMalformed) {
+			msg = fmt.Sprintf("%s is not what a Codex rollout writes there: %v", what, err)
+		}
+		cr.malformed(line, msg)
 		return false
 	}
 	return true
@@ -261,7 +266,7 @@ func (cr *codexReader) finish() {
 		cr.malformed(0, fmt.Sprintf("the rollout switches model (%q, then %q); one session has one model", load.Clip(cr.models[0]), load.Clip(cr.models[1])))
 	}
 	if cr.last == nil {
-		cr.out = append(cr.out, rules.Finding{Code: rules.CodeCodexNoUsage, Severity: rules.Warn, File: cr.name,
+		cr.out.Add(rules.Finding{Code: rules.CodeCodexNoUsage, Severity: rules.Warn, File: cr.name,
 			Message: "the rollout has no token_count usage, so its receipt has no meter"})
 		return
 	}

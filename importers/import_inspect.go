@@ -26,6 +26,7 @@ const (
 	maxInspectMemberBytes = 64 << 20  // one member of a .eval archive
 	maxInspectTotalBytes  = 512 << 20 // every member read from one .eval
 	maxInspectMembers     = 100_000   // entries of a .eval archive
+	maxInspectSamples     = 100_000   // samples of a .json log, as many as a .eval archive may hold
 )
 
 // Layouts of an Inspect log.
@@ -108,7 +109,10 @@ type inspectHeaderDoc struct {
 // inspectJSONDoc is a .json log: the header plus its samples.
 type inspectJSONDoc struct {
 	inspectHeaderDoc
-	Samples []inspectSampleDoc `json:"samples"`
+	// Samples are decoded one at a time, after their number is checked
+	// against maxInspectSamples: a log of a million samples is refused
+	// without a million decoded samples in memory.
+	Samples []jsontext.Value `json:"samples"`
 }
 
 type inspectSampleDoc struct {
@@ -159,13 +163,13 @@ func ReadInspectLog(name string, r io.ReaderAt, size int64) (*InspectLog, rules.
 	default:
 		ir.readJSON(r, size)
 	}
-	if !ir.out.Rejected() {
+	if !ir.out.Findings().Rejected() {
 		ir.finish()
 	}
-	if ir.out.Rejected() {
-		return nil, ir.out
+	if out := ir.out.Findings(); out.Rejected() {
+		return nil, out
 	}
-	return ir.log, ir.out
+	return ir.log, ir.out.Findings()
 }
 
 func hasZipMagic(r io.ReaderAt) bool {
@@ -177,15 +181,15 @@ func hasZipMagic(r io.ReaderAt) bool {
 // inspectReader accumulates one log and its findings.
 type inspectReader struct {
 	log *InspectLog
-	out rules.Findings
+	out rules.FindingCap // a log of a million bad samples keeps a hundred findings per code
 }
 
 func (ir *inspectReader) reject(file, ptr string, code rules.Code, msg string) {
-	ir.out = append(ir.out, rules.Finding{Code: code, Severity: rules.Reject, File: file, Pointer: ptr, Message: msg})
+	ir.out.Add(rules.Finding{Code: code, Severity: rules.Reject, File: file, Pointer: ptr, Message: msg})
 }
 
 func (ir *inspectReader) warn(file, ptr string, code rules.Code, msg string) {
-	ir.out = append(ir.out, rules.Finding{Code: code, Severity: rules.Warn, File: file, Pointer: ptr, Message: msg})
+	ir.out.Add(rules.Finding{Code: code, Severity: rules.Warn, File: file, Pointer: ptr, Message: msg})
 }
 
 func (ir *inspectReader) readJSON(r io.ReaderAt, size int64) {
@@ -201,12 +205,48 @@ func (ir *inspectReader) readJSON(r io.ReaderAt, size int64) {
 		return
 	}
 	var doc inspectJSONDoc
-	if !ir.unmarshal(name, data, &doc) || !ir.header(name, &doc.inspectHeaderDoc) {
+	if !ir.unmarshal(name, data, &doc) {
 		return
 	}
-	for i := range doc.Samples {
-		ir.sample(name, "/samples/"+strconv.Itoa(i), &doc.Samples[i])
+	data = nil
+	if n := len(doc.Samples); n > maxInspectSamples {
+		ir.reject(name, "/samples", rules.CodeTooLarge, fmt.Sprintf("the log has %d samples; the cap is %d", n, maxInspectSamples))
+		return
 	}
+	// Every sample must decode before the header is read, as when the
+	// whole document was decoded at once; each is then decoded again, one
+	// at a time, to be read.
+	var d inspectSampleDoc
+	for i, raw := range doc.Samples {
+		if d = (inspectSampleDoc{}); !ir.unmarshalAt(name, "/samples/"+strconv.Itoa(i), raw, &d) {
+			return
+		}
+	}
+	if !ir.header(name, &doc.inspectHeaderDoc) {
+		return
+	}
+	for i, raw := range doc.Samples {
+		d = inspectSampleDoc{}
+		ir.unmarshalAt(name, "", raw, &d)
+		ir.sample(name, "/samples/"+strconv.Itoa(i), &d)
+		doc.Samples[i] = nil
+	}
+}
+
+// unmarshalAt decodes one member of a document already checked to be
+// valid JSON; a value of the wrong type is one finding, positioned at
+// prefix plus its pointer within the member.
+func (ir *inspectReader) unmarshalAt(file, prefix string, data []byte, v any) bool {
+	err := json.Unmarshal(data, v)
+	if err == nil {
+		return true
+	}
+	ptr := prefix
+	if se := (*json.SemanticError)(nil); errors.As(err, &se) {
+		ptr += string(se.JSONPointer)
+	}
+	ir.reject(file, ptr, rules.CodeInspectLogMalformed, fmt.Sprintf("the value at %q does not have the type an Inspect log uses there", ptr))
+	return false
 }
 
 // unmarshal decodes data (strict JSON, unknown members ignored) and turns
@@ -224,7 +264,7 @@ func (ir *inspectReader) unmarshal(file string, data []byte, v any) bool {
 	var xe *jsontext.SyntacticError
 	switch {
 	case errors.As(err, &xe):
-		ir.out = append(ir.out, load.JSONSyntaxFinding(file, xe))
+		ir.out.Add(load.JSONSyntaxFinding(file, xe))
 	case errors.As(err, &se):
 		ir.reject(file, string(se.JSONPointer), rules.CodeInspectLogMalformed,
 			fmt.Sprintf("the value at %q does not have the type an Inspect log uses there", string(se.JSONPointer)))

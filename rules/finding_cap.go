@@ -16,8 +16,13 @@ const (
 // FindingCap collects findings under the caps: the first MaxFindingsPerCode
 // of each code, MaxFindings in all, in the order added; the rest are only
 // counted. The zero value is ready to use.
+//
+// A findings_capped finding added (one an earlier cap wrote) is kept as it
+// is and counts toward no cap, so capping a capped list again, as every
+// printer does, changes nothing.
 type FindingCap struct {
 	kept    Findings
+	n       int // kept findings that count toward MaxFindings
 	perCode map[Code]int
 	over    map[Code]*overflow
 	order   []Code // codes in the order they first overflowed
@@ -33,11 +38,16 @@ type overflow struct {
 // Add collects findings.
 func (c *FindingCap) Add(fs ...Finding) {
 	for _, f := range fs {
+		if f.Code == CodeFindingsCapped {
+			c.kept = append(c.kept, f)
+			continue
+		}
 		if c.Room(f.Code) {
 			if c.perCode == nil {
 				c.perCode = make(map[Code]int, 4)
 			}
 			c.perCode[f.Code]++
+			c.n++
 			c.kept = append(c.kept, f)
 			continue
 		}
@@ -66,7 +76,7 @@ func (c *FindingCap) count(f Finding) {
 // Room reports whether a finding of code would be kept rather than only
 // counted, so that a caller can skip formatting one that would not be.
 func (c *FindingCap) Room(code Code) bool {
-	return c.perCode[code] < MaxFindingsPerCode && len(c.kept) < MaxFindings
+	return c.perCode[code] < MaxFindingsPerCode && c.n < MaxFindings
 }
 
 // Findings returns the kept findings followed by one findings_capped
@@ -90,7 +100,8 @@ func (c *FindingCap) Findings() Findings {
 }
 
 // CapFindings applies the caps to a complete, sorted list of findings and
-// returns the capped list, sorted. stages.Run applies it once, where it
+// returns the capped list, sorted (a list already capped is returned as
+// it is). stages.Run applies it once, where it
 // assembles every stage's findings.
 func CapFindings(fs Findings) Findings {
 	var c FindingCap
@@ -98,4 +109,16 @@ func CapFindings(fs Findings) Findings {
 	out := c.Findings()
 	out.Sort()
 	return out
+}
+
+// CapInOrder applies the caps to a list of findings and returns the capped
+// list in the order given, the findings_capped counts last: the printers'
+// cap, for lists whose producer may not have capped them.
+func CapInOrder(fs Findings) Findings {
+	if len(fs) <= MaxFindingsPerCode {
+		return fs
+	}
+	var c FindingCap
+	c.Add(fs...)
+	return c.Findings()
 }

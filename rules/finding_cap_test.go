@@ -56,3 +56,33 @@ func TestCapFindingsTotal(t *testing.T) {
 		t.Error("a short list was changed")
 	}
 }
+
+// TestCapIsIdempotent: capping a capped list again (every printer caps
+// what it prints) returns it unchanged, however many codes overflowed.
+func TestCapIsIdempotent(t *testing.T) {
+	var all Findings
+	// 30 codes of 150 findings each: 4,500 findings, 100 kept of each of
+	// the first 20 codes (2,000 in all), none of the last 10.
+	for c := range 30 {
+		for i := range 150 {
+			all = append(all, Finding{Code: Code(fmt.Sprintf("c%02d", c)), Severity: Warn, File: "f", Line: int64(i + 1), Message: "m"})
+		}
+	}
+	once := CapFindings(all)
+	// 2,000 kept, and one count per code: 20 codes with 50 more, 10 with 150.
+	if len(once) != MaxFindings+30 {
+		t.Fatalf("capped once: %d findings, want %d", len(once), MaxFindings+30)
+	}
+	twice := CapFindings(once)
+	if len(twice) != len(once) {
+		t.Fatalf("capped twice: %d findings, want %d", len(twice), len(once))
+	}
+	for i := range once {
+		if once[i] != twice[i] {
+			t.Fatalf("finding %d changed: %+v -> %+v", i, once[i], twice[i])
+		}
+	}
+	if inOrder := CapInOrder(once); len(inOrder) != len(once) {
+		t.Fatalf("CapInOrder of a capped list: %d findings, want %d", len(inOrder), len(once))
+	}
+}

@@ -41,26 +41,29 @@ type ImportCampaign struct {
 // record, meter or the mapping does.
 func Import(source string, c ImportCampaign, m *tables.ImportMap, mapFile string, sources []ImportSource) (importers.ImportPlan, rules.Findings) {
 	var recs []importers.SourceRecord
-	var out rules.Findings
+	var found rules.FindingCap // every reader caps its own; ten thousand sources are capped here
+	sorted := func() rules.Findings {
+		out := found.Findings()
+		out.Sort()
+		return out
+	}
 	for _, s := range sources {
 		rs, fs := readSource(source, s)
 		recs = append(recs, rs...)
-		out = append(out, fs...)
+		found.Add(fs...)
 	}
-	if out.Rejected() {
-		out.Sort()
+	if out := sorted(); out.Rejected() {
 		return importers.ImportPlan{}, out
 	}
 	sessions, fs := importers.BuildImport(m, mapFile, c.Manifest, c.TaskChecksums, recs)
-	out = append(append(out, fs...), meterless(sessions)...)
-	if out.Rejected() {
-		out.Sort()
+	found.Add(fs...)
+	found.Add(meterless(sessions)...)
+	if out := sorted(); out.Rejected() {
 		return importers.ImportPlan{}, out
 	}
 	plan, fs := importers.PlanImport(c.Receipts, c.Ledger, sessions)
-	out = append(out, fs...)
-	out.Sort()
-	return plan, out
+	found.Add(fs...)
+	return plan, sorted()
 }
 
 func readSource(source string, s ImportSource) ([]importers.SourceRecord, rules.Findings) {
@@ -78,7 +81,7 @@ func readSource(source string, s ImportSource) ([]importers.SourceRecord, rules.
 			}
 			return nil, fs
 		}
-		return []importers.SourceRecord{*rec}, append(fs, checkMeters([]importers.SourceRecord{*rec})...)
+		return []importers.SourceRecord{*rec}, append(fs, meterFindings(*rec)...)
 	case tables.SourceHarbor:
 		// A Harbor trial is a JSON document of few required members, which
 		// other documents also satisfy: the format is checked first.
@@ -89,7 +92,7 @@ func readSource(source string, s ImportSource) ([]importers.SourceRecord, rules.
 		if rec == nil {
 			return nil, fs
 		}
-		return []importers.SourceRecord{*rec}, append(fs, checkMeters([]importers.SourceRecord{*rec})...)
+		return []importers.SourceRecord{*rec}, append(fs, meterFindings(*rec)...)
 	}
 	return nil, rules.Findings{{Code: rules.CodeImportMapInvalid, Severity: rules.Reject, File: s.Name,
 		Message: fmt.Sprintf("%q is not an import source", source)}}
@@ -137,15 +140,26 @@ func CheckInspectLog(name string, r io.ReaderAt, size int64, fileSHA256 string) 
 		return nil, nil, fs
 	}
 	recs, more := importers.InspectRecords(log, fileSHA256)
-	fs = append(append(fs, more...), checkMeters(recs)...)
+	var found rules.FindingCap
+	found.Add(fs...)
+	found.Add(more...)
+	checkMeters(recs, &found)
+	fs = found.Findings()
 	fs.Sort()
 	return log, recs, fs
 }
 
+// meterFindings is checkMeters of one record.
+func meterFindings(r importers.SourceRecord) rules.Findings {
+	var found rules.FindingCap
+	checkMeters([]importers.SourceRecord{r}, &found)
+	return found.Findings()
+}
+
 // checkMeters decodes every record's meter as the account stage will: an
 // invalid meter refuses the import here rather than the campaign later.
-func checkMeters(recs []importers.SourceRecord) rules.Findings {
-	var out rules.Findings
+// Its findings go to out, under the caps.
+func checkMeters(recs []importers.SourceRecord, out *rules.FindingCap) {
 	for _, r := range recs {
 		if r.MeterShape == "" {
 			continue
@@ -160,9 +174,8 @@ func checkMeters(recs []importers.SourceRecord) rules.Findings {
 			if r.Source == tables.SourceInspect {
 				ptr += "/model_usage/" + rules.PointerToken(r.Match.Model)
 			}
-			out = append(out, rules.Finding{Code: p.Code, Severity: sev, File: r.File, Line: r.Line, Pointer: ptr + p.Pointer,
+			out.Add(rules.Finding{Code: p.Code, Severity: sev, File: r.File, Line: r.Line, Pointer: ptr + p.Pointer,
 				Message: fmt.Sprintf("%s (shape %s).", strings.TrimSuffix(p.Message, "."), r.MeterShape)})
 		}
 	}
-	return out
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -16,12 +17,13 @@ import (
 // The hostile cases of every command (hostile_commands.txtar) run the
 // command under a deadline and, for the memory cases, an RSS bound:
 //
-//	bounded [-rss MiB] evalgate ARGS...
+//	bounded [-rss MiB] [-deadline SECONDS] evalgate ARGS...
 //
 // runs evalgate as a subprocess that is killed when it has not exited
 // within boundedDeadline (a FIFO opened blocking would hang forever, so
-// the case fails rather than hangs), and fails when its peak resident set
-// exceeds MiB. Its stdout and stderr are the command's, for the stdout and
+// the case fails rather than hangs; a memory case, which reads a large
+// input on a shared machine, gives a longer deadline), and fails when its
+// peak resident set exceeds MiB. Its stdout and stderr are the command's, for the stdout and
 // stderr commands that follow; `! bounded` expects a nonzero exit, as
 // `! exec` does. The deadline guards against blocking, not a timing
 // assertion: every case exits in well under a second.
@@ -30,19 +32,59 @@ const boundedDeadline = 10 * time.Second
 func init() {
 	scriptCmds["bounded"] = cmdBounded
 	scriptCmds["mkfifo"] = cmdMkfifo
+	scriptCmds["hostilefile"] = cmdHostileFile
+}
+
+// cmdHostileFile KIND N FILE writes a hostile import source of N records:
+//
+//	badlines      a Codex rollout of N lines "x" (2N bytes), each malformed
+//	unmapped      an Inspect AI .json log of N samples no mapping names
+func cmdHostileFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: hostilefile badlines|unmapped N FILE")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	var b strings.Builder
+	switch args[0] {
+	case "badlines":
+		b.Grow(2 * n)
+		for range n {
+			b.WriteString("x\n")
+		}
+	case "unmapped":
+		b.WriteString(`{"version":2,"status":"success","eval":{"run_id":"hostile-run","task":"t","model":"openai/m",` +
+			`"created":"2026-10-01T08:00:00+00:00","packages":{"inspect_ai":"0.3.200"}},"samples":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"id":"s%d","epoch":1,"model_usage":{}}`, i)
+		}
+		b.WriteString("]}")
+	default:
+		ts.Fatalf("hostilefile: no kind %q", args[0])
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(b.String()), 0o644))
 }
 
 func cmdBounded(ts *testscript.TestScript, neg bool, args []string) {
 	var rssMiB int64
-	if len(args) > 1 && args[0] == "-rss" {
+	deadline := boundedDeadline
+	for len(args) > 1 && (args[0] == "-rss" || args[0] == "-deadline") {
 		n, err := strconv.ParseInt(args[1], 10, 64)
 		ts.Check(err)
-		rssMiB, args = n, args[2:]
+		if args[0] == "-rss" {
+			rssMiB = n
+		} else {
+			deadline = time.Duration(n) * time.Second
+		}
+		args = args[2:]
 	}
 	if len(args) == 0 || args[0] != "evalgate" {
-		ts.Fatalf("usage: bounded [-rss MiB] evalgate ARGS...")
+		ts.Fatalf("usage: bounded [-rss MiB] [-deadline SECONDS] evalgate ARGS...")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), boundedDeadline)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "evalgate", args[1:]...)
 	cmd.Dir = ts.MkAbs(".")
@@ -53,7 +95,7 @@ func cmdBounded(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Stdout().Write([]byte(stdout.String()))
 	ts.Stderr().Write([]byte(stderr.String()))
 	if ctx.Err() != nil {
-		ts.Fatalf("evalgate %s did not exit within %s (blocked?)", strings.Join(args[1:], " "), boundedDeadline)
+		ts.Fatalf("evalgate %s did not exit within %s (blocked?)", strings.Join(args[1:], " "), deadline)
 	}
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {

@@ -11,9 +11,11 @@ import (
 
 // printFindings writes the findings in the order given, one line per
 // distinct finding: repeats that differ only in position collapse into one
-// line with their count and first positions (rules.Collapse).
+// line with their count and first positions (rules.Collapse). The list is
+// capped first (rules.CapInOrder; a capped list is printed as it is), so no
+// producer's list can print unbounded.
 func printFindings(w io.Writer, fs []rules.Finding) {
-	for _, g := range rules.Collapse(fs) {
+	for _, g := range rules.Collapse(rules.CapInOrder(fs)) {
 		fmt.Fprintf(w, "%s [%s]\n", g.Error(), g.First.Severity)
 	}
 }

@@ -173,6 +173,7 @@ func runImportInspect(stdout, stderr io.Writer, paths []string, asJSON bool) err
 		}
 	})
 	if asJSON {
+		rep.Findings = rules.CapInOrder(rep.Findings) // each log's are capped; many logs' are capped here
 		if err != nil && !errors.Is(err, errRejected) {
 			rep.Error = err.Error()
 		}

@@ -54,6 +54,7 @@ const maxReadCampaignFile = 256 << 20
 
 func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
 	plan, fs, err := ii.apply(stderr, paths)
+	fs = rules.CapFindings(fs) // every producer caps its own; the whole import is capped once more
 	imported := err == nil
 	if ii.asJSON {
 		sum := importSummary{Campaign: ii.into, Source: ii.source, Imported: imported, Sessions: []string{}, Findings: rules.Findings{}}
