@@ -292,3 +292,59 @@ func OpenRegularFile(path string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// EscapeText returns s as one line of inert printable text for a terminal
+// or a text report: each control character (C0, DEL and C1: ESC, NUL, a
+// newline, a tab, a carriage return) is written as a Go escape (\x1b, \x00,
+// \n, \t, \r; C1 as \u0080 to \u009f), each bidirectional override, embedding, isolate or mark
+// (U+202E and its kin, which reorder what a terminal shows) as \uXXXX, and
+// each byte of an invalid UTF-8 sequence as \xNN. Text without them is
+// returned as it is. Every text output escapes file names and values
+// through it, so a newline in a file name cannot split a finding's line
+// and an escape sequence in a sample ID cannot reach the terminal.
+func EscapeText(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unsafeRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unsafeRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// unsafeRune reports a control character or a bidirectional formatting
+// character.
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r <= 0x9f:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}

@@ -107,3 +107,23 @@ func TestReadCampaignFileBounded(t *testing.T) {
 		t.Errorf("err = %v; want a TooLargeError at the 4 MiB cap", err)
 	}
 }
+
+func TestEscapeText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain name.json", "plain name.json"},
+		{"résumé ✓", "résumé ✓"},
+		{"a\nb.jsonl", `a\nb.jsonl`},
+		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
+		{"nul\x00", `nul\x00`},
+		{"tab\tcr\r", `tab\tcr\r`},
+		{"gpj.\u202eexe", `gpj.\u202eexe`},
+		{"iso\u2066x\u2069", `iso\u2066x\u2069`},
+		{"c1\u009b", `c1\u009b`},
+		{"bad\xffutf8", `bad\xffutf8`},
+		{"del\x7f", `del\x7f`},
+	} {
+		if got := EscapeText(tc.in); got != tc.want {
+			t.Errorf("EscapeText(%q) = %q; want %q", tc.in, got, tc.want)
+		}
+	}
+}

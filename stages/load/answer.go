@@ -17,8 +17,10 @@ const MaxAnswerBytes = 4 << 20
 func Answer(file string, data []byte) (*tables.Answer, rules.Findings) {
 	at := position{file: file}
 	if len(data) > MaxAnswerBytes {
+		// The readers stop one byte past the cap, so len(data) is not the
+		// answer's size: say what was measured.
 		return nil, rules.Findings{at.finding(rules.CodeTooLarge, "",
-			fmt.Sprintf("answer has %d bytes; the cap is %d", len(data), MaxAnswerBytes))}
+			fmt.Sprintf("answer has more than %d bytes, its cap", MaxAnswerBytes))}
 	}
 	var a tables.Answer
 	ok, findings := decodeDoc(data, "answer", at, &a)

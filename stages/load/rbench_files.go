@@ -24,7 +24,7 @@ type reviewFiles struct{ answerFiles }
 func (reviewFiles) DecodeReview(file string, data []byte) (*tables.Review, rules.Findings) {
 	at := position{file: file}
 	if len(data) > MaxAnswerBytes {
-		return nil, rules.Findings{at.finding(rules.CodeTooLarge, "", fmt.Sprintf("review has %d bytes; the cap is %d", len(data), MaxAnswerBytes))}
+		return nil, rules.Findings{at.finding(rules.CodeTooLarge, "", fmt.Sprintf("review has more than %d bytes, its cap", MaxAnswerBytes))}
 	}
 	var r tables.Review
 	ok, findings := decodeDoc(data, "review", at, &r)

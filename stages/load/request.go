@@ -21,7 +21,7 @@ func Request(file string, data []byte) (*tables.AdmitRequest, rules.Findings) {
 	at := position{file: file}
 	if len(data) > MaxRequest {
 		return nil, rules.Findings{at.finding(rules.CodeTooLarge, "",
-			fmt.Sprintf("file has %d bytes; the cap is %d", len(data), MaxRequest))}
+			fmt.Sprintf("file has more than %d bytes, its cap", MaxRequest))} // admit reads one byte past the cap: len(data) is not the size
 	}
 	var r tables.AdmitRequest
 	ok, findings := decodeDoc(data, "request", at, &r)

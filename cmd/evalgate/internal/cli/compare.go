@@ -131,7 +131,7 @@ func runCompare(stdout, stderr io.Writer, oldDir, newDir string, tol *big.Rat, o
 				return err
 			}
 		}
-		return usagef("%v\n--allow-policy-change compares them anyway, listing each of these as a policy change (see 'evalgate compare --help')", err)
+		return &usageError{msg: textLines(err.Error()) + "\n--allow-policy-change compares them anyway, listing each of these as a policy change (see 'evalgate compare --help')", escaped: true}
 	}
 	if errors.Is(err, compare.ErrNotOutput) || errors.Is(err, compare.ErrVersionMismatch) || errors.Is(err, compare.ErrKindMismatch) {
 		return usagef("%v", err)

@@ -17,13 +17,18 @@ const (
 	ExitFailure  = 3 // the tool could not finish: an I/O error, an unwritable output
 )
 
-// usageError is a problem with the command line.
-type usageError struct{ msg string }
+// usageError is a problem with the command line. escaped says msg is
+// already escaped for the terminal (confined.EscapeText) wherever it
+// quotes a value, so Main keeps its newlines.
+type usageError struct {
+	msg     string
+	escaped bool
+}
 
 func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
+	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
 // errRejected says the findings already printed rejected the input.

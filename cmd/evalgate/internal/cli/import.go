@@ -258,7 +258,7 @@ func printMeters(w io.Writer, meters []importedMeter) error {
 	fmt.Fprintln(tw, "LOG\tSAMPLE\tEPOCH\tMODEL\tSHAPE\tUNCACHED\tCACHED\tWRITE_5M\tWRITE_1H\tOUTPUT\tREASONING")
 	for _, m := range meters {
 		b := m.Buckets
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n", m.Log, m.SampleID, m.Epoch, m.Model, m.Shape,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n", text(m.Log), text(string(m.SampleID)), m.Epoch, text(m.Model), m.Shape,
 			b.UncachedInput, b.CachedInput, b.CacheWrite5m, b.CacheWrite1h, b.Output, b.Reasoning)
 	}
 	return tw.Flush()

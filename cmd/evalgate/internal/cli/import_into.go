@@ -73,7 +73,7 @@ func (ii importInto) run(stdout, stderr io.Writer, paths []string) error {
 		printFindings(stderr, fs)
 	}
 	if err == nil && !ii.asJSON {
-		_, err = fmt.Fprintf(stdout, "imported %d %s session(s) into %s; filled %d; %d already imported\n", plan.Added, ii.source, ii.into, plan.Filled, plan.Skipped)
+		_, err = fmt.Fprintf(stdout, "imported %d %s session(s) into %s; filled %d; %d already imported\n", plan.Added, ii.source, text(ii.into), plan.Filled, plan.Skipped)
 	}
 	return err
 }

@@ -85,7 +85,7 @@ func printPreflight(w io.Writer, rep *preflightReport) {
 		}
 		fmt.Fprintln(w)
 		for _, g := range rules.Collapse(it.Findings) {
-			fmt.Fprintf(w, "         %s\n", g.Error())
+			fmt.Fprintf(w, "         %s\n", text(g.Error()))
 		}
 	}
 	if rep.Ready {

@@ -21,11 +21,14 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	err := root.Execute()
 	if isCobraUsage(err) {
-		err = &usageError{oneLine(err.Error())}
+		err = &usageError{msg: oneLine(err.Error())}
 	}
 	code := exitCode(err)
 	if err != nil && code != ExitRejected {
 		msg := err.Error()
+		if ue := (*usageError)(nil); !errors.As(err, &ue) || !ue.escaped {
+			msg = text(msg) // an error quotes file names and values: one inert line
+		}
 		if code == ExitUsage && !hasHint(msg) {
 			msg += " (see 'evalgate --help')"
 		}
@@ -85,7 +88,7 @@ a regression), 2 usage error, 3 the tool could not finish (I/O).`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
 	root.AddCommand(
 		newRunCmd(stdout, stderr),
 		newValidateCmd(stdout, stderr),

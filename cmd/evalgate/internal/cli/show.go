@@ -259,7 +259,7 @@ func (s *showSummary) text() string {
 		fmt.Fprintf(&b, "rejected: %d rejecting finding(s), so the campaign cannot be judged:\n", n)
 		groups := rules.Collapse(s.RejectingFindings)
 		for _, g := range groups[:min(len(groups), shownFindings)] {
-			fmt.Fprintf(&b, "  %s\n", g.Error())
+			fmt.Fprintf(&b, "  %s\n", text(g.Error()))
 		}
 		if len(groups) > shownFindings {
 			fmt.Fprintf(&b, "  … and %d more (evalgate validate lists every one)\n", len(groups)-shownFindings)

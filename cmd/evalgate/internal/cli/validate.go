@@ -126,15 +126,15 @@ func printReport(stdout io.Writer, input string, fs rules.Findings, asJSON bool,
 	} else {
 		printFindings(stdout, fs)
 		if len(notRun) > 0 {
-			fmt.Fprintf(stdout, "%s: the campaign's files did not load, so these checks did not run and may find more once the findings above are fixed:\n", input)
+			fmt.Fprintf(stdout, "%s: the campaign's files did not load, so these checks did not run and may find more once the findings above are fixed:\n", text(input))
 			for _, c := range notRun {
 				fmt.Fprintf(stdout, "  not run: %s\n", c)
 			}
 		}
 		if valid {
-			fmt.Fprintf(stdout, "%s: valid (%d warnings)\n", input, len(fs))
+			fmt.Fprintf(stdout, "%s: valid (%d warnings)\n", text(input), len(fs))
 		} else {
-			fmt.Fprintf(stdout, "%s: rejected (%d findings)\n", input, len(fs))
+			fmt.Fprintf(stdout, "%s: rejected (%d findings)\n", text(input), len(fs))
 		}
 	}
 	if !valid {
