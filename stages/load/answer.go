@@ -15,6 +15,17 @@ const MaxAnswerBytes = 4 << 20
 // of the contract that load enforces; findings then say every reason. The
 // link, citation and per-status rules are stages/validate's.
 func Answer(file string, data []byte) (*tables.Answer, rules.Findings) {
+	return answer(file, data, false)
+}
+
+// answerOwned is [Answer] of bytes that are never modified afterwards (a
+// buffer the answer reader allocated for this answer alone): the texts of
+// the answer it returns are views of data rather than copies.
+func answerOwned(file string, data []byte) (*tables.Answer, rules.Findings) {
+	return answer(file, data, true)
+}
+
+func answer(file string, data []byte, owned bool) (*tables.Answer, rules.Findings) {
 	at := position{file: file}
 	if len(data) > MaxAnswerBytes {
 		// The readers stop one byte past the cap, so len(data) is not the
@@ -23,7 +34,11 @@ func Answer(file string, data []byte) (*tables.Answer, rules.Findings) {
 			fmt.Sprintf("answer has more than %d bytes, its cap", MaxAnswerBytes))}
 	}
 	var a tables.Answer
-	ok, findings := decodeDoc(data, "answer", at, &a)
+	ok, findings := answerFast(data, &a, owned), rules.Findings(nil)
+	if !ok { // not a clean answer: the generic pass finds and words every problem
+		a = tables.Answer{}
+		ok, findings = decodeDoc(data, "answer", at, &a)
+	}
 	if ok {
 		findings = append(findings, answerIDs(&a, at)...)
 	}
@@ -33,33 +48,47 @@ func Answer(file string, data []byte) (*tables.Answer, rules.Findings) {
 	return &a, findings
 }
 
-// answerIDs reports IDs repeated within their type.
+// answerIDs reports IDs repeated within their type. Each type's IDs are
+// those of one list, so each list is checked on its own.
 func answerIDs(a *tables.Answer, at position) rules.Findings {
 	var u uniqueIDs
 	u.at = at
 	f := &a.Final
-	for i, c := range f.Claims {
-		u.check("claim", c.ID, "/final/claims", i)
-	}
-	for i, x := range f.ImplementationPlan {
-		u.check("action", x.ID, "/final/implementation_plan", i)
-	}
-	for i, x := range f.VerificationPlan {
-		u.check("verification", x.ID, "/final/verification_plan", i)
-	}
-	for i, x := range f.Uncertainties {
-		u.check("uncertainty", x.ID, "/final/uncertainties", i)
-	}
-	for i, x := range f.Exclusions {
-		u.check("exclusion", x.ID, "/final/exclusions", i)
-	}
+	uniqueIn(&u, "claim", "/final/claims", f.Claims, func(x *tables.Claim) string { return x.ID })
+	uniqueIn(&u, "action", "/final/implementation_plan", f.ImplementationPlan, func(x *tables.Action) string { return x.ID })
+	uniqueIn(&u, "verification", "/final/verification_plan", f.VerificationPlan, func(x *tables.Verification) string { return x.ID })
+	uniqueIn(&u, "uncertainty", "/final/uncertainties", f.Uncertainties, func(x *tables.Uncertainty) string { return x.ID })
+	uniqueIn(&u, "exclusion", "/final/exclusions", f.Exclusions, func(x *tables.Exclusion) string { return x.ID })
 	if r := a.Reconciliation; r != nil {
-		for i, o := range r.Obligations {
-			u.check("obligation", o.ID, "/reconciliation/obligations", i)
-		}
+		uniqueIn(&u, "obligation", "/reconciliation/obligations", r.Obligations, func(x *tables.Obligation) string { return x.ID })
 	}
 	return u.out
 }
+
+// uniqueIn reports the second and later uses of an ID in list, the
+// records at pointer ptr, each with where the ID is first used. A short
+// list is compared pairwise, without a map.
+func uniqueIn[T any](u *uniqueIDs, typ, ptr string, list []T, id func(*T) string) {
+	if len(list) > maxPairwise {
+		for i := range list {
+			u.check(typ, id(&list[i]), ptr, i)
+		}
+		u.seen = nil
+		return
+	}
+	for i := 1; i < len(list); i++ {
+		x := id(&list[i])
+		for j := range i {
+			if id(&list[j]) == x {
+				u.report(typ, x, idUse{ptr, i}, idUse{ptr, j})
+				break
+			}
+		}
+	}
+}
+
+// maxPairwise is the longest list uniqueIn compares pairwise.
+const maxPairwise = 64
 
 // uniqueIDs reports the second and later uses of an ID within one type.
 // Where an ID is used is kept as its list and index; its pointer is
@@ -87,9 +116,14 @@ func (u *uniqueIDs) check(typ, id, list string, index int) {
 	}
 	key := typedID{typ, id}
 	if first, dup := u.seen[key]; dup {
-		u.out = append(u.out, u.at.finding(rules.CodeDuplicateID, idUse{list, index}.pointer(),
-			fmt.Sprintf("%s ID %q is already used at %s", typ, Clip(id), first.pointer())))
+		u.report(typ, id, idUse{list, index}, first)
 		return
 	}
 	u.seen[key] = idUse{list, index}
+}
+
+// report records the use of id at use, already used at first.
+func (u *uniqueIDs) report(typ, id string, use, first idUse) {
+	u.out = append(u.out, u.at.finding(rules.CodeDuplicateID, use.pointer(),
+		fmt.Sprintf("%s ID %q is already used at %s", typ, Clip(id), first.pointer())))
 }

@@ -123,7 +123,7 @@ func (p *Prefetch) work() {
 		var answer *tables.Answer
 		var findings rules.Findings
 		if err == nil && matches {
-			answer, findings = Answer(r.out.Path, data)
+			answer, findings = answerOwned(r.out.Path, data) // data is the reader's own buffer, never modified
 		}
 		p.mu.Lock()
 		r.data, r.matches, r.err = data, matches, err

@@ -1,0 +1,751 @@
+package load
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"strings"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// The answer's fast path: a reader written for the one shape of the
+// response contract that decides, in a single scan of the bytes and
+// without reflection or tokens, whether an answer is one the generic
+// pass (decodeDoc against the published answer schema) accepts without a
+// single finding, and if so decodes it into the same Go value. It never
+// reports anything: at the first byte it is not sure of (an escape it
+// does not decode, a number that is not a plain line number, a member out
+// of the contract, any value a rule of the schema would flag) it gives
+// up, and the document is decoded by the generic pass from its first
+// byte, which finds and words every problem as before. So the findings
+// of every answer are the generic pass's; only a clean answer is read
+// faster. FuzzAnswerFast checks the two against each other, and
+// TestAnswerFastSchema that the shape written here is the published
+// schema's.
+
+// answerDecoder is one fast pass's state, reused across answers
+// (answerDecoders): the scratch lists a document's arrays are read into
+// before they are copied into slices of their exact length.
+type answerDecoder struct {
+	d   []byte
+	i   int
+	buf []byte // an escaped string's unescaped bytes
+	// whole is a copy of the document the texts are views of (view);
+	// owned is whether the texts may be views of the document itself.
+	whole string
+	owned bool
+	// paths are recent citation paths, by hash: the paths of a campaign's
+	// answers repeat, and each is kept once (by the rows too).
+	paths [64]string
+
+	ids     []string
+	claims  []tables.Claim
+	actions []tables.Action
+	verifs  []tables.Verification
+	uncs    []tables.Uncertainty
+	excls   []tables.Exclusion
+	cites   []tables.Citation
+	obls    []tables.Obligation
+	disps   []tables.Disposition
+}
+
+var answerDecoders = sync.Pool{New: func() any { return new(answerDecoder) }}
+
+// answerFast decodes data into a (which it may leave partly set when it
+// gives up) and reports whether data is an answer the generic pass
+// accepts with no finding, decoded here to the value that pass stores.
+// When owned, the decoded texts are views of data (see answerOwned).
+func answerFast(data []byte, a *tables.Answer, owned bool) bool {
+	d := answerDecoders.Get().(*answerDecoder)
+	d.d, d.i, d.owned = data, 0, owned
+	ok := d.answer(a)
+	if ok {
+		d.ws()
+		ok = d.i == len(d.d) // nothing but white space after the value
+	}
+	d.release()
+	return ok
+}
+
+// release clears what the pass read (the pool keeps no document) and
+// returns the decoder to its pool.
+func (d *answerDecoder) release() {
+	d.d, d.whole = nil, ""
+	clearScratch(&d.ids)
+	clearScratch(&d.claims)
+	clearScratch(&d.actions)
+	clearScratch(&d.verifs)
+	clearScratch(&d.uncs)
+	clearScratch(&d.excls)
+	clearScratch(&d.cites)
+	clearScratch(&d.obls)
+	clearScratch(&d.disps)
+	if cap(d.buf) > 1<<16 {
+		d.buf = nil
+	}
+	answerDecoders.Put(d)
+}
+
+// maxScratchItems bounds the room a pooled scratch list keeps.
+const maxScratchItems = 256
+
+func clearScratch[T any](s *[]T) {
+	if cap(*s) > maxScratchItems {
+		*s = nil
+		return
+	}
+	clear((*s)[:cap(*s)])
+	*s = (*s)[:0]
+}
+
+// ws skips JSON white space.
+func (d *answerDecoder) ws() {
+	for d.i < len(d.d) {
+		switch d.d[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek is the next byte after white space, 0 at the end.
+func (d *answerDecoder) peek() byte {
+	d.ws()
+	if d.i < len(d.d) {
+		return d.d[d.i]
+	}
+	return 0
+}
+
+// eat consumes c, the next byte after white space.
+func (d *answerDecoder) eat(c byte) bool {
+	if d.peek() == c {
+		d.i++
+		return true
+	}
+	return false
+}
+
+// null consumes the literal null when it is next.
+func (d *answerDecoder) null() bool {
+	if d.peek() == 'n' && len(d.d)-d.i >= 4 && string(d.d[d.i:d.i+4]) == "null" {
+		d.i += 4
+		return true
+	}
+	return false
+}
+
+// rawString reads a string and returns its bytes between the quotes as
+// written, and whether it holds an escape. It fails on a control
+// character, invalid UTF-8, an escape it does not decode (\u, which the
+// generic pass decodes with its surrogate rules) or a missing quote.
+func (d *answerDecoder) rawString() ([]byte, bool, bool) {
+	if d.peek() != '"' {
+		return nil, false, false
+	}
+	d.i++
+	start := d.i
+	escaped, high := false, false
+	for d.i < len(d.d) {
+		// eight bytes at a time while none is a quote, a backslash, a
+		// control character or (until one is met) a non-ASCII byte
+		for d.i+8 <= len(d.d) {
+			w := binary.LittleEndian.Uint64(d.d[d.i:])
+			q, bs := w^(lsbs*'"'), w^(lsbs*'\\')
+			m := ((q - lsbs) &^ q) | ((bs - lsbs) &^ bs) | ((w - lsbs*0x20) &^ w)
+			if !high {
+				m |= w
+			}
+			if m &= msbs; m != 0 {
+				// the lowest flagged byte is a true one: the borrows that
+				// flag others only run upwards from it
+				d.i += bits.TrailingZeros64(m) / 8
+				break
+			}
+			d.i += 8
+		}
+		if d.i >= len(d.d) {
+			break
+		}
+		c := d.d[d.i]
+		switch {
+		case c == '"':
+			b := d.d[start:d.i]
+			d.i++
+			if high && !utf8.Valid(b) {
+				return nil, false, false
+			}
+			return b, escaped, true
+		case c == '\\':
+			if d.i+1 >= len(d.d) {
+				return nil, false, false
+			}
+			switch d.d[d.i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			default:
+				return nil, false, false
+			}
+			escaped = true
+			d.i += 2
+			continue
+		case c < 0x20:
+			return nil, false, false
+		case c >= 0x80:
+			high = true
+		}
+		d.i++
+	}
+	return nil, false, false
+}
+
+// lsbs and msbs are the lowest and highest bit of each byte of a word.
+const (
+	lsbs = 0x0101010101010101
+	msbs = 0x8080808080808080
+)
+
+// unescape is b, a string's bytes with only the escapes rawString
+// admits, unescaped into d.buf.
+func (d *answerDecoder) unescape(b []byte) []byte {
+	out := d.buf[:0]
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch b[i] {
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		default: // " \ /
+			c = b[i]
+		}
+		out = append(out, c)
+	}
+	d.buf = out
+	return out
+}
+
+// text reads a string of the text rule (checkText): non-empty, trimmed,
+// at most maxText Unicode scalar values.
+func (d *answerDecoder) text(dst *string) bool {
+	b, esc, ok := d.rawString()
+	if !ok {
+		return false
+	}
+	if esc {
+		b = d.unescape(b)
+	}
+	var s string
+	if esc {
+		s = string(b)
+	} else {
+		s = d.view(b)
+	}
+	if s == "" || strings.TrimSpace(s) != s || len(s) > maxText && utf8.RuneCountInString(s) > maxText {
+		return false
+	}
+	*dst = s
+	return true
+}
+
+// view is b, bytes of the document, as a string: a part of one copy of
+// the whole document, made at the first view, so that the texts of an
+// answer cost one allocation. Only the texts are views: they live as long
+// as the answer, while the IDs and paths that rows keep are not parts of
+// it (a row must not keep a whole answer alive). When the document's
+// bytes are the answer's own (answerOwned), the texts are views of them
+// and cost nothing.
+func (d *answerDecoder) view(b []byte) string {
+	if d.owned && len(b) > 0 {
+		return unsafe.String(&b[0], len(b))
+	}
+	if d.whole == "" {
+		d.whole = string(d.d)
+	}
+	off := cap(d.d) - cap(b) // b is d.d[off:...]
+	return d.whole[off : off+len(b)]
+}
+
+// path reads a string of the path rule (checkPath).
+func (d *answerDecoder) path(dst *string) bool {
+	b, esc, ok := d.rawString()
+	if !ok {
+		return false
+	}
+	if esc {
+		b = d.unescape(b)
+	}
+	slot := &d.paths[fnv32(b)%uint32(len(d.paths))]
+	if *slot != string(b) {
+		if len(b) > maxInterned {
+			s := string(b)
+			if pathProblem(s) != "" {
+				return false
+			}
+			*dst = s
+			return true
+		}
+		*slot = string(b)
+	}
+	if pathProblem(*slot) != "" {
+		return false
+	}
+	*dst = *slot
+	return true
+}
+
+// fnv32 is the FNV-1a hash of b.
+func fnv32(b []byte) uint32 {
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return h
+}
+
+// id reads an ID whose type letter is one of prefixes (idCheck). An
+// escaped ID is left to the generic pass.
+func (d *answerDecoder) id(prefixes string, dst *string) bool {
+	b, esc, ok := d.rawString()
+	if !ok || esc || len(b) < 2 || strings.IndexByte(prefixes, b[0]) < 0 || b[1] == '0' {
+		return false
+	}
+	n := 0
+	for _, c := range b[1:] {
+		if !isDigit(c) {
+			return false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if len(b) <= 4 { // a number below 1000: shared
+		*dst = sharedID(b[0], n)
+	} else {
+		*dst = string(b)
+	}
+	return true
+}
+
+// sharedIDs holds the strings of the IDs with numbers below its size,
+// by type letter (idLetters), so that the IDs of a million answers cost
+// no allocation.
+var (
+	sharedIDs     [len(idLetters)][1024]string
+	sharedIDsOnce sync.Once
+)
+
+const idLetters = "CAVUXEO"
+
+func sharedID(letter byte, n int) string {
+	sharedIDsOnce.Do(func() {
+		for k := range idLetters {
+			for i := 1; i < len(sharedIDs[k]); i++ {
+				sharedIDs[k][i] = string(idLetters[k]) + itoa(i)
+			}
+		}
+	})
+	return sharedIDs[strings.IndexByte(idLetters, letter)][n]
+}
+
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
+	}
+}
+
+// enum reads a string that is one of values and stores that value.
+func (d *answerDecoder) enum(dst *string, values ...string) bool {
+	b, esc, ok := d.rawString()
+	if !ok || esc {
+		return false
+	}
+	for _, v := range values {
+		if string(b) == v {
+			*dst = v
+			return true
+		}
+	}
+	return false
+}
+
+// line reads a line number (checkLine): a positive integer at most
+// 2^53-1, written without sign, fraction, exponent or leading zero.
+func (d *answerDecoder) line(dst *int64) bool {
+	d.ws()
+	start := d.i
+	var n int64
+	for d.i < len(d.d) && isDigit(d.d[d.i]) {
+		n = n*10 + int64(d.d[d.i]-'0')
+		d.i++
+		if d.i-start > 16 {
+			return false
+		}
+	}
+	if d.i == start || d.d[start] == '0' || n > 1<<53-1 {
+		return false
+	}
+	// a number ends at a delimiter: anything else is left to the generic
+	// pass (a fraction, an exponent, a letter)
+	if d.i < len(d.d) {
+		switch d.d[d.i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+		default:
+			return false
+		}
+	}
+	*dst = n
+	return true
+}
+
+// elements reads an array: '[' then elements read by elem, separated by
+// commas, then ']'. It fails past max elements (max < 0: no cap).
+func (d *answerDecoder) elements(max int, elem func(n int) bool) (int, bool) {
+	if !d.eat('[') {
+		return 0, false
+	}
+	if d.eat(']') {
+		return 0, true
+	}
+	for n := 0; ; n++ {
+		if n == max || !elem(n) {
+			return 0, false
+		}
+		switch d.peek() {
+		case ',':
+			d.i++
+		case ']':
+			d.i++
+			return n + 1, true
+		default:
+			return 0, false
+		}
+	}
+}
+
+// ids reads an array of unique IDs of prefixes, at least min of them.
+func (d *answerDecoder) idList(prefixes string, min int, dst *[]string) bool {
+	d.ids = d.ids[:0]
+	n, ok := d.elements(-1, func(int) bool {
+		var id string
+		if !d.id(prefixes, &id) {
+			return false
+		}
+		for _, seen := range d.ids {
+			if seen == id { // uniqueItems
+				return false
+			}
+		}
+		d.ids = append(d.ids, id)
+		return true
+	})
+	if !ok || n < min {
+		return false
+	}
+	*dst = exact(d.ids)
+	return true
+}
+
+// exact returns a copy of s of its exact length; an empty s is an empty,
+// non-nil slice, as the generic pass stores an empty array.
+func exact[T any](s []T) []T {
+	out := make([]T, len(s))
+	copy(out, s)
+	return out
+}
+
+// records reads an array of at most max records, each by elem into the
+// scratch list, and stores a copy of exactly their number.
+func records[T any](d *answerDecoder, scratch *[]T, max int, dst *[]T, elem func(*T) bool) bool {
+	*scratch = (*scratch)[:0]
+	_, ok := d.elements(max, func(int) bool {
+		var zero T
+		*scratch = append(*scratch, zero)
+		return elem(&(*scratch)[len(*scratch)-1])
+	})
+	if !ok {
+		return false
+	}
+	*dst = exact(*scratch)
+	return true
+}
+
+// object reads an object whose members are exactly names, each once, in
+// any order: member reads the value of names[k].
+func (d *answerDecoder) object(names []string, member func(k int) bool) bool {
+	if !d.eat('{') {
+		return false
+	}
+	var seen uint32
+	all := uint32(1)<<len(names) - 1
+	if d.eat('}') {
+		return all == 0
+	}
+	for {
+		b, esc, ok := d.rawString()
+		if !ok || esc || !d.eat(':') {
+			return false
+		}
+		k := 0
+		for k < len(names) && string(b) != names[k] {
+			k++
+		}
+		if k == len(names) || seen&(1<<k) != 0 || !member(k) {
+			return false // not a member of the contract, a repeated one, or a bad value
+		}
+		seen |= 1 << k
+		switch d.peek() {
+		case ',':
+			d.i++
+		case '}':
+			d.i++
+			return seen == all
+		default:
+			return false
+		}
+	}
+}
+
+// The member names of each record of the contract, in schema order
+// (TestAnswerFastSchema checks them).
+var (
+	answerMembers         = []string{"final", "reconciliation"}
+	finalMembers          = []string{"claims", "implementation_plan", "verification_plan", "uncertainties", "exclusions", "citations"}
+	claimMembers          = []string{"id", "text", "status", "evidence_ids", "uncertainty_id"}
+	actionMembers         = []string{"id", "action", "rationale", "support_basis", "evidence_ids", "verification_ids", "verification_limitation"}
+	verificationMembers   = []string{"id", "expected_behavior", "method", "support_basis", "evidence_ids", "uncertainty_id"}
+	uncertaintyMembers    = []string{"id", "missing_information", "consequence", "verification_step"}
+	exclusionMembers      = []string{"id", "scope_item", "reason", "evidence_ids"}
+	citationMembers       = []string{"evidence_id", "path", "start_line", "end_line", "supports"}
+	reconciliationMembers = []string{"obligations", "evidence_dispositions"}
+	obligationMembers     = []string{"id", "text", "basis", "status", "evidence_ids", "final_ids"}
+	dispositionMembers    = []string{"evidence_id", "status", "final_ids"}
+)
+
+// The caps of the record arrays (TestAnswerFastSchema checks them).
+const (
+	maxClaims, maxActions, maxVerifications, maxUncertainties = 32, 32, 32, 32
+	maxExclusions, maxCitations                               = 64, 128
+	minObligations, maxObligations                            = 1, 16
+)
+
+func (d *answerDecoder) answer(a *tables.Answer) bool {
+	return d.object(answerMembers, func(k int) bool {
+		if k == 0 {
+			return d.final(&a.Final)
+		}
+		if d.null() {
+			a.Reconciliation = nil
+			return true
+		}
+		a.Reconciliation = new(tables.Reconciliation)
+		return d.reconciliation(a.Reconciliation)
+	})
+}
+
+func (d *answerDecoder) final(f *tables.Final) bool {
+	return d.object(finalMembers, func(k int) bool {
+		switch k {
+		case 0:
+			return records(d, &d.claims, maxClaims, &f.Claims, d.claim)
+		case 1:
+			return records(d, &d.actions, maxActions, &f.ImplementationPlan, d.action)
+		case 2:
+			return records(d, &d.verifs, maxVerifications, &f.VerificationPlan, d.verification)
+		case 3:
+			return records(d, &d.uncs, maxUncertainties, &f.Uncertainties, d.uncertainty)
+		case 4:
+			return records(d, &d.excls, maxExclusions, &f.Exclusions, d.exclusion)
+		default:
+			return records(d, &d.cites, maxCitations, &f.Citations, d.citation)
+		}
+	})
+}
+
+// nullableID reads null (leaving *dst nil) or an ID of prefixes.
+func (d *answerDecoder) nullableID(prefixes string, dst **string) bool {
+	if d.null() {
+		*dst = nil
+		return true
+	}
+	var s string
+	if !d.id(prefixes, &s) {
+		return false
+	}
+	*dst = &s
+	return true
+}
+
+func (d *answerDecoder) claim(c *tables.Claim) bool {
+	return d.object(claimMembers, func(k int) bool {
+		switch k {
+		case 0:
+			return d.id("C", &c.ID)
+		case 1:
+			return d.text(&c.Text)
+		case 2:
+			return d.enum(&c.Status, tables.ClaimSourceBacked, tables.ClaimInference, tables.ClaimUnknown)
+		case 3:
+			return d.idList("E", 0, &c.EvidenceIDs)
+		default:
+			return d.nullableID("U", &c.UncertaintyID)
+		}
+	})
+}
+
+func (d *answerDecoder) action(x *tables.Action) bool {
+	return d.object(actionMembers, func(k int) bool {
+		switch k {
+		case 0:
+			return d.id("A", &x.ID)
+		case 1:
+			return d.text(&x.Action)
+		case 2:
+			return d.text(&x.Rationale)
+		case 3:
+			return d.enum(&x.SupportBasis, tables.BasisSource, tables.BasisTask)
+		case 4:
+			return d.idList("E", 0, &x.EvidenceIDs)
+		case 5:
+			return d.idList("V", 0, &x.VerificationIDs)
+		default:
+			if d.null() {
+				x.VerificationLimitation = nil
+				return true
+			}
+			var s string
+			if !d.text(&s) {
+				return false
+			}
+			x.VerificationLimitation = &s
+			return true
+		}
+	})
+}
+
+func (d *answerDecoder) verification(x *tables.Verification) bool {
+	return d.object(verificationMembers, func(k int) bool {
+		switch k {
+		case 0:
+			return d.id("V", &x.ID)
+		case 1:
+			return d.text(&x.ExpectedBehavior)
+		case 2:
+			return d.text(&x.Method)
+		case 3:
+			return d.enum(&x.SupportBasis, tables.BasisSource, tables.BasisTask, tables.BasisMissingSource)
+		case 4:
+			return d.idList("E", 0, &x.EvidenceIDs)
+		default:
+			return d.nullableID("U", &x.UncertaintyID)
+		}
+	})
+}
+
+func (d *answerDecoder) uncertainty(x *tables.Uncertainty) bool {
+	return d.object(uncertaintyMembers, func(k int) bool {
+		switch k {
+		case 0:
+			return d.id("U", &x.ID)
+		case 1:
+			return d.text(&x.MissingInformation)
+		case 2:
+			return d.text(&x.Consequence)
+		default:
+			return d.text(&x.VerificationStep)
+		}
+	})
+}
+
+func (d *answerDecoder) exclusion(x *tables.Exclusion) bool {
+	return d.object(exclusionMembers, func(k int) bool {
+		switch k {
+		case 0:
+			return d.id("X", &x.ID)
+		case 1:
+			return d.text(&x.ScopeItem)
+		case 2:
+			return d.text(&x.Reason)
+		default:
+			return d.idList("E", 0, &x.EvidenceIDs)
+		}
+	})
+}
+
+func (d *answerDecoder) citation(x *tables.Citation) bool {
+	return d.object(citationMembers, func(k int) bool {
+		switch k {
+		case 0:
+			return d.id("E", &x.EvidenceID)
+		case 1:
+			return d.path(&x.Path)
+		case 2:
+			return d.line(&x.StartLine)
+		case 3:
+			return d.line(&x.EndLine)
+		default:
+			return d.idList("CAVX", 1, &x.Supports)
+		}
+	})
+}
+
+func (d *answerDecoder) reconciliation(r *tables.Reconciliation) bool {
+	return d.object(reconciliationMembers, func(k int) bool {
+		if k == 0 {
+			return records(d, &d.obls, maxObligations, &r.Obligations, d.obligation) && len(r.Obligations) >= minObligations
+		}
+		return records(d, &d.disps, -1, &r.EvidenceDispositions, d.disposition)
+	})
+}
+
+func (d *answerDecoder) obligation(o *tables.Obligation) bool {
+	return d.object(obligationMembers, func(k int) bool {
+		switch k {
+		case 0:
+			return d.id("O", &o.ID)
+		case 1:
+			return d.text(&o.Text)
+		case 2:
+			return d.enum(&o.Basis, tables.BasisTask, tables.BasisSource)
+		case 3:
+			return d.enum(&o.Status, tables.ObligationAddressed, tables.ObligationExcluded, tables.ObligationUnresolved)
+		case 4:
+			return d.idList("E", 0, &o.EvidenceIDs)
+		default:
+			return d.idList("CAVUX", 1, &o.FinalIDs)
+		}
+	})
+}
+
+func (d *answerDecoder) disposition(x *tables.Disposition) bool {
+	return d.object(dispositionMembers, func(k int) bool {
+		switch k {
+		case 0:
+			return d.id("E", &x.EvidenceID)
+		case 1:
+			return d.enum(&x.Status, tables.DispositionUsed, tables.DispositionExcluded, tables.DispositionUnresolved)
+		default:
+			return d.idList("CAVUX", 1, &x.FinalIDs)
+		}
+	})
+}
