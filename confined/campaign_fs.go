@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"unicode/utf8"
 
@@ -46,6 +47,69 @@ var (
 type CampaignDir struct {
 	root    *os.Root
 	escapes error // the error os.Root reports for an escape (it is not exported)
+	dirs    dirRoots
+}
+
+// dirRoots are the campaign's busy directories (answers/, where a file per
+// session is read) opened as roots of their own, so that opening one of
+// their files walks one path component instead of the whole path twice
+// (os.Root opens every directory on the way for a Stat and again for the
+// open). A directory is opened so after dirUses files of it were asked
+// for; at most maxDirRoots are kept, and uses are counted for at most
+// maxDirCounts directories, so memory does not grow with the campaign.
+type dirRoots struct {
+	mu    sync.Mutex
+	uses  map[string]int
+	roots map[string]*os.Root
+}
+
+const (
+	dirUses      = 8
+	maxDirRoots  = 16
+	maxDirCounts = 4096
+)
+
+// root returns the directory dir of the campaign as a root of its own,
+// nil when it is not busy yet (or cannot be opened so).
+func (d *CampaignDir) dirRoot(dir string) *os.Root {
+	c := &d.dirs
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.roots[dir]; ok {
+		return r
+	}
+	if len(c.roots) >= maxDirRoots {
+		return nil
+	}
+	if c.uses == nil {
+		c.uses, c.roots = map[string]int{}, map[string]*os.Root{}
+	}
+	n, counted := c.uses[dir]
+	if !counted && len(c.uses) >= maxDirCounts {
+		return nil
+	}
+	if c.uses[dir] = n + 1; n+1 < dirUses {
+		return nil
+	}
+	delete(c.uses, dir)
+	r, err := d.root.OpenRoot(dir)
+	if err != nil {
+		r = nil // the full path says why, for every file of it
+	}
+	c.roots[dir] = r
+	return r
+}
+
+// plainFile splits name into a directory and a file name when name is a
+// valid path (fs.ValidPath: no "..", ".", empty or absolute element) with
+// a directory: then the file is the same whether reached from the
+// campaign's root or from the directory's.
+func plainFile(name string) (dir, file string, ok bool) {
+	i := strings.LastIndexByte(name, '/')
+	if i <= 0 || !fs.ValidPath(name) {
+		return "", "", false
+	}
+	return name[:i], name[i+1:], true
 }
 
 // OpenCampaignDir opens dir as a confined campaign filesystem. Close it
@@ -66,7 +130,17 @@ func OpenCampaignDir(dir string) (*CampaignDir, error) {
 }
 
 // Close releases the directory.
-func (d *CampaignDir) Close() error { return d.root.Close() }
+func (d *CampaignDir) Close() error {
+	d.dirs.mu.Lock()
+	for _, r := range d.dirs.roots {
+		if r != nil {
+			r.Close()
+		}
+	}
+	d.dirs.roots, d.dirs.uses = nil, nil
+	d.dirs.mu.Unlock()
+	return d.root.Close()
+}
 
 // Name is the directory as given to OpenCampaignDir.
 func (d *CampaignDir) Name() string { return d.root.Name() }
@@ -92,22 +166,69 @@ func (d *CampaignDir) Stat(name string) (fs.FileInfo, error) {
 // non-blocking and checked again, so swapping in a FIFO after the check
 // cannot block either.
 func (d *CampaignDir) Open(name string) (fs.File, error) {
-	info, err := d.Stat(name)
+	f, _, err := d.open(name)
 	if err != nil {
 		return nil, err
 	}
-	if !usable(info.Mode()) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	return f, nil
+}
+
+// open is Open, also returning what the open file's Stat reported.
+func (d *CampaignDir) open(name string) (*os.File, fs.FileInfo, error) {
+	if dir, file, ok := plainFile(name); ok {
+		if r := d.dirRoot(dir); r != nil {
+			// the same checks from the directory's root; on any error the
+			// full path is tried, so every refusal is the one it gives
+			if f, info, err := openChecked(r, file); err == nil {
+				return f, info, nil
+			}
+		}
 	}
-	f, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, info, err := openChecked(d.root, name)
 	if err != nil {
-		return nil, d.classify("open", name, err)
+		return nil, nil, d.classifyOpen(name, err)
+	}
+	return f, info, nil
+}
+
+// errStatted is an error of openChecked's Stat, which classifyOpen leaves
+// to classify as a stat.
+type errStatted struct{ err error }
+
+func (e errStatted) Error() string { return e.err.Error() }
+
+// openChecked opens name of r as Open does: refused unless regular or a
+// directory before it is opened, opened non-blocking, and checked again.
+func openChecked(r *os.Root, name string) (*os.File, fs.FileInfo, error) {
+	info, err := r.Stat(name)
+	if err != nil {
+		return nil, nil, errStatted{err}
+	}
+	if !usable(info.Mode()) {
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	}
+	f, err := r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
 	}
 	if info, err = f.Stat(); err != nil || !usable(info.Mode()) {
 		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
 	}
-	return f, nil
+	return f, info, nil
+}
+
+// classifyOpen is the error Open returns for an error of openChecked on
+// the full path.
+func (d *CampaignDir) classifyOpen(name string, err error) error {
+	var st errStatted
+	switch {
+	case errors.As(err, &st):
+		return d.classify("stat", name, st.err)
+	case errors.Is(err, ErrNotRegular):
+		return err
+	}
+	return d.classify("open", name, err)
 }
 
 // ReadDir lists a directory of the campaign, sorted by name.
@@ -195,6 +316,17 @@ func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
 // OpenCampaignFile opens one regular file of fsys for a bounded streaming
 // read (see ReadCampaignFile). The caller bounds the read.
 func OpenCampaignFile(fsys fs.FS, name string) (fs.File, error) {
+	if d, ok := fsys.(*CampaignDir); ok { // the open file's Stat is already known
+		f, info, err := d.open(name)
+		if err != nil {
+			return nil, err
+		}
+		if !info.Mode().IsRegular() {
+			f.Close()
+			return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+		}
+		return f, nil
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err

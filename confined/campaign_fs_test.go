@@ -127,3 +127,65 @@ func TestEscapeText(t *testing.T) {
 		}
 	}
 }
+
+// TestCampaignDirBusyDirectory: once a directory has been asked for often
+// enough to be opened as a root of its own (dirRoots), every file of it
+// reads, and every refusal says, exactly what the path from the campaign's
+// root gives: a symlink to a file beside the directory still reads, one
+// leaving the campaign is still an escape, a FIFO is still not regular.
+func TestCampaignDirBusyDirectory(t *testing.T) {
+	base := t.TempDir()
+	camp := filepath.Join(base, "camp")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(camp, "answers", "deeper"), 0o755))
+	must(os.WriteFile(filepath.Join(base, "secret"), []byte("TOP-SECRET\n"), 0o644))
+	must(os.WriteFile(filepath.Join(camp, "beside"), []byte("beside\n"), 0o644))
+	for i := range 2 * dirUses {
+		must(os.WriteFile(filepath.Join(camp, "answers", "a"+string(rune('a'+i))), []byte("answer\n"), 0o644))
+	}
+	must(syscall.Mkfifo(filepath.Join(camp, "answers", "fifo"), 0o644))
+	must(os.Symlink("../beside", filepath.Join(camp, "answers", "up")))
+	must(os.Symlink("../../secret", filepath.Join(camp, "answers", "out")))
+	must(os.Symlink("/dev/zero", filepath.Join(camp, "answers", "zero")))
+	must(os.Symlink("aa", filepath.Join(camp, "answers", "inside")))
+	names := []string{"answers/aa", "answers/inside", "answers/up", "answers/out", "answers/zero", "answers/fifo",
+		"answers/deeper", "answers/missing", "answers/../beside", "answers/./aa", "answers//aa"}
+	read := func(d *CampaignDir, name string) string {
+		data, err := ReadCampaignFile(d, name, 1<<20)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return string(data)
+	}
+	want := map[string]string{}
+	for _, name := range names {
+		fresh, err := OpenCampaignDir(camp)
+		must(err)
+		want[name] = read(fresh, name) // the first use: the full path
+		fresh.Close()
+	}
+	d, err := OpenCampaignDir(camp)
+	must(err)
+	defer d.Close()
+	for i := range 2 * dirUses {
+		if got := read(d, "answers/a"+string(rune('a'+i))); got != "answer\n" {
+			t.Fatalf("answers/a%c: %q", 'a'+i, got)
+		}
+	}
+	if d.dirs.roots["answers"] == nil {
+		t.Fatal("answers/ was not opened as a root of its own")
+	}
+	for _, name := range names {
+		if got := read(d, name); got != want[name] {
+			t.Errorf("%s: %q from the busy directory, %q from the campaign's root", name, got, want[name])
+		}
+	}
+	if !strings.Contains(want["answers/out"], "leaves") || !strings.Contains(want["answers/fifo"], "regular") || want["answers/up"] != "beside\n" {
+		t.Errorf("the full path's results are not the expected ones: %q", want)
+	}
+}

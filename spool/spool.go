@@ -32,7 +32,9 @@ const ChunkRows = 16384
 //     without an order yields the rows in the order added.
 //   - A consumer may keep a row All yields but must not modify what it
 //     points to (list items, nullable values): a row not yet encoded
-//     shares them with the row added.
+//     shares them with the row added, the decoded rows of one block share
+//     one *string per distinct string, and a decoded row's pointers to
+//     scalars point into one allocation of that row's (codec.go, arena).
 //   - Rows that were encoded come back equal to the rows added
 //     (reflect.DeepEqual): a nil slice or pointer stays nil, an empty
 //     slice stays empty, a float keeps its bits. Equal strings of one

@@ -24,7 +24,8 @@ type runSet struct {
 // pointer.
 func (s runSet) All() iter.Seq[*tables.Run] {
 	return func(yield func(*tables.Run) bool) {
-		for r := range s.spool.All() {
+		var r tables.Run // one for the whole pass: the pointer is valid until the next run
+		for r = range s.spool.All() {
 			if s.keep != nil && !s.keep(&r) {
 				continue
 			}
