@@ -112,6 +112,13 @@ func (b *importBuilder) benchReview(e *tables.ImportSession) bool {
 	return b.man.Kind == rules.KindReviewerBenchmark && e.Role == tables.RoleReview
 }
 
+// benchRemote reports whether e is a reviewer benchmark's probe or remote
+// execution: a control trial or remote check, which runs no model of the
+// benchmark and has no token meter.
+func (b *importBuilder) benchRemote(e *tables.ImportSession) bool {
+	return b.man.Kind == rules.KindReviewerBenchmark && tables.RemoteRole(e.Role)
+}
+
 func (b *importBuilder) reject(r *SourceRecord, code rules.Code, msg string) {
 	b.out.Add(rules.Finding{Code: code, Severity: rules.Reject, File: r.File, Line: r.Line, Pointer: r.Pointer, Message: msg})
 }
@@ -176,7 +183,19 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 		class := tables.ErrorRecorderLoss
 		rc.Status, rc.ErrorClass = tables.StatusError, &class
 	}
+	remote := b.benchRemote(e)
 	switch {
+	case r.NoModel != "" && !remote:
+		b.reject(r, rules.CodeImportAgentNoModel, fmt.Sprintf("Harbor trial %q ran the %s agent, %s, not a model: it is no model's session, so it cannot be the %s session %s; "+
+			"import it into a reviewer benchmark as a control trial (role \"probe\" at %s#/sessions/%d/role, task_id the case or work it checked), or leave the file out",
+			load.Clip(r.Match.Record), load.Clip(r.Agent), r.NoModel, e.Role, e.SessionID, b.mapFile, idx))
+		ok = false
+	case remote && e.ReturnedModel != "":
+		b.mapFinding(fmt.Sprintf("/sessions/%d/returned_model", idx), fmt.Sprintf("a reviewer benchmark's %s runs no model of the benchmark, so it has no returned model; remove %q", e.Role, load.Clip(e.ReturnedModel)))
+		ok = false
+	case remote:
+		// No model of the benchmark: the record's own, if any, is kept, and
+		// none is asked for.
 	case r.ReturnedModel != "" && e.ReturnedModel != "" && !tables.SameModel(r.ReturnedModel, e.ReturnedModel):
 		b.mapFinding(fmt.Sprintf("/sessions/%d/returned_model", idx), fmt.Sprintf("%s names returned model %q but the mapping says %q; the record's own is kept only when they agree",
 			describeMatch(r.Source, r.Match), load.Clip(r.ReturnedModel), load.Clip(e.ReturnedModel)))
@@ -191,13 +210,27 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 	if r.MeterShape != "" {
 		rc.Meter = &tables.Meter{Shape: r.MeterShape, RateCard: b.m.RateCard, Usage: r.Usage}
 	}
-	if b.m.Billing == tables.BillingActual {
+	switch {
+	case b.m.Billing == tables.BillingActual:
 		charge, exact := exactUSD(r.CostUSD)
 		if !exact {
 			b.reject(r, rules.CodeHarborCostInexact, fmt.Sprintf("the mapping bills Harbor's cost_usd as the actual charge, but it is %s", costText(r.CostUSD)))
 			ok = false
 		}
 		rc.Billing = tables.Billing{Basis: tables.BillingActual, ActualCharge: &charge}
+	case remote:
+		// A remote execution is charged by its bill, never by tokens: until
+		// the bill is reconciled it is held at its reservation.
+		rc.Billing = tables.Billing{Basis: tables.BillingUnavailable}
+	}
+	if remote && r.TaskChecksum != "" {
+		rc.Inputs.TaskSHA256 = r.TaskChecksum // the task the trial ran, as it records it
+		if want, isCase := b.checksums[e.TaskID]; isCase && want != r.TaskChecksum {
+			b.reject(r, rules.CodeRbenchReceiptOtherCase, fmt.Sprintf("Harbor trial %q ran the task whose checksum is %s, not case %s's task checksum %s (its inventory.json files): "+
+				"it is no trial of that case; map it at %s#/sessions/%d/task_id to the case it ran on, or to the work it served (a task_id that is no case)",
+				load.Clip(r.Match.Record), load.Clip(r.TaskChecksum), e.TaskID, want, b.mapFile, idx))
+			ok = false
+		}
 	}
 	s := ImportedSession{Answer: r.Output}
 	answerPath := AnswerPath(e.SessionID)

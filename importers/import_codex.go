@@ -3,6 +3,7 @@ package importers
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -28,6 +29,10 @@ type codexSessionMeta struct {
 	ID        *string `json:"id"`
 	Timestamp *string `json:"timestamp"`
 	Model     *string `json:"model"` // recent codex-cli versions; absent in older ones
+	// The instructions the session began with, when the rollout records
+	// them (instructions in older versions, base_instructions later).
+	Instructions     jsontext.Value `json:"instructions"`
+	BaseInstructions jsontext.Value `json:"base_instructions"`
 }
 
 type codexTurnContext struct {
@@ -84,7 +89,10 @@ func (a codexTokens) minus(b codexTokens) codexTokens {
 // matches the mapping; no returned model is recorded); the start is
 // session_meta's timestamp; the end is the last task_complete, error or
 // turn_aborted event (none: no end, the session has no terminal record);
-// the final output is the last assistant message.
+// the final output is the last assistant message; the recorded input is
+// every item the model received (session_meta's instructions, messages of
+// roles other than the assistant's, tool call outputs), in order, as a
+// JSON array of the payloads as written.
 func ReadCodexRollout(name string, data []byte) (*SourceRecord, rules.Findings) {
 	cr := codexReader{name: name, rec: &SourceRecord{Source: tables.SourceCodex, File: name, FileSHA256: sha256Hex(data)}}
 	if len(data) > MaxCodexRollout {
@@ -116,6 +124,7 @@ type codexReader struct {
 	last      jsontext.Value // the latest distinct total_token_usage
 	running   codexTokens
 	events    int
+	inputs    [][]byte // what the model received, in order (recordInput)
 }
 
 func (cr *codexReader) reject(line int64, code rules.Code, msg string) {
@@ -169,6 +178,15 @@ func (cr *codexReader) line(n int64, data []byte) {
 		if m.Model != nil {
 			cr.metaModel = *m.Model
 		}
+		for _, in := range []struct {
+			name string
+			v    jsontext.Value
+		}{{"instructions", m.Instructions}, {"base_instructions", m.BaseInstructions}} {
+			if v := nonNull(in.v); v != nil {
+				b, _ := json.Marshal(map[string]jsontext.Value{in.name: compact(v)})
+				cr.inputs = append(cr.inputs, b)
+			}
+		}
 		if m.Timestamp != nil {
 			if t := sourceTime(m.Timestamp); t != nil {
 				cr.rec.StartedAt = t
@@ -183,7 +201,13 @@ func (cr *codexReader) line(n int64, data []byte) {
 		}
 	case "response_item":
 		var it codexResponseItem
-		if cr.decode(n, l.Payload, &it, "the response_item payload") && it.Type == "message" && it.Role == "assistant" {
+		if !cr.decode(n, l.Payload, &it, "the response_item payload") {
+			return
+		}
+		if receivedItem(it) {
+			cr.inputs = append(cr.inputs, compact(l.Payload))
+		}
+		if it.Type == "message" && it.Role == "assistant" {
 			var b []byte
 			for _, c := range it.Content {
 				if c.Type == "output_text" && c.Text != nil {
@@ -241,10 +265,25 @@ func (cr *codexReader) tokens(n int64, totalRaw, lastRaw jsontext.Value) {
 	cr.running, cr.last = total, c
 }
 
+// receivedItem reports whether a response item is input the model
+// received: a message of any role but the assistant's (the user's turns,
+// developer and system instructions, the environment context Codex adds)
+// or the output of a tool call (function_call_output,
+// custom_tool_call_output). What the model produced — its messages,
+// reasoning and tool calls — is not.
+func receivedItem(it codexResponseItem) bool {
+	return (it.Type == "message" && it.Role != "assistant") || strings.HasSuffix(it.Type, "_call_output")
+}
+
 func (cr *codexReader) finish() {
 	if !cr.meta {
 		cr.malformed(0, "the file has no session_meta line, so it is not a Codex rollout")
 		return
+	}
+	if len(cr.inputs) > 0 {
+		// The session's recorded input: everything the rollout records the
+		// model received, in order, each payload compact as written.
+		cr.rec.Input = append(append([]byte("["), bytes.Join(cr.inputs, []byte(","))...), ']')
 	}
 	switch len(cr.models) {
 	case 0:

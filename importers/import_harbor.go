@@ -20,9 +20,11 @@ const MaxHarborResult = 64 << 20
 // harborTrialDoc is the part of Harbor's TrialResult evalgate reads
 // (docs/import.md); other members are ignored.
 type harborTrialDoc struct {
-	ID        *string `json:"id"`
-	TrialName *string `json:"trial_name"`
-	AgentInfo *struct {
+	ID           *string `json:"id"`
+	TrialName    *string `json:"trial_name"`
+	TaskChecksum *string `json:"task_checksum"`
+	AgentInfo    *struct {
+		Name      *string `json:"name"`
 		ModelInfo *struct {
 			Name *string `json:"name"`
 		} `json:"model_info"`
@@ -47,8 +49,9 @@ type harborTrialDoc struct {
 // record. output is the agent's final answer read from the trial
 // directory by the mapping's output_file (nil when none).
 //
-// The request ID is the trial id; the requested model is
-// agent_info.model_info.name (no returned model is recorded); the times are started_at and finished_at
+// The request ID is the trial id; the requested and returned model is
+// agent_info.model_info.name; an oracle or nop agent without one is
+// marked as running no model (NoModel); task_checksum is kept; the times are started_at and finished_at
 // (timestamps without a UTC offset are refused, never assigned a zone).
 // An exception_info makes an error named by its exception_type. A trial
 // without an exception and without a verifier reward has no outcome: it
@@ -84,11 +87,20 @@ func ReadHarborTrial(name string, data, output []byte) (*SourceRecord, rules.Fin
 	} else {
 		rec.RequestID, rec.Match.Record = *d.ID, *d.ID
 	}
+	if d.TaskChecksum != nil {
+		rec.TaskChecksum = *d.TaskChecksum
+	}
+	if a := d.AgentInfo; a != nil && a.Name != nil {
+		rec.Agent = *a.Name
+	}
 	if a := d.AgentInfo; a != nil && a.ModelInfo != nil && a.ModelInfo.Name != nil {
 		// model_info is the model the trial's agent ran on, the one model
 		// a trial records: it matches the mapping and is the session's
 		// returned model (docs/import.md), kept as written.
 		rec.Match.Model, rec.ReturnedModel = *a.ModelInfo.Name, *a.ModelInfo.Name
+	}
+	if rec.ReturnedModel == "" {
+		rec.NoModel = modellessAgents[rec.Agent]
 	}
 	rec.StartedAt = harborTime(d.StartedAt, "/started_at", bad)
 	rec.EndedAt = harborTime(d.FinishedAt, "/finished_at", bad)
@@ -110,6 +122,14 @@ func ReadHarborTrial(name string, data, output []byte) (*SourceRecord, rules.Fin
 		return nil, out
 	}
 	return rec, out
+}
+
+// modellessAgents are Harbor's built-in agents that run no model, and
+// what each does instead (Repo2RLEnv's control trials: the oracle and the
+// nop baseline).
+var modellessAgents = map[string]string{
+	"oracle": "which runs the task's own solution",
+	"nop":    "which does nothing",
 }
 
 // harborTime parses a Harbor timestamp, which must carry its offset.

@@ -27,6 +27,16 @@ type SourceRecord struct {
 	EndedAt       *time.Time // UTC; nil when the source records no end
 	ReturnedModel string     // the model the provider reported
 
+	// Agent is the Harbor agent that ran the trial (agent_info.name); ""
+	// for other sources or when the trial names none. NoModel says why
+	// that agent ran no model ("" when it may have run one): Harbor's
+	// oracle agent runs the task's own solution and its nop agent does
+	// nothing, so their trials are no model's session.
+	Agent, NoModel string
+	// TaskChecksum is the checksum of the task the trial ran (Harbor's
+	// task_checksum); "" for other sources or when the trial names none.
+	TaskChecksum string
+
 	// Error is the source's own name of the error the record ended with
 	// (mapped to an evalgate class by the mapping's error_classes); ""
 	// when it ended without one.
@@ -45,7 +55,9 @@ type SourceRecord struct {
 	// bytes); nil when it holds none.
 	Output []byte
 	// Input is the input the source records the session received, as it
-	// records it (an Inspect sample's input); nil when it records none. A
+	// records it (an Inspect sample's input, a Codex rollout's received
+	// items, the file a Harbor mapping's input_file names); nil when it
+	// records none. A
 	// reviewer benchmark's review keeps it as the receipt's recorded
 	// input, which validate checks for benchmark labels.
 	Input []byte

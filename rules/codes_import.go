@@ -17,6 +17,7 @@ const (
 	CodeImportNoMeter            Code = "import_no_meter"
 	CodeImportNoHost             Code = "import_no_host"
 	CodeImportWrongFormat        Code = "import_wrong_format"
+	CodeImportAgentNoModel       Code = "import_agent_no_model"
 
 	CodeCodexRolloutMalformed Code = "codex_rollout_malformed"
 	CodeCodexRolloutResumed   Code = "codex_rollout_resumed"
@@ -52,6 +53,7 @@ var importCodes = []CodeDoc{
 	{CodeImportNoMeter, "import", "A8", "Warning, once per import: sessions imported without a meter (their records hold no usage whose semantics are known); their cost is unknown, so the campaign's cost gate cannot pass while they are in it."},
 	{CodeImportNoHost, "import", "D3", "Warning, once per import: no source records the host a session ran on (Inspect, Codex and Harbor record none) and the mapping's identity.host gives none, so the imported receipts have no identity.host, which a paired review refuses (session_host_missing) until the mapping gives it and the import is run again."},
 	{CodeImportWrongFormat, "import", "I5", "A file given to an importer is of another known format (an Inspect log, a Codex rollout, a Harbor trial or job result, a terminal-bench 1 results.json, a legacy Codex rollout, `codex exec --json` output): one finding names it and what to do."},
+	{CodeImportAgentNoModel, "import", "V1", "A Harbor trial of an agent that runs no model (the oracle, which runs the task's own solution; nop, which does nothing) is mapped to a session of a model: it is no model's session, so it is imported only as a reviewer benchmark's probe or remote execution, or left out."},
 	{CodeCodexRolloutMalformed, "import", "I5", "A Codex rollout is not readable JSONL of session_meta, turn_context, response_item and event_msg lines."},
 	{CodeCodexRolloutResumed, "import", "A1", "A Codex rollout's first running total already counts turns before it (a resumed or forked conversation): the session's own usage is unknown."},
 	{CodeCodexTotalsDisagree, "import", "A1", "A Codex rollout's per-turn usage does not add up to its final running total."},

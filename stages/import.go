@@ -16,11 +16,15 @@ import (
 
 // ImportSource is one source file of `evalgate import`: an Inspect log, a
 // Codex rollout or a Harbor result.json, with, for Harbor, the answer
-// file the mapping's output_file named in its trial directory (nil none).
+// file the mapping's output_file named in its trial directory (nil none)
+// and the input file its input_file named.
 type ImportSource struct {
 	Name   string
 	Data   []byte
 	Output []byte
+	// Input is, for Harbor, the file the mapping's input_file named in the
+	// trial directory: the input the agent received (nil none).
+	Input []byte
 }
 
 // ImportCampaign is what an import reads of the campaign it appends to.
@@ -48,7 +52,7 @@ func Import(source string, c ImportCampaign, m *tables.ImportMap, mapFile string
 		return out
 	}
 	for _, s := range sources {
-		rs, fs := readSource(source, s)
+		rs, fs := CheckSource(source, s)
 		recs = append(recs, rs...)
 		found.Add(fs...)
 	}
@@ -57,7 +61,7 @@ func Import(source string, c ImportCampaign, m *tables.ImportMap, mapFile string
 	}
 	sessions, fs := importers.BuildImport(m, mapFile, c.Manifest, c.TaskChecksums, recs)
 	found.Add(fs...)
-	found.Add(meterless(sessions)...)
+	found.Add(meterless(c.Manifest.Kind, sessions)...)
 	if out := sorted(); out.Rejected() {
 		return importers.ImportPlan{}, out
 	}
@@ -66,7 +70,13 @@ func Import(source string, c ImportCampaign, m *tables.ImportMap, mapFile string
 	return plan, sorted()
 }
 
-func readSource(source string, s ImportSource) ([]importers.SourceRecord, rules.Findings) {
+// CheckSource reads one source file with every check an import makes of
+// it before its mapping: the format (import_wrong_format), its reader's,
+// and every meter decoded by the account stage. `import SOURCE FILE`
+// without --into previews files through it, so a preview and an import
+// give one verdict per file: a file it refuses the import refuses with
+// the same findings. The records are nil when it refuses the file.
+func CheckSource(source string, s ImportSource) ([]importers.SourceRecord, rules.Findings) {
 	digest := sha256.Sum256(s.Data)
 	sum := hex.EncodeToString(digest[:])
 	switch source {
@@ -92,6 +102,7 @@ func readSource(source string, s ImportSource) ([]importers.SourceRecord, rules.
 		if rec == nil {
 			return nil, fs
 		}
+		rec.Input = s.Input
 		return []importers.SourceRecord{*rec}, append(fs, meterFindings(*rec)...)
 	}
 	return nil, rules.Findings{{Code: rules.CodeImportMapInvalid, Severity: rules.Reject, File: s.Name,
@@ -100,11 +111,14 @@ func readSource(source string, s ImportSource) ([]importers.SourceRecord, rules.
 
 // meterless says once, for the whole import, which sessions have no
 // meter: their charge is unknown, so the campaign's cost gate cannot pass
-// while they are in it (account's meter_missing, contract #741 A8).
-func meterless(sessions []importers.ImportedSession) rules.Findings {
+// while they are in it (account's meter_missing, contract #741 A8). A
+// reviewer benchmark's probe or remote execution has no token meter by
+// design: it is charged by its bill, or held at its reservation.
+func meterless(kind string, sessions []importers.ImportedSession) rules.Findings {
 	var ids []string
 	for _, s := range sessions {
-		if s.Receipt.Meter == nil {
+		remote := kind == rules.KindReviewerBenchmark && tables.RemoteRole(s.Receipt.Role)
+		if s.Receipt.Meter == nil && !remote {
 			ids = append(ids, s.Receipt.SessionID)
 		}
 	}

@@ -27,7 +27,7 @@ type LogSource struct {
 // readers'; when one rejects, nothing is stated.
 func LogModels(files []LogSource) (requested, returned []string, fs rules.Findings) {
 	for _, f := range files {
-		recs, more := readSource(f.Source, f.File)
+		recs, more := CheckSource(f.Source, f.File)
 		fs = append(fs, more...)
 		for _, r := range recs {
 			if r.Match.Model != "" && !slices.Contains(requested, r.Match.Model) {

@@ -20,12 +20,16 @@ const (
 // is. Nothing is guessed from file or record names: a record an imported
 // file holds and no entry names refuses the import.
 type ImportMap struct {
-	Format       string             `json:"format"` // FormatImportMap
-	Source       string             `json:"source"` // SourceInspect, SourceCodex, SourceHarbor
-	RateCard     string             `json:"rate_card"`
-	Billing      string             `json:"billing"` // BillingReference or BillingActual (harbor only)
-	Identity     ImportIdentity     `json:"identity"`
-	OutputFile   string             `json:"output_file"` // harbor: trial-relative answer file; "" none
+	Format     string         `json:"format"` // FormatImportMap
+	Source     string         `json:"source"` // SourceInspect, SourceCodex, SourceHarbor
+	RateCard   string         `json:"rate_card"`
+	Billing    string         `json:"billing"` // BillingReference or BillingActual (harbor only)
+	Identity   ImportIdentity `json:"identity"`
+	OutputFile string         `json:"output_file"` // harbor: trial-relative answer file; "" none
+	// InputFile is, for Harbor, the trial-relative file holding the exact
+	// input the agent received (a reviewer benchmark's recorded input: a
+	// trial's result.json records none). Optional; "" none.
+	InputFile    string             `json:"input_file,omitzero"`
 	ErrorClasses []ImportErrorClass `json:"error_classes"`
 	Sessions     []ImportSession    `json:"sessions"`
 }

@@ -54,6 +54,14 @@ func checkImportMap(m *tables.ImportMap, source string, at position) rules.Findi
 			bad("/output_file", "output file %q is not a trial-relative path: %s", Clip(m.OutputFile), why)
 		}
 	}
+	switch {
+	case m.InputFile != "" && !harbor:
+		bad("/input_file", "only a Harbor mapping names an input file; %s records hold the input they record themselves", m.Source)
+	case m.InputFile != "":
+		if why := pathProblem(m.InputFile); why != "" {
+			bad("/input_file", "input file %q is not a trial-relative path: %s", Clip(m.InputFile), why)
+		}
+	}
 	seenErr := map[string]int{}
 	for i, e := range m.ErrorClasses {
 		if j, dup := seenErr[e.SourceError]; dup {

@@ -142,6 +142,9 @@ func (v *runner) finalAttempt(slot tables.Slot, final int64, rs []*sessionResult
 	if draft != nil && v.statusOf(draft) == tables.StatusNotDispatched {
 		v.addReceipt(draft, rules.CodeNotDispatchedUnexpected, "A draft is never not_dispatched.")
 	}
+	if draftFailed {
+		v.failedDraft = draft.id
+	}
 	for _, arm := range slot.Order {
 		rv := v.expect(slot, final, tables.RoleReview, arm, rs, used)
 		if rv == nil {
@@ -149,6 +152,7 @@ func (v *runner) finalAttempt(slot tables.Slot, final int64, rs []*sessionResult
 		}
 		v.reviewAfterDraft(rv, draft, draftFailed)
 	}
+	v.failedDraft = ""
 	for _, sr := range rs {
 		if sr.attempt != final {
 			continue
@@ -200,6 +204,16 @@ func (v *runner) expect(slot tables.Slot, attempt int64, role, arm string, rs []
 	return got
 }
 
+// missingTodo is the way forward of a missing session: a review of a
+// failed draft is recorded as not dispatched; any other session's record
+// is imported or appended.
+func (v *runner) missingTodo(role string) string {
+	if role == tables.RoleReview && v.failedDraft != "" {
+		return fmt.Sprintf(": its draft %s failed, so it was never to be dispatched; append a receipt of it to receipts.jsonl with status not_dispatched and error_class %s", v.failedDraft, tables.ErrorUpstreamDraftFailed)
+	}
+	return ": import the session's record (an entry of the import mapping naming its task, repetition, role and arm) or append its receipt to receipts.jsonl"
+}
+
 // missing records a planned session without a receipt, under the ID the
 // examples use: <task>-r<rep>-D for a draft, -<arm> for a paired review,
 // -<system>-I and -<system>-R for a system comparison's investigation and
@@ -235,6 +249,6 @@ func (v *runner) missing(slot tables.Slot, attempt int64, role, arm string) {
 	v.closeSession()
 	v.findings = append(v.findings, rules.Finding{
 		Code: rules.CodeSessionMissing, Severity: rules.Reject, File: receiptsFile, Session: id,
-		Message: fmt.Sprintf("The planned %s session of %s repetition %d (%s %q, attempt %d) has no receipt.", role, slot.Task, slot.Repetition, unit, arm, attempt),
+		Message: fmt.Sprintf("The planned %s session of %s repetition %d (%s %q, attempt %d) has no receipt%s.", role, slot.Task, slot.Repetition, unit, arm, attempt, v.missingTodo(role)),
 	})
 }

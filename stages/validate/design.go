@@ -79,7 +79,7 @@ func pairedDesignFindings(m *tables.Manifest) rules.Findings {
 	var out rules.Findings
 	add := func(code rules.Code, ptr, format string, args ...any) {
 		out = append(out, rules.Finding{Code: code, Severity: rules.Reject, File: manifestFile, Pointer: ptr,
-			Message: fmt.Sprintf(format, args...) + fmt.Sprintf("; preset %s judges only the contract's design (a custom policy may run another, and every output then says it is not the contract's rules).", preset)})
+			Message: fmt.Sprintf(format, args...) + fmt.Sprintf("; preset %s judges only the contract's design (to run another, declare your own policy ID at manifest.json#/gate_policy/custom; every output then says it is not the contract's rules).", preset)})
 	}
 	if len(d.Arms) != 2 || d.Arms[0].Reconciliation || !d.Arms[1].Reconciliation {
 		add(rules.CodeDesignArmsMismatch, "/design/arms", "the design has %s, not the contract's two: the ordinary review A first and the reconciliation review B second", armsText(d.Arms))

@@ -57,7 +57,7 @@ func presetNumbers(m *tables.Manifest, p rules.Preset) rules.Findings {
 		doc, _ := rules.FindGate(g)
 		out = append(out, rules.Finding{Code: rules.PolicyCode(rules.NumberThreshold, o.Name), Severity: rules.Reject, File: manifestFile,
 			Pointer: fmt.Sprintf("/gate_policy/thresholds/%d/value", i),
-			Message: fmt.Sprintf("threshold %s is %s %s in preset %s and the manifest sets %s: the preset's thresholds are fixed (declare a custom policy to change one)",
+			Message: fmt.Sprintf("threshold %s is %s %s in preset %s and the manifest sets %s: the preset's thresholds are fixed (to run other numbers, declare your own policy ID at manifest.json#/gate_policy/custom; every output then says it is not the contract's rules)",
 				o.Name, doc.Compare, p.Gates[j].Threshold, p.Name, o.Value)})
 	}
 	for _, n := range p.Numbers {
@@ -71,7 +71,7 @@ func presetNumbers(m *tables.Manifest, p rules.Preset) rules.Findings {
 		}
 		out = append(out, rules.Finding{Code: rules.PolicyCode(n.Kind, n.Name), Severity: rules.Reject, File: manifestFile,
 			Pointer: tables.ManifestPointer(m, n.Field),
-			Message: fmt.Sprintf("%s %s is %q in preset %s (%s) and the manifest states %s: the preset's numbers are fixed, stricter or looser (declare a custom policy to change one)",
+			Message: fmt.Sprintf("%s %s is %q in preset %s (%s) and the manifest states %s: the preset's numbers are fixed, stricter or looser (to run other numbers, declare your own policy ID at manifest.json#/gate_policy/custom; every output then says it is not the contract's rules)",
 				n.Kind, n.Name, n.Value, p.Name, n.Source, got)})
 	}
 	return out

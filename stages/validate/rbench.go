@@ -229,7 +229,7 @@ func (b *bench) checkInput(r *tables.Receipt, line int64) {
 	}
 	ref := r.RecordedInput
 	if ref == nil {
-		reject(rules.CodeRbenchInputUnrecorded, "/recorded_input", "the session's input bytes are not recorded, so no label can be shown to have stayed out of it")
+		reject(rules.CodeRbenchInputUnrecorded, "/recorded_input", "the session's input bytes are not recorded, so no label can be shown to have stayed out of it; write the exact bytes the reviewer received to reviews/%s/input.json and name them in the receipt's recorded_input, with their sha256 and size as its rendered input (an imported review: an Inspect sample's input and a Codex rollout's are recorded by the import; a Harbor trial's from the trial file the mapping's input_file names)", r.SessionID)
 		return
 	}
 	data, matches, err := b.files.Read(ref)

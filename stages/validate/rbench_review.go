@@ -224,7 +224,7 @@ func (b *bench) missing() {
 	for _, a := range b.out.Attempts {
 		if a.Row.Status == tables.ReviewStatusMissing {
 			b.add(rules.CodeRbenchAttemptMissing, rules.Reject, receiptsFile, 0, "", "",
-				"case %s, profile %s, run %d has no receipt; it stays in every denominator", a.Row.CaseID, a.Row.Profile, a.Row.Run)
+				"case %s, profile %s, run %d has no receipt; it stays in every denominator: import the review's record (an import mapping entry with task_id %s, arm %s, repetition %d and role review) or append its receipt to receipts.jsonl", a.Row.CaseID, a.Row.Profile, a.Row.Run, a.Row.CaseID, a.Row.Profile, a.Row.Run)
 		}
 	}
 }

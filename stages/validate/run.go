@@ -82,6 +82,10 @@ type runner struct {
 	// (Out.CitationCounts).
 	shared   map[string]struct{}
 	findings rules.Findings
+	// failedDraft is the failed draft of the repetition whose reviews are
+	// being expected ("" none): a missing review of it was never to be
+	// dispatched, and session_missing says how to record that.
+	failedDraft string
 	// replacements is the replacement rule's outcome (walkSchedule).
 	replacements tables.Replacements
 	// rounds holds the phase times of the development flow (rounds.go).

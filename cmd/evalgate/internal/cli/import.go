@@ -29,7 +29,8 @@ the session of every record explicitly; nothing is guessed from names.
 Meters keep each source's own convention; what a source does not record (a
 reservation, a monotonic clock) stays absent, so validate reports it.
 Importing the same record twice adds nothing; a conflicting import is
-refused. Without --into, import inspect prints the meters of its logs.`,
+refused. Without --into, each importer previews its files: the same checks,
+and one verdict per file.`,
 	}
 	cmd.AddCommand(newImportInspectCmd(stdout, stderr), newImportSourceCmd(stdout, stderr, tables.SourceCodex),
 		newImportSourceCmd(stdout, stderr, tables.SourceHarbor))
@@ -83,8 +84,9 @@ no meter; with --into nothing is appended), 2 usage.`,
 // newImportSourceCmd is `import codex` or `import harbor`.
 func newImportSourceCmd(stdout, stderr io.Writer, source string) *cobra.Command {
 	ii := importInto{source: source}
-	use, short, long := "codex ROLLOUT [ROLLOUT...] --into CAMPAIGN --map FILE [--json]",
-		"Append Codex CLI rollouts to a campaign, one session each",
+	var asJSON bool
+	use, short, long := "codex ROLLOUT|DIR [...] [--into CAMPAIGN --map FILE] [--json]",
+		"Preview Codex CLI rollouts, or append them to a campaign, one session each",
 		`codex reads Codex CLI rollout files (rollout-*.jsonl: session_meta,
 turn_context, response_item and event_msg lines) and appends one receipt per
 rollout. Its meter is the rollout's final running total (total_token_usage,
@@ -93,8 +95,8 @@ last_token_usage; running totals are never summed. A rollout that continues
 an earlier conversation is refused (its own usage is unknown). The final
 assistant message is the session's answer.`
 	if source == tables.SourceHarbor {
-		use, short, long = "harbor TRIAL_DIR|result.json [...] --into CAMPAIGN --map FILE [--json]",
-			"Append Harbor trials to a campaign, one session each",
+		use, short, long = "harbor TRIAL_DIR|JOB_DIR|result.json [...] [--into CAMPAIGN --map FILE] [--json]",
+			"Preview Harbor trials, or append them to a campaign, one session each",
 			`harbor reads Harbor trial results (TRIAL_DIR/result.json) and appends one
 receipt per trial. Its meter is agent_result's n_input_tokens (cache
 included), n_cache_tokens and n_output_tokens (shape harbor.agent_context);
@@ -102,27 +104,41 @@ cost_usd is the agent's own figure and becomes the actual charge only when
 the mapping's billing is "actual". An exception_info is an error whose class
 the mapping's error_classes names; a trial with neither an exception nor a
 verifier reward is imported as an error (recorder_loss), never as a pass.
-The mapping's output_file names the trial file holding the final answer.`
+The mapping's output_file names the trial file holding the final answer,
+its input_file the one holding the input the agent received.`
 	}
 	cmd := &cobra.Command{
 		Use: use, Short: short,
 		Long: long + `
 
+Without --into it previews the records instead: each file is read with
+every check the import makes of it before its mapping (its format, its
+reader's, every meter decoded), and one line per record gives the match
+keys a mapping entry names, its error and its meter's buckets; with --json
+one document, {records, findings}. A file the preview refuses, the import
+refuses with the same findings.
+
 Findings go to stderr (with --json, into the document). Exit 0 when
-appended (or already imported), 1 when refused (nothing is appended), 2
-usage.`,
+appended (or already imported) or every file previewed is accepted, 1 when
+refused (nothing is appended), 2 usage.`,
 		Args: func(_ *cobra.Command, args []string) error {
-			switch {
-			case len(args) == 0:
+			if len(args) == 0 {
 				return usagef("give at least one %s record", source)
-			case ii.into == "":
-				return usagef("give --into CAMPAIGN")
 			}
 			return nil
 		},
-		RunE: func(_ *cobra.Command, args []string) error { return ii.run(stdout, stderr, args) },
+		RunE: func(_ *cobra.Command, args []string) error {
+			if ii.into != "" {
+				ii.asJSON = asJSON
+				return ii.run(stdout, stderr, args)
+			}
+			if ii.mapFile != "" {
+				return usagef("--map needs --into CAMPAIGN")
+			}
+			return runImportPreview(stdout, stderr, source, args, asJSON)
+		},
 	}
-	cmd.Flags().BoolVar(&ii.asJSON, "json", false, "print one JSON document: the import's summary and findings")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document: the records and findings (with --into: the import's summary and findings)")
 	cmd.Flags().StringVar(&ii.into, "into", "", "campaign directory to append receipts to")
 	cmd.Flags().StringVar(&ii.mapFile, "map", "", "mapping file naming the session of every record (schema import-map)")
 	return cmd

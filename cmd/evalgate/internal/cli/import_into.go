@@ -275,27 +275,38 @@ func readImportSources(source string, m *tables.ImportMap, paths []string) ([]st
 				closeDir()
 				return nil, nil, usagef("%s source: %v", source, err)
 			}
-			if source == tables.SourceHarbor && path.Base(filepath.ToSlash(f.name)) == "result.json" && m.OutputFile != "" {
+			trial := source == tables.SourceHarbor && path.Base(filepath.ToSlash(f.name)) == "result.json"
+			refused := false
+			for _, tf := range []struct {
+				what, name string
+				to         *[]byte
+			}{{"output file", m.OutputFile, &s.Output}, {"input file", m.InputFile, &s.Input}} {
+				if !trial || tf.name == "" || refused {
+					continue
+				}
 				var shown string
-				s.Output, shown, err = readOutputFile(f, m.OutputFile)
-				if refused := fileRefused(shown, err); refused != nil {
-					findings = append(findings, refused...)
+				*tf.to, shown, err = readOutputFile(f, tf.name)
+				if fs := fileRefused(shown, err); fs != nil {
+					findings = append(findings, fs...)
+					refused = true
 					continue
 				}
 				if err != nil {
 					closeDir()
-					return nil, nil, usagef("harbor trial %s: output file: %v", confined.EscapeName(filepath.Dir(f.shown)), err)
+					return nil, nil, usagef("harbor trial %s: %s: %v", confined.EscapeName(filepath.Dir(f.shown)), tf.what, err)
 				}
 			}
-			out = append(out, s)
+			if !refused {
+				out = append(out, s)
+			}
 		}
 		closeDir()
 	}
 	return out, findings, nil
 }
 
-// readOutputFile reads the mapping's output file of the trial whose
-// result.json is f, confined to the trial's directory tree; shown is the
+// readOutputFile reads the mapping's output (or input) file of the trial
+// whose result.json is f, confined to the trial's directory tree; shown is the
 // name its findings give.
 func readOutputFile(f sourceFile, name string) (data []byte, shown string, err error) {
 	shown = filepath.Join(filepath.Dir(f.shown), filepath.FromSlash(name))
