@@ -14,9 +14,11 @@ import (
 // therefore holds an exclusive lock for the whole of its read, check and
 // write: a second writer waits until the first has finished and then
 // reads what the first wrote. The lock is an advisory lock (flock) on a
-// small lock file, which the kernel releases however its process ends, so
-// a killed writer never leaves a stale lock behind; the lock file itself
-// stays (it is empty).
+// small lock file (LockFileEx on Windows), which the kernel releases
+// however its process ends, so a killed writer never leaves a stale lock
+// behind; the lock file itself stays (it is empty). Where the platform
+// has neither (not unix, not Windows), taking a lock fails, so a writer
+// refuses to write rather than write unserialised.
 
 // LockName is the lock file of a campaign (held by import) and of a
 // collected dataset (held by collect).
@@ -48,24 +50,22 @@ func LockRoot(root *os.Root, name string, waiting func()) (*Lock, error) {
 	return lockFile(f, name, waiting)
 }
 
-// LockDir takes the exclusive lock of directory dir itself (flock on the
-// directory), leaving no file behind: a run holds the lock of its output
-// directory's parent while it replaces the output set, since the output
-// directory itself is swapped out from under any lock inside it.
+// LockDir takes the exclusive lock of directory dir itself, leaving no
+// file behind where the platform can lock a directory (flock on the
+// directory, on unix): a run holds the lock of its output directory's
+// parent while it replaces the output set, since the output directory
+// itself is swapped out from under any lock inside it. Where a directory
+// cannot be locked (Windows: LockFileEx takes a file), the lock is that of
+// the file LockName in dir, which stays (empty).
 func LockDir(dir string, waiting func()) (*Lock, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", EscapeName(dir), err)
-	}
-	st, err := f.Stat()
-	if err == nil && !st.IsDir() {
-		err = errors.New("not a directory")
-	}
+	f, err := openDirLock(dir)
 	if err == nil {
 		err = flock(f, waiting)
+		if err != nil {
+			f.Close()
+		}
 	}
 	if err != nil {
-		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", EscapeName(dir), err)
 	}
 	return &Lock{f: f}, nil

@@ -1,11 +1,18 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package confined
 
-import "os"
+import (
+	"errors"
+	"os"
+)
 
-// Without flock the lock is not taken: concurrent writers are not
-// serialised on this platform (docs/limitations.md).
-func tryLock(*os.File) error { return nil }
+// errNoLock refuses every writer where no lock can be taken: writing
+// unserialised could silently lose another writer's work.
+var errNoLock = errors.New("this platform has no file lock, so evalgate cannot serialise writers and writes nothing")
 
-func waitLock(*os.File) error { return nil }
+func tryLock(*os.File) error { return errNoLock }
+
+func waitLock(*os.File) error { return errNoLock }
+
+func openDirLock(string) (*os.File, error) { return nil, errNoLock }

@@ -30,3 +30,20 @@ func waitLock(f *os.File) error {
 		}
 	}
 }
+
+// openDirLock opens the directory itself, whose flock is the lock.
+func openDirLock(dir string) (*os.File, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.IsDir() {
+		err = errors.New("not a directory")
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}

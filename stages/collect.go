@@ -74,9 +74,17 @@ type collectPart struct {
 // recovered (finished or undone its commit), and the next collect also
 // removes the temporary part files and empty partition directories a
 // killed collect of an earlier evalgate left.
+//
+// The dataset and every directory of its partitions must be directories,
+// not symbolic links: a link would put the partitions wherever it points
+// (outside the dataset, or into another table's directory), so a collect
+// finding one refuses before it writes anything.
 func Collect(outs []string, dataset string) (_ []CollectedCampaign, err error) {
-	_, statErr := os.Stat(dataset)
+	st, statErr := os.Lstat(dataset)
 	created := errors.Is(statErr, fs.ErrNotExist)
+	if statErr == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("collect: %s is a symbolic link; give the dataset directory itself (nothing was written)", confined.EscapeName(dataset))
+	}
 	if err := os.MkdirAll(dataset, 0o755); err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
@@ -113,16 +121,23 @@ func Collect(outs []string, dataset string) (_ []CollectedCampaign, err error) {
 			parts = append(parts, ps...)
 		}
 	}
-	var files []confined.CommitFile
-	for _, p := range parts {
-		if p.same {
-			continue
-		}
+	rels := make([]string, len(parts))
+	for i, p := range parts {
 		rel, err := filepath.Rel(dataset, p.dst)
 		if err != nil {
 			return nil, err
 		}
-		rel = filepath.ToSlash(rel)
+		rels[i] = filepath.ToSlash(rel)
+		if err := refuseLinks(root, path.Dir(rels[i])); err != nil {
+			return nil, fmt.Errorf("collect: %s: %w (nothing was written)", confined.EscapeName(dataset), err)
+		}
+	}
+	var files []confined.CommitFile
+	for i, p := range parts {
+		if p.same {
+			continue
+		}
+		rel := rels[i]
 		if err := root.MkdirAll(path.Dir(rel), 0o755); err != nil {
 			return nil, err
 		}
@@ -134,6 +149,25 @@ func Collect(outs []string, dataset string) (_ []CollectedCampaign, err error) {
 		}
 	}
 	return campaigns, nil
+}
+
+// refuseLinks refuses a directory of dir (slash-separated, inside root),
+// or dir itself, that is a symbolic link; a missing one is made later.
+func refuseLinks(root *os.Root, dir string) error {
+	for d := dir; d != "." && d != "/"; d = path.Dir(d) {
+		st, err := root.Lstat(d)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return err
+		case st.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%s is a symbolic link, not a directory of the dataset", confined.EscapeName(d))
+		case !st.IsDir():
+			return fmt.Errorf("%s is not a directory", confined.EscapeName(d))
+		}
+	}
+	return nil
 }
 
 // recoverCollect finishes or undoes the commit of a killed collect, and

@@ -9,7 +9,6 @@ package hostile
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 )
 
@@ -32,8 +31,9 @@ func Replace(name string, make Maker) func(t *testing.T, camp, secret string) {
 	}
 }
 
-// FIFO makes a named pipe, which blocks a reader that waits for a writer.
-func FIFO(path, _ string) error { return syscall.Mkfifo(path, 0o644) }
+// FIFO makes a named pipe, which blocks a reader that waits for a writer
+// (an error where the platform has none).
+func FIFO(path, _ string) error { return mkfifo(path) }
 
 // Dir makes an empty directory.
 func Dir(path, _ string) error { return os.Mkdir(path, 0o755) }
