@@ -14,7 +14,11 @@ import (
 // succeeded, so a reader never sees a half-written file under its real
 // name; on any error the temporary file is removed. Every output evalgate
 // writes goes through it.
-func WriteAtomic(path string, perm os.FileMode, fill func(io.Writer) error) (err error) {
+func WriteAtomic(path string, perm os.FileMode, fill func(io.Writer) error) error {
+	return writeAtomic(path, perm, fill, true)
+}
+
+func writeAtomic(path string, perm os.FileMode, fill func(io.Writer) error, sync bool) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("tables: write %s: %w", path, err)
@@ -29,8 +33,10 @@ func WriteAtomic(path string, perm os.FileMode, fill func(io.Writer) error) (err
 	if err = fill(tmp); err != nil {
 		return err
 	}
-	if err = tmp.Sync(); err != nil {
-		return err
+	if sync {
+		if err = tmp.Sync(); err != nil {
+			return err
+		}
 	}
 	if err = tmp.Close(); err != nil {
 		return err
@@ -47,6 +53,42 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 		_, err := w.Write(data)
 		return err
 	})
+}
+
+// A Batch writes many files, each as WriteFileAtomic does (complete under
+// its name or not there), and makes them durable together: on Linux no
+// file is synced as it is written and Sync flushes the file system they
+// are on once (syncfs), since one sync per small file costs a disk flush
+// each (a blind export of 6,672 items spent most of its time in them);
+// elsewhere each file is synced as it is written and Sync does nothing. A
+// caller writes the file that makes the batch count (a blind export's
+// key) after Sync, so a crash before it leaves nothing that counts.
+type Batch struct {
+	dir     string // a directory on the batch's file system
+	written bool
+}
+
+// WriteFile writes data to path, atomically, within the batch.
+func (b *Batch) WriteFile(path string, data []byte, perm os.FileMode) error {
+	if b.dir == "" {
+		b.dir = filepath.Dir(path)
+	}
+	b.written = true
+	return writeAtomic(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, !haveSyncFS)
+}
+
+// Sync makes every file the batch wrote durable.
+func (b *Batch) Sync() error {
+	if !b.written || !haveSyncFS {
+		return nil
+	}
+	if err := syncFS(b.dir); err != nil {
+		return fmt.Errorf("sync %s: %w", EscapeName(b.dir), err)
+	}
+	return nil
 }
 
 // WriteFileIn writes data to name inside root as [WriteFileAtomic] does —

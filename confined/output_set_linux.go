@@ -2,6 +2,7 @@ package confined
 
 import (
 	"errors"
+	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,4 +15,22 @@ func exchangeDirs(a, b string) error {
 		return errNoExchange
 	}
 	return err
+}
+
+// haveSyncFS: Linux flushes one file system at once (syncfs(2)).
+const haveSyncFS = true
+
+// syncFS flushes the file system holding dir.
+func syncFS(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for {
+		err = unix.Syncfs(int(f.Fd()))
+		if !errors.Is(err, unix.EINTR) {
+			return err
+		}
+	}
 }

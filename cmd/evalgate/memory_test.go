@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -53,5 +54,33 @@ func TestStreamedCommandsMemory(t *testing.T) {
 		if per > float64(bounds[cmd]) {
 			t.Errorf("%s grows %.1f KiB a session, more than %d KiB: a session's output is held", cmd, per, bounds[cmd])
 		}
+	}
+}
+
+// TestBlindExportFixedBound exports a synthetic campaign of 10,008
+// sessions (6,672 items) and bounds the peak RSS at a fixed 160 MiB, a
+// size at which the export that held every item before writing any
+// (evalgate before 25e7f5f) peaked at 179 MiB. The export runs load and
+// validate only (stages.RunForBlind) and holds one item at a time, so its
+// peak is validation's (120–132 MiB here; 156 MiB at 50,000 sessions,
+// where the old export took 699 MiB), however many items it writes.
+func TestBlindExportFixedBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 10,000-session campaign")
+	}
+	base := t.TempDir()
+	camp := filepath.Join(base, "camp")
+	if out, err := exec.Command("evalgate", "synth", "--kind", "paired-review", "--sessions", "10000", "--out", camp).CombinedOutput(); err != nil {
+		t.Fatalf("synth: %v\n%s", err, out)
+	}
+	const boundMiB = 160
+	kib := peakRSS(t, "blind", "export", camp, "--out", filepath.Join(base, "blind"))
+	t.Logf("blind export of 10,008 sessions: peak RSS %d MiB (bound %d MiB)", kib>>10, boundMiB)
+	if kib>>10 > boundMiB {
+		t.Errorf("blind export of 10,008 sessions peaked at %d MiB, more than %d MiB: items are held", kib>>10, boundMiB)
+	}
+	items, err := os.ReadDir(filepath.Join(base, "blind", "items"))
+	if err != nil || len(items) != 6672 {
+		t.Fatalf("exported %d items (%v), want 6,672", len(items), err)
 	}
 }

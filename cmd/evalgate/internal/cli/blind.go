@@ -81,7 +81,7 @@ func runBlindExport(stdout, stderr io.Writer, args []string, opts blindExportOpt
 	if err != nil {
 		return err
 	}
-	res := stages.Run(fsys, name, stages.Options{SkipIntervals: true})
+	res := stages.RunForBlind(fsys, name) // load and validate: no later stage's table is read
 	if res.Err != nil {
 		return runFailed(name, res.Err)
 	}
@@ -92,15 +92,21 @@ func runBlindExport(stdout, stderr io.Writer, args []string, opts blindExportOpt
 	}
 	// Each item is written as it is built, so memory does not grow with
 	// the number of items; the directory is checked against every label
-	// before the first is written.
+	// before the first is written. The items are made durable together
+	// (one flush, not one per item) before the key, which is what makes
+	// the export count: written last, synced, it names each item's sha256.
 	itemsDir := filepath.Join(opts.out, blindItemsDir)
 	items := 0
+	var batch confined.Batch
 	exp, err := stages.StreamBlind(res, opts.seed, func(labels []string) error {
 		return prepareItemsDir(itemsDir, labels)
 	}, func(label string, data []byte) error {
 		items++
-		return confined.WriteFileAtomic(filepath.Join(itemsDir, label+".json"), data, 0o644)
+		return batch.WriteFile(filepath.Join(itemsDir, label+".json"), data, 0o644)
 	})
+	if err == nil {
+		err = batch.Sync()
+	}
 	if err != nil {
 		return err
 	}
