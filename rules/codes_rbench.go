@@ -20,6 +20,9 @@ const (
 	CodeRbenchAttemptMissing       Code = "benchmark_attempt_missing"
 	CodeRbenchInputUnrecorded      Code = "benchmark_input_unrecorded"
 	CodeRbenchLabelInInput         Code = "benchmark_label_in_input"
+	CodeRbenchPriorDecisionInInput Code = "benchmark_prior_decision_in_input"
+	CodeRbenchRemoteBillMissing    Code = "benchmark_remote_bill_missing"
+	CodeRbenchRemoteBillUnsupport  Code = "benchmark_remote_bill_unsupported"
 	CodeRbenchReceiptOtherCase     Code = "benchmark_receipt_other_case"
 	CodeRbenchProfileMismatch      Code = "benchmark_profile_mismatch"
 	CodeRbenchResponseCacheHit     Code = "benchmark_response_cache_hit"
@@ -65,6 +68,9 @@ var rbenchCodes = []CodeDoc{
 	{CodeRbenchAttemptMissing, "validate", "V2/G6", "A scheduled review attempt has no receipt; it stays in every denominator, and the record is incomplete."},
 	{CodeRbenchInputUnrecorded, "validate", "G6", "A dispatched review receipt has no recorded_input, or the recorded bytes do not match the receipt's rendered sha256 and byte count, so label isolation cannot be checked."},
 	{CodeRbenchLabelInInput, "validate", "G6", "A benchmark label (case ID, variant name, defect description or one of its sentences or clauses of at least four words, expected location) occurs in the bytes a reviewer received, compared ignoring case, whitespace and punctuation, as whole words."},
+	{CodeRbenchPriorDecisionInInput, "validate", "G6", "The bytes a reviewer received contain a decision of a review session of the benchmark that ended before this session started — a finding's problem, whole or one of its sentences or clauses of at least four words, or its location written path:start-end, not part of that review's own input — compared ignoring case, whitespace and punctuation, as whole words: earlier decisions are hidden from every reviewer."},
+	{CodeRbenchRemoteBillMissing, "account", "A7/G6", "A remote execution (probe or remote_execution receipt) gives billing basis actual with an actual_charge but binds no bill (its output): Harbor's trial record records no sandbox charge, so nothing shows the charge reconciled, and it is held at its reservation's worst case until the bill is recorded."},
+	{CodeRbenchRemoteBillUnsupport, "validate", "A7/G6", "A remote execution's bound bill does not support its actual_charge: the bill states no amount equal to it, or it is a Harbor trial record, whose agent_result.cost_usd is the agent's model cost and which records no sandbox charge."},
 	{CodeRbenchReceiptOtherCase, "validate", "V1/G6", "A review receipt's task_sha256, or a bound trial's task_checksum, is another case's task checksum (or no case's): evidence crossed cases."},
 	{CodeRbenchProfileMismatch, "validate", "V1/G6", "A review document names a profile other than its receipt's arm."},
 	{CodeRbenchResponseCacheHit, "validate", "G6", "A review reports a model response-cache hit; repeated sessions must bypass response caching."},

@@ -55,6 +55,8 @@ var ruleQuotes = []RuleQuote{
 		[]string{"metrics blocking_on_provisional_clean, detection_on_provisional"}},
 	{"G6", "Benchmark labels and lineage variants cannot leak into reviewer inputs or splits.",
 		[]string{string(CodeRbenchLabelInInput) + " (normalised: case, whitespace, punctuation, sentences and clauses)", string(CodeRbenchLineageSplits)}},
+	{"G6", "Benchmark labels and previous baseline decisions are hidden from both reviewers.",
+		[]string{string(CodeRbenchLabelInInput), string(CodeRbenchPriorDecisionInInput) + " (an earlier review's finding problems, by sentence and clause, and locations; both profiles' earlier reviews)"}},
 	{"G6", "Compute uncertainty by resampling task families while retaining variants and repeated runs together.",
 		[]string{"table intervals (exploratory, per split, profile and model stratum; method " + RateIntervalMethodName + ")"}},
 	{"G6", "Twenty families provide a pilot signal, not a precise production accuracy claim.",
@@ -67,6 +69,8 @@ var ruleQuotes = []RuleQuote{
 		[]string{string(CodeRbenchSecondReviewMissing), string(CodeRbenchRationaleMissing), string(CodeRbenchCasesFormatOld)}},
 	{"I8", "A separate model can assist triage, but unresolved cases remain outside the scored clean set. Retain exclusions and reasons; they affect achieved corpus size.",
 		[]string{"cases.json excluded (format evalgate.cases/v2)", string(CodeRbenchExcludedScored), "report: excluded cases with their reasons"}},
+	{"G6", "Holds include prior uncertain calls, interrupted model requests and remote execution awaiting billing reconciliation. They are not assumed free.",
+		[]string{"ledger kind held", string(CodeRbenchRemoteBillMissing), string(CodeRbenchRemoteBillUnsupport), string(GateRbBudget)}},
 	{"G6", "Do not reuse old campaign authorization or silently increase the cap.",
 		[]string{string(PolicyCode("ceiling", "campaign_reference_cost")), string(PolicyCode("ceiling", "campaign_actual_cost")), "policy: a custom policy is named in every verdict"}},
 }

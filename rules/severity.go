@@ -94,7 +94,7 @@ var noteCodes = []Code{
 	CodeImportMapUnmatched, CodeImportNoReturnedModel, CodeImportNoMeter, CodeImportNoHost, CodeCodexNoUsage, CodeHarborNoUsage, CodeHarborNoReward,
 	CodeIntervalPlanInvalid, CodeIntervalValueInvalid,
 	CodeRatingUnscoreableRun, CodeBlindUnblindingAbsent, CodeLedgerRequestReplayed,
-	CodeReplacedAttemptNoted, CodeRbenchAttemptReplaced, CodeEvaluatorUnverified,
+	CodeReplacedAttemptNoted, CodeRbenchAttemptReplaced, CodeEvaluatorUnverified, CodeRbenchRemoteBillMissing,
 }
 
 // refusalCodes are the verdict reasons of admission.

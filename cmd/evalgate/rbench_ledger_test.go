@@ -189,9 +189,10 @@ func ledgerFixture(name string) string { return filepath.Join("..", "..", "fixtu
 // from the pipeline: a metered model call is charged its tokens at its
 // card's prices rounded up to the micro-dollar (the campaign ledger's
 // rule), an interrupted or unmetered one is held at its reservation, a
-// remote execution is accounted at its reconciled bill or held at its
-// reservation. Prices are read from the manifest in hundredths of a
-// micro-dollar per token (US$3 per million is 300).
+// remote execution is accounted at its reconciled bill (an actual charge
+// with the bill bound as its output) or held at its reservation. Prices
+// are read from the manifest in hundredths of a micro-dollar per token
+// (US$3 per million is 300).
 func recomputeLedger(t *testing.T, dir string) (accounted, held int64, byRole map[string][2]int64) {
 	t.Helper()
 	var m struct {
@@ -257,6 +258,7 @@ func recomputeLedger(t *testing.T, dir string) (accounted, held int64, byRole ma
 				Basis  string  `json:"basis"`
 				Actual *string `json:"actual_charge"`
 			} `json:"billing"`
+			Output *struct{} `json:"output"`
 		}
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
@@ -264,7 +266,7 @@ func recomputeLedger(t *testing.T, dir string) (accounted, held int64, byRole ma
 		var acc, hold int64
 		switch {
 		case r.Role == "probe" || r.Role == "remote_execution":
-			if r.Billing.Actual != nil {
+			if r.Billing.Actual != nil && r.Output != nil { // a reconciled bill is bound
 				acc = micro(*r.Billing.Actual)
 			} else {
 				hold = micro(r.Reservation.Cost)

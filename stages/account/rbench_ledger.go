@@ -1,6 +1,9 @@
 package account
 
-import "github.com/evalgate/evalgate/tables"
+import (
+	"github.com/evalgate/evalgate/rules"
+	"github.com/evalgate/evalgate/tables"
+)
 
 // The ledger of a reviewer benchmark (the reviewer-benchmark protocol, "LLM use and budget"):
 // the campaign ledger the RFC reuses keeps integer micro-dollars, each
@@ -49,25 +52,46 @@ func benchmarkEntry(e *tables.LedgerEntry, res *reservation) {
 }
 
 // remoteEntry charges a reviewer benchmark's remote execution (a probe
-// or another remote trial). It has no token meter and no token row: its
-// charge is the trial's reconciled bill when the receipt carries one
-// (billing basis actual, the charge from the trial record), accounted as
-// both its reference and its actual charge; otherwise it is held at its
-// reservation's worst case until the billing is reconciled ("remote
-// execution awaiting billing reconciliation ... not assumed free"). A
-// remote receipt that is not terminal is held whatever it says.
+// or another remote trial). It has no token meter and no token row. Its
+// charge is known only from its reconciled bill: a terminal receipt with
+// billing basis actual, its actual_charge, and the bill it was reconciled
+// against bound as its output (validate checks that the bill states the
+// amount and is no Harbor trial record). Harbor's trial record is no bill:
+// its agent_result.cost_usd is the agent's model cost, and it records no
+// sandbox charge. Anything else is held at its reservation's worst case
+// until the billing is reconciled ("remote execution awaiting billing
+// reconciliation ... not assumed free"); an actual_charge without a bound
+// bill is noted.
 func (a *accountant) remoteEntry(line tables.Line[tables.Receipt], e *tables.LedgerEntry) {
 	r := &line.Record
 	actual := a.actualCharge(line)
 	e.ToolCharges = ptrMoney(0)
 	terminal := r.Status == tables.StatusResponse || r.Status == tables.StatusError
-	if terminal && actual != nil {
+	if terminal && actual != nil && r.Output != nil {
 		e.Kind = tables.LedgerAccounted
 		e.ReferenceCost, e.ActualCost = ceilMicro(actual), ceilMicro(actual)
 		return
 	}
 	e.Kind = tables.LedgerHeld
-	if res := a.reservation(line); res != nil {
+	res := a.reservation(line)
+	if res != nil {
 		e.ReferenceCost = ceilMicro(res.cost)
 	}
+	if actual != nil && r.Output == nil {
+		held := "no reservation bounds it, so the hold is unknown"
+		if e.ReferenceCost != nil {
+			held = "it is held at its reservation's worst case, " + a.currency() + e.ReferenceCost.String()
+		}
+		a.add(line, rules.CodeRbenchRemoteBillMissing, rules.ClassOf(rules.CodeRbenchRemoteBillMissing).Severity(), "/output",
+			"The remote execution's actual_charge "+a.currency()+*r.Billing.ActualCharge+" binds no bill it was reconciled against (output is null): Harbor's trial record records no sandbox charge, so "+held+" until the bill is recorded.")
+	}
+}
+
+// currency is the campaign's currency and a space, or "" without a rate
+// card.
+func (a *accountant) currency() string {
+	if cards := a.c.Manifest.RateCards; len(cards) > 0 {
+		return cards[0].Currency + " "
+	}
+	return ""
 }

@@ -30,6 +30,7 @@ func Benchmark(c *tables.Campaign, files tables.ReviewFiles) BenchmarkOut {
 	for line := range c.Receipts.All() {
 		b.receipt(line)
 	}
+	b.checkPriorDecisions()
 	b.finishExecutions()
 	b.missing()
 	b.checkOrder()
@@ -62,6 +63,8 @@ type bench struct {
 	findings map[string]bool       // session\x00finding of completed reviews
 	labels   *labelMatcher         // every label of the benchmark in normal form, compiled on first use
 	norm     []byte                // the normal form of the input being checked, reused
+	inputOK  bool                  // norm is the current receipt's recorded input
+	decided  decisions             // every review's decision texts (rbench_decisions.go)
 	sessions map[string]int        // session ID → position in out.Attempts
 	order    protocolOrder
 	budgets  map[string]budgetBound // model stratum → its reservation bound
@@ -107,6 +110,7 @@ func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 	reject := func(code rules.Code, ptr, format string, args ...any) {
 		b.add(code, rules.Reject, receiptsFile, line.Line, ptr, r.SessionID, format, args...)
 	}
+	b.inputOK = false
 	if b.auxiliary(line) {
 		return
 	}
@@ -248,6 +252,8 @@ func (b *bench) checkInput(r *tables.Receipt, line int64) {
 		b.labels = newLabelMatcher(benchLabels(b.b.Cases))
 	}
 	b.norm = normalized(b.norm[:0], data)
+	b.inputOK = true
+	b.scanDecisions(b.norm, r, line)
 	for _, l := range groupLeaks(b.labels.found(b.norm)) {
 		also := ""
 		if l.others > 0 {

@@ -52,6 +52,7 @@ func (b *bench) auxiliary(line tables.Line[tables.Receipt]) bool {
 		return false
 	}
 	b.auxSessions = append(b.auxSessions, auxSession{id: r.SessionID, line: line.Line})
+	b.remoteBill(line)
 	return true
 }
 

@@ -48,6 +48,11 @@ func (b *bench) output(a *tables.ReviewAttempt, r *tables.Receipt, line int64) {
 			"the review is not a valid review document (%d problems; first: %s)", len(problems), first)
 		return
 	}
+	var own []byte
+	if b.inputOK {
+		own = b.norm
+	}
+	b.noteDecisions(a, r, rev, own)
 	if rev.Profile != a.Row.Profile {
 		b.add(rules.CodeRbenchProfileMismatch, rules.Reject, r.Output.Path, 0, "/profile", r.SessionID,
 			"the review names profile %q but its receipt's arm is %q", rev.Profile, a.Row.Profile)

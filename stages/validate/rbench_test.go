@@ -59,6 +59,11 @@ func TestBenchmarkValidate(t *testing.T) {
 			}
 			out := benchOn(t, files)
 			got := codeCounts(out.Problems)
+			for _, code := range d.Want {
+				if got[code] <= was[code] {
+					t.Errorf("%s: no new finding", code)
+				}
+			}
 			for code, n := range got {
 				if slices.Contains(d.Want, code) != (n > was[code]) || !slices.Contains(d.Want, code) && n != was[code] {
 					t.Errorf("%s: %d findings, the example has %d", code, n, was[code])
