@@ -50,6 +50,8 @@ type answerDecoder struct {
 	cites   []tables.Citation
 	obls    []tables.Obligation
 	disps   []tables.Disposition
+	// ratings are adjudicationFast's lists.
+	ratings adjudicationScratch
 }
 
 var answerDecoders = sync.Pool{New: func() any { return new(answerDecoder) }}

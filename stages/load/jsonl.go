@@ -21,7 +21,7 @@ import (
 // the decoded records. session names a record's session for its findings.
 func readJSONL[T any](l *loader, name, schema string, session func(*T) string) []tables.Line[T] {
 	var records lineChunks[T]
-	readJSONLInto(l, name, schema, session, &records)
+	readJSONLInto(l, name, schema, session, &records, false)
 	return records.all()
 }
 
@@ -31,7 +31,7 @@ func readJSONL[T any](l *loader, name, schema string, session func(*T) string) [
 // record kept, in file order, before it is added.
 func spoolJSONL[T any](l *loader, name, schema string, session func(*T) string, each func(*tables.Line[T])) *spool.Spool[tables.Line[T]] {
 	records := &spoolLines[T]{spool: spool.New[tables.Line[T]](nil), each: each}
-	readJSONLInto(l, name, schema, session, records)
+	readJSONLInto(l, name, schema, session, records, false)
 	records.spool.Compact() // complete: its last rows encoded too
 	return records.spool
 }
@@ -41,12 +41,13 @@ func spoolJSONL[T any](l *loader, name, schema string, session func(*T) string, 
 // and whether every line decoded into a record.
 func readJSONLHashed[T any](l *loader, name, schema string, session func(*T) string) ([]tables.Line[T], string, bool) {
 	var records lineChunks[T]
-	sum, whole := readJSONLInto(l, name, schema, session, &records)
+	sum, whole := readJSONLInto(l, name, schema, session, &records, true)
 	return records.all(), sum, whole
 }
 
-// readJSONLInto is readJSONLHashed giving the records to records.
-func readJSONLInto[T any](l *loader, name, schema string, session func(*T) string, records lineSink[T]) (string, bool) {
+// readJSONLInto is readJSONLHashed giving the records to records; the
+// sha256 is computed only when hashed (else it is "").
+func readJSONLInto[T any](l *loader, name, schema string, session func(*T) string, records lineSink[T], hashed bool) (string, bool) {
 	f, err := confined.OpenCampaignFile(l.fsys, name)
 	if err != nil {
 		l.fileFinding(name, err)
@@ -59,10 +60,17 @@ func readJSONLInto[T any](l *loader, name, schema string, session func(*T) strin
 	} else if err == nil {
 		l.internFor(st.Size())
 	}
+	var in io.Reader = io.LimitReader(f, maxJSONLFile+1)
 	h := sha256.New()
+	if hashed {
+		in = io.TeeReader(in, h)
+	}
 	l.linesLost = 0
-	if !decodeLinesInto(l, bufio.NewReaderSize(io.TeeReader(io.LimitReader(f, maxJSONLFile+1), h), 64<<10), name, schema, session, records) {
+	if !decodeLinesInto(l, bufio.NewReaderSize(in, 64<<10), name, schema, session, records) {
 		return "", false
+	}
+	if !hashed {
+		return "", l.linesLost == 0
 	}
 	return hex.EncodeToString(h.Sum(nil)), l.linesLost == 0
 }
@@ -183,7 +191,13 @@ func decodeLinesInto[T any](l *loader, r *bufio.Reader, name, schema string, ses
 			l.add(at.finding(rules.CodeBlankLine, "", "blank line; JSONL holds one JSON object per line"))
 		default:
 			rec := records.next() // decoded in place, given back when refused
-			ok, findings := decodeStreamTo(line, schema, at, &rec.Record, &l.out, l.internFor(0), true)
+			var ok bool
+			var findings rules.Findings
+			if ok = fastLine(schema, line, &rec.Record, l.internFor(0)); !ok {
+				var zero T
+				rec.Record = zero // what the fast path set
+				ok, findings = decodeStreamTo(line, schema, at, &rec.Record, &l.out, l.internFor(0), true)
+			}
 			if ok {
 				rec.Line = n
 				for i := range findings {
@@ -200,6 +214,17 @@ func decodeLinesInto[T any](l *loader, r *bufio.Reader, name, schema string, ses
 			return true
 		}
 	}
+}
+
+// fastLine decodes a line of a format that has a fast path (a rating:
+// adjudicationFast) into rec and reports whether it did, which it does
+// only for a line the generic pass accepts without a finding; false
+// leaves the line to the generic pass.
+func fastLine[T any](schema string, line []byte, rec *T, in *interner) bool {
+	if a, ok := any(rec).(*tables.Adjudication); ok && schema == "adjudication" {
+		return adjudicationFast(line, a, in)
+	}
+	return false
 }
 
 // readLine reads one line without its "\n". It returns the line (nil when
