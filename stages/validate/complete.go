@@ -204,10 +204,10 @@ func (v *runner) expect(slot tables.Slot, attempt int64, role, arm string, rs []
 	return got
 }
 
-// missingTodo is the way forward of a missing session: a review of a
+// missingWayForward is the way forward of a missing session: a review of a
 // failed draft is recorded as not dispatched; any other session's record
 // is imported or appended.
-func (v *runner) missingTodo(role string) string {
+func (v *runner) missingWayForward(role string) string {
 	if role == tables.RoleReview && v.failedDraft != "" {
 		return fmt.Sprintf(": its draft %s failed, so it was never to be dispatched; append a receipt of it to receipts.jsonl with status not_dispatched and error_class %s", v.failedDraft, tables.ErrorUpstreamDraftFailed)
 	}
@@ -249,6 +249,6 @@ func (v *runner) missing(slot tables.Slot, attempt int64, role, arm string) {
 	v.closeSession()
 	v.findings = append(v.findings, rules.Finding{
 		Code: rules.CodeSessionMissing, Severity: rules.Reject, File: receiptsFile, Session: id,
-		Message: fmt.Sprintf("The planned %s session of %s repetition %d (%s %q, attempt %d) has no receipt%s.", role, slot.Task, slot.Repetition, unit, arm, attempt, v.missingTodo(role)),
+		Message: fmt.Sprintf("The planned %s session of %s repetition %d (%s %q, attempt %d) has no receipt%s.", role, slot.Task, slot.Repetition, unit, arm, attempt, v.missingWayForward(role)),
 	})
 }

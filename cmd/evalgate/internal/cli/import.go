@@ -188,20 +188,32 @@ func runImportInspect(stdout, stderr io.Writer, paths []string, asJSON bool) err
 			printFindings(stderr, fs)
 		}
 	})
+	return finishPreview(stdout, err, asJSON, &rep.Findings, &rep.Error, &rep,
+		func() error { return printMeters(stdout, rep.Meters) })
+}
+
+// finishPreview ends a preview of import sources, the one way for every
+// source: with --json the report (its findings capped across all files,
+// each file's being capped already, and errMsg set to a usage or I/O
+// error) is the output; as text the findings went to stderr as they were
+// found and print writes the records, unless an error other than a
+// rejection stopped the preview. The error returned is the preview's.
+func finishPreview(stdout io.Writer, err error, asJSON bool, findings *rules.Findings, errMsg *string, rep any, print func() error) error {
+	stopped := err != nil && !errors.Is(err, errRejected)
 	if asJSON {
-		rep.Findings = rules.CapInOrder(rep.Findings) // each log's are capped; many logs' are capped here
-		if err != nil && !errors.Is(err, errRejected) {
-			rep.Error = err.Error()
+		*findings = rules.CapInOrder(*findings)
+		if stopped {
+			*errMsg = err.Error()
 		}
 		if jerr := writeJSON(stdout, rep); jerr != nil {
 			return jerr
 		}
 		return err
 	}
-	if err != nil && !errors.Is(err, errRejected) {
+	if stopped {
 		return err
 	}
-	if perr := printMeters(stdout, rep.Meters); perr != nil {
+	if perr := print(); perr != nil {
 		return perr
 	}
 	return err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -58,23 +57,8 @@ func runImportPreview(stdout, stderr io.Writer, source string, paths []string, a
 			printFindings(stderr, fs)
 		}
 	})
-	if asJSON {
-		rep.Findings = rules.CapInOrder(rep.Findings)
-		if err != nil && !errors.Is(err, errRejected) {
-			rep.Error = err.Error()
-		}
-		if jerr := writeJSON(stdout, rep); jerr != nil {
-			return jerr
-		}
-		return err
-	}
-	if err != nil && !errors.Is(err, errRejected) {
-		return err
-	}
-	if perr := printPreview(stdout, rep.Records); perr != nil {
-		return perr
-	}
-	return err
+	return finishPreview(stdout, err, asJSON, &rep.Findings, &rep.Error, &rep,
+		func() error { return printPreview(stdout, rep.Records) })
 }
 
 // previewSources reads every file the paths stand for (as an import
