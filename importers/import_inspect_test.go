@@ -12,7 +12,9 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-const inspectTestdata = "testdata/inspect"
+// inspectTestdata holds the real Inspect AI logs (MIT, their licence and
+// README beside them): one copy, which the CLI's scripts read too.
+const inspectTestdata = "../cmd/evalgate/testdata/reallogs/inspect"
 
 func readInspectFile(t *testing.T, file string) (*InspectLog, rules.Findings) {
 	t.Helper()
@@ -42,7 +44,7 @@ type wantSample struct {
 }
 
 // The real logs, with facts read by hand from the files (jq) and listed in
-// testdata/inspect/README.md.
+// cmd/evalgate/testdata/reallogs/inspect/README.md.
 func TestReadInspectLogReal(t *testing.T) {
 	popularityEval := []wantSample{
 		{"1", 1, []string{"openai/gpt-4o-mini"}, `{"input_tokens":64,"output_tokens":2,"total_tokens":66}`},

@@ -22,7 +22,7 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-const inspectLogs = "../importers/testdata/inspect"
+const inspectLogs = "../cmd/evalgate/testdata/reallogs/inspect"
 
 // rawLog is an Inspect log read independently of the importer, with
 // encoding/json and archive/zip only: the header's per-model totals and
@@ -152,7 +152,10 @@ func inspectMap(log rawLog, prefix string) *tables.ImportMap {
 // a fresh campaign. The receipts' usage, summed per model and member, must
 // equal the log's own stats.model_usage as read above with encoding/json;
 // a log whose totals its samples do not account for (no samples; usage
-// recorded only in the totals) is refused, never imported short.
+// recorded only in the totals) is refused, never imported short; a log of
+// a provider whose usage had no known semantics before inspect_ai 0.3.184
+// (ollama, azureai) imports every sample without a meter, and says so
+// once.
 func TestImportInspectLogsKeepTheirTotals(t *testing.T) {
 	entries, err := os.ReadDir(inspectLogs)
 	if err != nil {
@@ -162,7 +165,10 @@ func TestImportInspectLogsKeepTheirTotals(t *testing.T) {
 		"2025-05-12T20-28-13-04-00_no-samples.json": true,                           // cancelled before any sample: 198 tokens
 		"log_formats.json":                          true, "log_formats.eval": true, // inspect_ai 0.3.41 kept usage only in the totals
 	}
-	imported := 0
+	meterless := map[string]bool{ // ollama/gemma3 (0.3.95) and azureai (0.3.42)
+		"log_read_sample.json": true, "log_read_sample.eval": true, "log_streaming.eval": true,
+	}
+	imported, unmetered := 0, 0
 	for i, e := range entries {
 		name := e.Name()
 		if !strings.HasSuffix(name, ".json") && !strings.HasSuffix(name, ".eval") {
@@ -183,6 +189,16 @@ func TestImportInspectLogsKeepTheirTotals(t *testing.T) {
 			}
 			if fs.Rejected() {
 				t.Fatalf("rejected: %v", fs)
+			}
+			if meterless[name] {
+				unmetered++
+				rs := harborReceipts(t, plan.Receipts)
+				n := slices.IndexFunc(rs, func(r tables.Receipt) bool { return r.Meter != nil })
+				warned := slices.DeleteFunc(slices.Clone(fs), func(f rules.Finding) bool { return f.Code != rules.CodeImportNoMeter })
+				if len(rs) == 0 || n >= 0 || len(warned) != 1 || warned[0].Severity != rules.Warn {
+					t.Fatalf("%d receipts (a metered one at %d), findings %v: want every receipt without a meter and one import_no_meter warning", len(rs), n, fs)
+				}
+				return
 			}
 			imported++
 			got := map[string]map[string]int64{}
@@ -229,8 +245,10 @@ func TestImportInspectLogsKeepTheirTotals(t *testing.T) {
 			}
 		})
 	}
-	if imported != 6 {
-		t.Errorf("imported %d logs, want 6 of the 9", imported)
+	// 14 logs: three refused, three without a meter, eight kept to their
+	// totals (the README beside them lists each).
+	if imported != 8 || unmetered != 3 {
+		t.Errorf("imported %d logs with their totals and %d without a meter, want 8 and 3 of the 14", imported, unmetered)
 	}
 }
 

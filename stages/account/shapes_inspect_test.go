@@ -9,7 +9,7 @@ import (
 )
 
 // Every per-sample (and header) ModelUsage object of the real Inspect logs
-// in importers/testdata/inspect (inspect_ai 0.3.41–0.3.154, OpenAI:
+// in cmd/evalgate/testdata/reallogs/inspect (inspect_ai 0.3.41–0.3.154, OpenAI:
 // cache reads inside input_tokens), decoded with the inclusive shape. The
 // expected buckets are computed by hand in each comment.
 func TestInspectInclusiveRealLogs(t *testing.T) {
