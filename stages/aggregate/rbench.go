@@ -451,6 +451,11 @@ func onlyIn(a, b []string) []string {
 	return out
 }
 
+// noEligibleDetail says why a split's comparison compared nothing: no
+// model stratum holds an eligible attempt of either profile there (a
+// pilot that ran no selection or final case), so the gate cannot pass.
+const noEligibleDetail = "not compared: neither profile has an eligible attempt here in any model stratum, so there is nothing to compare and the gate cannot pass"
+
 // unpairedDetail says why a stratum was not compared.
 const unpairedDetail = "not compared: within a model stratum the two profiles were not run on the same (case, run) pairs (failing lists the unpaired ones), so the comparison is not on the same cases"
 
@@ -530,6 +535,8 @@ func (j *benchJudge) withinStrata(t threshold, split string, retired bool, sc st
 	case len(unpaired) > 0:
 		detail = unpairedDetail
 		j.unpaired = append(j.unpaired, string(t.name))
+	case least == nil:
+		detail = noEligibleDetail
 	}
 	return j.gate(t, observed, stratumText(ss, sc.text), least != nil && sc.worse(least), unpaired, detail)
 }

@@ -39,9 +39,12 @@ func (j *benchJudge) notWorse(t threshold, sc stratumComparison) tables.Gate {
 	ss := j.promotionStrata()
 	least, unpaired := leastChange(ss, j.base, j.cand, sc.pairs, sc.change)
 	observed, detail := least, sc.detail
-	if len(unpaired) > 0 {
+	switch {
+	case len(unpaired) > 0:
 		observed, detail = nil, unpairedDetail
 		j.unpaired = append(j.unpaired, string(t.name))
+	case least == nil:
+		detail = noEligibleDetail
 	}
 	return j.gate(t, observed, stratumText(ss, sc.text), least != nil && least.Sign() < 0, unpaired, detail)
 }

@@ -179,3 +179,22 @@ func TestPromotionOnTheSameCasePairs(t *testing.T) {
 		})
 	}
 }
+
+// TestNothingToCompare: a pilot that ran no final case (the advancing
+// "fewer in both" campaign without its final split) compares nothing on
+// the final split's gates: they fail, say why, and the decision is
+// inconclusive, never advance.
+func TestNothingToCompare(t *testing.T) {
+	c, commitment := strataCampaign()
+	rows := slices.DeleteFunc(strataRows(fewerInBoth, nil), func(r tables.ReviewRow) bool { return r.Split == tables.SplitFinal })
+	out := Benchmark(c, tables.ReviewsScored{Reviews: rows}, commitment)
+	if d := out.Decision[0]; d.Decision != tables.DecisionInconclusive || strings.Join(d.FailingGates, ",") != "rb_blocking_final,rb_detection_final" {
+		t.Fatalf("decision %s failing %q, want inconclusive on the final split's two gates (%s)", d.Decision, d.FailingGates, d.Reason)
+	}
+	for _, g := range out.Gates {
+		final := g.Gate == rules.GateRbBlockingFinal || g.Gate == rules.GateRbDetectionFinal
+		if final != (g.Detail == noEligibleDetail) || final && g.ObservedNum != nil {
+			t.Errorf("%s: detail %q, compared %v; want the nothing-to-compare detail and no number on the final split's gates only", g.Gate, g.Detail, g.ObservedNum)
+		}
+	}
+}

@@ -67,18 +67,42 @@ func gateObserved(g GateResult, currency string, exact bool) string {
 // FailingGateLine is one failing gate on one line, as the decision block
 // of report.md, report.html and the terminal list it: "g5_cost_task:
 // observed ×1.333 (+33.3%; exactly 172397/129310), needs <= 1.15;
-// failing: T2, T4". At most [FailingShown] failing tasks are named; the
+// failing: T2, T4". A gate whose observed text describes counts
+// ("baseline 3/10, candidate 1/10 audited clean attempts blocked") also
+// shows the number it compared ("; compared 2"), or says that nothing
+// was (no eligible attempt, a retired split, unpaired attempts). At most [FailingShown] failing tasks are named; the
 // rest are counted ("… and 946 more"), so that a gate failing on a large
 // campaign is still one readable line. Every failing task stays in
 // scorecard.json and gates.parquet.
 func FailingGateLine(g GateResult, currency string) string {
-	s := fmt.Sprintf("%s: observed %s, needs %s", g.Gate, GateObservedWithExact(g, currency), g.Threshold)
+	observed := GateObservedWithExact(g, currency)
+	if describesCounts(g) {
+		if g.ObservedNum == nil {
+			observed += "; nothing compared"
+		} else {
+			observed += "; compared " + BenchmarkGateCompared(g, currency)
+		}
+	}
+	s := fmt.Sprintf("%s: observed %s, needs %s", g.Gate, observed, g.Threshold)
 	if n := len(g.Failing); n > FailingShown {
 		s += "; failing: " + strings.Join(g.Failing[:FailingShown], ", ") + fmt.Sprintf(" and %d more (all in scorecard.json and gates.parquet)", n-FailingShown)
 	} else if n > 0 {
 		s += "; failing: " + strings.Join(g.Failing, ", ")
 	}
 	return s
+}
+
+// describesCounts reports whether a gate's observed text describes
+// counts (a reviewer benchmark's two profiles: "baseline 3/10, candidate
+// 1/10 …") rather than being the number held against the threshold,
+// which is then their compared difference. An unknown value ("unknown",
+// "null") is no description.
+func describesCounts(g GateResult) bool {
+	if g.Observed == "unknown" || g.Observed == "null" {
+		return false
+	}
+	_, ok := ParseExact(observedExact(g.Observed))
+	return !ok
 }
 
 // FailingShown is how many failing tasks a failing gate's line names.

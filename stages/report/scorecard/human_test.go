@@ -45,6 +45,13 @@ func TestHumanUnits(t *testing.T) {
 	}
 }
 
+// withCompared sets the number a gate compared against its threshold.
+func withCompared(g GateResult, n int64) GateResult {
+	one := int64(1)
+	g.ObservedNum, g.ObservedDen = &n, &one
+	return g
+}
+
 func TestGateObserved(t *testing.T) {
 	g := func(name, observed, threshold string, failing ...string) GateResult {
 		return GateResult{Gate: name, Arm: "B", Observed: observed, Threshold: threshold, Failing: failing}
@@ -67,6 +74,14 @@ func TestGateObserved(t *testing.T) {
 			"g2_task_floor: observed 0.5, needs >= 0.80; failing: T01, T02, T03, T04, T05, T06, T07, T08, T09, T10"},
 		{FailingGateLine(g("g2_task_floor", "0.5", ">= 0.80", "T01", "T02", "T03", "T04", "T05", "T06", "T07", "T08", "T09", "T10", "T11", "T12", "T13"), ""),
 			"g2_task_floor: observed 0.5, needs >= 0.80; failing: T01, T02, T03, T04, T05, T06, T07, T08, T09, T10 and 3 more (all in scorecard.json and gates.parquet)"},
+		// A reviewer-benchmark gate's observed text describes both
+		// profiles' counts; its line adds the difference it compared
+		// (3 - 1 = 2 blocked), or that nothing was compared.
+		{FailingGateLine(withCompared(g("rb_blocking_selection", "baseline 3/10, candidate 1/10 audited clean attempts blocked", ">= 3"), 2), ""),
+			"rb_blocking_selection: observed baseline 3/10, candidate 1/10 audited clean attempts blocked; compared 2, needs >= 3"},
+		{FailingGateLine(g("rb_detection_final", "baseline 0/0, candidate 0/0 planted defects detected", ">= 0"), ""),
+			"rb_detection_final: observed baseline 0/0, candidate 0/0 planted defects detected; nothing compared, needs >= 0"},
+		{FailingGateLine(g("g5_cost_task", "null", "<= 1.15"), "USD"), "g5_cost_task: observed null, needs <= 1.15"},
 		{MetricValue(MetricResult{Metric: "median_latency_ns", Exact: strPtr("62379500000")}, "USD"), "1 min 2.4 s"}, // 62.3795 s
 		{MetricValue(MetricResult{Metric: "cost", Exact: strPtr("4.563495")}, "USD"), "USD 4.5635"},
 		{MetricValue(MetricResult{Metric: "cost", Exact: nil}, "USD"), "unavailable"},
