@@ -1,8 +1,6 @@
 package load
 
 import (
-	"time"
-
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -60,7 +58,7 @@ func adjudicationFast(line []byte, a *tables.Adjudication, in *interner) bool {
 		case 5:
 			return d.timestamp(&a.FrozenAt)
 		case 6:
-			return records(d, &s.obligations, maxRatedObligations, &a.Obligations, func(o *tables.ObligationRating) bool {
+			return records(&d.scanner, &s.obligations, maxRatedObligations, &a.Obligations, func(o *tables.ObligationRating) bool {
 				return d.object(obligationRatingMembers, func(k int) bool {
 					if k == 0 {
 						return d.id("O", &o.ObligationID)
@@ -69,7 +67,7 @@ func adjudicationFast(line []byte, a *tables.Adjudication, in *interner) bool {
 				})
 			})
 		case 7:
-			return records(d, &s.citations, maxRatedCitations, &a.Citations, func(c *tables.CitationRating) bool {
+			return records(&d.scanner, &s.citations, maxRatedCitations, &a.Citations, func(c *tables.CitationRating) bool {
 				return d.object(citationRatingMembers, func(k int) bool {
 					if k == 0 {
 						return d.count(&c.Index)
@@ -89,98 +87,9 @@ func adjudicationFast(line []byte, a *tables.Adjudication, in *interner) bool {
 			return d.count(&a.WrongExclusions)
 		}
 	})
-	if ok {
-		d.ws()
-		ok = d.i == len(d.d) // nothing but white space after the value
-	}
+	ok = ok && d.end() // nothing but white space after the value
 	clearScratch(&s.obligations)
 	clearScratch(&s.citations)
 	d.release()
 	return ok
-}
-
-// constant reads the string value (a const of the schema) and stores it.
-func (d *answerDecoder) constant(value string, dst *string) bool {
-	b, esc, ok := d.rawString()
-	if !ok || esc || string(b) != value {
-		return false
-	}
-	*dst = value
-	return true
-}
-
-// identifier reads a string of the identifier rule (checkIdentifier).
-func (d *answerDecoder) identifier(dst *string, in *interner) bool {
-	b, esc, ok := d.rawString()
-	if !ok || esc || !IsIdentifier(string(b)) {
-		return false
-	}
-	*dst = in.bytes(b)
-	return true
-}
-
-// boolean reads true or false.
-func (d *answerDecoder) boolean(dst *bool) bool {
-	d.ws()
-	for _, lit := range [...]string{"true", "false"} {
-		if len(d.d)-d.i >= len(lit) && string(d.d[d.i:d.i+len(lit)]) == lit && d.delimited(d.i+len(lit)) {
-			d.i += len(lit)
-			*dst = lit == "true"
-			return true
-		}
-	}
-	return false
-}
-
-// delimited reports whether a literal or number ending at i ends there.
-func (d *answerDecoder) delimited(i int) bool {
-	if i == len(d.d) {
-		return true
-	}
-	switch d.d[i] {
-	case ',', '}', ']', ' ', '\t', '\n', '\r':
-		return true
-	}
-	return false
-}
-
-// count reads a non-negative integer at most 2^53-1 written without sign,
-// fraction, exponent or leading zero (the count rule: integer, minimum 0,
-// maximum 2^53-1).
-func (d *answerDecoder) count(dst *int64) bool {
-	d.ws()
-	start := d.i
-	var n int64
-	for d.i < len(d.d) && isDigit(d.d[d.i]) {
-		n = n*10 + int64(d.d[d.i]-'0')
-		d.i++
-		if d.i-start > 16 {
-			return false
-		}
-	}
-	if d.i == start || d.d[start] == '0' && d.i-start > 1 || n > 1<<53-1 || !d.delimited(d.i) {
-		return false
-	}
-	*dst = n
-	return true
-}
-
-// timestamp reads a string of the timestamp rule (checkTimestamp) and
-// stores the time the generic pass stores (timestampOf).
-func (d *answerDecoder) timestamp(dst *time.Time) bool {
-	d.ws()
-	start := d.i
-	b, esc, ok := d.rawString()
-	if !ok || esc || !isTimestampSyntax(string(b)) {
-		return false
-	}
-	if _, err := time.Parse(time.RFC3339Nano, string(b)); err != nil {
-		return false
-	}
-	t, ok := timestampOf(d.d[start:d.i])
-	if !ok {
-		return false
-	}
-	*dst = t
-	return true
 }

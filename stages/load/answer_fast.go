@@ -1,8 +1,6 @@
 package load
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -30,8 +28,7 @@ import (
 // (answerDecoders): the scratch lists a document's arrays are read into
 // before they are copied into slices of their exact length.
 type answerDecoder struct {
-	d   []byte
-	i   int
+	scanner
 	buf []byte // an escaped string's unescaped bytes
 	// whole is a copy of the document the texts are views of (view);
 	// owned is whether the texts may be views of the document itself.
@@ -63,11 +60,7 @@ var answerDecoders = sync.Pool{New: func() any { return new(answerDecoder) }}
 func answerFast(data []byte, a *tables.Answer, owned bool) bool {
 	d := answerDecoders.Get().(*answerDecoder)
 	d.d, d.i, d.owned = data, 0, owned
-	ok := d.answer(a)
-	if ok {
-		d.ws()
-		ok = d.i == len(d.d) // nothing but white space after the value
-	}
+	ok := d.answer(a) && d.end() // nothing but white space after the value
 	d.release()
 	return ok
 }
@@ -90,126 +83,6 @@ func (d *answerDecoder) release() {
 	}
 	answerDecoders.Put(d)
 }
-
-// maxScratchItems bounds the room a pooled scratch list keeps.
-const maxScratchItems = 256
-
-func clearScratch[T any](s *[]T) {
-	if cap(*s) > maxScratchItems {
-		*s = nil
-		return
-	}
-	clear((*s)[:cap(*s)])
-	*s = (*s)[:0]
-}
-
-// ws skips JSON white space.
-func (d *answerDecoder) ws() {
-	for d.i < len(d.d) {
-		switch d.d[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
-
-// peek is the next byte after white space, 0 at the end.
-func (d *answerDecoder) peek() byte {
-	d.ws()
-	if d.i < len(d.d) {
-		return d.d[d.i]
-	}
-	return 0
-}
-
-// eat consumes c, the next byte after white space.
-func (d *answerDecoder) eat(c byte) bool {
-	if d.peek() == c {
-		d.i++
-		return true
-	}
-	return false
-}
-
-// null consumes the literal null when it is next.
-func (d *answerDecoder) null() bool {
-	if d.peek() == 'n' && len(d.d)-d.i >= 4 && string(d.d[d.i:d.i+4]) == "null" {
-		d.i += 4
-		return true
-	}
-	return false
-}
-
-// rawString reads a string and returns its bytes between the quotes as
-// written, and whether it holds an escape. It fails on a control
-// character, invalid UTF-8, an escape it does not decode (\u, which the
-// generic pass decodes with its surrogate rules) or a missing quote.
-func (d *answerDecoder) rawString() ([]byte, bool, bool) {
-	if d.peek() != '"' {
-		return nil, false, false
-	}
-	d.i++
-	start := d.i
-	escaped, high := false, false
-	for d.i < len(d.d) {
-		// eight bytes at a time while none is a quote, a backslash, a
-		// control character or (until one is met) a non-ASCII byte
-		for d.i+8 <= len(d.d) {
-			w := binary.LittleEndian.Uint64(d.d[d.i:])
-			q, bs := w^(lsbs*'"'), w^(lsbs*'\\')
-			m := ((q - lsbs) &^ q) | ((bs - lsbs) &^ bs) | ((w - lsbs*0x20) &^ w)
-			if !high {
-				m |= w
-			}
-			if m &= msbs; m != 0 {
-				// the lowest flagged byte is a true one: the borrows that
-				// flag others only run upwards from it
-				d.i += bits.TrailingZeros64(m) / 8
-				break
-			}
-			d.i += 8
-		}
-		if d.i >= len(d.d) {
-			break
-		}
-		c := d.d[d.i]
-		switch {
-		case c == '"':
-			b := d.d[start:d.i]
-			d.i++
-			if high && !utf8.Valid(b) {
-				return nil, false, false
-			}
-			return b, escaped, true
-		case c == '\\':
-			if d.i+1 >= len(d.d) {
-				return nil, false, false
-			}
-			switch d.d[d.i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			default:
-				return nil, false, false
-			}
-			escaped = true
-			d.i += 2
-			continue
-		case c < 0x20:
-			return nil, false, false
-		case c >= 0x80:
-			high = true
-		}
-		d.i++
-	}
-	return nil, false, false
-}
-
-// lsbs and msbs are the lowest and highest bit of each byte of a word.
-const (
-	lsbs = 0x0101010101010101
-	msbs = 0x8080808080808080
-)
 
 // unescape is b, a string's bytes with only the escapes rawString
 // admits, unescaped into d.buf.
@@ -376,75 +249,6 @@ func itoa(n int) string {
 	}
 }
 
-// enum reads a string that is one of values and stores that value.
-func (d *answerDecoder) enum(dst *string, values ...string) bool {
-	b, esc, ok := d.rawString()
-	if !ok || esc {
-		return false
-	}
-	for _, v := range values {
-		if string(b) == v {
-			*dst = v
-			return true
-		}
-	}
-	return false
-}
-
-// line reads a line number (checkLine): a positive integer at most
-// 2^53-1, written without sign, fraction, exponent or leading zero.
-func (d *answerDecoder) line(dst *int64) bool {
-	d.ws()
-	start := d.i
-	var n int64
-	for d.i < len(d.d) && isDigit(d.d[d.i]) {
-		n = n*10 + int64(d.d[d.i]-'0')
-		d.i++
-		if d.i-start > 16 {
-			return false
-		}
-	}
-	if d.i == start || d.d[start] == '0' || n > 1<<53-1 {
-		return false
-	}
-	// a number ends at a delimiter: anything else is left to the generic
-	// pass (a fraction, an exponent, a letter)
-	if d.i < len(d.d) {
-		switch d.d[d.i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-		default:
-			return false
-		}
-	}
-	*dst = n
-	return true
-}
-
-// elements reads an array: '[' then elements read by elem, separated by
-// commas, then ']'. It fails past max elements (max < 0: no cap).
-func (d *answerDecoder) elements(max int, elem func(n int) bool) (int, bool) {
-	if !d.eat('[') {
-		return 0, false
-	}
-	if d.eat(']') {
-		return 0, true
-	}
-	for n := 0; ; n++ {
-		if n == max || !elem(n) {
-			return 0, false
-		}
-		switch d.peek() {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
-			return n + 1, true
-		default:
-			return 0, false
-		}
-	}
-}
-
 // ids reads an array of unique IDs of prefixes, at least min of them.
 func (d *answerDecoder) idList(prefixes string, min int, dst *[]string) bool {
 	d.ids = d.ids[:0]
@@ -466,66 +270,6 @@ func (d *answerDecoder) idList(prefixes string, min int, dst *[]string) bool {
 	}
 	*dst = exact(d.ids)
 	return true
-}
-
-// exact returns a copy of s of its exact length; an empty s is an empty,
-// non-nil slice, as the generic pass stores an empty array.
-func exact[T any](s []T) []T {
-	out := make([]T, len(s))
-	copy(out, s)
-	return out
-}
-
-// records reads an array of at most max records, each by elem into the
-// scratch list, and stores a copy of exactly their number.
-func records[T any](d *answerDecoder, scratch *[]T, max int, dst *[]T, elem func(*T) bool) bool {
-	*scratch = (*scratch)[:0]
-	_, ok := d.elements(max, func(int) bool {
-		var zero T
-		*scratch = append(*scratch, zero)
-		return elem(&(*scratch)[len(*scratch)-1])
-	})
-	if !ok {
-		return false
-	}
-	*dst = exact(*scratch)
-	return true
-}
-
-// object reads an object whose members are exactly names, each once, in
-// any order: member reads the value of names[k].
-func (d *answerDecoder) object(names []string, member func(k int) bool) bool {
-	if !d.eat('{') {
-		return false
-	}
-	var seen uint32
-	all := uint32(1)<<len(names) - 1
-	if d.eat('}') {
-		return all == 0
-	}
-	for {
-		b, esc, ok := d.rawString()
-		if !ok || esc || !d.eat(':') {
-			return false
-		}
-		k := 0
-		for k < len(names) && string(b) != names[k] {
-			k++
-		}
-		if k == len(names) || seen&(1<<k) != 0 || !member(k) {
-			return false // not a member of the contract, a repeated one, or a bad value
-		}
-		seen |= 1 << k
-		switch d.peek() {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
-			return seen == all
-		default:
-			return false
-		}
-	}
 }
 
 // The member names of each record of the contract, in schema order
@@ -569,17 +313,17 @@ func (d *answerDecoder) final(f *tables.Final) bool {
 	return d.object(finalMembers, func(k int) bool {
 		switch k {
 		case 0:
-			return records(d, &d.claims, maxClaims, &f.Claims, d.claim)
+			return records(&d.scanner, &d.claims, maxClaims, &f.Claims, d.claim)
 		case 1:
-			return records(d, &d.actions, maxActions, &f.ImplementationPlan, d.action)
+			return records(&d.scanner, &d.actions, maxActions, &f.ImplementationPlan, d.action)
 		case 2:
-			return records(d, &d.verifs, maxVerifications, &f.VerificationPlan, d.verification)
+			return records(&d.scanner, &d.verifs, maxVerifications, &f.VerificationPlan, d.verification)
 		case 3:
-			return records(d, &d.uncs, maxUncertainties, &f.Uncertainties, d.uncertainty)
+			return records(&d.scanner, &d.uncs, maxUncertainties, &f.Uncertainties, d.uncertainty)
 		case 4:
-			return records(d, &d.excls, maxExclusions, &f.Exclusions, d.exclusion)
+			return records(&d.scanner, &d.excls, maxExclusions, &f.Exclusions, d.exclusion)
 		default:
-			return records(d, &d.cites, maxCitations, &f.Citations, d.citation)
+			return records(&d.scanner, &d.cites, maxCitations, &f.Citations, d.citation)
 		}
 	})
 }
@@ -714,9 +458,9 @@ func (d *answerDecoder) citation(x *tables.Citation) bool {
 func (d *answerDecoder) reconciliation(r *tables.Reconciliation) bool {
 	return d.object(reconciliationMembers, func(k int) bool {
 		if k == 0 {
-			return records(d, &d.obls, maxObligations, &r.Obligations, d.obligation) && len(r.Obligations) >= minObligations
+			return records(&d.scanner, &d.obls, maxObligations, &r.Obligations, d.obligation) && len(r.Obligations) >= minObligations
 		}
-		return records(d, &d.disps, -1, &r.EvidenceDispositions, d.disposition)
+		return records(&d.scanner, &d.disps, -1, &r.EvidenceDispositions, d.disposition)
 	})
 }
 

@@ -217,12 +217,15 @@ func decodeLinesInto[T any](l *loader, r *bufio.Reader, name, schema string, ses
 }
 
 // fastLine decodes a line of a format that has a fast path (a rating:
-// adjudicationFast) into rec and reports whether it did, which it does
-// only for a line the generic pass accepts without a finding; false
-// leaves the line to the generic pass.
+// adjudicationFast; a receipt: receiptFast) into rec and reports whether
+// it did, which it does only for a line the generic pass accepts without
+// a finding; false leaves the line to the generic pass.
 func fastLine[T any](schema string, line []byte, rec *T, in *interner) bool {
-	if a, ok := any(rec).(*tables.Adjudication); ok && schema == "adjudication" {
-		return adjudicationFast(line, a, in)
+	switch r := any(rec).(type) {
+	case *tables.Adjudication:
+		return schema == "adjudication" && adjudicationFast(line, r, in)
+	case *tables.Receipt:
+		return schema == "receipt" && receiptFast(line, r, in)
 	}
 	return false
 }

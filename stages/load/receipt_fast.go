@@ -1,0 +1,509 @@
+package load
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/evalgate/evalgate/tables"
+)
+
+// The receipt's fast path, as the rating's (adjudication_fast.go): one
+// scan of a line of receipts.jsonl that decides whether it is a receipt
+// the generic pass (decodeStreamTo against the published receipt schema)
+// accepts without a single finding, and if so decodes it into the same Go
+// value, sharing the values of the fields tagged intern through the
+// interner as the generic pass shares them. It reports nothing: at the
+// first byte it is not sure of (an escape, a number that is not a plain
+// integer, a usage value other than a plain integer or an object of
+// them, a member out of the format, a repeated member, a value a rule of
+// the schema would flag) it gives up, and the line is decoded by the
+// generic pass from its first byte, which finds and words every problem
+// as before. FuzzReceiptFast checks the two against each other,
+// TestReceiptFastSchema that the shape read here is the published
+// schema's.
+
+// The member names of the receipt format's records, in schema order, the
+// required ones first (TestReceiptFastSchema checks them).
+var (
+	receiptMembers     = []string{"format", "session_id", "request_id", "attempt", "task_id", "repetition", "role", "arm", "started_at", "ended_at", "monotonic_start_ns", "monotonic_end_ns", "status", "error_class", "identity", "inputs", "output", "meter", "tool_calls", "reservation", "billing", "validation_ms", "observations", "recorded_input"}
+	identityMembers    = []string{"returned_model", "cli_sha256", "permission_policy", "host"}
+	inputsMembers      = []string{"task_sha256", "packet_sha256", "prompt_ids", "prompt_sha256s", "response_schema_sha256", "draft_session_id", "rendered_sha256", "rendered_bytes", "data_blocks"}
+	dataBlockMembers   = []string{"label", "sha256", "bytes"}
+	outputMembers      = []string{"path", "sha256", "bytes"}
+	meterMembers       = []string{"shape", "rate_card", "usage"}
+	toolCallMembers    = []string{"kind", "name", "input_tokens", "output_tokens", "charge"}
+	reservationMembers = []string{"id", "input_tokens", "output_tokens", "cost"}
+	billingMembers     = []string{"basis", "actual_charge"}
+)
+
+// The required members of each record: the first n of its names.
+const (
+	receiptRequired  = 1<<22 - 1
+	identityRequired = 1<<3 - 1
+	inputsRequired   = 1<<8 - 1
+)
+
+// The enumerations and caps of the format (TestReceiptFastSchema checks
+// them).
+var (
+	receiptRoles    = []string{"draft", "review", "investigation", "preparation", "adjudication", "second_opinion", "planning", "probe", "remote_execution"}
+	receiptStatuses = []string{"response", "error", "interruption", "not_dispatched"}
+	errorClasses    = []string{"model_timeout", "budget_exhausted", "refused", "malformed", "empty", "recorder_loss", "wrong_inputs", "undeclared_permissions", "cross_arm_leakage", "platform_outage", "upstream_draft_failed"}
+	blockLabels     = []string{"TASK", "EVIDENCE_PACKET", "COMMON_DRAFT"}
+	usageShapes     = []string{"normalized", "openai.responses", "openai.chat_completions", "anthropic.messages", "gemini.usage_metadata", "codex.token_count", "inspect.model_usage", "inspect.model_usage.inclusive", "inspect.model_usage.google", "codex.total_token_usage", "harbor.agent_context"}
+	toolKinds       = []string{"ordinary", "mcp"}
+	billingBases    = []string{"reference", "actual", "unavailable"}
+)
+
+const maxDataBlocks, maxToolName = 3, 2048
+
+// maxUsageDepth is how deep the usage objects the fast path reads nest,
+// and maxUsageMembers how many members each has: deeper or wider usage
+// is left to the generic pass.
+const maxUsageDepth, maxUsageMembers = 4, 32
+
+// receiptDecoder is one receipt pass's state, reused across lines.
+type receiptDecoder struct {
+	scanner
+	in     *interner
+	ids    []string
+	hashes []string
+	blocks []tables.BlockDigest
+	calls  []tables.ToolCall
+	// names are the member names of the usage objects being read, by
+	// depth, for the one-name-once rule.
+	names [maxUsageDepth][][]byte
+}
+
+var receiptDecoders = sync.Pool{New: func() any { return new(receiptDecoder) }}
+
+// receiptFast decodes line into r (which it may leave partly set when it
+// gives up) and reports whether line is a receipt the generic pass
+// accepts with no finding, decoded here to the value that pass stores.
+func receiptFast(line []byte, r *tables.Receipt, in *interner) bool {
+	d := receiptDecoders.Get().(*receiptDecoder)
+	d.d, d.i, d.in = line, 0, in
+	ok := d.receipt(r) && d.end()
+	d.d, d.in = nil, nil
+	clearScratch(&d.ids)
+	clearScratch(&d.hashes)
+	clearScratch(&d.blocks)
+	clearScratch(&d.calls)
+	for k := range d.names {
+		clearScratch(&d.names[k])
+	}
+	receiptDecoders.Put(d)
+	return ok
+}
+
+func (d *receiptDecoder) receipt(r *tables.Receipt) bool {
+	return d.objectOf(receiptMembers, receiptRequired, func(k int) bool {
+		switch k {
+		case 0:
+			return d.constant(tables.FormatReceipt, &r.Format)
+		case 1:
+			return d.identifierOwn(&r.SessionID)
+		case 2:
+			return d.identifierOwn(&r.RequestID)
+		case 3:
+			return d.line(&r.Attempt) // integer 1..2^53-1
+		case 4:
+			return d.identifier(&r.TaskID, d.in)
+		case 5:
+			return d.count(&r.Repetition)
+		case 6:
+			return d.enum(&r.Role, receiptRoles...)
+		case 7:
+			return d.nullableShared(&r.Arm, func(s *string) bool { return d.identifier(s, d.in) })
+		case 8:
+			return d.timestamp(&r.StartedAt)
+		case 9:
+			if d.null() {
+				return true
+			}
+			r.EndedAt = new(time.Time)
+			return d.timestamp(r.EndedAt)
+		case 10:
+			return d.nullableInt64(&r.MonotonicStartNS)
+		case 11:
+			return d.nullableInt64(&r.MonotonicEndNS)
+		case 12:
+			return d.enum(&r.Status, receiptStatuses...)
+		case 13:
+			return d.nullableShared(&r.ErrorClass, func(s *string) bool { return d.enum(s, errorClasses...) })
+		case 14:
+			return d.identity(&r.Identity)
+		case 15:
+			return d.inputs(&r.Inputs)
+		case 16:
+			return d.nullableOutput(&r.Output)
+		case 17:
+			if d.null() {
+				return true
+			}
+			r.Meter = new(tables.Meter)
+			return d.meter(r.Meter)
+		case 18:
+			return records(&d.scanner, &d.calls, -1, &r.ToolCalls, d.toolCall)
+		case 19:
+			if d.null() {
+				return true
+			}
+			r.Reservation = new(tables.Reservation)
+			return d.reservation(r.Reservation)
+		case 20:
+			return d.billing(&r.Billing)
+		case 21:
+			return d.count(&r.ValidationMS)
+		case 22:
+			r.Observations = new(tables.OutputRef)
+			return d.output(r.Observations)
+		default:
+			r.RecordedInput = new(tables.OutputRef)
+			return d.output(r.RecordedInput)
+		}
+	})
+}
+
+// nullableShared reads null (leaving *dst nil) or a value by read, stored
+// as the interner's pointer to it (a *string field tagged intern).
+func (d *receiptDecoder) nullableShared(dst **string, read func(*string) bool) bool {
+	if d.null() {
+		return true
+	}
+	var s string
+	if !read(&s) {
+		return false
+	}
+	*dst = d.in.pointer(s)
+	return true
+}
+
+// identifierOwn reads an identifier of a field not tagged intern.
+func (d *receiptDecoder) identifierOwn(dst *string) bool {
+	b, ok := d.plain()
+	if !ok || !IsIdentifier(unsafe.String(unsafe.SliceData(b), len(b))) {
+		return false
+	}
+	*dst = string(b)
+	return true
+}
+
+// hex reads a sha256 in hex (the sha256 rule), or "" too when emptyOK
+// (sha256OrEmpty), interned when in is not nil.
+func (d *receiptDecoder) hex(dst *string, emptyOK bool, in *interner) bool {
+	b, ok := d.plain()
+	if !ok {
+		return false
+	}
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	if !(s == "" && emptyOK) && !isLowerHex(s, 64) {
+		return false
+	}
+	if in != nil {
+		*dst = in.bytes(b)
+	} else {
+		*dst = string(b)
+	}
+	return true
+}
+
+// str reads any string without escapes of at least min bytes, interned.
+func (d *receiptDecoder) str(dst *string, min int) bool {
+	b, ok := d.plain()
+	if !ok || len(b) < min {
+		return false
+	}
+	*dst = d.in.bytes(b)
+	return true
+}
+
+// decimal reads a string of the decimal rule (decimalCheck with the
+// money scale), interned when in is not nil.
+func (d *receiptDecoder) decimal(dst *string, in *interner) bool {
+	b, ok := d.plain()
+	if !ok {
+		return false
+	}
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	_, frac, _ := strings.Cut(s, ".")
+	if _, err := tables.ParseMoney(s); err != nil || len(frac) > tables.MoneyScale {
+		return false
+	}
+	if in != nil {
+		*dst = in.bytes(b)
+	} else {
+		*dst = string(b)
+	}
+	return true
+}
+
+// nullableDecimal reads null or a decimal into a new string (a field not
+// tagged intern).
+func (d *receiptDecoder) nullableDecimal(dst **string) bool {
+	if d.null() {
+		return true
+	}
+	*dst = new(string)
+	return d.decimal(*dst, nil)
+}
+
+// nullableInt64 reads null or an integer of the int64 rule: a plain
+// integer of at most 18 digits (so it fits), optionally negative.
+func (d *receiptDecoder) nullableInt64(dst **int64) bool {
+	if d.null() {
+		return true
+	}
+	neg := d.peek() == '-'
+	if neg {
+		d.i++
+		if d.i == len(d.d) || !isDigit(d.d[d.i]) || d.d[d.i] == '0' {
+			return false // a second sign, white space, or -0: the generic pass decides
+		}
+	}
+	n, ok := d.natural(18)
+	if !ok {
+		return false
+	}
+	if neg {
+		n = -n
+	}
+	*dst = &n
+	return true
+}
+
+func (d *receiptDecoder) identity(x *tables.ReceiptIdentity) bool {
+	return d.objectOf(identityMembers, identityRequired, func(k int) bool {
+		switch k {
+		case 0:
+			return d.str(&x.ReturnedModel, 0)
+		case 1:
+			return d.hex(&x.CLISHA256, true, d.in)
+		case 2:
+			return d.str(&x.PermissionPolicy, 0)
+		default:
+			return d.str(&x.Host, 1)
+		}
+	})
+}
+
+func (d *receiptDecoder) inputs(x *tables.DeliveredInputs) bool {
+	return d.objectOf(inputsMembers, inputsRequired, func(k int) bool {
+		switch k {
+		case 0:
+			return d.hex(&x.TaskSHA256, true, d.in)
+		case 1:
+			return d.hex(&x.PacketSHA256, true, d.in)
+		case 2:
+			return listShared(d, &d.ids, -1, &x.PromptIDs, func(s *string) bool { return d.identifier(s, d.in) })
+		case 3:
+			return listShared(d, &d.hashes, -1, &x.PromptSHA256s, func(s *string) bool { return d.hex(s, false, d.in) })
+		case 4:
+			return d.hex(&x.ResponseSchemaSHA256, true, d.in)
+		case 5:
+			return d.nullableShared(&x.DraftSessionID, func(s *string) bool { return d.identifier(s, d.in) })
+		case 6:
+			return d.hex(&x.RenderedSHA256, true, nil)
+		case 7:
+			return d.count(&x.RenderedBytes)
+		default:
+			return listShared(d, &d.blocks, maxDataBlocks, &x.DataBlocks, func(b *tables.BlockDigest) bool {
+				return d.object(dataBlockMembers, func(k int) bool {
+					switch k {
+					case 0:
+						return d.enum(&b.Label, blockLabels...)
+					case 1:
+						return d.hex(&b.SHA256, false, d.in)
+					default:
+						return d.count(&b.Bytes)
+					}
+				})
+			})
+		}
+	})
+}
+
+// listShared reads an array of at most max elements (max < 0: no cap)
+// into a slice shared through the interner as the generic pass shares
+// the slice of a field tagged intern (interner.list): an empty array is
+// an empty slice of its own.
+func listShared[T comparable](d *receiptDecoder, scratch *[]T, max int, dst *[]T, elem func(*T) bool) bool {
+	*scratch = (*scratch)[:0]
+	d.ws()
+	start := d.i
+	n, ok := d.elements(max, func(int) bool {
+		var zero T
+		*scratch = append(*scratch, zero)
+		return elem(&(*scratch)[len(*scratch)-1])
+	})
+	if !ok {
+		return false
+	}
+	if n == 0 {
+		*dst = []T{}
+		return true
+	}
+	*dst = internList(d.in, *scratch, d.d[start:d.i])
+	return true
+}
+
+// internList is interner.list for a slice of comparable elements: the
+// shared slice equal to elems, decoded from the JSON array raw, or a new
+// one of exactly its length, which then takes raw's slot.
+func internList[T comparable](in *interner, elems []T, raw []byte) []T {
+	var zero T
+	if len(raw) > maxSharedListBytes || uintptr(len(elems))*unsafe.Sizeof(zero) > maxSharedListBytes {
+		return exact(elems)
+	}
+	sum := hashBytes(raw)
+	slot := &in.slices[sum&uint64(len(in.slices)-1)]
+	if s, ok := slot.v.([]T); ok && slot.sum == sum && slices.Equal(s, elems) {
+		return s
+	}
+	out := exact(elems)
+	*slot = sharedList{sum: sum, v: out}
+	return out
+}
+
+func (d *receiptDecoder) nullableOutput(dst **tables.OutputRef) bool {
+	if d.null() {
+		return true
+	}
+	*dst = new(tables.OutputRef)
+	return d.output(*dst)
+}
+
+func (d *receiptDecoder) output(x *tables.OutputRef) bool {
+	return d.object(outputMembers, func(k int) bool {
+		switch k {
+		case 0:
+			b, ok := d.plain()
+			if !ok || len(b) == 0 || pathProblem(unsafe.String(unsafe.SliceData(b), len(b))) != "" {
+				return false
+			}
+			x.Path = string(b)
+			return true
+		case 1:
+			return d.hex(&x.SHA256, false, nil)
+		default:
+			return d.count(&x.Bytes)
+		}
+	})
+}
+
+func (d *receiptDecoder) meter(x *tables.Meter) bool {
+	return d.object(meterMembers, func(k int) bool {
+		switch k {
+		case 0:
+			var s string
+			if !d.enum(&s, usageShapes...) {
+				return false
+			}
+			x.Shape = tables.UsageShape(s)
+			return true
+		case 1:
+			return d.identifier(&x.RateCard, d.in)
+		default:
+			d.ws()
+			start := d.i
+			if !d.usage(0) {
+				return false
+			}
+			x.Usage = append(jsontext.Value(nil), d.d[start:d.i]...)
+			return true
+		}
+	})
+}
+
+// usage reads a usage object whose values are plain non-negative
+// integers or such objects, each member name once, at depth.
+func (d *receiptDecoder) usage(depth int) bool {
+	if depth == maxUsageDepth || !d.eat('{') {
+		return false
+	}
+	names := &d.names[depth]
+	*names = (*names)[:0]
+	if d.eat('}') {
+		return true
+	}
+	for {
+		b, ok := d.plain()
+		if !ok || !d.eat(':') || len(*names) == maxUsageMembers {
+			return false
+		}
+		for _, seen := range *names {
+			if string(seen) == string(b) {
+				return false // a repeated name
+			}
+		}
+		*names = append(*names, b)
+		if d.peek() == '{' {
+			ok = d.usage(depth + 1)
+		} else {
+			_, ok = d.natural(16)
+		}
+		if !ok {
+			return false
+		}
+		switch d.peek() {
+		case ',':
+			d.i++
+		case '}':
+			d.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+func (d *receiptDecoder) toolCall(x *tables.ToolCall) bool {
+	return d.object(toolCallMembers, func(k int) bool {
+		switch k {
+		case 0:
+			return d.enum(&x.Kind, toolKinds...)
+		case 1:
+			b, ok := d.plain()
+			if !ok || len(b) == 0 || len(b) > maxToolName {
+				return false
+			}
+			x.Name = d.in.bytes(b)
+			return true
+		case 2:
+			return d.count(&x.InputTokens)
+		case 3:
+			return d.count(&x.OutputTokens)
+		default:
+			return d.nullableDecimal(&x.Charge)
+		}
+	})
+}
+
+func (d *receiptDecoder) reservation(x *tables.Reservation) bool {
+	return d.object(reservationMembers, func(k int) bool {
+		switch k {
+		case 0:
+			return d.identifierOwn(&x.ID)
+		case 1:
+			return d.count(&x.InputTokens)
+		case 2:
+			return d.count(&x.OutputTokens)
+		default:
+			return d.decimal(&x.Cost, d.in)
+		}
+	})
+}
+
+func (d *receiptDecoder) billing(x *tables.Billing) bool {
+	return d.object(billingMembers, func(k int) bool {
+		if k == 0 {
+			return d.enum(&x.Basis, billingBases...)
+		}
+		return d.nullableDecimal(&x.ActualCharge)
+	})
+}
