@@ -316,31 +316,39 @@ func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
 // OpenCampaignFile opens one regular file of fsys for a bounded streaming
 // read (see ReadCampaignFile). The caller bounds the read.
 func OpenCampaignFile(fsys fs.FS, name string) (fs.File, error) {
+	f, _, err := OpenCampaignFileInfo(fsys, name)
+	return f, err
+}
+
+// OpenCampaignFileInfo is OpenCampaignFile that also returns the open
+// file's FileInfo, which the checks of the open have already read: a
+// caller that wants the file's size needs no Stat of its own.
+func OpenCampaignFileInfo(fsys fs.FS, name string) (fs.File, fs.FileInfo, error) {
 	if d, ok := fsys.(*CampaignDir); ok { // the open file's Stat is already known
 		f, info, err := d.open(name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !info.Mode().IsRegular() {
 			f.Close()
-			return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+			return nil, nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
 		}
-		return f, nil
+		return f, info, nil
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	info, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	if !info.Mode().IsRegular() {
 		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
 	}
-	return f, nil
+	return f, info, nil
 }
 
 // FileErrorCode is the finding code of a campaign file access error that
