@@ -87,6 +87,13 @@ func (s *Spool[T]) Add(rows ...T) {
 		chunkRows := s.store.cfg.chunkRows()
 		room := chunkRows - len(s.tail)
 		take := min(room, len(rows))
+		if len(s.tail)+take > cap(s.tail) {
+			// double, up to a chunk: append's growth of a large slice by
+			// a quarter would copy the rows four times over, and may
+			// overshoot the chunk
+			want := min(chunkRows, max(2*cap(s.tail), len(s.tail)+take, 16))
+			s.tail = slices.Grow(s.tail, want-len(s.tail))
+		}
 		s.tail = append(s.tail, rows[:take]...)
 		s.n += take
 		s.sorted = false
