@@ -13,20 +13,6 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// header is a minimal valid .json log header; samples are spliced in.
-func inspectJSON(version, model, samples string) string {
-	return `{"version":2,"status":"success","eval":{"model":"` + model + `","packages":{"inspect_ai":"` + version +
-		`"}},"samples":[` + samples + `]}`
-}
-
-const okUsage = `{"openai/gpt-4o-mini":{"input_tokens":10,"output_tokens":1,"total_tokens":11}}`
-
-func readInspectBytes(name string, data []byte) (*InspectLog, rules.Findings) {
-	log, fs := ReadInspectLog(name, bytes.NewReader(data), int64(len(data)))
-	note(fs)
-	return log, fs
-}
-
 // Each case breaks exactly one rule of the log reader.
 func TestReadInspectLogRejects(t *testing.T) {
 	sample := func(id, epoch, extra string) string {
@@ -112,25 +98,6 @@ func TestReadInspectLogWarnings(t *testing.T) {
 		}
 	})
 }
-
-// zipOf builds a .eval archive from name/content pairs, in order.
-func zipOf(t testing.TB, members ...string) []byte {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for i := 0; i+1 < len(members); i += 2 {
-		w, err := zw.Create(members[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(members[i+1]))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-const evalHeader = `{"status":"success","eval":{"model":"openai/x","packages":{"inspect_ai":"0.3.58"}}}`
 
 func TestReadInspectEvalArchive(t *testing.T) {
 	sample := `{"id":1,"epoch":1,"model_usage":` + okUsage + `}`

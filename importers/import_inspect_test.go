@@ -1,9 +1,6 @@
 package importers
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,29 +8,6 @@ import (
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
 )
-
-// inspectTestdata holds the real Inspect AI logs (MIT, their licence and
-// README beside them): one copy, which the CLI's scripts read too.
-const inspectTestdata = "../cmd/evalgate/testdata/reallogs/inspect"
-
-func readInspectFile(t *testing.T, file string) (*InspectLog, rules.Findings) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(inspectTestdata, file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, fs := ReadInspectLog(file, bytes.NewReader(data), int64(len(data)))
-	note(fs)
-	return log, fs
-}
-
-func findingCodes(fs rules.Findings) []rules.Code {
-	var out []rules.Code
-	for _, f := range fs {
-		out = append(out, f.Code)
-	}
-	return out
-}
 
 // wantSample is one sample's expected (id, epoch, models, usage text).
 type wantSample struct {

@@ -5,46 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 
-	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/spool"
-	"github.com/evalgate/evalgate/stages"
 	"github.com/evalgate/evalgate/stages/account"
 	"github.com/evalgate/evalgate/tables"
 )
-
-const codexRollouts = "../importers/testdata/codex"
-
-// codexRate is the Codex rate card of the paired-review example: $4 per million
-// uncached input tokens, $0.40 cached, $20 output.
-var codexRate = tables.RateCard{ID: "codex", Model: "gpt-5.6-sol", DateChecked: "2026-09-05", Source: "Codex rate card",
-	Currency: "USD", Prices: tables.RatePrices{UncachedInput: "4", CachedInput: ptr("0.40"), Output: "20"}}
-
-func codexMap(record, session string) *tables.ImportMap {
-	return &tables.ImportMap{Format: tables.FormatImportMap, Source: tables.SourceCodex, RateCard: "codex",
-		Billing: tables.BillingReference, ErrorClasses: []tables.ImportErrorClass{{SourceError: "error", Class: tables.ErrorPlatformOutage}},
-		Sessions: []tables.ImportSession{{Match: tables.ImportMatch{Record: record, Model: "gpt-5.6-sol"}, SessionID: session,
-			Attempt: 1, TaskID: "T1", Repetition: 1, Role: tables.RoleReview, Arm: ptr("A"), DraftSessionID: ptr("T1-r1-D"),
-			PromptIDs: []string{"common"}}},
-	}
-}
-
-const codexSession = "019d0a4c-1b2e-7a51-9c3d-2f6e8b1a7c40"
-
-func importCodex(t *testing.T, file string) (*tables.Manifest, stages.ImportCampaign, []byte, rules.Findings) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(codexRollouts, file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	man := initCampaign(t, codexRate)
-	camp := stages.ImportCampaign{Manifest: man}
-	plan, fs := stages.Import(tables.SourceCodex, camp, codexMap(codexSession, "T1-r1-A"), "map.json",
-		[]stages.ImportSource{{Name: file, Data: data}})
-	return man, camp, plan.Receipts, fs
-}
 
 // TestImportCodexMultiTurn imports a rollout of two user turns and three
 // model responses in which Codex re-emitted two token_count events
@@ -114,25 +80,5 @@ func TestImportCodexMultiTurn(t *testing.T) {
 	cost, _ := tables.ParseMoney("0.0868")
 	if set.Tokens.Len() != 1 || set.Tokens.Collect()[0].ReferenceCost == nil || *set.Tokens.Collect()[0].ReferenceCost != cost {
 		t.Errorf("priced %+v, want $0.0868", set.Tokens)
-	}
-}
-
-// TestImportCodexRefusals: a rollout continuing an earlier conversation,
-// and one whose turns do not add up to its running total, are refused;
-// an error event makes an error receipt of the mapped class.
-func TestImportCodexRefusals(t *testing.T) {
-	for file, code := range map[string]rules.Code{"resumed.jsonl": rules.CodeCodexRolloutResumed, "disagree.jsonl": rules.CodeCodexTotalsDisagree} {
-		_, _, _, fs := importCodex(t, file)
-		if !fs.Rejected() || !slices.ContainsFunc(fs, func(f rules.Finding) bool { return f.Code == code }) {
-			t.Errorf("%s: want %s, got %v", file, code, fs)
-		}
-	}
-	_, _, receipts, fs := importCodex(t, "error.jsonl")
-	var r tables.Receipt
-	if fs.Rejected() || jsonUnmarshalReceipt(bytes.TrimSpace(receipts), &r) != nil {
-		t.Fatalf("error.jsonl: %v", fs)
-	}
-	if r.Status != tables.StatusError || r.ErrorClass == nil || *r.ErrorClass != tables.ErrorPlatformOutage || r.Output != nil {
-		t.Errorf("error receipt %+v", r)
 	}
 }

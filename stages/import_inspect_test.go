@@ -1,17 +1,14 @@
 package stages_test
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	gojson "github.com/go-json-experiment/json"
 
@@ -22,135 +19,9 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-const inspectLogs = "../cmd/evalgate/testdata/reallogs/inspect"
-
-// rawLog is an Inspect log read independently of the importer, with
-// encoding/json and archive/zip only: the header's per-model totals and
-// every (sample id, epoch, model usage key).
-type rawLog struct {
-	runID   string
-	totals  map[string]map[string]any // stats.model_usage
-	samples []rawSample
-}
-
-type rawSample struct {
-	id     string
-	epoch  int64
-	models []string
-}
-
-func readRawLog(t *testing.T, path string) rawLog {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type header struct {
-		Eval struct {
-			RunID string `json:"run_id"`
-		} `json:"eval"`
-		Stats struct {
-			ModelUsage map[string]map[string]any `json:"model_usage"`
-		} `json:"stats"`
-	}
-	type sample struct {
-		ID         json.RawMessage           `json:"id"`
-		Epoch      int64                     `json:"epoch"`
-		ModelUsage map[string]map[string]any `json:"model_usage"`
-	}
-	var h header
-	var samples []sample
-	if bytes.HasPrefix(data, []byte("PK")) {
-		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range zr.File {
-			rc, _ := f.Open()
-			b, _ := io.ReadAll(rc)
-			rc.Close()
-			switch {
-			case f.Name == "header.json":
-				if err := json.Unmarshal(b, &h); err != nil {
-					t.Fatal(err)
-				}
-			case strings.HasPrefix(f.Name, "samples/"):
-				var s sample
-				if err := json.Unmarshal(b, &s); err != nil {
-					t.Fatal(err)
-				}
-				samples = append(samples, s)
-			}
-		}
-	} else {
-		var doc struct {
-			header
-			Samples []sample `json:"samples"`
-		}
-		if err := json.Unmarshal(data, &doc); err != nil {
-			t.Fatal(err)
-		}
-		h, samples = doc.header, doc.Samples
-	}
-	out := rawLog{runID: h.Eval.RunID, totals: h.Stats.ModelUsage}
-	for _, s := range samples {
-		id := strings.Trim(string(s.ID), `"`)
-		var models []string
-		for m := range s.ModelUsage {
-			models = append(models, m)
-		}
-		slices.Sort(models)
-		out.samples = append(out.samples, rawSample{id: id, epoch: s.Epoch, models: models})
-	}
-	return out
-}
-
-// gpt4oMini prices gpt-4o-mini at OpenAI's list prices: $0.15 per million
-// uncached input tokens, $0.075 cached, $0.60 output.
-var gpt4oMini = tables.RateCard{ID: "gpt-4o-mini", Model: "gpt-4o-mini", DateChecked: "2026-12-01", Source: "OpenAI list prices",
-	Currency: "USD", Prices: tables.RatePrices{UncachedInput: "0.15", CachedInput: ptr("0.075"), Output: "0.60"}}
-
-func ptr[T any](v T) *T { return &v }
-
-// initCampaign lays out a fresh paired-review campaign with `init`'s
-// skeleton and adds one rate card, as a user would before importing.
-func initCampaign(t *testing.T, cards ...tables.RateCard) *tables.Manifest {
-	t.Helper()
-	d := &tables.DesignFile{Format: tables.FormatDesign, CampaignID: "imported", Repetitions: 1, Prompts: []string{"common"},
-		DraftPrompts: []string{"common"}, Arms: []tables.Arm{{ID: "A", Label: "A", Prompts: []string{"common"}}},
-		Tasks: []tables.DesignTask{{ID: "T1", Repository: "r", Family: "F1", Split: "evaluation", Category: tables.CategoryBehaviorExplanation}}}
-	files, err := stages.Skeleton(rules.KindPairedReview, d, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m tables.Manifest
-	if err := gojson.Unmarshal(files[0].Data, &m); err != nil {
-		t.Fatal(err)
-	}
-	m.RateCards = cards
-	return &m
-}
-
-// inspectMap maps every (sample, epoch, model) of log to its own draft
-// session.
-func inspectMap(log rawLog, prefix string) *tables.ImportMap {
-	m := &tables.ImportMap{Format: tables.FormatImportMap, Source: tables.SourceInspect, RateCard: "gpt-4o-mini",
-		Billing: tables.BillingReference, ErrorClasses: []tables.ImportErrorClass{}}
-	for _, s := range log.samples {
-		for _, model := range s.models {
-			m.Sessions = append(m.Sessions, tables.ImportSession{
-				Match:     tables.ImportMatch{Record: log.runID, Sample: s.id, Epoch: s.epoch, Model: model},
-				SessionID: fmt.Sprintf("%s-%s-%d", prefix, s.id, s.epoch), Attempt: 1, TaskID: "T1", Repetition: 1,
-				Role: tables.RoleDraft, PromptIDs: []string{"common"},
-			})
-		}
-	}
-	return m
-}
-
 // TestImportInspectLogsKeepTheirTotals imports every real Inspect log into
 // a fresh campaign. The receipts' usage, summed per model and member, must
-// equal the log's own stats.model_usage as read above with encoding/json;
+// equal the log's own stats.model_usage as readRawLog reads it with encoding/json;
 // a log whose totals its samples do not account for (no samples; usage
 // recorded only in the totals) is refused, never imported short; a log of
 // a provider whose usage had no known semantics before inspect_ai 0.3.184
@@ -192,7 +63,7 @@ func TestImportInspectLogsKeepTheirTotals(t *testing.T) {
 			}
 			if meterless[name] {
 				unmetered++
-				rs := harborReceipts(t, plan.Receipts)
+				rs := receiptsOf(t, plan.Receipts)
 				n := slices.IndexFunc(rs, func(r tables.Receipt) bool { return r.Meter != nil })
 				warned := slices.DeleteFunc(slices.Clone(fs), func(f rules.Finding) bool { return f.Code != rules.CodeImportNoMeter })
 				if len(rs) == 0 || n >= 0 || len(warned) != 1 || warned[0].Severity != rules.Warn {
@@ -315,8 +186,6 @@ func TestImportInspectPricedCost(t *testing.T) {
 		})
 	}
 }
-
-func jsonUnmarshalReceipt(line []byte, r *tables.Receipt) error { return gojson.Unmarshal(line, r) }
 
 // TestImportInspectLogsTogether imports the six importable real logs in
 // one import into one fresh campaign with one mapping: every (sample,

@@ -16,10 +16,6 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// realLogs are the fourteen real Inspect AI logs the CLI's scripts take
-// from init to run (MIT; their licence beside them).
-const realLogs = "../cmd/evalgate/testdata/reallogs/inspect"
-
 // TestPreviewAndImportOneVerdict: `import inspect LOG` (the preview,
 // CheckInspectLog) and `import inspect LOG --into DIR --map MAP` give every
 // real log one verdict. A log the preview refuses, the import refuses with
@@ -29,7 +25,7 @@ const realLogs = "../cmd/evalgate/testdata/reallogs/inspect"
 // meter, no returned model). The mapping names every record, as a user's
 // does.
 func TestPreviewAndImportOneVerdict(t *testing.T) {
-	entries, err := os.ReadDir(realLogs)
+	entries, err := os.ReadDir(inspectLogs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +37,7 @@ func TestPreviewAndImportOneVerdict(t *testing.T) {
 			continue
 		}
 		logs++
-		path := filepath.Join(realLogs, name)
+		path := filepath.Join(inspectLogs, name)
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
