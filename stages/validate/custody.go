@@ -203,7 +203,9 @@ func (v *runner) serial(evs []custodyEvent) {
 		_, dup := v.shared[ev.sr.id] // a repeated receipt is receipt_duplicate
 		if ev.dispatched && !dup {
 			if last != nil && ev.start < last.end {
-				v.addReceipt(ev.sr, rules.CodeSessionOverlap, fmt.Sprintf("The session started at %s, before session %s ended at %s: sessions must run serially, each dispatched after the previous one ended (records of sessions run concurrently, such as an Inspect eval's samples without max_samples 1, cannot be this campaign's).",
+				v.addReceipt(ev.sr, rules.CodeSessionOverlap, fmt.Sprintf("The session started at %s, before session %s ended at %s: sessions must run serially, each dispatched after the previous one ended (records of sessions run concurrently, such as an Inspect eval's samples without max_samples 1, cannot be this campaign's). "+
+					"A paired review needs its sessions run one at a time on one host, in schedule order: each repetition's draft, then its reviews (an Inspect eval: --max-samples 1). "+
+					"Records of concurrent sessions can instead be a reviewer benchmark's review attempts (evalgate init --kind reviewer-benchmark), whose runs are independent and may overlap.",
 					stamp(time.Unix(0, ev.start)), last.sr.id, stamp(time.Unix(0, last.end))))
 			}
 			if last == nil || ev.end > last.end {

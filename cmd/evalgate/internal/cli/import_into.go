@@ -286,6 +286,12 @@ func readImportSources(source string, m *tables.ImportMap, paths []string) ([]st
 				}
 				var shown string
 				*tf.to, shown, err = readOutputFile(f, tf.name)
+				if errors.Is(err, os.ErrNotExist) {
+					// A trial that wrote no such file has none (a timed-out
+					// agent's answer): its receipt records no output, or no
+					// input, and validate names what that costs.
+					*tf.to, err = nil, nil
+				}
 				if fs := fileRefused(shown, err); fs != nil {
 					findings = append(findings, fs...)
 					refused = true
