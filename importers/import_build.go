@@ -18,8 +18,15 @@ type ImportedSession struct {
 	Answer  []byte
 	// Input is the recorded input a reviewer benchmark's review keeps
 	// (receipt.recorded_input); nil for every other session.
-	Input  []byte
-	Record tables.ImportRecord
+	Input []byte
+	// Trial is the trial record a reviewer benchmark's probe keeps in the
+	// campaign (Harbor's result.json, byte for byte) and TrialPath where
+	// (trials/<trial_name>/result.json): a review's finding binds a probe
+	// by that path and sha256, and only a bound trial establishes that
+	// the probe ran. Nil for every other session.
+	Trial     []byte
+	TrialPath string
+	Record    tables.ImportRecord
 }
 
 // AnswerPath is where an imported session's answer is written in the
@@ -33,6 +40,10 @@ func ReviewPath(sessionID string) string { return "reviews/" + sessionID + "/rev
 
 // RecordedInputPath: see ReviewPath.
 func RecordedInputPath(sessionID string) string { return "reviews/" + sessionID + "/input.json" }
+
+// TrialPath is where an imported probe of a reviewer benchmark keeps its
+// Harbor trial record (docs/format.md: trials/<name>/result.json).
+func TrialPath(name string) string { return "trials/" + name + "/result.json" }
 
 // BuildImport maps every source record to its session by the mapping's
 // explicit entries and builds its receipt. Times, IDs, model identity,
@@ -233,6 +244,16 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 		}
 	}
 	s := ImportedSession{Answer: r.Output}
+	if remote && r.Trial != nil {
+		// The trial record is no bill (its cost_usd is the agent's model
+		// cost): it is kept as the probe's evidence, under its own trial
+		// name, or its id when the name cannot be a path segment.
+		name := r.TrialName
+		if !load.IsIdentifier(name) {
+			name = r.RequestID
+		}
+		s.Trial, s.TrialPath = r.Trial, TrialPath(name)
+	}
 	answerPath := AnswerPath(e.SessionID)
 	if b.benchReview(e) {
 		answerPath = ReviewPath(e.SessionID)

@@ -81,7 +81,10 @@ func ReadHarborTrial(name string, data, output []byte) (*SourceRecord, rules.Fin
 		bad("", "the document is not a Harbor trial result: "+err.Error())
 		return nil, out
 	}
-	rec := &SourceRecord{Source: tables.SourceHarbor, File: name, FileSHA256: sha256Hex(data), Output: output}
+	rec := &SourceRecord{Source: tables.SourceHarbor, File: name, FileSHA256: sha256Hex(data), Output: output, Trial: data}
+	if d.TrialName != nil {
+		rec.TrialName = *d.TrialName
+	}
 	if d.ID == nil || *d.ID == "" {
 		bad("/id", "a trial result has an id")
 	} else {

@@ -160,6 +160,9 @@ func (p *planner) answer(s *ImportedSession) {
 	if s.Input != nil {
 		p.plan.Answers = append(p.plan.Answers, ImportAnswer{Path: s.Receipt.RecordedInput.Path, Data: s.Input})
 	}
+	if s.Trial != nil {
+		p.plan.Answers = append(p.plan.Answers, ImportAnswer{Path: s.TrialPath, Data: s.Trial})
+	}
 }
 
 // fills reports whether receipt now differs from the earlier receipt line

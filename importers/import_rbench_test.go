@@ -59,7 +59,9 @@ func TestImportReviewAttempts(t *testing.T) {
 // (a reviewer benchmark's probe, at the mapping's role); a reviewer
 // benchmark imports it as a probe charged by its bill (none yet:
 // unavailable, held at its reservation) and bound by the task checksum it
-// records, which must be the mapped case's when task_id is a case.
+// records, which must be the mapped case's when task_id is a case; its
+// trial record is kept at trials/<trial_name>/result.json. A review's
+// session keeps no trial record.
 func TestImportOracleTrial(t *testing.T) {
 	src := importSource{name: "result.json", data: readFixture(t, filepath.Join(realHarbor, "result.json"))}
 	man := testManifest(rules.KindPairedReview, gpt4oMini)
@@ -84,6 +86,14 @@ func TestImportOracleTrial(t *testing.T) {
 		plan, fs := importInto(t, tables.SourceHarbor, camp, oracleMap(tables.RoleProbe, task), "map.json", src)
 		if fs.Rejected() || hasCode(fs, rules.CodeImportNoMeter, "") || hasCode(fs, rules.CodeImportNoReturnedModel, "") {
 			t.Fatalf("a probe of %s: %v; want it imported without asking for a meter or model", task, fs)
+		}
+		// The trial record is kept as the probe's evidence, byte for byte,
+		// under its trial_name: a review's finding binds it there.
+		// Written through the CLI's confined commit:
+		// import_real_logs_run.txtar.
+		trial := "trials/injected-runtime-error__hDCZYzM/result.json"
+		if i := slices.IndexFunc(plan.Answers, func(a ImportAnswer) bool { return a.Path == trial }); i < 0 || !bytes.Equal(plan.Answers[i].Data, src.data) {
+			t.Errorf("a probe of %s: the import writes %v, want the trial record at %s", task, plan.Answers, trial)
 		}
 		r := receiptsOf(t, plan.Receipts)[0]
 		if r.Role != tables.RoleProbe || r.Inputs.TaskSHA256 != oracleChecksum || r.Billing.Basis != tables.BillingUnavailable ||
@@ -124,6 +134,9 @@ func TestImportReviewInputsCodexHarbor(t *testing.T) {
 		t.Fatal(fs)
 	}
 	checkRecordedInput(t, plan, "C1-candidate-r1", input)
+	if slices.ContainsFunc(plan.Answers, func(a ImportAnswer) bool { return strings.HasPrefix(a.Path, "trials/") }) {
+		t.Errorf("a review keeps a trial record: %v", plan.Answers)
+	}
 }
 
 // checkRecordedInput: the plan's first receipt records want as the

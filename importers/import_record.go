@@ -62,6 +62,12 @@ type SourceRecord struct {
 	// input, which validate checks for benchmark labels.
 	Input []byte
 
+	// Trial is, for Harbor, the trial record as read (result.json) and
+	// TrialName its trial_name ("" when it names none): a reviewer
+	// benchmark's probe keeps the record in the campaign.
+	Trial     []byte
+	TrialName string
+
 	// CostUSD is the agent-reported cost as written (Harbor cost_usd, a
 	// JSON number), nil when absent or null.
 	CostUSD jsontext.Value
