@@ -48,6 +48,8 @@ const (
 	CodeRbenchSecondReviewMissing  Code = "benchmark_second_review_missing"
 	CodeRbenchRationaleMissing     Code = "benchmark_mutation_rationale_missing"
 	CodeRbenchExcludedScored       Code = "benchmark_excluded_case_scored"
+	CodeRbenchProfileUnpinned      Code = "benchmark_profile_unpinned"
+	CodeRbenchProfilesUnequal      Code = "benchmark_profiles_unequal"
 )
 
 var rbenchCodes = []CodeDoc{
@@ -55,6 +57,8 @@ var rbenchCodes = []CodeDoc{
 	{CodeRbenchSecondReviewMissing, "load", "I8", "An audited case names no second reviewer: a second reviewer checks each proposed clean case and each mutation rationale, and a case nobody checked is provisional, not audited."},
 	{CodeRbenchRationaleMissing, "load", "I8", "A variant states no mutation rationale (why its one planted defect is a defect and what it tests), or a clean case states one."},
 	{CodeRbenchExcludedScored, "load", "I8", "The register of excluded cases names a case that is also a scored case, or names one case twice: an exclusion is retained with its reason and leaves the case out of the scored corpus."},
+	{CodeRbenchProfileUnpinned, "validate", "I1/G6", "A profile has no frozen terms in a model stratum: benchmark.profiles has no entry for that profile and stratum (identities.returned_model or one of benchmark.models), or the entry lacks its generation settings (settings: an object, whose absent members are the provider's defaults), its tool limits (max_calls) or its per-attempt budget (input and output tokens at least 1, a cost); or an entry names no design profile or no stratum, or repeats one. The reviewer's identity binds its model route, generation settings and tool limits."},
+	{CodeRbenchProfilesUnequal, "validate", "G6", "The two profiles of one model stratum are frozen with different generation settings, tool limits or per-attempt budgets: the baseline and the candidate are compared under the same pinned model, tools and budget, and both profiles share each stratum's fixed model and settings."},
 	{CodeRbenchPlanMissing, "load", "I1/I8", "A reviewer-benchmark manifest has no benchmark member freezing its cases and task-file inventory."},
 	{CodeRbenchPlanUnexpected, "load", "I1", "A manifest of another kind has a benchmark member."},
 	{CodeRbenchDesignInvalid, "load", "I1/G6", "A reviewer-benchmark design does not have exactly two profiles (baseline first, then candidate), or lists tasks or schedule slots (its schedule is every case × profile × run); or another kind's design lists no task."},

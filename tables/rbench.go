@@ -47,6 +47,70 @@ type BenchmarkPlan struct {
 	// Metrics are reported per stratum and every promotion comparison is
 	// made within each stratum, never on pooled strata.
 	Models []string `json:"models,omitzero"`
+	// Profiles freeze each profile's review terms in each model stratum:
+	// one entry per design profile × stratum (identities.returned_model
+	// and each of Models). Both profiles of one stratum have equal terms;
+	// a review receipt records the settings it ran with.
+	Profiles []BenchmarkProfile `json:"profiles,omitzero"`
+}
+
+// BenchmarkProfile is one profile's frozen review terms in one model
+// stratum: its generation settings, its tool limits and its per-attempt
+// budget. A nil member is not frozen.
+type BenchmarkProfile struct {
+	Profile    string              `json:"profile"` // a design arm ID
+	Model      string              `json:"model"`   // a model stratum
+	Settings   *GenerationSettings `json:"settings,omitzero"`
+	ToolLimits *ToolLimits         `json:"tool_limits,omitzero"`
+	Budget     *AttemptBudget      `json:"budget,omitzero"`
+}
+
+// GenerationSettings are the generation settings of a review session
+// (what a provider request is generated with, as its record states
+// them). A nil member is the provider's default, recorded as such: an
+// empty object states that every setting was the default. Temperature
+// and TopP are exact decimal strings, compared as numbers ("1" equals
+// "1.0").
+type GenerationSettings struct {
+	Temperature     *string `json:"temperature,omitzero"`
+	TopP            *string `json:"top_p,omitzero"`
+	MaxOutputTokens *int64  `json:"max_output_tokens,omitzero"`
+	ReasoningEffort *string `json:"reasoning_effort,omitzero"`
+	Seed            *int64  `json:"seed,omitzero"`
+}
+
+// ToolLimits bound what a review session may do besides generating:
+// MaxCalls is the most tool calls of one attempt (required); Tools, when
+// given, are the only tool names it may call; MaxReadRounds and
+// MaxContextChars are the evidence allowance (additional read rounds,
+// characters of context) the reviewer ran under.
+type ToolLimits struct {
+	MaxCalls        *int64   `json:"max_calls,omitzero"`
+	Tools           []string `json:"tools,omitzero"`
+	MaxReadRounds   *int64   `json:"max_read_rounds,omitzero"`
+	MaxContextChars *int64   `json:"max_context_chars,omitzero"`
+}
+
+// AttemptBudget is one attempt's worst-case bound: the reservation every
+// review session of the profile and stratum makes.
+type AttemptBudget struct {
+	InputTokens  int64  `json:"input_tokens"`
+	OutputTokens int64  `json:"output_tokens"`
+	Cost         string `json:"cost"` // decimal in the campaign currency
+}
+
+// Profile returns the frozen terms of profile in model stratum model, or
+// nil.
+func (p *BenchmarkPlan) Profile(profile, model string) *BenchmarkProfile {
+	if p == nil {
+		return nil
+	}
+	for i := range p.Profiles {
+		if p.Profiles[i].Profile == profile && p.Profiles[i].Model == model {
+			return &p.Profiles[i]
+		}
+	}
+	return nil
 }
 
 // Splits of a reviewer benchmark, frozen before tuning.
@@ -387,3 +451,59 @@ const (
 // and 19 and 9 families for blocking on clean, whose one provisional clean
 // case leaves its family out of the audited rate).
 var RateCoverageFamilies = []int{5, 9, 10, 19, 20}
+
+// Equal reports whether two generation settings are the same, member by
+// member (a nil member equals only a nil one).
+func (s *GenerationSettings) Equal(o *GenerationSettings) bool {
+	if s == nil || o == nil {
+		return s == o
+	}
+	return decimalEqual(s.Temperature, o.Temperature) && decimalEqual(s.TopP, o.TopP) && ptrEqual(s.MaxOutputTokens, o.MaxOutputTokens) &&
+		ptrEqual(s.ReasoningEffort, o.ReasoningEffort) && ptrEqual(s.Seed, o.Seed)
+}
+
+// Equal reports whether two tool limits are the same.
+func (t *ToolLimits) Equal(o *ToolLimits) bool {
+	if t == nil || o == nil {
+		return t == o
+	}
+	return ptrEqual(t.MaxCalls, o.MaxCalls) && slices.Equal(t.Tools, o.Tools) &&
+		ptrEqual(t.MaxReadRounds, o.MaxReadRounds) && ptrEqual(t.MaxContextChars, o.MaxContextChars)
+}
+
+// Equal reports whether two budgets are the same (costs compared as
+// amounts, so 0.27 equals 0.270).
+func (b *AttemptBudget) Equal(o *AttemptBudget) bool {
+	if b == nil || o == nil {
+		return b == o
+	}
+	if b.InputTokens != o.InputTokens || b.OutputTokens != o.OutputTokens {
+		return false
+	}
+	x, errX := ParseMoney(b.Cost)
+	y, errY := ParseMoney(o.Cost)
+	if errX != nil || errY != nil {
+		return b.Cost == o.Cost
+	}
+	return x == y
+}
+
+// decimalEqual compares two optional decimal strings as amounts.
+func decimalEqual(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, errX := ParseMoney(*a)
+	y, errY := ParseMoney(*b)
+	if errX != nil || errY != nil {
+		return *a == *b
+	}
+	return x == y
+}
+
+func ptrEqual[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}

@@ -35,6 +35,7 @@ func Benchmark(c *tables.Campaign, files tables.ReviewFiles) BenchmarkOut {
 	b.missing()
 	b.checkOrder()
 	b.adjudications()
+	b.out.Problems = append(b.out.Problems, checkBenchmarkProfiles(&c.Manifest)...)
 	b.out.Problems = append(b.out.Problems, Policy(c)...)
 	b.out.Problems.Sort()
 	slices.SortStableFunc(b.out.Findings, func(x, y tables.FindingRow) int {
