@@ -1,6 +1,7 @@
 package spool
 
 import (
+	"cmp"
 	"iter"
 	"slices"
 	"sync"
@@ -146,7 +147,7 @@ func (s *Spool[T]) failLocked(err error) {
 // (the rows are lost, Err says so).
 func (s *Spool[T]) flush() error {
 	if s.order != nil {
-		slices.SortStableFunc(s.tail, s.order)
+		sortStable(s.tail, s.order)
 	}
 	err := encodeSpoolChunkInto(s.tail, s.store.add)
 	if err != nil {
@@ -190,7 +191,7 @@ func (s *Spool[T]) prepare() ([]spoolChunk, []T) {
 	defer s.mu.Unlock()
 	s.compactLocked()
 	if s.order != nil && !s.sorted { // stable: sorting a sorted head plus later rows keeps the order added
-		slices.SortStableFunc(s.tail, s.order)
+		sortStable(s.tail, s.order)
 	}
 	s.sorted = true
 	return s.store.chunks, s.tail
@@ -380,3 +381,41 @@ func (m *merger[T]) next() (T, bool) {
 }
 
 func (m *merger[T]) close() { m.heap = nil }
+
+// sortStable sorts rows as slices.SortStableFunc(rows, order) does, with
+// the rows moved once: it sorts their indices (ties broken by index, so
+// the order is the stable one) and then permutes the rows in place. A
+// stable sort of the rows themselves moves large rows, and their
+// pointers through the write barrier, O(n log² n) times.
+func sortStable[T any](rows []T, order func(a, b T) int) {
+	if slices.IsSortedFunc(rows, order) {
+		return
+	}
+	idx := make([]int32, len(rows)) // a chunk has fewer than 2^31 rows
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(i, j int32) int {
+		if c := order(rows[i], rows[j]); c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
+	})
+	// position p takes the row at idx[p]: follow each cycle once
+	for i := range idx {
+		if int(idx[i]) == i {
+			continue
+		}
+		first, j := rows[i], i
+		for {
+			k := int(idx[j])
+			idx[j] = int32(j)
+			if k == i {
+				rows[j] = first
+				break
+			}
+			rows[j] = rows[k]
+			j = k
+		}
+	}
+}
