@@ -18,11 +18,13 @@
 //     is unrated, whatever the gates say.
 //   - Rows are sorted by their keys; no map order reaches the output. The
 //     package knows nothing of intervals: an interval never moves a gate.
-//   - Memory is bounded by the tasks, not the runs: every reader iterates
-//     the score stage's spooled runs (runSet, sorted by task, repetition
-//     and arm), a task's values are held only while its runs pass, and
-//     only the medians over all of an arm's runs hold a few integers per
-//     run while they are computed.
+//   - Memory is bounded by the tasks and a fixed number of runs: every
+//     reader iterates the score stage's runs (runSet, sorted by task,
+//     repetition and arm), held decoded once up to maxHeldRuns of them
+//     and read from their spool by every pass beyond that, a task's
+//     values are held only while its runs pass, and only the medians over
+//     all of an arm's runs hold a few integers per run while they are
+//     computed.
 package aggregate
 
 import (
@@ -80,7 +82,7 @@ func Run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 func run(c *tables.Campaign, validated tables.Validated, accounted tables.Accounted, scored tables.Scored) Out {
 	in := &inputs{
 		replacements: validated.Replacements, sessions: readSessions(accounted.Tokens), ceilings: accounted.Ceilings,
-		runs: runSet{spool: sortedRuns(scored.Runs)}, // the score stage's are sorted: then not copied
+		runs: heldRuns(sortedRuns(scored.Runs)), // the score stage's are sorted: then not copied
 	}
 	var out Out
 	all := summarize(c.Manifest.Design.Tasks, in.runs)
