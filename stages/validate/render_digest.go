@@ -20,8 +20,9 @@ import (
 //     the campaign's bytes);
 //   - a draft's output, read once (by its own session, which keeps it)
 //     and digested once, serves both reviews of its repetition, which
-//     follow it; each review's hash is fed its frame and its bytes, never
-//     a framed copy.
+//     follow it; its sha256 is the receipt's, which the read compared
+//     (readPart), and each review's hash is fed its frame and its bytes,
+//     never a framed copy.
 //
 // The result equals tables.Render of the same parts, Data aside (a test
 // compares them on every session of the examples). A rendering is a
@@ -184,9 +185,23 @@ func (d *renderDigests) digested(part tables.RenderPart) tables.RenderedPart {
 			return f.rend
 		}
 	}
-	f := digestedPart{part: part, rend: renderedPart(part)}
+	f := digestedPart{part: part, rend: d.readPart(part)}
 	d.lastParts[1], d.lastParts[0] = d.lastParts[0], f
 	return f.rend
+}
+
+// readPart is renderedPart(part); when part's bytes are the output read
+// last, whole (within the answer cap, so the reader compared their
+// sha256 with the receipt's: tables.Answers), its sha256 is the
+// receipt's and they are not hashed a second time.
+func (d *renderDigests) readPart(part tables.RenderPart) tables.RenderedPart {
+	out, data := d.lastRead.out, d.lastRead.data
+	if out == nil || len(part.Data) == 0 || len(data) != len(part.Data) || &data[0] != &part.Data[0] || int64(len(data)) != out.Bytes {
+		return renderedPart(part)
+	}
+	head, tail := tables.Frame(part)
+	return tables.RenderedPart{Kind: part.Kind, ID: part.ID, SHA256: out.SHA256,
+		Bytes: int64(len(part.Data)), RenderedBytes: int64(len(head) + len(part.Data) + len(tail))}
 }
 
 // keep makes data, the bytes of out read and found to match it, the last
