@@ -49,8 +49,11 @@ func LogModels(files []LogSource) (requested, returned []string, fs rules.Findin
 // returned model (a reviewer benchmark's further returned models become
 // its model strata, benchmark.models). An identity the logs state
 // ambiguously — two requested models, or two returned ones outside a
-// reviewer benchmark — stays empty, and the notes say why. Every other
-// identity, the rate cards and ceilings stay the user's to fill.
+// reviewer benchmark — stays empty, and the notes say why. When the logs
+// request a model the preset pins otherwise, the preset cannot hold for
+// these sessions: a custom policy skeleton is declared (customFromRecords).
+// Every other identity, the rate cards and ceilings stay the user's to
+// fill.
 func PrefillSkeleton(files []SkeletonFile, requested, returned []string) ([]SkeletonFile, []string, error) {
 	i := slices.IndexFunc(files, func(f SkeletonFile) bool { return f.Path == "manifest.json" })
 	if i < 0 {
@@ -81,6 +84,9 @@ func PrefillSkeleton(files []SkeletonFile, requested, returned []string) ([]Skel
 	default:
 		notes = append(notes, fmt.Sprintf("identities.returned_model left empty: the logs name %d returned models (%s) and this kind pins one", len(returned), strings.Join(returned, ", ")))
 	}
+	if note := customFromRecords(&m, requested); note != "" {
+		notes = append(notes, note)
+	}
 	b, err := json.Marshal(&m, json.Deterministic(true), jsontext.WithIndent("  "))
 	if err != nil {
 		return files, nil, err
@@ -88,4 +94,44 @@ func PrefillSkeleton(files []SkeletonFile, requested, returned []string) ([]Skel
 	out := slices.Clone(files)
 	out[i].Data = append(b, '\n')
 	return out, notes, nil
+}
+
+// customFromRecords declares a custom policy skeleton in m when a model the
+// logs request is not the model m's preset pins (the model identity rule:
+// one provider prefix ignored): the preset's frozen rules are a pinned
+// consumer's, so sessions of another model can never be judged as the
+// preset, and saying so at init spares a run of preset_pin findings. The
+// custom policy keeps the preset's gates and thresholds and judges the
+// campaign's own pins and ceilings; every output names it as not the
+// preset. Nothing is declared when the logs state no model, or only the
+// pinned one, or the preset pins none (a reviewer benchmark's strata), or
+// the manifest already names a custom policy: the preset is never
+// pretended to hold, nor given up on what the logs do not state. The note
+// says why, or "" when nothing was declared.
+func customFromRecords(m *tables.Manifest, requested []string) string {
+	p, ok := rules.FindPreset(rules.PresetName(m.GatePolicy.Preset))
+	if !ok || m.GatePolicy.Custom != "" {
+		return ""
+	}
+	pin, ok := p.Number(rules.FieldRequestedModel)
+	if !ok {
+		return ""
+	}
+	var other []string
+	for _, r := range requested {
+		if !tables.SameModel(r, pin.Value) {
+			other = append(other, r)
+		}
+	}
+	if len(other) == 0 {
+		return ""
+	}
+	id := "records-v1"
+	if m.CampaignID != "" {
+		id = m.CampaignID + "-records-v1"
+	}
+	m.GatePolicy.Custom = id
+	return fmt.Sprintf("gate_policy.custom %q: the logs request %s, not the model preset %s pins (%s, %s), so the preset cannot hold for these sessions; "+
+		"the custom policy keeps the preset's gates and thresholds, judges the campaign's own pins and ceilings, and every output says it is not the preset's rules (rename it as you like)",
+		id, strings.Join(other, ", "), p.Name, pin.Value, pin.Source)
 }

@@ -43,7 +43,11 @@ records as an import would and writes into the manifest what they state of
 the model identities: the one requested model, and the returned model (for
 a reviewer benchmark every further returned model is a model stratum,
 benchmark.models). An identity the records state ambiguously stays empty
-and init says why; nothing else is taken from the records.
+and init says why. When the records request another model than the one
+the kind's preset pins, the preset cannot hold for these sessions: init
+declares a custom policy skeleton (gate_policy.custom
+<campaign-id>-records-v1, the preset's gates and thresholds) and says why.
+Nothing else is taken from the records.
 
 Exit 0 written, 2 usage, 3 I/O.`,
 		Args: func(_ *cobra.Command, args []string) error {
