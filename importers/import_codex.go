@@ -85,8 +85,10 @@ func (a codexTokens) minus(b codexTokens) codexTokens {
 // codex_rollout_resumed), and every later running total must grow by
 // exactly its turn (otherwise codex_totals_disagree). The session's meter
 // is then the final total_token_usage, verbatim (shape
-// codex.total_token_usage). The requested model is turn_context's (it
-// matches the mapping; no returned model is recorded); the start is
+// codex.total_token_usage). The model is turn_context's, or
+// session_meta's when no turn_context names one: it matches the mapping
+// and is the receipt's returned model, the one model a rollout records;
+// the start is
 // session_meta's timestamp; the end is the last task_complete, error or
 // turn_aborted event (none: no end, the session has no terminal record);
 // the final output is the last assistant message; the recorded input is
