@@ -199,9 +199,16 @@ func (ir *inspectReader) readJSON(r io.ReaderAt, size int64) {
 		ir.reject(name, "", rules.CodeTooLarge, fmt.Sprintf("the log has %d bytes; the cap is %d", size, maxInspectJSONBytes))
 		return
 	}
-	data, err := io.ReadAll(io.NewSectionReader(r, 0, size))
-	if err != nil {
+	data := make([]byte, size) // read once, at its measured size
+	if _, err := io.ReadFull(io.NewSectionReader(r, 0, size), data); err != nil {
 		ir.reject(name, "", rules.CodeFileUnreadable, "the log cannot be read: "+err.Error())
+		return
+	}
+	// The samples are counted by streaming over the document before any
+	// is copied out of it: a log of a million samples is refused holding
+	// only its bytes, not a million decoded members as well.
+	if n, ok := countInspectSamples(data); ok && n > maxInspectSamples {
+		ir.reject(name, "/samples", rules.CodeTooLarge, fmt.Sprintf("the log has %d samples; the cap is %d", n, maxInspectSamples))
 		return
 	}
 	var doc inspectJSONDoc
@@ -231,6 +238,41 @@ func (ir *inspectReader) readJSON(r io.ReaderAt, size int64) {
 		ir.sample(name, "/samples/"+strconv.Itoa(i), &d)
 		doc.Samples[i] = nil
 	}
+}
+
+// countInspectSamples counts the elements of a .json log's top-level
+// "samples" array without decoding or copying any (the decoder reads data
+// in place and skips each value). ok is false when the document is not a
+// JSON object with such an array, or is malformed before its end: the
+// decoding that follows reports why.
+func countInspectSamples(data []byte) (n int, ok bool) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return 0, false
+	}
+	for dec.PeekKind() == '"' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return 0, false
+		}
+		if name.String() != "samples" || dec.PeekKind() != '[' {
+			if dec.SkipValue() != nil {
+				return 0, false
+			}
+			continue
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return 0, false
+		}
+		for dec.PeekKind() != ']' {
+			if dec.SkipValue() != nil {
+				return 0, false
+			}
+			n++
+		}
+		return n, true
+	}
+	return 0, false
 }
 
 // unmarshalAt decodes one member of a document already checked to be
