@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/stages/report/scorecard"
 )
 
@@ -162,18 +163,21 @@ func (c *Comparison) Summary() string {
 // WriteText writes the comparison as text: both sides, the decision, one
 // line per difference and the result line.
 func (c *Comparison) WriteText(w io.Writer) error {
+	// Directories, IDs and keys come from the user's files: each is
+	// printed escaped (confined.EscapeText), one inert line.
+	esc := confined.EscapeText
 	var b strings.Builder
-	fmt.Fprintf(&b, "old: %s (campaign %q, manifest %s)\n", c.Old.Dir, c.Old.CampaignID, c.Old.ManifestSHA256)
-	fmt.Fprintf(&b, "new: %s (campaign %q, manifest %s)\n", c.New.Dir, c.New.CampaignID, c.New.ManifestSHA256)
-	fmt.Fprintf(&b, "decision: %s -> %s\n", c.Old.Decision, c.New.Decision)
+	fmt.Fprintf(&b, "old: %s (campaign %q, manifest %s)\n", esc(c.Old.Dir), c.Old.CampaignID, esc(c.Old.ManifestSHA256))
+	fmt.Fprintf(&b, "new: %s (campaign %q, manifest %s)\n", esc(c.New.Dir), c.New.CampaignID, esc(c.New.ManifestSHA256))
+	fmt.Fprintf(&b, "decision: %s -> %s\n", esc(string(c.Old.Decision)), esc(string(c.New.Decision)))
 	if c.Old.Policy != "" || c.New.Policy != "" {
-		fmt.Fprintf(&b, "policy: %s -> %s\n", cmp.Or(c.Old.Policy, "(not named)"), cmp.Or(c.New.Policy, "(not named)"))
+		fmt.Fprintf(&b, "policy: %s -> %s\n", esc(cmp.Or(c.Old.Policy, "(not named)")), esc(cmp.Or(c.New.Policy, "(not named)")))
 	}
 	if c.PolicyChanged {
 		b.WriteString("policy: changed (--allow-policy-change): a threshold, gate or ceiling differs; the decision and those gates' pass have no direction\n")
 	}
 	for _, d := range c.Differences {
-		b.WriteString(d.Line() + "\n")
+		b.WriteString(esc(d.Line()) + "\n")
 	}
 	b.WriteString(c.Summary() + "\n")
 	_, err := io.WriteString(w, b.String())

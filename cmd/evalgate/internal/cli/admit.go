@@ -68,7 +68,7 @@ func runAdmit(stdout, stderr io.Writer, args []string, opts admitOptions) error 
 			return err
 		}
 		printFindings(stderr, problems)
-		fmt.Fprintf(stderr, "evalgate: %s: request rejected by the loader; nothing admitted\n", opts.request)
+		fmt.Fprintf(stderr, "evalgate: %s: request rejected by the loader; nothing admitted\n", text(opts.request))
 		return errRejected
 	}
 	res := stages.Admit(fsys, name, req)
@@ -77,7 +77,7 @@ func runAdmit(stdout, stderr io.Writer, args []string, opts admitOptions) error 
 			return err
 		}
 		printFindings(stderr, res.Tables.Rejections)
-		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing admitted\n", name)
+		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing admitted\n", text(name))
 		return errRejected
 	}
 	v := res.Verdict
@@ -174,11 +174,11 @@ func orUnknown(s *string) string {
 func (r admitReport) writeText(w io.Writer) error {
 	switch {
 	case r.Replay:
-		fmt.Fprintf(w, "replayed: %s\n", r.Message)
+		fmt.Fprintf(w, "replayed: %s\n", text(r.Message))
 	case r.Admitted:
-		fmt.Fprintf(w, "admitted: %s\n", r.Message)
+		fmt.Fprintf(w, "admitted: %s\n", text(r.Message))
 	default:
-		fmt.Fprintf(w, "refused: %s: %s\n", r.Code, r.Message)
+		fmt.Fprintf(w, "refused: %s: %s\n", r.Code, text(r.Message))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ledger\tsessions\tinput_tokens\toutput_tokens\treference_cost\tactual_cost")
@@ -196,7 +196,7 @@ func (r admitReport) writeText(w io.Writer) error {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ceiling\tlimit\tused\tremaining")
 	for _, h := range r.Ceilings {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", h.Ceiling, orUnknown(h.Limit), orUnknown(h.Used), orUnknown(h.Remaining))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", text(h.Ceiling), orUnknown(h.Limit), orUnknown(h.Used), orUnknown(h.Remaining))
 	}
 	return tw.Flush()
 }

@@ -87,7 +87,7 @@ func runBlindExport(stdout, stderr io.Writer, args []string, opts blindExportOpt
 	}
 	if !res.Loaded {
 		printFindings(stderr, res.Tables.Rejections)
-		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing exported\n", name)
+		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing exported\n", text(name))
 		return errRejected
 	}
 	// Each item is written as it is built, so memory does not grow with
@@ -118,8 +118,8 @@ func runBlindExport(stdout, stderr io.Writer, args []string, opts blindExportOpt
 	if opts.json {
 		return writeJSON(stdout, sum)
 	}
-	fmt.Fprintf(stdout, "exported %d items to %s\n", sum.Items, itemsDir)
-	fmt.Fprintf(stdout, "sealed key %s: withhold it from graders\n", keyPath)
+	fmt.Fprintf(stdout, "exported %d items to %s\n", sum.Items, text(itemsDir))
+	fmt.Fprintf(stdout, "sealed key %s: withhold it from graders\n", text(keyPath))
 	return nil
 }
 
@@ -192,7 +192,7 @@ func runBlindImport(stdout, stderr io.Writer, args []string, opts blindImportOpt
 	findings.Sort()
 	printFindings(stderr, findings)
 	if findings.Rejected() {
-		fmt.Fprintf(stderr, "evalgate: %s: ratings refused; nothing written\n", opts.ratings)
+		fmt.Fprintf(stderr, "evalgate: %s: ratings refused; nothing written\n", text(opts.ratings))
 		return errRejected
 	}
 	var buf bytes.Buffer
@@ -228,7 +228,7 @@ func blindImportInputs(stderr io.Writer, args []string, opts blindImportOptions)
 	c, findings := load.Campaign(fsys, name)
 	if findings.Rejected() {
 		printFindings(stderr, findings)
-		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing imported\n", name)
+		fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing imported\n", text(name))
 		return nil, errRejected
 	}
 	st.imp.Campaign = c

@@ -66,7 +66,7 @@ Exit 0 collected, 2 usage, 3 a refused or unreadable input, or I/O.`,
 				campaigns[c.CampaignID] = true
 			}
 			_, err = fmt.Fprintf(stdout, "collected %d run(s) of %d campaign(s) into %s: %d rows in %d tables (%s)\n",
-				len(cs), len(campaigns), text(into), rows, len(tables.Registry()), strings.Join(ids, ", "))
+				len(cs), len(campaigns), text(into), rows, len(tables.Registry()), text(strings.Join(ids, ", ")))
 			return err
 		},
 	}

@@ -165,7 +165,7 @@ func runCompare(stdout, stderr io.Writer, oldDir, newDir string, tol *big.Rat, o
 			}
 			names = append(names, d.What())
 		}
-		fmt.Fprintf(stderr, "evalgate: compare fails on %s: %s\n", failOn, strings.Join(names, "; "))
+		fmt.Fprintf(stderr, "evalgate: compare fails on %s: %s\n", failOn, text(strings.Join(names, "; ")))
 		return errCompareFails
 	}
 	return nil

@@ -457,7 +457,7 @@ func unwritable(root *os.Root, plan importers.ImportPlan) rules.Findings {
 func lockCampaign(stderr io.Writer, dir string, root *os.Root) (*confined.Lock, error) {
 	shown := confined.EscapeName(dir)
 	lock, err := confined.LockRoot(root, confined.LockName, func() {
-		fmt.Fprintf(stderr, "evalgate: %s: waiting for another import into this campaign to finish\n", shown)
+		fmt.Fprintf(stderr, "evalgate: %s: waiting for another import into this campaign to finish\n", text(shown))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("campaign %s: %w", shown, err)
@@ -483,7 +483,7 @@ func lockCampaign(stderr io.Writer, dir string, root *os.Root) (*confined.Lock, 
 		return nil, fmt.Errorf("campaign %s: recovering an interrupted import: %w", shown, err)
 	}
 	if note != "" {
-		fmt.Fprintf(stderr, "evalgate: %s: %s\n", shown, note)
+		fmt.Fprintf(stderr, "evalgate: %s: %s\n", text(shown), text(note))
 	}
 	return lock, nil
 }

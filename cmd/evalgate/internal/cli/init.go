@@ -70,12 +70,12 @@ Exit 0 written, 2 usage, 3 I/O.`,
 				return err
 			}
 			for _, n := range notes {
-				fmt.Fprintf(stdout, "from the records: %s\n", n)
+				fmt.Fprintf(stdout, "from the records: %s\n", text(n))
 			}
 			if err := writeSkeleton(args[0], files); err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(stdout, "initialised %s campaign %s; run 'evalgate validate %s' to see what to fill in\n", kind, args[0], args[0])
+			_, err = fmt.Fprintf(stdout, "initialised %s campaign %s; run 'evalgate validate %s' to see what to fill in\n", kind, text(args[0]), text(args[0]))
 			return err
 		},
 	}

@@ -79,9 +79,9 @@ func preflight(stdout io.Writer, args []string, opts preflightOptions) error {
 
 func printPreflight(w io.Writer, rep *preflightReport) {
 	for _, it := range rep.Items {
-		fmt.Fprintf(w, "%-7s  %s", it.Status, it.Item)
+		fmt.Fprintf(w, "%-7s  %s", it.Status, text(it.Item))
 		if it.Detail != "" {
-			fmt.Fprintf(w, ": %s", it.Detail)
+			fmt.Fprintf(w, ": %s", text(it.Detail))
 		}
 		fmt.Fprintln(w)
 		for _, g := range rules.Collapse(it.Findings) {
@@ -89,8 +89,8 @@ func printPreflight(w io.Writer, rep *preflightReport) {
 		}
 	}
 	if rep.Ready {
-		fmt.Fprintf(w, "%s: ready for the first dispatch (%d items ok)\n", rep.Campaign, len(rep.Items))
+		fmt.Fprintf(w, "%s: ready for the first dispatch (%d items ok)\n", text(rep.Campaign), len(rep.Items))
 	} else {
-		fmt.Fprintf(w, "%s: not ready: %d of %d items missing\n", rep.Campaign, rep.Missing, len(rep.Items))
+		fmt.Fprintf(w, "%s: not ready: %d of %d items missing\n", text(rep.Campaign), rep.Missing, len(rep.Items))
 	}
 }

@@ -126,7 +126,7 @@ func renderPrompts(stdout io.Writer, args []string, opts promptsOptions) error {
 		})
 		if !res.Loaded {
 			printFindings(stdout, res.Findings)
-			fmt.Fprintf(stdout, "%s: rejected by the loader (%d findings); nothing rendered\n", name, len(res.Findings))
+			fmt.Fprintf(stdout, "%s: rejected by the loader (%d findings); nothing rendered\n", text(name), len(res.Findings))
 			return errRejected
 		}
 		if rerr := (*stages.RenderError)(nil); errors.As(err, &rerr) {
@@ -189,30 +189,30 @@ func (p promptsText) session(s stages.RenderedSession) error {
 		arm = *s.Arm
 	}
 	r := s.Rendering
-	fmt.Fprintf(w, "session %s (task %s, %s, arm %s), rule %s\n", s.SessionID, s.TaskID, s.Role, arm, r.Rule)
+	fmt.Fprintf(w, "session %s (task %s, %s, arm %s), rule %s\n", text(s.SessionID), text(s.TaskID), text(string(s.Role)), text(arm), text(r.Rule))
 	fmt.Fprintf(w, "  %-3s %-24s %-16s %9s %9s  %s\n", "#", "kind", "part", "bytes", "rendered", "sha256")
 	for i, p := range r.Parts {
-		fmt.Fprintf(w, "  %-3d %-24s %-16s %9d %9d  %s\n", i+1, p.Kind, p.ID, p.Bytes, p.RenderedBytes, p.SHA256)
+		fmt.Fprintf(w, "  %-3d %-24s %-16s %9d %9d  %s\n", i+1, text(string(p.Kind)), text(p.ID), p.Bytes, p.RenderedBytes, p.SHA256)
 	}
-	fmt.Fprintf(w, "  total %d bytes, sha256 %s\n", r.Bytes, r.SHA256)
+	fmt.Fprintf(w, "  total %d bytes, sha256 %s\n", r.Bytes, text(r.SHA256))
 	var err error
 	if s.Matches {
-		_, err = fmt.Fprintf(w, "  receipt: matches (rendered_bytes %d, rendered_sha256 %s)\n\n", s.DeclaredBytes, s.DeclaredSHA256)
+		_, err = fmt.Fprintf(w, "  receipt: matches (rendered_bytes %d, rendered_sha256 %s)\n\n", s.DeclaredBytes, text(s.DeclaredSHA256))
 	} else {
-		_, err = fmt.Fprintf(w, "  receipt: DIFFERS — it declares %d bytes, sha256 %s\n\n", s.DeclaredBytes, s.DeclaredSHA256)
+		_, err = fmt.Fprintf(w, "  receipt: DIFFERS — it declares %d bytes, sha256 %s\n\n", s.DeclaredBytes, text(s.DeclaredSHA256))
 	}
 	return err
 }
 
 func (p promptsText) finish(t *promptsTally) error {
 	for _, e := range t.errors {
-		fmt.Fprintf(p.w, "not rendered: %s\n", e)
+		fmt.Fprintf(p.w, "not rendered: %s\n", text(e))
 	}
 	if t.matches {
-		_, err := fmt.Fprintf(p.w, "%s: %d sessions rendered, every receipt matches\n", t.campaign, t.sessions)
+		_, err := fmt.Fprintf(p.w, "%s: %d sessions rendered, every receipt matches\n", text(t.campaign), t.sessions)
 		return err
 	}
-	_, err := fmt.Fprintf(p.w, "%s: %d sessions rendered; a receipt differs or a session could not be rendered\n", t.campaign, t.sessions)
+	_, err := fmt.Fprintf(p.w, "%s: %d sessions rendered; a receipt differs or a session could not be rendered\n", text(t.campaign), t.sessions)
 	return err
 }
 

@@ -181,7 +181,7 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 		return errRejected
 	}
 	if opts.failOnDecision && sum.Decision != tables.DecisionAdvance {
-		fmt.Fprintf(stderr, "evalgate: run fails on decision: %s, not advance (the outputs are written in %s)\n", sum.Decision, opts.out)
+		fmt.Fprintf(stderr, "evalgate: run fails on decision: %s, not advance (the outputs are written in %s)\n", sum.Decision, text(opts.out))
 		return errDecisionFails
 	}
 	return nil
@@ -199,7 +199,7 @@ func lockOut(stderr io.Writer, out string) (func(), error) {
 		return nil, fmt.Errorf("--out %s: %w", confined.EscapeName(out), err)
 	}
 	lock, err := confined.LockDir(parent, func() {
-		fmt.Fprintf(stderr, "evalgate: waiting for another evalgate run writing beside %s to finish\n", confined.EscapeName(out))
+		fmt.Fprintf(stderr, "evalgate: waiting for another evalgate run writing beside %s to finish\n", text(out))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("--out %s: %w", confined.EscapeName(out), err)
@@ -233,14 +233,14 @@ func writeOutputs(stderr io.Writer, opts runOptions, name string, res *stages.Re
 		printFindings(stderr, res.Tables.Rejections)
 		switch {
 		case refusal != nil:
-			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written, and %s left as it is: %v\n", name, confined.EscapeName(opts.out), refusal)
+			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written, and %s left as it is: %s\n", text(name), text(opts.out), text(refusal.Error()))
 		case out.exists && !out.empty:
 			if err := confined.RemoveOutputSet(opts.out); err != nil {
 				return err
 			}
-			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written, and the previous outputs in %s were removed\n", name, confined.EscapeName(opts.out))
+			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written, and the previous outputs in %s were removed\n", text(name), text(opts.out))
 		default:
-			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written\n", name)
+			fmt.Fprintf(stderr, "evalgate: %s: rejected by the loader; nothing written\n", text(name))
 		}
 		return nil
 	}

@@ -239,21 +239,21 @@ func join(dir, name string) string { return filepath.Join(dir, name) }
 // gate, then the counts and the files.
 func (s *showSummary) text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "campaign %s (%s", s.CampaignID, s.Kind)
+	fmt.Fprintf(&b, "campaign %s (%s", text(s.CampaignID), text(string(s.Kind)))
 	if s.Synthetic {
 		b.WriteString(", synthetic")
 	}
-	fmt.Fprintf(&b, "), manifest %s\n", s.ManifestSHA256)
-	fmt.Fprintf(&b, "decision: %s", s.Decision.Decision)
+	fmt.Fprintf(&b, "), manifest %s\n", text(s.ManifestSHA256))
+	fmt.Fprintf(&b, "decision: %s", text(string(s.Decision.Decision)))
 	if s.Decision.Arm != "" {
-		fmt.Fprintf(&b, " for arm %s", s.Decision.Arm)
+		fmt.Fprintf(&b, " for arm %s", text(s.Decision.Arm))
 	}
 	b.WriteByte('\n')
 	if s.Decision.Policy != "" {
-		fmt.Fprintf(&b, "policy: %s\n", s.Decision.Policy)
+		fmt.Fprintf(&b, "policy: %s\n", text(s.Decision.Policy))
 	}
 	if s.Decision.Decision == tables.DecisionAdvance {
-		fmt.Fprintf(&b, "reason: %s\n", s.Decision.Reason)
+		fmt.Fprintf(&b, "reason: %s\n", text(s.Decision.Reason))
 	}
 	if n := len(s.RejectingFindings); n > 0 {
 		fmt.Fprintf(&b, "rejected: %d rejecting finding(s), so the campaign cannot be judged:\n", n)
@@ -270,7 +270,7 @@ func (s *showSummary) text() string {
 	case len(failing) > 0:
 		fmt.Fprintf(&b, "failing gates (%d):\n", len(failing))
 		for _, g := range failing {
-			fmt.Fprintf(&b, "  %s\n", scorecard.FailingGateLine(g, s.currency))
+			fmt.Fprintf(&b, "  %s\n", text(scorecard.FailingGateLine(g, s.currency)))
 		}
 	case s.Gates > 0:
 		fmt.Fprintf(&b, "gates: all %d pass\n", s.Gates)
@@ -278,14 +278,14 @@ func (s *showSummary) text() string {
 	if len(failing) == 0 && len(s.RejectingFindings) == 0 && s.Decision.Decision != tables.DecisionAdvance {
 		// A decision no failing gate explains (stop_no_gain,
 		// inconclusive): its reason says why.
-		fmt.Fprintf(&b, "reason: %s\n", s.Decision.Reason)
+		fmt.Fprintf(&b, "reason: %s\n", text(s.Decision.Reason))
 	}
 	c := s.Completion
 	if rb := s.ReviewerBenchmark; rb != nil {
 		for _, line := range rb.BenchmarkCompletion() {
-			fmt.Fprintf(&b, "%s\n", strings.ToLower(line[:1])+line[1:])
+			fmt.Fprintf(&b, "%s\n", text(strings.ToLower(line[:1])+line[1:]))
 		}
-		fmt.Fprintf(&b, "%s\n", rb.BenchmarkLedgerLine())
+		fmt.Fprintf(&b, "%s\n", text(rb.BenchmarkLedgerLine()))
 	} else {
 		fmt.Fprintf(&b, "sessions: %d (%s)\n", c.Sessions, counts(c.SessionsByClassification))
 		fmt.Fprintf(&b, "runs: %d planned, %d scored, %d unscored (%s)\n", c.Runs, c.RunsScored, c.RunsUnscored, counts(c.RunsByClassification))
@@ -295,9 +295,9 @@ func (s *showSummary) text() string {
 		fmt.Fprintf(&b, ": %s", counts(c.FindingsByCode))
 	}
 	b.WriteByte('\n')
-	fmt.Fprintf(&b, "report: %s, %s\n", s.Files.Report, s.Files.HTML)
-	fmt.Fprintf(&b, "scorecard: %s\n", s.Files.Scorecard)
-	fmt.Fprintf(&b, "tables: %d in %s (*.parquet; their columns: evalgate tables)\n", len(s.Files.Tables), s.Out)
+	fmt.Fprintf(&b, "report: %s, %s\n", text(s.Files.Report), text(s.Files.HTML))
+	fmt.Fprintf(&b, "scorecard: %s\n", text(s.Files.Scorecard))
+	fmt.Fprintf(&b, "tables: %d in %s (*.parquet; their columns: evalgate tables)\n", len(s.Files.Tables), text(s.Out))
 	return b.String()
 }
 
@@ -308,7 +308,7 @@ func counts(cs []scorecard.Count) string {
 	}
 	parts := make([]string, len(cs))
 	for i, c := range cs {
-		parts[i] = fmt.Sprintf("%s %d", c.Name, c.Count)
+		parts[i] = fmt.Sprintf("%s %d", text(c.Name), c.Count)
 	}
 	return strings.Join(parts, ", ")
 }

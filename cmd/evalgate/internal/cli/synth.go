@@ -66,7 +66,7 @@ Exit 0 written, 2 usage, 3 I/O.`,
 				kinds[i] = fmt.Sprintf("%d %s", f.Count, f.Kind)
 			}
 			_, err = fmt.Fprintf(stdout, "wrote %s campaign %s: %d sessions (%s), %d model faults (%s)\n",
-				kind, out, sum.Sessions, sum.Shape, total, strings.Join(kinds, ", "))
+				kind, text(out), sum.Sessions, sum.Shape, total, strings.Join(kinds, ", "))
 			return err
 		},
 	}
