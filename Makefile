@@ -10,7 +10,7 @@ FUZZTIME ?= 10s
 FUZZMINIMIZETIME ?= 5s
 GOFILES  := $(shell git ls-files '*.go' 2>/dev/null)
 
-.PHONY: build test controls update example fuzz bench bench-scale profile generate interop chromium
+.PHONY: build test controls update example fuzz bench bench-scale profile generate interop chromium hostile-table
 
 build:
 	$(GO) build -o evalgate ./cmd/evalgate
@@ -126,3 +126,19 @@ profile:
 	  $(GO) tool pprof -sample_index=alloc_space -top -nodecount 25 $(PROFILE_DIR)/evalgate $(PROFILE_DIR)/mem-$$n.pprof 2>/dev/null | tail -n +5; \
 	  rm -rf "$$tmp/c$$n" "$$tmp/o$$n"; \
 	done
+
+# hostile-table runs every hostile case of the CLI (cmd/evalgate's
+# TestHostileTable: the hostile scripts make test runs, and the heavy ones
+# of cmd/evalgate/testdata/hostile), each a subprocess of the evalgate
+# binary built here under a deadline, and prints the markdown table of
+# their exit codes, seconds, peak RSS and whether each case's expected
+# behaviour held (docs/hostile.md holds one). About ten minutes on the
+# 2-core machine; the cases run one at a time.
+hostile-table:
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) build -o "$$tmp/evalgate" ./cmd/evalgate && \
+	$(GO) test -c -o "$$tmp/spool.test" ./spool || exit 1; \
+	EVALGATE_BIN="$$tmp/evalgate" EVALGATE_SPOOL_TEST="$$tmp/spool.test" EVALGATE_HOSTILE_TABLE="$$tmp/table.md" \
+	  $(GO) test -count=1 -parallel 1 -timeout 60m -run '^TestHostileTable$$' ./cmd/evalgate >"$$tmp/test.log" 2>&1; rc=$$?; \
+	if [ -f "$$tmp/table.md" ]; then cat "$$tmp/table.md"; fi; \
+	if [ $$rc -ne 0 ]; then tail -n 60 "$$tmp/test.log"; fi; exit $$rc

@@ -91,7 +91,9 @@ func cmdBounded(ts *testscript.TestScript, neg bool, args []string) {
 	cmd.Env = append(os.Environ(), "HOME="+ts.Getenv("HOME"), "TMPDIR="+ts.Getenv("TMPDIR"))
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
 	err := cmd.Run()
+	recordCase(ts, "evalgate "+strings.Join(args[1:], " "), cmd.ProcessState, start, ctx.Err() != nil)
 	ts.Stdout().Write([]byte(stdout.String()))
 	ts.Stderr().Write([]byte(stderr.String()))
 	if ctx.Err() != nil {

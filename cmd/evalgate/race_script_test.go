@@ -104,15 +104,19 @@ func cmdImportrace(ts *testscript.TestScript, neg bool, args []string) {
 		copyTree(ts, camp, dir)
 		var cmds []*exec.Cmd
 		var errs []*bytes.Buffer
+		var starts []time.Time
 		for _, imp := range raceImports {
 			cmd := importCmd(src, dir, imp)
 			var b bytes.Buffer
 			cmd.Stderr = &b
+			starts = append(starts, time.Now())
 			ts.Check(cmd.Start())
 			cmds, errs = append(cmds, cmd), append(errs, &b)
 		}
 		for j, cmd := range cmds {
-			if err := cmd.Wait(); err != nil {
+			err := cmd.Wait()
+			recordCase(ts, strings.Join(cmd.Args, " "), cmd.ProcessState, starts[j], false)
+			if err != nil {
 				ts.Fatalf("try %d: import %s: %v\n%s", i, raceImports[j][0], err, errs[j])
 			}
 			if strings.Contains(errs[j].String(), "waiting for another import") {
@@ -151,17 +155,20 @@ func cmdImportkill(ts *testscript.TestScript, neg bool, args []string) {
 		copyTree(ts, camp, dir)
 		ts.Check(importCmd(src, dir, raceImports[0]).Run())
 		cmd := importCmd(src, dir, raceImports[1])
+		started := time.Now()
 		ts.Check(cmd.Start())
 		time.Sleep(time.Duration(rng.Int64N(int64(span))))
 		cmd.Process.Signal(syscall.SIGKILL)
-		if err := cmd.Wait(); err == nil {
+		err := cmd.Wait()
+		recordCase(ts, strings.Join(cmd.Args, " "), cmd.ProcessState, started, false)
+		if err == nil {
 			completed++
 		}
 		for _, imp := range raceImports[1:] {
 			var b bytes.Buffer
 			next := importCmd(src, dir, imp)
 			next.Stderr = &b
-			if err := next.Run(); err != nil {
+			if err := runRecorded(ts, next); err != nil {
 				ts.Fatalf("try %d: the import after the kill: %v\n%s", i, err, &b)
 			}
 			if strings.Contains(b.String(), "interrupted write") || strings.Contains(b.String(), "a killed import left") {
