@@ -146,7 +146,8 @@ func meterless(kind string, sessions []importers.ImportedSession) rules.Findings
 func CheckInspectLog(name string, r io.ReaderAt, size int64, fileSHA256 string) (*importers.InspectLog, []importers.SourceRecord, rules.Findings) {
 	log, fs := importers.ReadInspectLog(name, r, size)
 	if log == nil {
-		if data, err := io.ReadAll(io.NewSectionReader(r, 0, min(size, maxDetectDocument))); err == nil {
+		data := make([]byte, max(0, min(size, maxDetectDocument))) // read once, at its measured size
+		if _, err := io.ReadFull(io.NewSectionReader(r, 0, int64(len(data))), data); err == nil {
 			if wrong := wrongFormat(tables.SourceInspect, name, data); wrong != nil {
 				return nil, nil, wrong
 			}

@@ -3,6 +3,7 @@ package stages
 import (
 	"bytes"
 	"fmt"
+	"io"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -51,10 +52,12 @@ func detectFormat(data []byte) (knownFormat, bool) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return knownFormat{}, false
 	}
-	var doc map[string]jsontext.Value
-	if len(trimmed) <= maxDetectDocument && json.Unmarshal(trimmed, &doc) == nil {
-		return documentFormat(doc)
+	if len(trimmed) <= maxDetectDocument {
+		if keys, ok := topLevelKeys(trimmed); ok {
+			return documentFormat(keys)
+		}
 	}
+	var doc map[string]jsontext.Value
 	first, _, _ := bytes.Cut(trimmed, []byte("\n"))
 	if len(first) > maxDetectDocument || json.Unmarshal(first, &doc) != nil {
 		return knownFormat{}, false
@@ -74,11 +77,42 @@ func detectFormat(data []byte) (knownFormat, bool) {
 	return knownFormat{}, false
 }
 
-// documentFormat names the known format of a single JSON document.
-func documentFormat(doc map[string]jsontext.Value) (knownFormat, bool) {
+// topLevelKeys returns the member names of a single JSON object, read by
+// streaming over data and skipping every value, so that a large log is
+// recognised without a copy of its members; ok is false when data is not
+// exactly one valid JSON object (with no duplicate names).
+func topLevelKeys(data []byte) (map[string]bool, bool) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil, false
+	}
+	keys := map[string]bool{}
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, false
+		}
+		name := tok.String() // before the next call voids tok
+		if dec.SkipValue() != nil {
+			return nil, false
+		}
+		keys[name] = true
+	}
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '}' {
+		return nil, false
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, false
+	}
+	return keys, true
+}
+
+// documentFormat names the known format of a single JSON document by its
+// member names.
+func documentFormat(doc map[string]bool) (knownFormat, bool) {
 	has := func(keys ...string) bool {
 		for _, k := range keys {
-			if _, ok := doc[k]; !ok {
+			if !doc[k] {
 				return false
 			}
 		}
