@@ -258,6 +258,10 @@ func (b *importBuilder) session(r *SourceRecord, e *tables.ImportSession, idx in
 	if b.benchReview(e) {
 		answerPath = ReviewPath(e.SessionID)
 		rc.Inputs.TaskSHA256, rc.Inputs.PacketSHA256 = b.checksums[e.TaskID], sha256Hex(nil) // a case has no evidence packet
+		if r.Settings != nil {
+			settings := *r.Settings
+			rc.Settings = &settings
+		}
 		if r.Input != nil {
 			s.Input = r.Input
 			rc.RecordedInput = &tables.OutputRef{Path: RecordedInputPath(e.SessionID), SHA256: sha256Hex(r.Input), Bytes: int64(len(r.Input))}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,6 +55,11 @@ type InspectLog struct {
 	// a .eval (its header.json), for findings.
 	TotalsFile string
 	Samples    []InspectSample
+	// Settings are the generation settings the log's generate config
+	// states (eval.model_generate_config, overridden member by member by
+	// plan.config): an empty object when it states none, nil when the log
+	// records no generate config or one evalgate cannot read as settings.
+	Settings *tables.GenerationSettings
 }
 
 // InspectSample is one (id, epoch) of the log, sorted by id (integers
@@ -100,7 +106,13 @@ type inspectHeaderDoc struct {
 		Model    *string                   `json:"model"`
 		RunID    *string                   `json:"run_id"`
 		Packages map[string]jsontext.Value `json:"packages"`
+		// ModelGenerateConfig is the generate config of the model
+		// instance; the plan's config overrides it member by member.
+		ModelGenerateConfig map[string]jsontext.Value `json:"model_generate_config"`
 	} `json:"eval"`
+	Plan *struct {
+		Config map[string]jsontext.Value `json:"config"`
+	} `json:"plan"`
 	Stats *struct {
 		ModelUsage map[string]jsontext.Value `json:"model_usage"`
 	} `json:"stats"`
@@ -326,6 +338,11 @@ func (ir *inspectReader) header(file string, h *inspectHeaderDoc) bool {
 		return false
 	}
 	ir.log.Model = *h.Eval.Model
+	var plan map[string]jsontext.Value
+	if h.Plan != nil {
+		plan = h.Plan.Config
+	}
+	ir.log.Settings = inspectSettings(h.Eval.ModelGenerateConfig, plan)
 	if h.Eval.RunID != nil {
 		ir.log.RunID = *h.Eval.RunID
 	}
@@ -489,4 +506,67 @@ func inspectContentText(v jsontext.Value) (*string, bool) {
 		return &s, true
 	}
 	return nil, false
+}
+
+// inspectSettings reads the generation settings of an Inspect generate
+// config: max_tokens, temperature, top_p, seed and reasoning_effort, the
+// plan's member over the model's. It is nil when neither config is
+// recorded or a member has a value that is no setting (a negative or
+// non-numeric temperature, a fractional token count): nothing is
+// guessed.
+func inspectSettings(model, plan map[string]jsontext.Value) *tables.GenerationSettings {
+	if model == nil && plan == nil {
+		return nil
+	}
+	member := func(name string) jsontext.Value {
+		if v := nonNull(plan[name]); v != nil {
+			return v
+		}
+		return nonNull(model[name])
+	}
+	s := &tables.GenerationSettings{}
+	ok := true
+	decimal := func(name string) *string {
+		v := member(name)
+		if v == nil {
+			return nil
+		}
+		f, err := strconv.ParseFloat(string(v), 64)
+		text := strconv.FormatFloat(f, 'f', -1, 64)
+		if v.Kind() != '0' || err != nil || f < 0 || math.IsInf(f, 0) {
+			ok = false
+			return nil
+		}
+		if _, err := tables.ParseMoney(text); err != nil {
+			ok = false
+			return nil
+		}
+		return &text
+	}
+	count := func(name string) *int64 {
+		v := member(name)
+		if v == nil {
+			return nil
+		}
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if v.Kind() != '0' || err != nil || n < 0 {
+			ok = false
+			return nil
+		}
+		return &n
+	}
+	s.Temperature, s.TopP = decimal("temperature"), decimal("top_p")
+	s.MaxOutputTokens, s.Seed = count("max_tokens"), count("seed")
+	if v := member("reasoning_effort"); v != nil {
+		var effort string
+		if v.Kind() != '"' || json.Unmarshal(v, &effort) != nil || effort == "" || len(effort) > 64 {
+			ok = false
+		} else {
+			s.ReasoningEffort = &effort
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return s
 }

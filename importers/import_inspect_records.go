@@ -29,7 +29,8 @@ func InspectRecords(log *InspectLog, fileSHA256 string) ([]SourceRecord, rules.F
 			StartedAt: sourceTime(firstNonNil(s.StartedAt, s.FirstEvent)),
 			EndedAt:   sourceTime(firstNonNil(s.CompletedAt, s.LastEvent)),
 			RequestID: inspectRequestID(log, &s), ReturnedModel: s.OutputModel,
-			Match: tables.ImportMatch{Record: log.RunID, Sample: sampleIDText(s.ID), Epoch: s.Epoch},
+			Match:    tables.ImportMatch{Record: log.RunID, Sample: sampleIDText(s.ID), Epoch: s.Epoch},
+			Settings: log.Settings,
 		}
 		switch {
 		case s.Error != nil:

@@ -71,6 +71,12 @@ type SourceRecord struct {
 	// CostUSD is the agent-reported cost as written (Harbor cost_usd, a
 	// JSON number), nil when absent or null.
 	CostUSD jsontext.Value
+
+	// Settings are the generation settings the source records the
+	// session ran with (an Inspect log's generate config); nil when it
+	// records none. A reviewer benchmark's review keeps them as the
+	// receipt's settings, which validate checks against its profile's.
+	Settings *tables.GenerationSettings
 }
 
 // sourceTime parses an RFC 3339 timestamp with offset and returns the

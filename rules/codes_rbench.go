@@ -50,6 +50,8 @@ const (
 	CodeRbenchExcludedScored       Code = "benchmark_excluded_case_scored"
 	CodeRbenchProfileUnpinned      Code = "benchmark_profile_unpinned"
 	CodeRbenchProfilesUnequal      Code = "benchmark_profiles_unequal"
+	CodeRbenchSettingsUnrecorded   Code = "benchmark_settings_unrecorded"
+	CodeRbenchSettingsMismatch     Code = "benchmark_settings_mismatch"
 )
 
 var rbenchCodes = []CodeDoc{
@@ -59,6 +61,8 @@ var rbenchCodes = []CodeDoc{
 	{CodeRbenchExcludedScored, "load", "I8", "The register of excluded cases names a case that is also a scored case, or names one case twice: an exclusion is retained with its reason and leaves the case out of the scored corpus."},
 	{CodeRbenchProfileUnpinned, "validate", "I1/G6", "A profile has no frozen terms in a model stratum: benchmark.profiles has no entry for that profile and stratum (identities.returned_model or one of benchmark.models), or the entry lacks its generation settings (settings: an object, whose absent members are the provider's defaults), its tool limits (max_calls) or its per-attempt budget (input and output tokens at least 1, a cost); or an entry names no design profile or no stratum, or repeats one. The reviewer's identity binds its model route, generation settings and tool limits."},
 	{CodeRbenchProfilesUnequal, "validate", "G6", "The two profiles of one model stratum are frozen with different generation settings, tool limits or per-attempt budgets: the baseline and the candidate are compared under the same pinned model, tools and budget, and both profiles share each stratum's fixed model and settings."},
+	{CodeRbenchSettingsUnrecorded, "validate", "V1/G6", "A dispatched review receipt records no generation settings (settings), so the session cannot be shown to have run with its profile's frozen ones (benchmark.profiles)."},
+	{CodeRbenchSettingsMismatch, "validate", "V1/G6", "A review receipt's recorded generation settings, or the reasoning effort its identity reports, differ from its profile's frozen settings in its model stratum (benchmark.profiles): the session ran under other terms than the ones its profile is compared under."},
 	{CodeRbenchPlanMissing, "load", "I1/I8", "A reviewer-benchmark manifest has no benchmark member freezing its cases and task-file inventory."},
 	{CodeRbenchPlanUnexpected, "load", "I1", "A manifest of another kind has a benchmark member."},
 	{CodeRbenchDesignInvalid, "load", "I1/G6", "A reviewer-benchmark design does not have exactly two profiles (baseline first, then candidate), or lists tasks or schedule slots (its schedule is every case × profile × run); or another kind's design lists no task."},

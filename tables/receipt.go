@@ -94,6 +94,11 @@ type Receipt struct {
 	// no benchmark label can be shown to have reached it. Required for
 	// that kind; absent for every other.
 	RecordedInput *OutputRef `json:"recorded_input,omitzero"`
+	// Settings are the generation settings a reviewer-benchmark review
+	// session ran with, as its record states them; they must be its
+	// profile's frozen ones (manifest benchmark.profiles). Required for
+	// that kind's reviews; absent for every other receipt.
+	Settings *GenerationSettings `json:"settings,omitzero"`
 }
 
 // ReceiptIdentity is what the provider and host reported for this session.
@@ -105,6 +110,10 @@ type ReceiptIdentity struct {
 	// paired review runs every session serially on the one host its
 	// manifest records (identities.host). Optional in the format.
 	Host string `json:"host,omitzero" intern:"true"`
+	// ReasoningEffort is the reasoning effort the provider or runner
+	// reports the session ran with; optional. A reviewer-benchmark review
+	// that records it must have its profile's frozen reasoning effort.
+	ReasoningEffort *string `json:"reasoning_effort,omitzero" intern:"true"`
 }
 
 // DeliveredInputs are the hashes of what the session actually received.

@@ -132,6 +132,7 @@ func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 	b.sessions[r.SessionID] = i
 	b.order.note(a.Row.Split, line.Line, r)
 	b.checkBudget(r, line.Line, a.Row.Model, a.Row.Profile)
+	b.checkSettings(r, line.Line, a.Row.Model, a.Row.Profile)
 	if bad := b.identity(r); len(bad) > 0 {
 		reject(rules.CodeIdentityMismatch, "", "The receipt's %s differ from the manifest%s; the execution is invalid", strings.Join(bad, ", "),
 			b.modelDetail(bad, r.Identity.ReturnedModel))
