@@ -113,7 +113,7 @@ type ReceiptIdentity struct {
 	// ReasoningEffort is the reasoning effort the provider or runner
 	// reports the session ran with; optional. A reviewer-benchmark review
 	// that records it must have its profile's frozen reasoning effort.
-	ReasoningEffort *string `json:"reasoning_effort,omitzero" intern:"true"`
+	ReasoningEffort *string `json:"reasoning_effort,omitzero"`
 }
 
 // DeliveredInputs are the hashes of what the session actually received.

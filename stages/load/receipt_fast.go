@@ -30,8 +30,9 @@ import (
 // The member names of the receipt format's records, in schema order, the
 // required ones first (TestReceiptFastSchema checks them).
 var (
-	receiptMembers     = []string{"format", "session_id", "request_id", "attempt", "task_id", "repetition", "role", "arm", "started_at", "ended_at", "monotonic_start_ns", "monotonic_end_ns", "status", "error_class", "identity", "inputs", "output", "meter", "tool_calls", "reservation", "billing", "validation_ms", "observations", "recorded_input"}
-	identityMembers    = []string{"returned_model", "cli_sha256", "permission_policy", "host"}
+	receiptMembers     = []string{"format", "session_id", "request_id", "attempt", "task_id", "repetition", "role", "arm", "started_at", "ended_at", "monotonic_start_ns", "monotonic_end_ns", "status", "error_class", "identity", "inputs", "output", "meter", "tool_calls", "reservation", "billing", "validation_ms", "observations", "recorded_input", "settings"}
+	identityMembers    = []string{"returned_model", "cli_sha256", "permission_policy", "host", "reasoning_effort"}
+	settingsMembers    = []string{"temperature", "top_p", "max_output_tokens", "reasoning_effort", "seed"}
 	inputsMembers      = []string{"task_sha256", "packet_sha256", "prompt_ids", "prompt_sha256s", "response_schema_sha256", "draft_session_id", "rendered_sha256", "rendered_bytes", "data_blocks"}
 	dataBlockMembers   = []string{"label", "sha256", "bytes"}
 	outputMembers      = []string{"path", "sha256", "bytes"}
@@ -163,9 +164,48 @@ func (d *receiptDecoder) receipt(r *tables.Receipt) bool {
 		case 22:
 			r.Observations = new(tables.OutputRef)
 			return d.output(r.Observations)
-		default:
+		case 23:
 			r.RecordedInput = new(tables.OutputRef)
 			return d.output(r.RecordedInput)
+		default:
+			r.Settings = new(tables.GenerationSettings)
+			return d.settings(r.Settings)
+		}
+	})
+}
+
+// maxEffort is the longest reasoning effort the schema allows, in
+// characters; a longer byte string is left to the generic pass.
+const maxEffort = 64
+
+// effort reads a reasoning effort: a string of 1 to maxEffort bytes.
+func (d *receiptDecoder) effort(dst **string) bool {
+	b, ok := d.plain()
+	if !ok || len(b) == 0 || len(b) > maxEffort {
+		return false
+	}
+	s := string(b)
+	*dst = &s
+	return true
+}
+
+func (d *receiptDecoder) settings(x *tables.GenerationSettings) bool {
+	return d.objectOf(settingsMembers, 0, func(k int) bool {
+		switch k {
+		case 0:
+			x.Temperature = new(string)
+			return d.decimal(x.Temperature, nil)
+		case 1:
+			x.TopP = new(string)
+			return d.decimal(x.TopP, nil)
+		case 2:
+			x.MaxOutputTokens = new(int64)
+			return d.count(x.MaxOutputTokens)
+		case 3:
+			return d.effort(&x.ReasoningEffort)
+		default:
+			x.Seed = new(int64)
+			return d.count(x.Seed)
 		}
 	})
 }
@@ -286,8 +326,10 @@ func (d *receiptDecoder) identity(x *tables.ReceiptIdentity) bool {
 			return d.hex(&x.CLISHA256, true, d.in)
 		case 2:
 			return d.str(&x.PermissionPolicy, 0)
-		default:
+		case 3:
 			return d.str(&x.Host, 1)
+		default:
+			return d.effort(&x.ReasoningEffort)
 		}
 	})
 }

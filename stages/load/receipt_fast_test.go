@@ -131,6 +131,11 @@ func TestReceiptFastCases(t *testing.T) {
 		{`,"recorded_input":{"path":"in/T7.txt","sha256":"ae908087440e8b3ead16d6e525f8cb633340ef4abc3c7148b8018aedc9802c8f","bytes":0}`, ``},
 		{`"recorded_input":{"path":"in/T7.txt",`, `"recorded_input":null,"x":{"path":"in/T7.txt",`},
 		{`"evalgate.receipt/v1"`, `"evalgate.receipt/v2"`}, {`"format"`, `"form\u0061t"`}, {`{"format"`, ` { "format" `}, {`"bytes":0}}`, `"bytes":0}} `},
+		{`"bytes":0}}`, `"bytes":0},"settings":{"temperature":"1","top_p":"0.95","max_output_tokens":6000,"reasoning_effort":"high","seed":7}}`},
+		{`"bytes":0}}`, `"bytes":0},"settings":{}}`}, {`"bytes":0}}`, `"bytes":0},"settings":{"temperature":1}}`}, {`"bytes":0}}`, `"bytes":0},"settings":{"temperature":"-1"}}`},
+		{`"bytes":0}}`, `"bytes":0},"settings":{"reasoning_effort":""}}`}, {`"bytes":0}}`, `"bytes":0},"settings":{"reasoning_effort":"` + strings.Repeat("é", 40) + `"}}`},
+		{`"bytes":0}}`, `"bytes":0},"settings":{"seed":-1,"extra":1}}`}, {`"bytes":0}}`, `"bytes":0},"settings":null}`},
+		{`"host":"h1"`, `"host":"h1","reasoning_effort":"medium"`}, {`"host":"h1"`, `"host":"h1","reasoning_effort":""`},
 		{`"bytes":0}}`, `"bytes":0}}x`}, {`"bytes":0}}`, `"bytes":0}}{}`}, {`"req_6081"`, `"req_6081\u0000"`}, {`"error_class":null`, `"error_class":nul`},
 	}
 	for _, e := range edits {
@@ -249,7 +254,7 @@ func TestReceiptFastSchema(t *testing.T) {
 	output := obj(outputMembers, 3, "path", "sha256", count)
 	want := obj(receiptMembers, 22, "const "+tables.FormatReceipt, "identifier", "identifier", "integer 1..9007199254740991", "identifier", count,
 		enum(receiptRoles), "null|identifier", "timestamp", "null|timestamp", "null|"+ints, "null|"+ints, enum(receiptStatuses), "null|"+enum(errorClasses),
-		obj(identityMembers, 3, str, "sha256OrEmpty", str, "string 1..-1"),
+		obj(identityMembers, 3, str, "sha256OrEmpty", str, "string 1..-1", "string 1.."+strconv.Itoa(maxEffort)),
 		obj(inputsMembers, 8, "sha256OrEmpty", "sha256OrEmpty", "array max -1 of identifier", "array max -1 of sha256", "sha256OrEmpty", "null|identifier", "sha256OrEmpty", count,
 			"array max "+strconv.Itoa(maxDataBlocks)+" of "+obj(dataBlockMembers, 3, enum(blockLabels), "sha256", count)),
 		"null|"+output,
@@ -257,7 +262,8 @@ func TestReceiptFastSchema(t *testing.T) {
 		"array max -1 of "+obj(toolCallMembers, 5, enum(toolKinds), "string 1.."+strconv.Itoa(maxToolName), count, count, "null|decimal"),
 		"null|"+obj(reservationMembers, 4, "identifier", count, count, "decimal"),
 		obj(billingMembers, 2, enum(billingBases), "null|decimal"),
-		count, output, output)
+		count, output, output,
+		obj(settingsMembers, 0, "decimal", "decimal", count, "string 1.."+strconv.Itoa(maxEffort), count))
 	if got := describe(s.root); got != want {
 		t.Errorf("the published schema:\n%s\nthe fast path reads:\n%s", got, want)
 	}
