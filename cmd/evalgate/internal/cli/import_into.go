@@ -462,7 +462,11 @@ func lockCampaign(stderr io.Writer, dir string, root *os.Root) (*confined.Lock, 
 	if err != nil {
 		return nil, fmt.Errorf("campaign %s: %w", shown, err)
 	}
-	note, err := confined.RecoverCommit(root, "answers")
+	dirs, err := commitDirs(root)
+	var note string
+	if err == nil {
+		note, err = confined.RecoverCommit(root, dirs...)
+	}
 	if err == nil {
 		temps := func(names ...string) func(string) bool {
 			return func(n string) bool {
@@ -486,6 +490,35 @@ func lockCampaign(stderr io.Writer, dir string, root *os.Root) (*confined.Lock, 
 		fmt.Fprintf(stderr, "evalgate: %s: %s\n", text(shown), text(note))
 	}
 	return lock, nil
+}
+
+// commitDirs are the directories an import's commit writes into besides
+// the campaign's own: answers/, and each review's and trial's directory
+// (reviews/SESSION/input.json, trials/TRIAL/result.json). A killed
+// import's pending files may be left in any of them, so recovery looks in
+// every one.
+func commitDirs(root *os.Root) ([]string, error) {
+	dirs := []string{"answers"}
+	for _, parent := range []string{"reviews", "trials"} {
+		d, err := root.Open(parent)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		entries, err := d.ReadDir(-1)
+		d.Close()
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				dirs = append(dirs, path.Join(parent, e.Name()))
+			}
+		}
+	}
+	return dirs, nil
 }
 
 // writeImport writes the answers, receipts.jsonl and the ledger as one
