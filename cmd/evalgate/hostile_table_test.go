@@ -131,16 +131,13 @@ func cmdHeld(ts *testscript.TestScript, neg bool, args []string) {
 
 // recordCase adds a process that ran from start until now to the script's
 // current case, if any.
-func recordCase(ts *testscript.TestScript, command string, ps *os.ProcessState, start time.Time, timedOut bool) {
+func recordCase(ts *testscript.TestScript, command string, ps *os.ProcessState, rssKiB int64, start time.Time, timedOut bool) {
 	if work := ts.Getenv("WORK"); work != "" {
 		command = strings.ReplaceAll(command, work+string(filepath.Separator), "")
 	}
-	r := hostileRun{command: command, rc: -1, timedOut: timedOut, start: start, end: time.Now()}
+	r := hostileRun{command: command, rc: -1, timedOut: timedOut, start: start, end: time.Now(), rssKiB: rssKiB}
 	if ps != nil {
 		r.rc = ps.ExitCode()
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			r.rssKiB = int64(ru.Maxrss) // KiB on Linux
-		}
 	}
 	hostileCases.Lock()
 	defer hostileCases.Unlock()
@@ -151,10 +148,35 @@ func recordCase(ts *testscript.TestScript, command string, ps *os.ProcessState, 
 
 // runRecorded runs cmd to its end and records it in the current case.
 func runRecorded(ts *testscript.TestScript, cmd *exec.Cmd) error {
+	return waitRecorded(ts, cmd, startRecorded(ts, cmd))
+}
+
+// startRecorded starts cmd, measured (measureRSS), for waitRecorded.
+func startRecorded(ts *testscript.TestScript, cmd *exec.Cmd) func(error) error {
+	args := strings.Join(cmd.Args, " ")
+	peak := measureRSS(cmd)
 	start := time.Now()
-	err := cmd.Run()
-	recordCase(ts, strings.Join(cmd.Args, " "), cmd.ProcessState, start, false)
-	return err
+	if err := cmd.Start(); err != nil {
+		return func(error) error { return err }
+	}
+	return func(err error) error {
+		recordCase(ts, args, cmd.ProcessState, peak(), start, false)
+		return err
+	}
+}
+
+// waitRecorded waits for a command startRecorded started and records it.
+func waitRecorded(ts *testscript.TestScript, cmd *exec.Cmd, done func(error) error) error {
+	if cmd.Process == nil {
+		return done(nil)
+	}
+	return done(cmd.Wait())
+}
+
+// recordKilled records a command killed on purpose: its peak RSS is not
+// measured (GNU time would be killed in its place).
+func recordKilled(ts *testscript.TestScript, cmd *exec.Cmd, start time.Time) {
+	recordCase(ts, strings.Join(cmd.Args, " "), cmd.ProcessState, -1, start, false)
 }
 
 // TestHostileTable runs every hostile case and writes the table to the
@@ -232,7 +254,7 @@ func hostileTableMarkdown() string {
 		}
 		rows := c.runs
 		if c.fold != "" && len(rows) > 0 {
-			f := hostileRun{command: fmt.Sprintf("%s (%d processes)", c.fold, len(rows)), start: rows[0].start, end: rows[0].end}
+			f := hostileRun{command: fmt.Sprintf("%s (%d processes)", c.fold, len(rows)), start: rows[0].start, end: rows[0].end, rssKiB: -1}
 			var rcs []string
 			for _, r := range rows {
 				if rc := strconv.Itoa(r.rc); !slices.Contains(rcs, rc) {
@@ -252,8 +274,12 @@ func hostileTableMarkdown() string {
 			if rc == "" {
 				rc = strconv.Itoa(r.rc)
 			}
-			fmt.Fprintf(&b, "| %s | `%s` | %s | %.2f | %.1f MiB | %s |\n", cell(c.name), cell(command), rc,
-				r.end.Sub(r.start).Seconds(), float64(r.rssKiB)/1024, cell(result))
+			rss := "not measured"
+			if r.rssKiB >= 0 {
+				rss = fmt.Sprintf("%.1f MiB", float64(r.rssKiB)/1024)
+			}
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %.2f | %s | %s |\n", cell(c.name), cell(command), rc,
+				r.end.Sub(r.start).Seconds(), rss, cell(result))
 		}
 	}
 	return b.String()
@@ -334,17 +360,14 @@ func cmdRunrace(ts *testscript.TestScript, neg bool, args []string) {
 	for i := range n {
 		out := ts.MkAbs(filepath.Join("runrace", strconv.Itoa(i), "out"))
 		var cmds []*exec.Cmd
-		var starts []time.Time
+		var dones []func(error) error
 		for _, ex := range examples {
 			cmd := exec.Command("evalgate", "run", "--example", ex, "--no-intervals", "--force", "--out", out)
-			starts = append(starts, time.Now())
-			ts.Check(cmd.Start())
+			dones = append(dones, startRecorded(ts, cmd))
 			cmds = append(cmds, cmd)
 		}
 		for j, cmd := range cmds {
-			err := cmd.Wait()
-			recordCase(ts, strings.Join(cmd.Args, " "), cmd.ProcessState, starts[j], false)
-			if err != nil {
+			if err := waitRecorded(ts, cmd, dones[j]); err != nil {
 				ts.Fatalf("try %d: the run of %s: %v", i, examples[j], err)
 			}
 		}
@@ -398,7 +421,7 @@ func cmdCollectkill(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(time.Duration(rng.Int64N(int64(span))))
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
-		recordCase(ts, strings.Join(cmd.Args, " "), cmd.ProcessState, started, false)
+		recordKilled(ts, cmd, started)
 		if err := runRecorded(ts, exec.Command("evalgate", "collect", first, second, "--into", dataset)); err != nil {
 			ts.Fatalf("try %d: the collect after the kill: %v", i, err)
 		}

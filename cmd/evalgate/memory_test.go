@@ -5,23 +5,24 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 )
 
 // peakRSS runs the evalgate binary with args and returns its peak resident
-// set in KiB (getrusage's ru_maxrss).
+// set in KiB (measureRSS: through GNU time, so that this test binary's own
+// peak is not counted as the child's).
 func peakRSS(t *testing.T, args ...string) int64 {
 	t.Helper()
 	cmd := exec.Command("evalgate", args...)
+	peak := measureRSS(cmd)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("evalgate %v: %v\n%s", args, err, out)
 	}
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
+	kib := peak()
+	if kib < 0 {
 		t.Skip("no rusage on this platform")
 	}
-	return ru.Maxrss
+	return kib
 }
 
 // TestStreamedCommandsMemory runs `prompts render --all` (text and --json)

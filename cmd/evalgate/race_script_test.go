@@ -104,19 +104,16 @@ func cmdImportrace(ts *testscript.TestScript, neg bool, args []string) {
 		copyTree(ts, camp, dir)
 		var cmds []*exec.Cmd
 		var errs []*bytes.Buffer
-		var starts []time.Time
+		var dones []func(error) error
 		for _, imp := range raceImports {
 			cmd := importCmd(src, dir, imp)
 			var b bytes.Buffer
 			cmd.Stderr = &b
-			starts = append(starts, time.Now())
-			ts.Check(cmd.Start())
+			dones = append(dones, startRecorded(ts, cmd))
 			cmds, errs = append(cmds, cmd), append(errs, &b)
 		}
 		for j, cmd := range cmds {
-			err := cmd.Wait()
-			recordCase(ts, strings.Join(cmd.Args, " "), cmd.ProcessState, starts[j], false)
-			if err != nil {
+			if err := waitRecorded(ts, cmd, dones[j]); err != nil {
 				ts.Fatalf("try %d: import %s: %v\n%s", i, raceImports[j][0], err, errs[j])
 			}
 			if strings.Contains(errs[j].String(), "waiting for another import") {
@@ -160,7 +157,7 @@ func cmdImportkill(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(time.Duration(rng.Int64N(int64(span))))
 		cmd.Process.Signal(syscall.SIGKILL)
 		err := cmd.Wait()
-		recordCase(ts, strings.Join(cmd.Args, " "), cmd.ProcessState, started, false)
+		recordKilled(ts, cmd, started)
 		if err == nil {
 			completed++
 		}
