@@ -94,7 +94,7 @@ type InspectSample struct {
 // InspectModelUsage is one model's ModelUsage in a sample.
 type InspectModelUsage struct {
 	Model string
-	Shape tables.UsageShape // tables.ShapeInspect or tables.ShapeInspectInclusive; "" when not decidable (warned)
+	Shape tables.UsageShape // decided by InspectShape (and DeclareHiddenOutput); "" when not decidable (warned)
 	Usage jsontext.Value    // the object as written
 }
 

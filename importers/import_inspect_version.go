@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json"
+
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -108,4 +110,45 @@ func InspectShape(version, model string) (shape tables.UsageShape, ok bool) {
 		return tables.ShapeInspect, true
 	}
 	return "", false
+}
+
+// HiddenTokensOutput is the one convention a user may declare for the
+// hidden tokens of an inclusive Inspect meter (`import inspect
+// --hidden-tokens output`): the excess of total_tokens over input_tokens +
+// output_tokens is hidden reasoning the provider bills at the output rate.
+const HiddenTokensOutput = "output"
+
+// DeclareHiddenOutput applies the user's HiddenTokensOutput declaration to
+// log: every inspect.model_usage.inclusive meter whose total exceeds input
+// + output takes the shape inspect.model_usage.declared_hidden_output, so
+// the account stage counts the excess as reasoning billed as output. Every
+// other meter keeps its shape: an inclusive meter whose total is input +
+// output already holds its reasoning inside output (nothing changes), and
+// the exclusive and Google shapes have conventions of their own. A usage
+// whose counts cannot be read keeps its shape, for the account stage to
+// report.
+func DeclareHiddenOutput(log *InspectLog) {
+	for i := range log.Samples {
+		for j := range log.Samples[i].Usage {
+			u := &log.Samples[i].Usage[j]
+			if u.Shape == tables.ShapeInspectInclusive && hidesTokens(u.Usage) {
+				u.Shape = tables.ShapeInspectDeclaredHidden
+			}
+		}
+	}
+}
+
+// hidesTokens says whether an inclusive ModelUsage's total_tokens exceeds
+// input_tokens + output_tokens, all three present and non-negative.
+func hidesTokens(usage []byte) bool {
+	var u struct {
+		In    *int64 `json:"input_tokens"`
+		Out   *int64 `json:"output_tokens"`
+		Total *int64 `json:"total_tokens"`
+	}
+	if json.Unmarshal(usage, &u) != nil || u.In == nil || u.Out == nil || u.Total == nil ||
+		*u.In < 0 || *u.Out < 0 || *u.Total < 0 {
+		return false
+	}
+	return *u.Total-*u.In > *u.Out // no overflow: every count is non-negative
 }

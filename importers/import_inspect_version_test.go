@@ -82,3 +82,37 @@ func TestInspectShape(t *testing.T) {
 		})
 	}
 }
+
+// TestDeclareHiddenOutput: the user's declaration changes the shape of an
+// inclusive meter whose total exceeds input + output (587338 > 525386 +
+// 21588), and of no other: an inclusive meter with total = input + output
+// (15516 = 15235 + 281), the Google and exclusive shapes, a meter of no
+// shape and an unreadable usage keep theirs.
+func TestDeclareHiddenOutput(t *testing.T) {
+	hidden := `{"input_tokens":525386,"output_tokens":21588,"total_tokens":587338}`
+	cases := []struct {
+		name  string
+		shape tables.UsageShape
+		usage string
+		want  tables.UsageShape
+	}{
+		{"inclusive with hidden tokens", tables.ShapeInspectInclusive, hidden, tables.ShapeInspectDeclaredHidden},
+		{"inclusive without", tables.ShapeInspectInclusive, `{"input_tokens":15235,"output_tokens":281,"total_tokens":15516}`, tables.ShapeInspectInclusive},
+		{"inclusive total below", tables.ShapeInspectInclusive, `{"input_tokens":100,"output_tokens":5,"total_tokens":90}`, tables.ShapeInspectInclusive},
+		{"google keeps its convention", tables.ShapeInspectGoogle, hidden, tables.ShapeInspectGoogle},
+		{"exclusive", tables.ShapeInspect, hidden, tables.ShapeInspect},
+		{"no shape", "", hidden, ""},
+		{"negative count", tables.ShapeInspectInclusive, `{"input_tokens":-1,"output_tokens":5,"total_tokens":90}`, tables.ShapeInspectInclusive},
+		{"missing total", tables.ShapeInspectInclusive, `{"input_tokens":1,"output_tokens":5}`, tables.ShapeInspectInclusive},
+		{"not a number", tables.ShapeInspectInclusive, `{"input_tokens":"1","output_tokens":5,"total_tokens":90}`, tables.ShapeInspectInclusive},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			log := &InspectLog{Samples: []InspectSample{{Usage: []InspectModelUsage{{Model: "openai/gpt-4o-mini", Shape: tc.shape, Usage: []byte(tc.usage)}}}}}
+			DeclareHiddenOutput(log)
+			if got := log.Samples[0].Usage[0].Shape; got != tc.want {
+				t.Errorf("shape %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -82,7 +82,7 @@ var accountCodes = []CodeDoc{
 	{CodeMeterTotalMismatch, "account", "A1", "A meter's total differs from the sum of its parts as the shape defines it."},
 	{CodeMeterCacheBreakdown, "account", "A1", "Anthropic cache_creation by TTL is missing or does not sum to cache_creation_input_tokens."},
 	{CodeMeterRunningTotalBelow, "account", "A1", "A Codex running total (total_token_usage) is below its own last turn (last_token_usage)."},
-	{CodeMeterHiddenTokens, "account", "A1", "An inclusive Inspect meter's total exceeds input + output: it hides tokens (e.g. Gemini thinking before inspect_ai 0.3.208) that no bucket can be charged for."},
+	{CodeMeterHiddenTokens, "account", "A1", "An inclusive Inspect meter's total exceeds input + output and no convention for the hidden tokens is declared, so no bucket can be charged for them; `evalgate import inspect --hidden-tokens output` declares them hidden reasoning billed at the output rate."},
 	{CodeMeterUnsupportedModifier, "account", "A2", "A meter reports a price modifier the reference rate card cannot price (batch/priority tier, geo uplift, audio, server tools); the cost gate cannot pass."},
 	{CodeMeterMissing, "account", "A1/A7", "A dispatched session has no meter; its charge is held at its reservation and the cost gate cannot pass."},
 	{CodeToolTokensInvalid, "account", "A1", "A tool call's token count is negative or beyond 10^15."},

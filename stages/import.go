@@ -25,6 +25,11 @@ type ImportSource struct {
 	// Input is, for Harbor, the file the mapping's input_file named in the
 	// trial directory: the input the agent received (nil none).
 	Input []byte
+	// HiddenOutput is, for Inspect, the user's declaration (`import
+	// inspect --hidden-tokens output`) that an inclusive meter's tokens
+	// beyond input + output are hidden reasoning billed as output
+	// (importers.DeclareHiddenOutput).
+	HiddenOutput bool
 }
 
 // ImportCampaign is what an import reads of the campaign it appends to.
@@ -81,7 +86,7 @@ func CheckSource(source string, s ImportSource) ([]importers.SourceRecord, rules
 	sum := hex.EncodeToString(digest[:])
 	switch source {
 	case tables.SourceInspect:
-		_, recs, fs := CheckInspectLog(s.Name, bytes.NewReader(s.Data), int64(len(s.Data)), sum)
+		_, recs, fs := CheckInspectLog(s.Name, bytes.NewReader(s.Data), int64(len(s.Data)), sum, s.HiddenOutput)
 		return recs, fs
 	case tables.SourceCodex:
 		rec, fs := importers.ReadCodexRollout(s.Name, s.Data)
@@ -141,9 +146,11 @@ func meterless(kind string, sessions []importers.ImportedSession) rules.Findings
 // before its mapping: the reader's, the log's totals against its samples
 // (import_usage_unattributed) and every meter decoded by the account
 // stage. `import inspect` without --into previews a log through it, so a
-// preview and an import give one verdict per log. The log is nil when the
+// preview and an import give one verdict per log. hiddenOutput is the
+// user's declaration that an inclusive meter's hidden tokens are reasoning
+// billed as output (importers.DeclareHiddenOutput). The log is nil when the
 // reader rejects it.
-func CheckInspectLog(name string, r io.ReaderAt, size int64, fileSHA256 string) (*importers.InspectLog, []importers.SourceRecord, rules.Findings) {
+func CheckInspectLog(name string, r io.ReaderAt, size int64, fileSHA256 string, hiddenOutput bool) (*importers.InspectLog, []importers.SourceRecord, rules.Findings) {
 	log, fs := importers.ReadInspectLog(name, r, size)
 	if log == nil {
 		data := make([]byte, max(0, min(size, maxDetectDocument))) // read once, at its measured size
@@ -153,6 +160,9 @@ func CheckInspectLog(name string, r io.ReaderAt, size int64, fileSHA256 string) 
 			}
 		}
 		return nil, nil, fs
+	}
+	if hiddenOutput {
+		importers.DeclareHiddenOutput(log)
 	}
 	recs, more := importers.InspectRecords(log, fileSHA256)
 	var found rules.FindingCap

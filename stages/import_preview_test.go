@@ -43,7 +43,7 @@ func TestPreviewAndImportOneVerdict(t *testing.T) {
 			t.Fatal(err)
 		}
 		sum := sha256.Sum256(data)
-		_, _, preview := stages.CheckInspectLog(name, bytes.NewReader(data), int64(len(data)), hex.EncodeToString(sum[:]))
+		_, _, preview := stages.CheckInspectLog(name, bytes.NewReader(data), int64(len(data)), hex.EncodeToString(sum[:]), false)
 		_, imported := stages.Import(tables.SourceInspect, stages.ImportCampaign{Manifest: initCampaign(t, gpt4oMini)},
 			inspectMap(readRawLog(t, path), fmt.Sprint("L", i)), "map.json", []stages.ImportSource{{Name: name, Data: data}})
 		if preview.Rejected() != imported.Rejected() {

@@ -75,6 +75,12 @@ const (
 	// total = input + output + thoughts. The gap is counted as reasoning,
 	// billed as output (docs/format.md).
 	ShapeInspectGoogle UsageShape = "inspect.model_usage.google"
+	// ShapeInspectDeclaredHidden is an inspect.model_usage.inclusive meter
+	// whose total exceeds input + output, imported with the user's
+	// declaration (`import inspect --hidden-tokens output`) that the excess
+	// is hidden reasoning the provider bills at the output rate: normalised
+	// as ShapeInspectGoogle (docs/format.md).
+	ShapeInspectDeclaredHidden UsageShape = "inspect.model_usage.declared_hidden_output"
 	// ShapeCodexTotalTokenUsage is one Codex CLI TokenUsage: the final
 	// total_token_usage of a whole rollout, written by `evalgate import codex`.
 	ShapeCodexTotalTokenUsage UsageShape = "codex.total_token_usage"
@@ -87,5 +93,6 @@ const (
 func UsageShapes() []UsageShape {
 	return []UsageShape{ShapeNormalized, ShapeOpenAIResponses, ShapeOpenAIChat, ShapeAnthropic,
 		ShapeGemini, ShapeCodexTokenCount, ShapeInspect, ShapeInspectInclusive, ShapeInspectGoogle,
+		ShapeInspectDeclaredHidden,
 		ShapeCodexTotalTokenUsage, ShapeHarborAgentContext}
 }

@@ -28,7 +28,7 @@ func TestEnumValuesStable(t *testing.T) {
 		check(t, stringsOf(UsageShapes()), []string{
 			"normalized", "openai.responses", "openai.chat_completions", "anthropic.messages",
 			"gemini.usage_metadata", "codex.token_count", "inspect.model_usage", "inspect.model_usage.inclusive",
-			"inspect.model_usage.google", "codex.total_token_usage", "harbor.agent_context",
+			"inspect.model_usage.google", "inspect.model_usage.declared_hidden_output", "codex.total_token_usage", "harbor.agent_context",
 		})
 	})
 	// Each constant by name, so a list that drops one still fails.
@@ -54,6 +54,7 @@ func TestEnumValuesStable(t *testing.T) {
 		{string(ShapeInspect), "inspect.model_usage"},
 		{string(ShapeInspectInclusive), "inspect.model_usage.inclusive"},
 		{string(ShapeInspectGoogle), "inspect.model_usage.google"},
+		{string(ShapeInspectDeclaredHidden), "inspect.model_usage.declared_hidden_output"},
 		{string(ShapeCodexTotalTokenUsage), "codex.total_token_usage"},
 		{string(ShapeHarborAgentContext), "harbor.agent_context"},
 		{StatusMissing, "missing"},

@@ -70,7 +70,7 @@ func DecodeMeter(shape tables.UsageShape, usage []byte) (Buckets, []Problem) {
 		b = decodeShape(&d, usage, (*inspectUsage).buckets)
 	case tables.ShapeInspectInclusive:
 		b = decodeShape(&d, usage, (*inspectUsage).inclusiveBuckets)
-	case tables.ShapeInspectGoogle:
+	case tables.ShapeInspectGoogle, tables.ShapeInspectDeclaredHidden:
 		b = decodeShape(&d, usage, (*inspectUsage).googleBuckets)
 	case tables.ShapeCodexTotalTokenUsage:
 		b = decodeShape(&d, usage, (*codexTokenUsage).buckets)

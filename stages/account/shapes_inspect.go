@@ -72,6 +72,10 @@ func (u *inspectUsage) inclusiveBuckets(d *decoder) Buckets {
 // thinking, which Gemini bills at the output rate: it is added to output,
 // and reasoning is the larger of reasoning_tokens and the excess. Tool-use prompt tokens, billed as input, would so be
 // priced at the output rate: an over-estimate, never an under-count.
+//
+// An inspect.model_usage.declared_hidden_output meter is normalised the
+// same way: it is an inclusive meter whose excess the user declared, when
+// importing, to be hidden reasoning billed at the output rate.
 func (u *inspectUsage) googleBuckets(d *decoder) Buckets {
 	return u.inclusiveWith(d, true)
 }
@@ -93,8 +97,9 @@ func (u *inspectUsage) inclusiveWith(d *decoder, thoughts bool) Buckets {
 		d.add(rules.CodeMeterHiddenTokens, "/total_tokens",
 			fmt.Sprintf("\"/total_tokens\" is %d but input + output is %d: the meter hides %d tokens it does not attribute to any bucket, "+
 				"and this provider's logs declare no convention for them (only a Google model's thinking is counted, as shape %s); "+
-				"the meter cannot be priced, so leave the log out or import the provider's own usage.",
-				total, in+out, total-in-out, tables.ShapeInspectGoogle))
+				"if the provider bills them as hidden reasoning at the output rate, declare it with `evalgate import inspect --hidden-tokens output` (shape %s), "+
+				"otherwise the meter cannot be priced, so leave the log out or import the provider's own usage.",
+				total, in+out, total-in-out, tables.ShapeInspectGoogle, tables.ShapeInspectDeclaredHidden))
 		return Buckets{}
 	}
 	return inclusive(d, inclusiveMeter{

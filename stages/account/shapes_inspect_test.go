@@ -160,3 +160,52 @@ func TestInspectGoogleThoughts(t *testing.T) {
 		t.Errorf("problems %+v, want one meter_hidden_tokens naming the Google convention", problems)
 	}
 }
+
+// TestInspectDeclaredHiddenOutput: an inclusive meter whose hidden tokens
+// the user declared (`import inspect --hidden-tokens output`) to be hidden
+// reasoning billed at the output rate. The excess of total over input +
+// output is added to output and is reasoning when it exceeds
+// reasoning_tokens: 587338 − (525386 + 21588) = 40364, output 21588 + 40364
+// = 61952. With 9088 cache reads inside input: uncached 525386 − 9088 =
+// 516298. With reasoning_tokens 50000 above the excess: reasoning 50000
+// (of output 61952). A meter without hidden tokens normalises as the
+// inclusive shape does: its reasoning stays inside output, counted once.
+func TestInspectDeclaredHiddenOutput(t *testing.T) {
+	for _, tc := range []struct {
+		name, usage string
+		want        Buckets
+	}{
+		{"hidden tokens counted as output", `{"input_tokens":525386,"output_tokens":21588,"total_tokens":587338}`,
+			Buckets{UncachedInput: 525386, Output: 61952, Reasoning: 40364}},
+		{"cache reads inside input", `{"input_tokens":525386,"output_tokens":21588,"total_tokens":587338,"input_tokens_cache_read":9088}`,
+			Buckets{UncachedInput: 516298, CachedInput: 9088, Output: 61952, Reasoning: 40364}},
+		{"reasoning_tokens above the excess", `{"input_tokens":525386,"output_tokens":21588,"total_tokens":587338,"reasoning_tokens":50000}`,
+			Buckets{UncachedInput: 525386, Output: 61952, Reasoning: 50000}},
+		{"no hidden tokens: nothing changes", `{"input_tokens":15235,"output_tokens":281,"total_tokens":15516,"input_tokens_cache_read":9088,"reasoning_tokens":200}`,
+			Buckets{UncachedInput: 6147, CachedInput: 9088, Output: 281, Reasoning: 200}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, problems := DecodeMeter(tables.ShapeInspectDeclaredHidden, []byte(tc.usage))
+			if len(problems) != 0 || got != tc.want {
+				t.Fatalf("buckets = %+v, problems %+v; want %+v", got, problems, tc.want)
+			}
+			if strings.Contains(tc.name, "nothing changes") {
+				if inc, _ := DecodeMeter(tables.ShapeInspectInclusive, []byte(tc.usage)); inc != got {
+					t.Errorf("inclusive buckets %+v differ from the declared %+v", inc, got)
+				}
+			}
+		})
+	}
+	// A total below input + output stays a mismatch: the declaration
+	// explains only an excess.
+	if _, problems := DecodeMeter(tables.ShapeInspectDeclaredHidden, []byte(`{"input_tokens":100,"output_tokens":5,"total_tokens":90}`)); len(problems) != 1 ||
+		problems[0].Code != rules.CodeMeterTotalMismatch {
+		t.Errorf("problems %+v, want one meter_total_mismatch", problems)
+	}
+	// Without the declaration the refusal names the flag that declares it.
+	_, problems := DecodeMeter(tables.ShapeInspectInclusive, []byte(`{"input_tokens":525386,"output_tokens":21588,"total_tokens":587338}`))
+	if len(problems) != 1 || !strings.Contains(problems[0].Message, "--hidden-tokens output") ||
+		!strings.Contains(problems[0].Message, string(tables.ShapeInspectDeclaredHidden)) {
+		t.Errorf("problems %+v, want one meter_hidden_tokens naming --hidden-tokens output", problems)
+	}
+}

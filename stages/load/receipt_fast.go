@@ -56,7 +56,7 @@ var (
 	receiptStatuses = []string{"response", "error", "interruption", "not_dispatched"}
 	errorClasses    = []string{"model_timeout", "budget_exhausted", "refused", "malformed", "empty", "recorder_loss", "wrong_inputs", "undeclared_permissions", "cross_arm_leakage", "platform_outage", "upstream_draft_failed"}
 	blockLabels     = []string{"TASK", "EVIDENCE_PACKET", "COMMON_DRAFT"}
-	usageShapes     = []string{"normalized", "openai.responses", "openai.chat_completions", "anthropic.messages", "gemini.usage_metadata", "codex.token_count", "inspect.model_usage", "inspect.model_usage.inclusive", "inspect.model_usage.google", "codex.total_token_usage", "harbor.agent_context"}
+	usageShapes     = []string{"normalized", "openai.responses", "openai.chat_completions", "anthropic.messages", "gemini.usage_metadata", "codex.token_count", "inspect.model_usage", "inspect.model_usage.inclusive", "inspect.model_usage.google", "inspect.model_usage.declared_hidden_output", "codex.total_token_usage", "harbor.agent_context"}
 	toolKinds       = []string{"ordinary", "mcp"}
 	billingBases    = []string{"reference", "actual", "unavailable"}
 )

@@ -39,18 +39,26 @@ and one verdict per file.`,
 
 func newImportInspectCmd(stdout, stderr io.Writer) *cobra.Command {
 	var asJSON bool
+	var hidden string
 	ii := importInto{source: tables.SourceInspect}
 	cmd := &cobra.Command{
-		Use:   "inspect LOG [LOG...] [--into CAMPAIGN --map FILE] [--json]",
+		Use:   "inspect LOG [LOG...] [--hidden-tokens output] [--into CAMPAIGN --map FILE] [--json]",
 		Short: "Print one meter per (sample, model) of Inspect AI .json or .eval logs",
 		Long: `inspect reads Inspect AI evaluation logs (.json documents or .eval zips,
 including journal-only .eval files of killed runs) and prints one meter per
 (sample, model): the ModelUsage object verbatim, the meter shape its
 inspect_ai version and provider imply (inspect.model_usage from 0.3.184 and
-for Anthropic; inspect.model_usage.inclusive for older OpenAI and Grok logs
-and Google logs before 0.3.208) and the normalised buckets. A provider
-whose old semantics are unknown yields a warning and no meter, never a
-guess. With --json it prints one JSON document instead, {meters, findings}.
+for Anthropic; inspect.model_usage.inclusive for older OpenAI and Grok logs;
+inspect.model_usage.google for Google logs before 0.3.208) and the
+normalised buckets. A provider whose old semantics are unknown yields a
+warning and no meter, never a guess. With --json it prints one JSON
+document instead, {meters, findings}.
+
+An inclusive meter whose total exceeds input + output hides tokens and is
+refused (meter_hidden_tokens), unless --hidden-tokens output declares that
+the excess is hidden reasoning the provider bills at the output rate: then
+it is added to output and counted as reasoning, under the shape
+inspect.model_usage.declared_hidden_output. No other meter changes.
 
 With --into CAMPAIGN --map FILE it appends one receipt per mapped
 (sample, model) instead (see 'evalgate import').
@@ -65,6 +73,13 @@ no meter; with --into nothing is appended), 2 usage.`,
 			return nil
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
+			switch hidden {
+			case "":
+			case importers.HiddenTokensOutput:
+				ii.hiddenOutput = true
+			default:
+				return usagef("--hidden-tokens %q: the one declared convention is %q (hidden reasoning billed at the output rate)", hidden, importers.HiddenTokensOutput)
+			}
 			if ii.into != "" {
 				ii.asJSON = asJSON
 				return ii.run(stdout, stderr, args)
@@ -72,10 +87,11 @@ no meter; with --into nothing is appended), 2 usage.`,
 			if ii.mapFile != "" {
 				return usagef("--map needs --into CAMPAIGN")
 			}
-			return runImportInspect(stdout, stderr, args, asJSON)
+			return runImportInspect(stdout, stderr, args, asJSON, ii.hiddenOutput)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document: the meters and findings (with --into: the import's summary and findings)")
+	cmd.Flags().StringVar(&hidden, "hidden-tokens", "", `declare what an inclusive meter's tokens beyond input + output are: "output" (hidden reasoning billed at the output rate)`)
 	cmd.Flags().StringVar(&ii.into, "into", "", "campaign directory to append receipts to")
 	cmd.Flags().StringVar(&ii.mapFile, "map", "", "mapping file naming the session of every record (schema import-map)")
 	return cmd
@@ -181,9 +197,9 @@ type inspectReport struct {
 	Error string `json:"error,omitempty"`
 }
 
-func runImportInspect(stdout, stderr io.Writer, paths []string, asJSON bool) error {
+func runImportInspect(stdout, stderr io.Writer, paths []string, asJSON, hiddenOutput bool) error {
 	rep := inspectReport{Meters: []importedMeter{}, Findings: rules.Findings{}}
-	err := readInspectMeters(paths, &rep, func(fs rules.Findings) {
+	err := readInspectMeters(paths, hiddenOutput, &rep, func(fs rules.Findings) {
 		if !asJSON {
 			printFindings(stderr, fs)
 		}
@@ -219,13 +235,14 @@ func finishPreview(stdout io.Writer, err error, asJSON bool, findings *rules.Fin
 	return err
 }
 
-// readInspectMeters reads every log into rep, passing each log's sorted
-// findings to found as it is read; errRejected when a log is rejected
-// (the others are still read).
-func readInspectMeters(paths []string, rep *inspectReport, found func(rules.Findings)) error {
+// readInspectMeters reads every log into rep (hiddenOutput: with the
+// user's declaration of hidden tokens), passing each log's sorted findings
+// to found as it is read; errRejected when a log is rejected (the others
+// are still read).
+func readInspectMeters(paths []string, hiddenOutput bool, rep *inspectReport, found func(rules.Findings)) error {
 	rejected := false
 	for _, path := range paths {
-		log, fs, err := readInspectPath(path)
+		log, fs, err := readInspectPath(path, hiddenOutput)
 		if err != nil {
 			return err
 		}
@@ -247,7 +264,7 @@ func readInspectMeters(paths []string, rep *inspectReport, found func(rules.Find
 	return nil
 }
 
-func readInspectPath(path string) (*importers.InspectLog, rules.Findings, error) {
+func readInspectPath(path string, hiddenOutput bool) (*importers.InspectLog, rules.Findings, error) {
 	f, err := confined.OpenRegularFile(path)
 	if err != nil {
 		return nil, nil, usagef("inspect log: %v", err)
@@ -257,7 +274,7 @@ func readInspectPath(path string) (*importers.InspectLog, rules.Findings, error)
 	if err != nil || !st.Mode().IsRegular() {
 		return nil, nil, usagef("inspect log %s is not a readable regular file", path)
 	}
-	log, _, fs := stages.CheckInspectLog(path, f, st.Size(), "")
+	log, _, fs := stages.CheckInspectLog(path, f, st.Size(), "", hiddenOutput)
 	return log, fs, nil
 }
 

@@ -27,6 +27,8 @@ import (
 type importInto struct {
 	source, into, mapFile string
 	asJSON                bool
+	// hiddenOutput is Inspect's --hidden-tokens output declaration.
+	hiddenOutput bool
 }
 
 // importSummary is the --json output of an import into a campaign, one
@@ -128,6 +130,9 @@ func (ii importInto) apply(stderr io.Writer, paths []string) (importers.ImportPl
 	if fs = append(fs, sfs...); fs.Rejected() {
 		fs.Sort()
 		return plan, fs, errRejected
+	}
+	for i := range sources {
+		sources[i].HiddenOutput = ii.hiddenOutput
 	}
 	plan, more := stages.Import(ii.source, c, m, ii.mapFile, sources)
 	fs = append(fs, more...)
