@@ -52,6 +52,7 @@ const (
 	CodeRbenchProfilesUnequal      Code = "benchmark_profiles_unequal"
 	CodeRbenchSettingsUnrecorded   Code = "benchmark_settings_unrecorded"
 	CodeRbenchSettingsMismatch     Code = "benchmark_settings_mismatch"
+	CodeRbenchToolLimitExceeded    Code = "benchmark_tool_limit_exceeded"
 )
 
 var rbenchCodes = []CodeDoc{
@@ -63,6 +64,7 @@ var rbenchCodes = []CodeDoc{
 	{CodeRbenchProfilesUnequal, "validate", "G6", "The two profiles of one model stratum are frozen with different generation settings, tool limits or per-attempt budgets: the baseline and the candidate are compared under the same pinned model, tools and budget, and both profiles share each stratum's fixed model and settings."},
 	{CodeRbenchSettingsUnrecorded, "validate", "V1/G6", "A dispatched review receipt records no generation settings (settings), so the session cannot be shown to have run with its profile's frozen ones (benchmark.profiles)."},
 	{CodeRbenchSettingsMismatch, "validate", "V1/G6", "A review receipt's recorded generation settings, or the reasoning effort its identity reports, differ from its profile's frozen settings in its model stratum (benchmark.profiles): the session ran under other terms than the ones its profile is compared under."},
+	{CodeRbenchToolLimitExceeded, "validate", "V1/G6", "A review receipt records more tool calls than its profile's frozen tool_limits.max_calls in its model stratum, or a call of a tool its frozen tool_limits.tools do not list: the session ran under other tool limits than the ones its profile is compared under."},
 	{CodeRbenchPlanMissing, "load", "I1/I8", "A reviewer-benchmark manifest has no benchmark member freezing its cases and task-file inventory."},
 	{CodeRbenchPlanUnexpected, "load", "I1", "A manifest of another kind has a benchmark member."},
 	{CodeRbenchDesignInvalid, "load", "I1/G6", "A reviewer-benchmark design does not have exactly two profiles (baseline first, then candidate), or lists tasks or schedule slots (its schedule is every case × profile × run); or another kind's design lists no task."},
@@ -86,7 +88,7 @@ var rbenchCodes = []CodeDoc{
 	{CodeRbenchReviewMalformed, "validate", "G6", "A review session's output is not a valid review document: a schema violation of the reviewer, scored as such (undecidable, in every denominator)."},
 	{CodeRbenchReviewInconsistent, "validate", "G6", "A review rates a criterion twice, or a rating attaches a finding ID the review does not have: inconsistent findings are rejected, so the review is a contract violation of the reviewer (undecidable, in every denominator, failing the candidate's contract gate)."},
 	{CodeRbenchFinalBeforeSelection, "validate", "G6", "A final-split review session started before the last selection-split session ended: selection results choose the candidate and final test runs occur only after that choice, so the final split is no holdout for it."},
-	{CodeRbenchBudgetUnequal, "validate", "G6", "Within a model stratum a review session reserves another worst-case bound (input tokens, output tokens, cost) than the stratum's other sessions: the baseline and the candidate are compared under the same pinned model, tools and budget."},
+	{CodeRbenchBudgetUnequal, "validate", "G6", "A review session reserves another worst-case bound (input tokens, output tokens, cost) than its profile's frozen per-attempt budget in its model stratum (benchmark.profiles), or, where none is frozen, than the stratum's other sessions: the baseline and the candidate are compared under the same pinned model, tools and budget."},
 	{CodeRbenchSplitsFrozenLate, "validate", "G6", "A review session started before the manifest's frozen_at, when the manifest froze cases.json and so every case's split: the development, selection and final families are frozen before tuning."},
 	{CodeRbenchFindingIDRepeated, "validate", "G6", "A review uses one finding ID for two findings: one stable ID per issue within an immutable review, so the review is a contract violation of the reviewer (undecidable, no finding rows, in every denominator, failing the candidate's contract gate)."},
 	{CodeRbenchQuoteFabricated, "validate", "G6", "A quoted excerpt is not the exact bytes of those lines of the task file, or its file sha256 is not the inventory's: the finding is not grounded."},

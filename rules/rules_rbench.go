@@ -48,7 +48,7 @@ var ruleQuotes = []RuleQuote{
 	{"G6", "Compare the baseline and one frozen candidate using the same pinned model, tools and budget.",
 		[]string{string(CodeRbenchProfilesUnequal) + " (benchmark.profiles: settings, tool limits and budget equal within a stratum)", string(CodeRbenchBudgetUnequal), string(CodeIdentityMismatch)}},
 	{"G6", "Bind reviewer identity to prompt/skill hashes, code, model route, generation settings and tool limits.",
-		[]string{string(CodeRbenchProfileUnpinned) + " (benchmark.profiles: each profile × model stratum)", string(CodeRbenchSettingsUnrecorded), string(CodeRbenchSettingsMismatch) + " (a receipt's settings and its identity's reasoning effort against its profile's)", string(CodeIdentityMismatch)}},
+		[]string{string(CodeRbenchProfileUnpinned) + " (benchmark.profiles: each profile × model stratum)", string(CodeRbenchSettingsUnrecorded), string(CodeRbenchSettingsMismatch) + " (a receipt's settings and its identity's reasoning effort against its profile's)", string(CodeRbenchToolLimitExceeded) + " (a receipt's tool calls against its profile's tool limits)", string(CodeIdentityMismatch)}},
 	{"G6", "Both profiles share each stratum's fixed model/settings.",
 		[]string{string(CodeRbenchProfilesUnequal)}},
 	{"G6", "The last comparison used identical model, context and spending settings within the pair.",

@@ -14,7 +14,8 @@ import (
 // another bound than the stratum's first is a record defect.
 
 // budgetBound is one stratum's reservation bound and the session that set
-// it.
+// it, for a stratum whose profiles froze no budget (their terms are
+// then unpinned, and the sessions are still compared with each other).
 type budgetBound struct {
 	input, output int64
 	cost          tables.Money
@@ -32,6 +33,17 @@ func (b *bench) checkBudget(r *tables.Receipt, line int64, model, profile string
 	cost, err := tables.ParseMoney(res.Cost)
 	if err != nil {
 		return // an unreadable cost is the ledger's finding
+	}
+	if p := b.c.Manifest.Benchmark.Profile(profile, model); p != nil && p.Budget != nil {
+		// The profile's frozen budget is the bound every one of its
+		// sessions in the stratum reserves.
+		want := &tables.AttemptBudget{InputTokens: res.InputTokens, OutputTokens: res.OutputTokens, Cost: res.Cost}
+		if !want.Equal(p.Budget) {
+			b.add(rules.CodeRbenchBudgetUnequal, rules.Reject, receiptsFile, line, "/reservation", r.SessionID,
+				"session %s (profile %s, model %s) reserves %d input and %d output tokens and %s, but the profile's frozen per-attempt budget in the stratum is %d, %d and %s: both profiles are compared under one budget",
+				r.SessionID, profile, model, res.InputTokens, res.OutputTokens, cost.String(), p.Budget.InputTokens, p.Budget.OutputTokens, p.Budget.Cost)
+		}
+		return
 	}
 	if b.budgets == nil {
 		b.budgets = map[string]budgetBound{}

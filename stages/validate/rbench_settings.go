@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -28,6 +30,7 @@ func (b *bench) checkSettings(r *tables.Receipt, line int64, model, profile stri
 	reject := func(code rules.Code, ptr, format string, args ...any) {
 		b.add(code, rules.Reject, receiptsFile, line, ptr, r.SessionID, format, args...)
 	}
+	b.checkToolCalls(r, line, model, profile, p.ToolLimits)
 	if r.Settings == nil {
 		reject(rules.CodeRbenchSettingsUnrecorded, "/settings", "the review receipt records no generation settings, so it cannot be shown to have run with profile %s's frozen ones in model stratum %s (%s); record them in the receipt's settings (an import fills them from an Inspect log's generate config)",
 			profile, model, settingsJSON(p.Settings))
@@ -79,4 +82,27 @@ func settingsDiff(a, b *tables.GenerationSettings) []string {
 		out = append(out, "none")
 	}
 	return out
+}
+
+// checkToolCalls compares the tool calls a review receipt records with
+// its profile's frozen tool limits: at most max_calls calls, each of a
+// listed tool when tools are listed.
+func (b *bench) checkToolCalls(r *tables.Receipt, line int64, model, profile string, lim *tables.ToolLimits) {
+	if lim == nil || lim.MaxCalls == nil {
+		return // unpinned: benchmark_profile_unpinned says so
+	}
+	if n := int64(len(r.ToolCalls)); n > *lim.MaxCalls {
+		b.add(rules.CodeRbenchToolLimitExceeded, rules.Reject, receiptsFile, line, "/tool_calls", r.SessionID,
+			"the session made %d tool calls, more than profile %s's frozen limit of %d in model stratum %s", n, profile, *lim.MaxCalls, model)
+	}
+	if len(lim.Tools) == 0 {
+		return
+	}
+	for i, c := range r.ToolCalls {
+		if !slices.Contains(lim.Tools, c.Name) {
+			b.add(rules.CodeRbenchToolLimitExceeded, rules.Reject, receiptsFile, line, fmt.Sprintf("/tool_calls/%d/name", i), r.SessionID,
+				"the session called tool %q, which is none of profile %s's frozen tools %q in model stratum %s", clipLabel(c.Name), profile, lim.Tools, model)
+			return
+		}
+	}
 }
