@@ -200,7 +200,7 @@ func AtomicTempOf(name string) (string, bool) {
 // missing dir holds none. The caller holds the lock under which those
 // files are written, so none is being written now.
 func RemoveLeftoverFiles(root *os.Root, dir string, match func(name string) bool) (int, error) {
-	d, err := root.Open(dir)
+	d, err := OpenDir(root, dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}
@@ -223,6 +223,25 @@ func RemoveLeftoverFiles(root *os.Root, dir string, match func(name string) bool
 		n++
 	}
 	return n, nil
+}
+
+// OpenDir opens the directory name under root for reading its entries,
+// never blocking: a FIFO or device there is opened non-blocking and
+// refused, as is anything else that is not a directory.
+func OpenDir(root *os.Root, name string) (*os.File, error) {
+	d, err := root.OpenFile(name, os.O_RDONLY|nonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := d.Stat()
+	if err == nil && !st.IsDir() {
+		err = fmt.Errorf("%s: not a directory", EscapeName(name))
+	}
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
 }
 
 // writePending writes a pending file: created or truncated, filled,

@@ -505,7 +505,7 @@ func lockCampaign(stderr io.Writer, dir string, root *os.Root) (*confined.Lock, 
 func commitDirs(root *os.Root) ([]string, error) {
 	dirs := []string{"answers"}
 	for _, parent := range []string{"reviews", "trials"} {
-		d, err := root.Open(parent)
+		d, err := confined.OpenDir(root, parent)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
