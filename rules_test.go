@@ -26,7 +26,7 @@ import (
 
 var (
 	// outsideCitation matches a reference to a document outside the repository.
-	outsideCitation = regexp.MustCompile(`\bSPEC\b|\bseeds? 00[0-9]\b|\bseed-00[0-9]\b|\bRFC 0033\b`)
+	outsideCitation = regexp.MustCompile(`\bSPEC\b|(?i:\bseeds? ?-?00[0-9]\b)|\bRFC ?0033\b|\bthe RFC(?:'s| [a-z]|[.,;:)]|$)`)
 	// ruleCitation matches "rule A6", "rules A1–A7", "rules V3, V4 and C09".
 	ruleCitation = regexp.MustCompile(`\b[Rr]ules? ((?:[A-Z][0-9]{1,2})(?:–[A-Z]?[0-9]{1,2})?(?:(?:, | and | or |, and |/)[A-Z][0-9]{1,2}(?:–[A-Z]?[0-9]{1,2})?)*)`)
 	// controlCitation matches a contract control ID in a comment, e.g. C09.
@@ -189,12 +189,14 @@ func TestCitationParsing(t *testing.T) {
 	if ids := expand("C01–C03"); !slices.Equal(ids, []rules.RuleID{"C01", "C02", "C03"}) {
 		t.Errorf("expand = %v", ids)
 	}
-	for _, bad := range []string{"SPEC A6", "seed 000 §5", "RFC 0033"} {
+	for _, bad := range []string{"SPEC A6", "seed 000 §5", "Seed 000 §6", "seed-002", "RFC 0033", "RFC0033", "the RFC's pilot"} {
 		if !outsideCitation.MatchString(bad) {
 			t.Errorf("%q not recognised as an outside citation", bad)
 		}
 	}
-	if outsideCitation.MatchString("the frozen seed 42 of the campaign") {
-		t.Error("a random seed is not a citation")
+	for _, fine := range []string{"the frozen seed 42 of the campaign", "the RFC 3339 time"} {
+		if outsideCitation.MatchString(fine) {
+			t.Errorf("%q taken for an outside citation", fine)
+		}
 	}
 }

@@ -295,12 +295,12 @@ func recomputeLedger(t *testing.T, dir string) (accounted, held int64, byRole ma
 }
 
 // TestLedgerFixtures runs the reviewer-benchmark protocol's two ledger fixtures through evalgate
-// run. The pilot's terminal ledger prints the RFC's final accounting,
+// run. The pilot's terminal ledger prints the reviewer-benchmark protocol's final accounting,
 // US$70.868357 accounted + US$27.10 held = US$97.968357 committed of the
-// US$150 cap, US$52.031643 remaining, and its strata the RFC's US$33.876137
+// US$150 cap, US$52.031643 remaining, and its strata the reviewer-benchmark protocol's US$33.876137
 // (Astra) and US$12.614294 (Sonnet); the smoke's prints US$20.382779 + US$6.30
 // with the second opinion's US$0.246680 in its own row. The expected
-// figures are the RFC's text; each is also recomputed from the receipts
+// figures are the reviewer-benchmark protocol's text; each is also recomputed from the receipts
 // and rate cards (recomputeLedger), so the fixture cannot drift from what
 // its receipts charge.
 func TestLedgerFixtures(t *testing.T) {
@@ -311,9 +311,9 @@ func TestLedgerFixtures(t *testing.T) {
 		role       string
 		roleAmount string
 	}{
-		{"rfc0033-pilot", "ledger: USD 70.868357 accounted + USD 27.10 held + USD 0.00 reserved = USD 97.968357 committed of USD 150.00; remaining USD 52.031643\n",
+		{"benchmark-pilot", "ledger: USD 70.868357 accounted + USD 27.10 held + USD 0.00 reserved = USD 97.968357 committed of USD 150.00; remaining USD 52.031643\n",
 			70_868_357, 27_100_000, "review", "USD 46.490431"}, // 33.876137 + 12.614294
-		{"rfc0033-smoke", "ledger: USD 20.382779 accounted + USD 6.30 held + USD 0.00 reserved = USD 26.682779 committed of USD 150.00; remaining USD 123.317221\n",
+		{"benchmark-smoke", "ledger: USD 20.382779 accounted + USD 6.30 held + USD 0.00 reserved = USD 26.682779 committed of USD 150.00; remaining USD 123.317221\n",
 			20_382_779, 6_300_000, "second_opinion", "USD 0.246680"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -341,7 +341,7 @@ func TestLedgerFixtures(t *testing.T) {
 			if !found {
 				t.Errorf("report.md has no ledger row %s… %s", row, tc.roleAmount)
 			}
-			if tc.name == "rfc0033-pilot" { // the RFC's strata: Astra US$33.876137, Sonnet US$12.614294 over both profiles
+			if tc.name == "benchmark-pilot" { // the reviewer-benchmark protocol's strata: Astra US$33.876137, Sonnet US$12.614294 over both profiles
 				strata := map[string]tables.Money{}
 				for _, m := range readTable[tables.ReviewMetric](t, out, "review_metrics") {
 					if m.Split == "all" && m.Metric == tables.MetricCost && m.Exact != nil {

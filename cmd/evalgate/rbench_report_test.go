@@ -33,7 +33,7 @@ func unescapeMarkdown(s string) string {
 func TestReviewerBenchmarkReportCounts(t *testing.T) {
 	outs := map[string]string{"example": runExample(t, "reviewer-benchmark")}
 	pilot := t.TempDir()
-	if code, _, stderr := evalgate(t, "run", ledgerFixture("rfc0033-pilot"), "--out", pilot, "--no-intervals"); code != 0 {
+	if code, _, stderr := evalgate(t, "run", ledgerFixture("benchmark-pilot"), "--out", pilot, "--no-intervals"); code != 0 {
 		t.Fatalf("run the pilot: exit %d\n%s", code, stderr)
 	}
 	outs["pilot"] = pilot

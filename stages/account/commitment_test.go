@@ -6,17 +6,17 @@ import (
 	"github.com/evalgate/evalgate/tables"
 )
 
-// TestCommitmentReproducesRFC0033 runs the reviewer benchmark's final pilot accounting (rule A7)
+// TestCommitmentReproducesPilotLedger runs the reviewer benchmark's final pilot accounting (rule A7)
 // through the account stage: accounted $70.868357 plus held $27.10 is
 // $97.968357 committed against the unchanged $150 cap, leaving $52.031643.
-// The accounted charges are the RFC's own parts (comparisons $20.136099,
+// The accounted charges are the reviewer-benchmark protocol's own parts (comparisons $20.136099,
 // second opinion $0.246680, Astra stratum $33.876137, Sonnet stratum
 // $12.614294, and the remaining $3.995147 of the search pilot); the holds
 // are the earlier $6.30 and a later $20.80 of interrupted requests and
 // remote billing awaiting reconciliation. A resumed session replays one
-// request ID and must not be charged again. Expected figures are the RFC's
+// request ID and must not be charged again. Expected figures are the reviewer-benchmark protocol's
 // text, compared as exact decimal strings.
-func TestCommitmentReproducesRFC0033(t *testing.T) {
+func TestCommitmentReproducesPilotLedger(t *testing.T) {
 	var receipts []tables.Receipt
 	for i, charge := range []string{"20.136099", "0.246680", "33.876137", "12.614294", "3.995147"} {
 		r := receipt("S"+itoa(int64(i+1)), tables.ShapeNormalized, normalized(1000, 0, 0, 0, 100, 0))

@@ -6,7 +6,7 @@ import (
 )
 
 // The ledger of a reviewer benchmark (the reviewer-benchmark protocol, "LLM use and budget"):
-// the campaign ledger the RFC reuses keeps integer micro-dollars, each
+// the campaign ledger the reviewer-benchmark protocol reuses keeps integer micro-dollars, each
 // operation's charge rounded up to the next micro-dollar, and "record[s]
 // known costs and unresolved holds separately". Every receipt of the
 // campaign is one operation: a review attempt, and every auxiliary call

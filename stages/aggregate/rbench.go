@@ -391,7 +391,7 @@ type stratumCounts struct {
 }
 
 // byStratum tallies a split per model stratum (the receipts' returned
-// model), in stratum order. The RFC reports model strata separately and a
+// model), in stratum order. The protocol reports model strata separately and a
 // candidate may not worsen either model's results, so every promotion
 // comparison is made within each stratum, never on pooled strata.
 func (j *benchJudge) byStratum(split string) []stratumCounts {

@@ -21,7 +21,7 @@ import (
 // are not shown to a reviewer, so the label check does not apply to them
 // (an adjudicator reads the labels by design).
 //
-// Infrastructure replacement (contract #741's rule, which the RFC's
+// Infrastructure replacement (contract #741's rule, which the reviewer-benchmark protocol's
 // "keep original task, failed attempts and costs" repeats): an execution
 // of an attempt that is infrastructure-invalid — an infrastructure error
 // class (recorder loss, wrong inputs, undeclared permissions, cross-arm

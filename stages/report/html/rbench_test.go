@@ -11,7 +11,7 @@ import (
 
 // TestReviewerBenchmarkSection: a reviewer benchmark's report.html shows
 // the promotion outcome, the failing gate's line, the attempts, a metric
-// row with numerator/denominator and the ledger exactly (the RFC's
+// row with numerator/denominator and the ledger exactly (the reviewer-benchmark protocol's
 // figures: 70.868357 + 27.10 = 97.968357 of 150, 52.031643 left); another
 // kind has no such section.
 func TestReviewerBenchmarkSection(t *testing.T) {
