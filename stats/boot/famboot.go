@@ -194,26 +194,105 @@ func (fs familySums) total() []float64 {
 // indices with a PCG seeded from (seed, b), counts the draws per family and
 // adds count × row in family order; workers own disjoint ranges of b and
 // write into preallocated slots.
+//
+// Only the distinct columns that are not zero in every family are summed
+// (see compact): a column equal, bit for bit, to another in every family
+// has, bit for bit, the same sum, since its sum is the same additions in
+// the same order; and a column zero in every family sums to +0, what the
+// vector starts at. The replicates are those of summing every column.
 func (fs familySums) replicates(stats []BootStatistic, b int, seed uint64, workers int) [][]float64 {
 	reps := make([][]float64, len(stats))
 	for i := range reps {
 		reps[i] = make([]float64, b)
 	}
+	cs, cstats := fs.compact(stats)
 	workers = max(1, min(workers, b))
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := w*b/workers, (w+1)*b/workers
-		wg.Go(func() { fs.resampleRange(stats, reps, lo, hi, seed) })
+		wg.Go(func() { cs.resampleRange(cstats, reps, lo, hi, seed) })
 	}
 	wg.Wait()
 	return reps
 }
 
+// compact returns the matrix of the distinct columns of fs that are not
+// zero in every family, and stats with their columns renumbered into it: a
+// column equal in every family (by its float64 bits) to an earlier one
+// reads that one's, and a column zero in every family reads the column
+// one past the last, which resampleRange holds at +0.
+func (fs familySums) compact(stats []BootStatistic) (familySums, []BootStatistic) {
+	zeroCol := -1 // placeholder: the index of the zero column is known at the end
+	to := make([]int, fs.k)
+	var keep []int // original column of each compact column but the last
+	for j := range fs.k {
+		to[j] = zeroCol
+		if fs.zeroColumn(j) {
+			continue
+		}
+		for ci, o := range keep {
+			if fs.sameColumn(j, o) {
+				to[j] = ci
+				break
+			}
+		}
+		if to[j] == zeroCol {
+			to[j] = len(keep)
+			keep = append(keep, j)
+		}
+	}
+	k := len(keep)
+	for j := range to {
+		if to[j] == zeroCol {
+			to[j] = k
+		}
+	}
+	data := make([]float64, fs.g*k)
+	for f := range fs.g {
+		row := fs.row(f)
+		for ci, o := range keep {
+			data[f*k+ci] = row[o]
+		}
+	}
+	out := make([]BootStatistic, len(stats))
+	for i, st := range stats {
+		out[i] = st
+		out[i].Den = to[st.Den]
+		out[i].Num = make([]BootTerm, len(st.Num))
+		for n, t := range st.Num {
+			out[i].Num[n] = BootTerm{Column: to[t.Column], Negate: t.Negate}
+		}
+	}
+	return familySums{g: fs.g, k: k, data: data}, out
+}
+
+// zeroColumn reports whether column j is +0 in every family.
+func (fs familySums) zeroColumn(j int) bool {
+	for f := range fs.g {
+		if math.Float64bits(fs.data[f*fs.k+j]) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sameColumn reports whether columns a and b hold the same float64 bits in
+// every family.
+func (fs familySums) sameColumn(a, b int) bool {
+	for f := range fs.g {
+		if math.Float64bits(fs.data[f*fs.k+a]) != math.Float64bits(fs.data[f*fs.k+b]) {
+			return false
+		}
+	}
+	return true
+}
+
 func (fs familySums) resampleRange(stats []BootStatistic, reps [][]float64, lo, hi int, seed uint64) {
 	rr := newResampleRand()
 	data, g, k := fs.data, fs.g, fs.k
-	t := make([]float64, k)
+	t := make([]float64, k+1) // and t[k] stays +0 (see compact)
 	counts := make([]int32, g)
+	drawn := make([]int32, g) // the families drawn at least once, in family order
 	ix := newIndexer(g)
 	for b := lo; b < hi; b++ {
 		rr.reset(seed, uint64(b))
@@ -222,12 +301,14 @@ func (fs familySums) resampleRange(stats []BootStatistic, reps [][]float64, lo, 
 		for range g {
 			counts[ix.draw(rr.pcg)]++
 		}
-		for f, c := range counts {
-			if c == 0 {
-				continue
-			}
-			w := float64(c)
-			row := data[f*k : f*k+k : f*k+k]
+		n := 0
+		for f, c := range counts { // without a branch: which families are drawn is random
+			drawn[n] = int32(f)
+			n += int(uint32(-c) >> 31) // 1 when c > 0
+		}
+		for _, f := range drawn[:n] {
+			w := float64(counts[f])
+			row := data[int(f)*k : int(f)*k+k : int(f)*k+k]
 			t := t[:len(row)]
 			for j := range row {
 				t[j] += float64(w * row[j])

@@ -316,3 +316,60 @@ func TestPrimarySwitchAndClipping(t *testing.T) {
 		}
 	}
 }
+
+// TestReplicatesSumDistinctColumns: replicates sums only the distinct
+// columns that are not zero everywhere (familySums.compact), and must give
+// the bits of summing every column in family order. The matrix has copies
+// of a column, columns of +0, a column of −0, a column zero in all but one
+// family, negative and inexact values, and statistics reading each kind.
+func TestReplicatesSumDistinctColumns(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const g = 37
+	sums := make([][]float64, g)
+	for f := range sums {
+		a, b := float64(1+r.IntN(3)), r.Float64()*7-2
+		lone := 0.0
+		if f == 20 {
+			lone = 0.1
+		}
+		sums[f] = []float64{a, b, 0, b, math.Copysign(0, -1), a, lone, b * 0.3, 0}
+	}
+	st := []BootStatistic{
+		macroStat("b", 1, 0), macroStat("b_copy", 3, 5), diffStat("b_minus_copy", 1, 3, 0),
+		macroStat("zero_num", 2, 0), macroStat("neg_zero", 4, 0), macroStat("lone", 6, 0),
+		diffStat("inexact", 7, 8, 5), macroStat("zero_den", 1, 8),
+	}
+	fs := familySums{g: g, k: len(sums[0]), data: slices.Concat(sums...)}
+	got := fs.replicates(st, 500, 11, 2)
+	// the sum of every column, as before the compaction
+	tv := make([]float64, fs.k)
+	counts := make([]int32, g)
+	for b := range 500 {
+		rr := newResampleRand()
+		rr.reset(11, uint64(b))
+		clear(tv)
+		clear(counts)
+		ix := newIndexer(g)
+		for range g {
+			counts[ix.draw(rr.pcg)]++
+		}
+		for f, c := range counts {
+			if c == 0 {
+				continue
+			}
+			for j, v := range fs.row(f) {
+				tv[j] += float64(float64(c) * v)
+			}
+		}
+		for i := range st {
+			want := st[i].value(tv)
+			if math.Float64bits(got[i][b]) != math.Float64bits(want) && !(math.IsNaN(want) && math.IsNaN(got[i][b])) {
+				t.Fatalf("resample %d %s = %v (%#x), summing every column gives %v (%#x)", b, st[i].Name, got[i][b], math.Float64bits(got[i][b]), want, math.Float64bits(want))
+			}
+		}
+	}
+	cs, _ := fs.compact(st)
+	if cs.k != 5 { // a, b, −0, lone, b·0.3
+		t.Errorf("compact keeps %d columns, want 5", cs.k)
+	}
+}
