@@ -266,6 +266,11 @@ func readInspectMeters(paths []string, hiddenOutput bool, rep *inspectReport, fo
 
 func readInspectPath(path string, hiddenOutput bool) (*importers.InspectLog, rules.Findings, error) {
 	f, err := confined.OpenRegularFile(path)
+	if code := confined.FileErrorCode(err, ""); code != "" {
+		// a FIFO, device or directory is a refused source, as the import's
+		// own reading refuses it: a finding, not a usage error
+		return nil, rules.Findings{{Code: code, Severity: rules.Reject, File: path, Message: confined.FileErrorMessage(err)}}, nil
+	}
 	if err != nil {
 		return nil, nil, usagef("inspect log: %v", err)
 	}
