@@ -3,7 +3,9 @@ package validate
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/evalgate/evalgate/rules"
@@ -193,44 +195,140 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 // serial applies D3 across sessions, over the receipts in start order: no
 // session starts before the one before it ended, a review starts no
 // earlier than its draft's end, and first attempts run in schedule order.
+//
+// A dispatched session that starts before every session dispatched
+// earlier has ended, and a not_dispatched receipt recorded before (or as)
+// the last of them ended, join those sessions' run. A run in which
+// sessions overlap is one defect however many sessions it holds: every
+// overlapping receipt is refused, each with the same message (the run's
+// sessions, its first overlap, the reason and the way forward), so the run
+// prints as one line with its count. The sessions of such a run ran at
+// once, not one after another, so their order among themselves is not
+// judged against the schedule (the overlap refuses them, and its way
+// forward is to run them again serially, in schedule order); each is
+// judged against the schedule position reached before the run, and what
+// follows the run against the furthest position in it.
 func (v *runner) serial(evs []custodyEvent) {
 	type slotAttempt struct{ slot, attempt int32 }
 	draftEnd := map[slotAttempt]int64{}
-	var last *custodyEvent // the dispatched session that ended last so far
-	var prev *custodyEvent // the previous first attempt in start order
-	for i := range evs {
-		ev := &evs[i]
+	counts := func(ev *custodyEvent) bool {
 		_, dup := v.shared[ev.sr.id] // a repeated receipt is receipt_duplicate
-		if ev.dispatched && !dup {
-			if last != nil && ev.start < last.end {
-				v.addReceipt(ev.sr, rules.CodeSessionOverlap, fmt.Sprintf("The session started at %s, before session %s ended at %s: sessions must run serially, each dispatched after the previous one ended (records of sessions run concurrently, such as an Inspect eval's samples without max_samples 1, cannot be this campaign's). "+
-					"A paired review needs its sessions run one at a time on one host, in schedule order: each repetition's draft, then its reviews (an Inspect eval: --max-samples 1). "+
-					"Records of concurrent sessions can instead be a reviewer benchmark's review attempts (evalgate init --kind reviewer-benchmark), whose runs are independent and may overlap.",
-					stamp(time.Unix(0, ev.start)), last.sr.id, stamp(time.Unix(0, last.end))))
+		return ev.dispatched && !dup
+	}
+	var last *custodyEvent // the dispatched session that ended last so far
+	var prev *custodyEvent // the furthest first attempt in start order so far
+	var overlaps []int     // the overlapping receipts of the current run
+	for i := 0; i < len(evs); {
+		j, concurrent := v.concurrentRun(evs, i, last, counts)
+		before, furthest := prev, prev // the run is judged against before
+		var firstOver, firstPrev *custodyEvent
+		overlaps = overlaps[:0]
+		for k := i; k < j; k++ {
+			ev := &evs[k]
+			if counts(ev) {
+				if last != nil && ev.start < last.end {
+					if firstOver == nil {
+						firstOver, firstPrev = ev, last
+					}
+					overlaps = append(overlaps, k)
+				}
+				if last == nil || ev.end > last.end {
+					last = ev
+				}
 			}
-			if last == nil || ev.end > last.end {
-				last = ev
+			sa := slotAttempt{ev.slot, ev.attempt}
+			if ev.pos == 0 {
+				if ev.ended {
+					draftEnd[sa] = ev.end
+				}
+			} else if end, ok := draftEnd[sa]; ok && ev.dispatched && ev.start < end {
+				v.addReceipt(ev.sr, rules.CodeReviewBeforeDraftEnd, fmt.Sprintf("The review started at %s, before its draft's terminal receipt at %s.", stamp(time.Unix(0, ev.start)), stamp(time.Unix(0, end))))
+			}
+			if _, dup := v.shared[ev.sr.id]; ev.attempt != 1 || dup {
+				continue
+			}
+			if !concurrent {
+				before = prev
+			}
+			if before != nil && !after(ev, before) {
+				s := v.c.Manifest.Design.Schedule[ev.slot]
+				v.addReceipt(ev.sr, rules.CodeDispatchOutOfSchedule, fmt.Sprintf("The session (slot %d of the schedule: %s repetition %d) started after session %s (slot %d): sessions run in schedule order, each repetition's draft and then its reviews in the slot's order %v.",
+					ev.slot+1, s.Task, s.Repetition, before.sr.id, before.slot+1, s.Order))
+				continue // keep the furthest position reached
+			}
+			if furthest == nil || after(ev, furthest) {
+				furthest = ev
+			}
+			prev = furthest
+		}
+		if len(overlaps) > 0 {
+			msg := overlapMessage(evs[i:j], counts, firstOver, firstPrev)
+			for _, k := range overlaps {
+				v.addReceipt(evs[k].sr, rules.CodeSessionOverlap, msg)
 			}
 		}
-		k := slotAttempt{ev.slot, ev.attempt}
-		if ev.pos == 0 {
-			if ev.ended {
-				draftEnd[k] = ev.end
-			}
-		} else if end, ok := draftEnd[k]; ok && ev.dispatched && ev.start < end {
-			v.addReceipt(ev.sr, rules.CodeReviewBeforeDraftEnd, fmt.Sprintf("The review started at %s, before its draft's terminal receipt at %s.", stamp(time.Unix(0, ev.start)), stamp(time.Unix(0, end))))
+		i = j
+	}
+}
+
+// after reports whether ev's place in the schedule is after p's: a later
+// slot, or a later place in the same slot.
+func after(ev, p *custodyEvent) bool {
+	return ev.slot > p.slot || (ev.slot == p.slot && ev.pos > p.pos)
+}
+
+// concurrentRun returns the end of the run of receipts that starts at
+// evs[i] (last is the dispatched session that ended last before it) and
+// whether sessions overlap in it: a dispatched session joins the run when
+// it starts before the run's sessions so far have all ended, a
+// not_dispatched receipt when it is recorded no later than that.
+func (v *runner) concurrentRun(evs []custodyEvent, i int, last *custodyEvent, counts func(*custodyEvent) bool) (int, bool) {
+	end := int64(math.MinInt64)
+	if last != nil {
+		end = last.end
+	}
+	concurrent := false
+	j := i
+	for ; j < len(evs); j++ {
+		ev := &evs[j]
+		if j > i && (ev.start > end || (counts(ev) && ev.start == end)) {
+			break
 		}
-		if ev.attempt != 1 || dup {
+		if counts(ev) {
+			concurrent = concurrent || ev.start < end
+			end = max(end, ev.end)
+		}
+	}
+	return j, concurrent
+}
+
+// shownSessions is how many sessions an overlap message names.
+const shownSessions = 5
+
+// overlapMessage is the one message of every overlapping receipt of a run
+// of concurrent sessions: the run's dispatched sessions (the first few, and
+// how many more), its first overlap's instants, why such records cannot be
+// a serial campaign's and what to do instead.
+func overlapMessage(run []custodyEvent, counts func(*custodyEvent) bool, first, before *custodyEvent) string {
+	var ids []string
+	n := 0
+	for k := range run {
+		if !counts(&run[k]) {
 			continue
 		}
-		if prev != nil && (ev.slot < prev.slot || (ev.slot == prev.slot && ev.pos <= prev.pos)) {
-			s := v.c.Manifest.Design.Schedule[ev.slot]
-			v.addReceipt(ev.sr, rules.CodeDispatchOutOfSchedule, fmt.Sprintf("The session (slot %d of the schedule: %s repetition %d) started after session %s (slot %d): sessions run in schedule order, each repetition's draft and then its reviews in the slot's order %v.",
-				ev.slot+1, s.Task, s.Repetition, prev.sr.id, prev.slot+1, s.Order))
-			continue // keep the furthest position reached
+		if n++; len(ids) < shownSessions {
+			ids = append(ids, run[k].sr.id)
 		}
-		prev = ev
 	}
+	names := strings.Join(ids, ", ")
+	if n > len(ids) {
+		names += fmt.Sprintf(" and %d more", n-len(ids))
+	}
+	return fmt.Sprintf("%d sessions ran concurrently (%s): the first overlap, session %s started at %s, before session %s ended at %s. "+
+		"Sessions must run serially, each dispatched after the previous one ended (records of sessions run concurrently, such as an Inspect eval's samples without max_samples 1, cannot be this campaign's). "+
+		"A paired review needs its sessions run one at a time on one host, in schedule order: each repetition's draft, then its reviews (an Inspect eval: --max-samples 1). "+
+		"Records of concurrent sessions can instead be a reviewer benchmark's review attempts (evalgate init --kind reviewer-benchmark), whose runs are independent and may overlap.",
+		n, names, first.sr.id, stamp(time.Unix(0, first.start)), before.sr.id, stamp(time.Unix(0, before.end)))
 }
 
 // equalAllowances applies D7's second half: the reviews of one slot

@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -101,3 +103,76 @@ var custodySystemCases = []sysCase{
 }
 
 func TestSystemReviewTools(t *testing.T) { checkSystemCases(t, custodySystemCases) }
+
+// TestConcurrentRunOneLine: the overlapping receipts of one run of
+// concurrent sessions each get a session_overlap finding, all with the
+// same message (the run's sessions in start order, its first overlap's
+// instants, the reason and the way forward), so they print as one line;
+// the order within the run is not judged against the schedule, the run's
+// sessions are against the position reached before it.
+func TestConcurrentRunOneLine(t *testing.T) {
+	at := func(f *fixture, id string, from, to time.Duration) {
+		r := f.find(id)
+		r.StartedAt = t0.Add(from)
+		end := t0.Add(to)
+		r.EndedAt = &end
+	}
+	for _, tc := range []struct {
+		name  string
+		times func(f *fixture)
+		want  []rules.Code
+		msg   string
+	}{
+		{"B, then A, while the draft and B run", func(f *fixture) {
+			at(f, "T1-r1-D", 0, 90*time.Second)
+			at(f, "T1-r1-B", time.Second, 100*time.Second)
+			at(f, "T1-r1-A", 2*time.Second, 95*time.Second)
+		}, []rules.Code{rules.CodeSessionOverlap, rules.CodeSessionOverlap, rules.CodeReviewBeforeDraftEnd, rules.CodeReviewBeforeDraftEnd},
+			"3 sessions ran concurrently (T1-r1-D, T1-r1-B, T1-r1-A): the first overlap, session T1-r1-B started at 2026-09-05T10:00:01Z, before session T1-r1-D ended at 2026-09-05T10:01:30Z. Sessions must run serially"},
+		{"A after B had ended, while the draft runs", func(f *fixture) {
+			at(f, "T1-r1-D", 0, 300*time.Second)
+			at(f, "T1-r1-B", 10*time.Second, 20*time.Second)
+			at(f, "T1-r1-A", 30*time.Second, 40*time.Second)
+		}, []rules.Code{rules.CodeSessionOverlap, rules.CodeSessionOverlap, rules.CodeReviewBeforeDraftEnd, rules.CodeReviewBeforeDraftEnd},
+			"3 sessions ran concurrently (T1-r1-D, T1-r1-B, T1-r1-A): the first overlap, session T1-r1-B started at 2026-09-05T10:00:10Z, before session T1-r1-D ended at 2026-09-05T10:05:00Z. Sessions must run serially"},
+		// B runs alone before its draft, then A while the draft runs: the
+		// run (the draft and A) is judged against B, the position reached
+		// before it, so both are out of schedule.
+		{"B before the run of the draft and A", func(f *fixture) {
+			at(f, "T1-r1-B", 0, 10*time.Second)
+			at(f, "T1-r1-D", 20*time.Second, 100*time.Second)
+			at(f, "T1-r1-A", 30*time.Second, 40*time.Second)
+		}, []rules.Code{rules.CodeSessionOverlap, rules.CodeReviewBeforeDraftEnd, rules.CodeDispatchOutOfSchedule, rules.CodeDispatchOutOfSchedule},
+			"2 sessions ran concurrently (T1-r1-D, T1-r1-A): the first overlap, session T1-r1-A started at 2026-09-05T10:00:30Z, before session T1-r1-D ended at 2026-09-05T10:01:40Z. Sessions must run serially"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			tc.times(f)
+			var got []rules.Code
+			var overlaps []rules.Finding
+			for _, fd := range f.run().Findings {
+				got = append(got, fd.Code)
+				if fd.Code == rules.CodeSessionOverlap {
+					overlaps = append(overlaps, fd)
+				}
+			}
+			slices.Sort(got)
+			if want := slices.Sorted(slices.Values(tc.want)); !slices.Equal(got, want) {
+				t.Fatalf("codes %v, want %v", got, want)
+			}
+			lines := map[int64]bool{}
+			for _, o := range overlaps {
+				if o.Message != overlaps[0].Message || !strings.HasPrefix(o.Message, tc.msg) {
+					t.Fatalf("message\n%s\nwant every one to be the first's, beginning %q", o.Message, tc.msg)
+				}
+				lines[o.Line] = true
+			}
+			if len(lines) != len(overlaps) {
+				t.Fatalf("%d findings on %d lines", len(overlaps), len(lines))
+			}
+			if g := rules.Collapse(overlaps); len(g) != 1 || g[0].Count() != len(overlaps) {
+				t.Fatalf("collapsed into %v", g)
+			}
+		})
+	}
+}
