@@ -28,6 +28,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/evalgate/evalgate/confined"
 	"github.com/evalgate/evalgate/stages/report/html"
@@ -64,11 +67,35 @@ func Write(dir string, c *tables.Campaign, s *tables.Set, f tables.Figures, meta
 		md.ManifestSHA256 = c.ManifestSHA256
 		md.Synthetic = c.Manifest.Synthetic
 	}
+	// Every table and the three reports are independent files, each
+	// written to its own temporary file and renamed: they are written by
+	// up to GOMAXPROCS goroutines at once (the reports, the longest job,
+	// first), each reading the table set only (a spool may be iterated by
+	// several goroutines at once), and the first error in the order below
+	// is returned (a table's before the reports'), whichever job failed
+	// first. The bytes of every file are the same as written one after the
+	// other.
+	jobs := []func() error{func() error { return writeReports(dir, c, s, f, meta) }}
 	for _, t := range tables.Registry() {
-		if err := t.Write(filepath.Join(dir, t.Name+".parquet"), s, md); err != nil {
-			return fmt.Errorf("report: table %s: %w", t.Name, err)
-		}
+		jobs = append(jobs, func() error {
+			if err := t.Write(filepath.Join(dir, t.Name+".parquet"), s, md); err != nil {
+				return fmt.Errorf("report: table %s: %w", t.Name, err)
+			}
+			return nil
+		})
 	}
+	errs := runJobs(jobs, runtime.GOMAXPROCS(0))
+	if err := firstErr(append(errs[1:], errs[0])); err != nil { // the tables', in registry order, then the reports'
+		return err
+	}
+	if err := s.Err(); err != nil { // a spool that failed while the scorecard or a page read it: those files lack rows
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+// writeReports writes scorecard.json, report.md and report.html.
+func writeReports(dir string, c *tables.Campaign, s *tables.Set, f tables.Figures, meta Meta) error {
 	sc := scorecard.Build(c, s, f, meta.ToolVersion)
 	js, err := scorecard.Marshal(sc)
 	if err != nil {
@@ -82,11 +109,38 @@ func Write(dir string, c *tables.Campaign, s *tables.Set, f tables.Figures, meta
 	if err := confined.WriteAtomic(filepath.Join(dir, ReportFile), 0o644, func(w io.Writer) error { return markdown.Write(w, sc, s) }); err != nil {
 		return err
 	}
-	if err := confined.WriteAtomic(filepath.Join(dir, HTMLFile), 0o644, func(w io.Writer) error { return html.Write(w, sc, s) }); err != nil {
-		return err
+	return confined.WriteAtomic(filepath.Join(dir, HTMLFile), 0o644, func(w io.Writer) error { return html.Write(w, sc, s) })
+}
+
+// runJobs runs jobs on at most workers goroutines, taking them in order,
+// and returns each job's error at the job's index: which error a caller
+// reports never depends on timing. Every job runs, whatever the others
+// return.
+func runJobs(jobs []func() error, workers int) []error {
+	errs := make([]error, len(jobs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(jobs))) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(jobs) {
+					return
+				}
+				errs[i] = jobs[i]()
+			}
+		})
 	}
-	if err := s.Err(); err != nil { // a spool that failed while the scorecard or a page read it: those files lack rows
-		return fmt.Errorf("report: %w", err)
+	wg.Wait()
+	return errs
+}
+
+// firstErr is the first error that is not nil.
+func firstErr(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
