@@ -73,12 +73,9 @@ no meter; with --into nothing is appended), 2 usage.`,
 			return nil
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
-			switch hidden {
-			case "":
-			case importers.HiddenTokensOutput:
-				ii.hiddenOutput = true
-			default:
-				return usagef("--hidden-tokens %q: the one declared convention is %q (hidden reasoning billed at the output rate)", hidden, importers.HiddenTokensOutput)
+			var err error
+			if ii.hiddenOutput, err = hiddenTokens(hidden); err != nil {
+				return err
 			}
 			if ii.into != "" {
 				ii.asJSON = asJSON
@@ -91,10 +88,27 @@ no meter; with --into nothing is appended), 2 usage.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document: the meters and findings (with --into: the import's summary and findings)")
-	cmd.Flags().StringVar(&hidden, "hidden-tokens", "", `declare what an inclusive meter's tokens beyond input + output are: "output" (hidden reasoning billed at the output rate)`)
+	cmd.Flags().StringVar(&hidden, "hidden-tokens", "", hiddenTokensUsage)
 	cmd.Flags().StringVar(&ii.into, "into", "", "campaign directory to append receipts to")
 	cmd.Flags().StringVar(&ii.mapFile, "map", "", "mapping file naming the session of every record (schema import-map)")
 	return cmd
+}
+
+// hiddenTokensUsage is the --hidden-tokens flag's help, the same for
+// `import inspect` and `init --from inspect:LOG`.
+const hiddenTokensUsage = `declare what an inclusive meter's tokens beyond input + output are: "output" (hidden reasoning billed at the output rate)`
+
+// hiddenTokens reads the --hidden-tokens value: whether the user declares
+// an inclusive Inspect meter's excess tokens hidden reasoning billed as
+// output (importers.HiddenTokensOutput), the one convention there is.
+func hiddenTokens(v string) (bool, error) {
+	switch v {
+	case "":
+		return false, nil
+	case importers.HiddenTokensOutput:
+		return true, nil
+	}
+	return false, usagef("--hidden-tokens %q: the one declared convention is %q (hidden reasoning billed at the output rate)", v, importers.HiddenTokensOutput)
 }
 
 // newImportSourceCmd is `import codex` or `import harbor`.

@@ -25,6 +25,7 @@ func newInitCmd(stdout io.Writer) *cobra.Command {
 	var kind, designFile, campaignID string
 	var reps int64
 	var arms, tasks, prompts, from []string
+	var hidden string
 	cmd := &cobra.Command{
 		Use:   "init --kind paired-review|system-comparison|reviewer-benchmark DIR [--design FILE | --arm ID... --task ID:REPOSITORY:FAMILY:CATEGORY... --prompt ID... --repetitions N]",
 		Short: "Lay out a campaign skeleton that validate refuses until it is filled",
@@ -47,7 +48,10 @@ and init says why. When the records request another model than the one
 the kind's preset pins, the preset cannot hold for these sessions: init
 declares a custom policy skeleton (gate_policy.custom
 <campaign-id>-records-v1, the preset's gates and thresholds) and says why.
-Nothing else is taken from the records.
+Nothing else is taken from the records. The records are checked as the
+import checks them, so an Inspect log whose inclusive meter hides tokens
+is refused (meter_hidden_tokens) unless --hidden-tokens output declares
+them, as it does for 'evalgate import inspect'.
 
 Exit 0 written, 2 usage, 3 I/O.`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -57,6 +61,13 @@ Exit 0 written, 2 usage, 3 I/O.`,
 			return nil
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
+			hiddenOutput, err := hiddenTokens(hidden)
+			if err != nil {
+				return err
+			}
+			if hiddenOutput && !slices.ContainsFunc(from, func(f string) bool { return strings.HasPrefix(f, tables.SourceInspect+":") }) {
+				return usagef("--hidden-tokens declares the hidden tokens of Inspect logs: give them with --from inspect:LOG")
+			}
 			d, err := initDesign(kind, designFile, campaignID, args[0], reps, arms, tasks, prompts)
 			if err != nil {
 				return err
@@ -65,7 +76,7 @@ Exit 0 written, 2 usage, 3 I/O.`,
 			if err != nil {
 				return usagef("%v", err)
 			}
-			files, notes, err := prefill(files, from)
+			files, notes, err := prefill(files, from, hiddenOutput)
 			if err != nil {
 				return err
 			}
@@ -88,13 +99,15 @@ Exit 0 written, 2 usage, 3 I/O.`,
 	f.StringArrayVar(&tasks, "task", nil, "a task as ID:REPOSITORY:FAMILY:CATEGORY (repeat; split evaluation)")
 	f.StringArrayVar(&prompts, "prompt", nil, "a prompt ID (repeat); every arm and the draft render them all, in order")
 	f.StringArrayVar(&from, "from", nil, "SOURCE:FILE, records (inspect, codex or harbor) whose model identities pre-fill the manifest (repeat)")
+	f.StringVar(&hidden, "hidden-tokens", "", hiddenTokensUsage+", for the --from inspect logs")
 	return cmd
 }
 
 // prefill writes into the skeleton's manifest the model identities the
 // --from records state (stages.PrefillSkeleton); a record file that its
-// importer refuses is a usage error naming the refusal.
-func prefill(files []stages.SkeletonFile, from []string) ([]stages.SkeletonFile, []string, error) {
+// importer refuses is a usage error naming the refusal. hiddenOutput is
+// the --hidden-tokens output declaration, for the Inspect logs.
+func prefill(files []stages.SkeletonFile, from []string, hiddenOutput bool) ([]stages.SkeletonFile, []string, error) {
 	if len(from) == 0 {
 		return files, nil, nil
 	}
@@ -112,6 +125,7 @@ func prefill(files []stages.SkeletonFile, from []string) ([]stages.SkeletonFile,
 			return nil, nil, usagef("--from: %s", refused[0].Error())
 		}
 		for _, s := range sources {
+			s.HiddenOutput = hiddenOutput && source == tables.SourceInspect
 			logs = append(logs, stages.LogSource{Source: source, File: s})
 		}
 	}
