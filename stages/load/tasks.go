@@ -52,7 +52,11 @@ func (l *loader) loadPacket(t *tables.LoadedTask) bool {
 	}
 	t.PacketBytes = data
 	at := position{file: spec.PacketPath}
-	ok, findings := decodeDoc(data, "packet", at, &t.Packet)
+	ok, findings := packetFast(data, &t.Packet), rules.Findings(nil)
+	if !ok { // not a clean packet: the generic pass finds and words every problem
+		t.Packet = tables.Packet{}
+		ok, findings = decodeDoc(data, "packet", at, &t.Packet)
+	}
 	l.add(findings...)
 	if !ok {
 		return false
@@ -140,7 +144,11 @@ func (l *loader) loadTruth(t *tables.LoadedTask, packetOK bool) {
 		return
 	}
 	at := position{file: spec.TruthPath}
-	ok, findings := decodeDoc(data, "truth", at, &t.Truth)
+	ok, findings := truthFast(data, &t.Truth), rules.Findings(nil)
+	if !ok { // not a clean truth: the generic pass finds and words every problem
+		t.Truth = tables.Truth{}
+		ok, findings = decodeDoc(data, "truth", at, &t.Truth)
+	}
 	l.add(findings...)
 	if !ok {
 		return
