@@ -61,6 +61,16 @@ type Spool[T any] struct {
 	mu     sync.Mutex // guards compacting and sorting for All, and err
 	sorted bool       // tail is sorted by order and no row was added since
 	err    error      // the first error encoding or reading a chunk
+
+	// A full chunk is sorted and encoded on a goroutine of its own while
+	// Add fills the next one (encodeAhead): encoding is the same whoever
+	// runs it, and one chunk at a time, in order, is. encoding is closed
+	// when that chunk is stored (nil when none is being encoded), with
+	// encodeErr its error and spare its storage, cleared, for the next
+	// tail. Only Add and, under mu, compacting touch them.
+	encoding  chan struct{}
+	encodeErr error
+	spare     []T
 }
 
 // New returns an empty spool whose rows come back ordered by order
@@ -100,11 +110,42 @@ func (s *Spool[T]) Add(rows ...T) {
 		s.sorted = false
 		rows = rows[take:]
 		if len(s.tail) >= chunkRows {
-			if err := s.flush(); err != nil {
-				s.fail(err)
-			}
+			s.encodeAhead()
 		}
 	}
+}
+
+// encodeAhead hands the full tail to a goroutine that sorts and encodes
+// it as the next chunk, once the chunk before it is stored, and starts a
+// new tail in the storage that chunk's rows had: at most two chunks of
+// rows are held as values, and the chunks are stored in the order added.
+func (s *Spool[T]) encodeAhead() {
+	if err := s.finishEncoding(); err != nil {
+		s.fail(err)
+	}
+	full := s.tail
+	s.tail, s.spare = s.spare, nil
+	done := make(chan struct{})
+	s.encoding = done
+	go func() {
+		defer close(done)
+		s.encodeErr = s.encode(full)
+		clear(full)
+		s.spare = full[:0]
+	}()
+}
+
+// finishEncoding waits for the chunk being encoded, if any, and returns its
+// error.
+func (s *Spool[T]) finishEncoding() error {
+	if s.encoding == nil {
+		return nil
+	}
+	<-s.encoding
+	s.encoding = nil
+	err := s.encodeErr
+	s.encodeErr = nil
+	return err
 }
 
 // Len is the number of rows added.
@@ -127,6 +168,7 @@ func (s *Spool[T]) Err() error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.failLocked(s.finishEncoding()) // a chunk still being encoded may fail
 	return s.err
 }
 
@@ -146,15 +188,21 @@ func (s *Spool[T]) failLocked(err error) {
 // flush sorts the tail and encodes it as a chunk; an error is the spool's
 // (the rows are lost, Err says so).
 func (s *Spool[T]) flush() error {
+	err := s.encode(s.tail)
+	clear(s.tail)
+	s.tail = s.tail[:0]
+	return err
+}
+
+// encode sorts rows and stores them as the next chunk.
+func (s *Spool[T]) encode(rows []T) error {
 	if s.order != nil {
-		sortStable(s.tail, s.order)
+		sortStable(rows, s.order)
 	}
-	err := encodeSpoolChunkInto(s.tail, s.store.add)
+	err := encodeSpoolChunkInto(rows, s.store.add)
 	if err != nil {
 		s.store.chunks = append(s.store.chunks, spoolChunk{}) // no rows
 	}
-	clear(s.tail)
-	s.tail = s.tail[:0]
 	return err
 }
 
@@ -175,6 +223,8 @@ func (s *Spool[T]) Compact() {
 }
 
 func (s *Spool[T]) compactLocked() {
+	s.failLocked(s.finishEncoding())
+	s.spare = nil
 	if len(s.store.chunks) == 0 {
 		return
 	}
