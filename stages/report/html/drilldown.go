@@ -35,9 +35,17 @@ func taskDetails(runs *spool.Spool[tables.Run], findings []rules.Finding, curren
 		bySession := map[string][]string{}
 		sorted := append(rules.Findings(nil), findings...)
 		sorted.Sort()
+		perSession := map[string][]rules.Finding{}
 		for _, f := range sorted {
 			if f.Session != "" {
-				bySession[f.Session] = append(bySession[f.Session], plainText(string(f.Severity))+": "+plainText(f.Error()))
+				perSession[f.Session] = append(perSession[f.Session], f)
+			}
+		}
+		// A session's repeated identical findings are one line with their
+		// count and first positions, as everywhere findings are printed.
+		for s, fs := range perSession {
+			for _, g := range rules.Collapse(fs) {
+				bySession[s] = append(bySession[s], plainText(string(g.First.Severity))+": "+plainText(g.Error()))
 			}
 		}
 		tasks, grouped := taskOrder(runs)

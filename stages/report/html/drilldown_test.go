@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/spool"
 	"github.com/evalgate/evalgate/tables"
 )
@@ -41,5 +42,25 @@ func TestTaskDetailsOrder(t *testing.T) {
 				t.Errorf("details %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestTaskDetailsCollapse: a session's repeated identical findings (same
+// code, severity and message at two positions) are one line of the
+// drill-down with their count and positions; a different one keeps its own.
+func TestTaskDetailsCollapse(t *testing.T) {
+	runs := []tables.Run{{TaskID: "T1", Repetition: 1, Arm: "A", DraftSessionID: "D", ReviewSessionID: "R", Classification: tables.ClassValid}}
+	same := rules.Finding{Code: rules.CodeJSONSyntax, Severity: rules.Warn, File: "answers/D.json", Session: "D", Message: "invalid JSON"}
+	other := same
+	other.File = "answers/D2.json"
+	third := same
+	third.Message, third.Session = "another", "R"
+	var got string
+	for d := range taskDetails(spool.Of(runs...), []rules.Finding{same, other, third}, "USD") {
+		got = d.Runs.Rows[0][len(d.Runs.Rows[0])-1].Text
+	}
+	want := "warn: answers/D.json, answers/D2.json: json_syntax: invalid JSON (2 findings); warn: answers/D.json: json_syntax: another"
+	if got != want {
+		t.Errorf("findings cell %q, want %q", got, want)
 	}
 }
