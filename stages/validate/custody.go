@@ -67,7 +67,9 @@ func (v *runner) custodySession(r *tables.Receipt, sr *sessionResult) {
 		v.fileEvent(r, sr)
 		return
 	}
-	v.toolCalls(r, sr, rules.CodeFixedEvidenceToolCall, fmt.Sprintf("The %s recorded", describeRole(r)))
+	if len(r.ToolCalls) > 0 { // the message is worded only for a finding
+		v.toolCalls(r, sr, rules.CodeFixedEvidenceToolCall, fmt.Sprintf("The %s recorded", describeRole(r)))
+	}
 	switch host, want := r.Identity.Host, v.c.Manifest.Identities.Host; {
 	case host == "":
 		v.addReceipt(sr, rules.CodeSessionHostMissing, fmt.Sprintf("The receipt records no host (identity.host), so nothing shows the session ran on the campaign's one host %q; the execution is invalid. Record the host in the receipt's identity.host (an imported session: the import mapping's identity.host, then import again).", want))

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 
 	"github.com/evalgate/evalgate/rules"
@@ -33,7 +34,7 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 	}
 	var later []ordered // reviews whose draft comes after them in the file
 	ord := 0
-	for line := range c.Receipts.All() {
+	for line := range receiptsOf(c, answers) {
 		l := &line
 		sr := v.session(l)
 		v.custodySession(&l.Record, sr)
@@ -54,6 +55,22 @@ func Run(c *tables.Campaign, answers tables.Answers) Out {
 	v.completeness()
 	v.roundFreezes()
 	return v.finish()
+}
+
+// receiptSource is an answer reader that walks the receipts itself
+// (load.Prefetch) and yields them, so that the one pass over them
+// decodes each receipt once.
+type receiptSource interface {
+	Receipts() iter.Seq[tables.Line[tables.Receipt]]
+}
+
+// receiptsOf is c's receipts in order: through answers when it walks
+// them anyway.
+func receiptsOf(c *tables.Campaign, answers tables.Answers) iter.Seq[tables.Line[tables.Receipt]] {
+	if s, ok := answers.(receiptSource); ok {
+		return s.Receipts()
+	}
+	return c.Receipts.All()
 }
 
 // runner holds the state of one validation.
