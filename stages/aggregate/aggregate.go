@@ -187,6 +187,7 @@ type taskValues struct {
 func summarize(specs []tables.TaskSpec, runs runSet) []*taskArm {
 	type key struct{ task, arm string }
 	byKey := map[key]*taskArm{}
+	specAt := specIndex(specs)
 	var out, open []*taskArm // open: the current task's
 	for r := range runs.All() {
 		if len(open) > 0 && open[0].spec.ID != r.TaskID {
@@ -198,7 +199,7 @@ func summarize(specs []tables.TaskSpec, runs runSet) []*taskArm {
 		k := key{r.TaskID, r.Arm}
 		ta := byKey[k]
 		if ta == nil {
-			ta = &taskArm{spec: specOf(specs, r), arm: r.Arm, timeComplete: true, values: &taskValues{}}
+			ta = &taskArm{spec: specOf(specs, specAt, r), arm: r.Arm, timeComplete: true, values: &taskValues{}}
 			byKey[k] = ta
 			out = append(out, ta)
 			open = append(open, ta)
@@ -214,13 +215,25 @@ func summarize(specs []tables.TaskSpec, runs runSet) []*taskArm {
 	return out
 }
 
-func specOf(specs []tables.TaskSpec, r *tables.Run) tables.TaskSpec {
-	for _, s := range specs {
-		if s.ID == r.TaskID {
-			return s
-		}
+// specOf is the first spec of r's task (at is specIndex(specs)), or one
+// made of the run's own fields.
+func specOf(specs []tables.TaskSpec, at map[string]int, r *tables.Run) tables.TaskSpec {
+	if i, ok := at[r.TaskID]; ok {
+		return specs[i]
 	}
 	return tables.TaskSpec{ID: r.TaskID, Repository: r.Repository, Family: r.Family}
+}
+
+// specIndex maps each task ID of specs to its first spec's index, so that
+// a campaign of many tasks is not searched task by task for each.
+func specIndex(specs []tables.TaskSpec) map[string]int {
+	at := make(map[string]int, len(specs))
+	for i, s := range specs {
+		if _, ok := at[s.ID]; !ok {
+			at[s.ID] = i
+		}
+	}
+	return at
 }
 
 // add counts one run of the task-arm and keeps the values its medians need.

@@ -50,8 +50,9 @@ func figures(c *tables.Campaign, all []*taskArm, runs runSet, sessions *sessionF
 			}
 		}
 	}
+	at := firstIndex(tasks)
 	slices.SortStableFunc(f.EvidenceTasks, func(x, y tables.TaskArmMedians) int {
-		return slices.Index(tasks, x.Task) - slices.Index(tasks, y.Task)
+		return at(x.Task) - at(y.Task)
 	})
 	return f
 }
@@ -176,15 +177,35 @@ func taskOrder(c *tables.Campaign, all []*taskArm) []string {
 // seen not in first.
 func withExtras(first []string, seen map[string]bool) []string {
 	out := []string{}
+	in := make(map[string]bool, len(first))
 	for _, id := range first {
-		if !slices.Contains(out, id) {
+		if !in[id] {
+			in[id] = true
 			out = append(out, id)
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(seen)) {
-		if !slices.Contains(out, id) {
+		if !in[id] {
+			in[id] = true
 			out = append(out, id)
 		}
 	}
 	return out
+}
+
+// firstIndex returns slices.Index of ids as a function, with the index of
+// each ID looked up rather than searched for: -1 for an ID not in ids.
+func firstIndex(ids []string) func(string) int {
+	at := make(map[string]int, len(ids))
+	for i, id := range ids {
+		if _, ok := at[id]; !ok {
+			at[id] = i
+		}
+	}
+	return func(id string) int {
+		if i, ok := at[id]; ok {
+			return i
+		}
+		return -1
+	}
 }

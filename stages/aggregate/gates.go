@@ -56,6 +56,7 @@ func evaluate(pol *policy, c *tables.Campaign, in *inputs, base, arm string) []t
 func newJudge(pol *policy, c *tables.Campaign, in *inputs, judged runSet, base, arm string) *judge {
 	j := &judge{pol: pol, arm: arm, base: base, treat: map[string]*taskArm{}, ref: map[string]*taskArm{},
 		runs: judged.where(func(r *tables.Run) bool { return r.Arm == arm || r.Arm == base }), treatRuns: judged.ofArm(arm)}
+	listed := map[string]bool{}
 	for _, ta := range summarize(c.Manifest.Design.Tasks, j.runs) {
 		switch ta.arm {
 		case arm:
@@ -65,7 +66,8 @@ func newJudge(pol *policy, c *tables.Campaign, in *inputs, judged runSet, base, 
 		default:
 			continue
 		}
-		if !slices.Contains(j.tasks, ta.spec.ID) {
+		if !listed[ta.spec.ID] {
+			listed[ta.spec.ID] = true
 			j.tasks = append(j.tasks, ta.spec.ID)
 		}
 	}
