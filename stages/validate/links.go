@@ -58,6 +58,23 @@ type indexedRecord struct {
 	record
 }
 
+// compareIndexed orders records by ID, then of one ID as they are met
+// (claims, actions, verifications, uncertainties, exclusions, each in
+// order): a total order, the stable sort by ID of the records in that
+// order.
+func compareIndexed(a, b indexedRecord) int {
+	if c := strings.Compare(a.id, b.id); c != 0 {
+		return c
+	}
+	if a.kind != b.kind {
+		return strings.IndexByte(metOrder, a.kind) - strings.IndexByte(metOrder, b.kind)
+	}
+	return a.index - b.index
+}
+
+// metOrder is the order the record arrays come in an answer.
+const metOrder = "CAVUX"
+
 type citedPair struct {
 	id, evidence string
 }
@@ -72,12 +89,16 @@ func indexFinal(f *tables.Final, reuse finalIndex) finalIndex {
 			x.ids = append(x.ids, indexedRecord{id(i), record{kind, i}})
 		}
 	}
-	put(kindClaim, len(f.Claims), func(i int) string { return f.Claims[i].ID })
+	// in the order of their type letters, so that the IDs of an answer of
+	// fewer than ten records of each type need no sort
 	put(kindAction, len(f.ImplementationPlan), func(i int) string { return f.ImplementationPlan[i].ID })
-	put(kindVerification, len(f.VerificationPlan), func(i int) string { return f.VerificationPlan[i].ID })
+	put(kindClaim, len(f.Claims), func(i int) string { return f.Claims[i].ID })
 	put(kindUncertainty, len(f.Uncertainties), func(i int) string { return f.Uncertainties[i].ID })
+	put(kindVerification, len(f.VerificationPlan), func(i int) string { return f.VerificationPlan[i].ID })
 	put(kindExclusion, len(f.Exclusions), func(i int) string { return f.Exclusions[i].ID })
-	slices.SortStableFunc(x.ids, func(a, b indexedRecord) int { return strings.Compare(a.id, b.id) })
+	if !slices.IsSortedFunc(x.ids, compareIndexed) {
+		slices.SortFunc(x.ids, compareIndexed)
+	}
 	supports := 0
 	for _, cit := range f.Citations {
 		supports += len(cit.Supports)
