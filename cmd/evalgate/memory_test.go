@@ -36,6 +36,7 @@ func peakRSS(t *testing.T, args ...string) int64 {
 // bound, 20 KiB a session, lies between the two; blind export's bound is
 // the pipeline's (it runs every stage before exporting), 24 KiB a session.
 func TestStreamedCommandsMemory(t *testing.T) {
+	t.Parallel() // its own directories and child processes: it runs beside the other parallel tests
 	base := t.TempDir()
 	sizes := []int64{300, 1200}
 	rss := map[string][]int64{}
@@ -66,6 +67,7 @@ func TestStreamedCommandsMemory(t *testing.T) {
 // peak is validation's (120–132 MiB here; 156 MiB at 50,000 sessions,
 // where the old export took 699 MiB), however many items it writes.
 func TestBlindExportFixedBound(t *testing.T) {
+	t.Parallel() // its own directories and child processes: it runs beside the other parallel tests
 	if testing.Short() {
 		t.Skip("writes a 10,000-session campaign")
 	}

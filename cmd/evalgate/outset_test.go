@@ -59,6 +59,7 @@ const (
 // the old set or exactly the new set, and the next run removes what the
 // killed one left beside it.
 func TestKilledRunLeavesOneCompleteSet(t *testing.T) {
+	t.Parallel() // its own directories and child processes: it runs beside the other parallel tests
 	if _, err := exec.LookPath("evalgate"); err != nil {
 		t.Fatal("TestMain puts the evalgate command on PATH, but it is not there")
 	}

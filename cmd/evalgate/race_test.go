@@ -19,6 +19,7 @@ import (
 // second run's removal of leftovers deleted the first run's set while it
 // was being built, which could swap in an incomplete set and exit 0.
 func TestConcurrentRunsLeaveOneCompleteSet(t *testing.T) {
+	t.Parallel() // its own directories and child processes: it runs beside the other parallel tests
 	base := t.TempDir()
 	examples := []string{"paired-review", "paired-review-green"}
 	var refs []map[string]string
@@ -91,6 +92,7 @@ func datasetFiles(t *testing.T, dir string) map[string]string {
 // file, no empty partition. Before, a killed collect left its hidden
 // temporary parts, which no later collect removed.
 func TestKilledCollectIsRecovered(t *testing.T) {
+	t.Parallel() // its own directories and child processes: it runs beside the other parallel tests
 	base := t.TempDir()
 	first, second := filepath.Join(base, "first"), filepath.Join(base, "second")
 	mustRun(t, "run", "--example", "paired-review", "--no-intervals", "--out", first)
