@@ -41,7 +41,9 @@ func isTerminal(w io.Writer) bool {
 		return false
 	}
 	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	// A character device is not yet a terminal (/dev/null is one): the
+	// terminal's own settings must be readable.
+	return err == nil && st.Mode()&os.ModeCharDevice != 0 && hasTermios(f)
 }
 
 // progress is the reporter of one command.
