@@ -222,7 +222,7 @@ func (fs familySums) replicates(stats []BootStatistic, b int, seed uint64, worke
 // reads that one's, and a column zero in every family reads the column
 // one past the last, which resampleRange holds at +0.
 func (fs familySums) compact(stats []BootStatistic) (familySums, []BootStatistic) {
-	zeroCol := -1 // placeholder: the index of the zero column is known at the end
+	zeroCol := -1 // sentinel: marks a column +0 in every family, pointed at the shared zero column below
 	to := make([]int, fs.k)
 	var keep []int // original column of each compact column but the last
 	for j := range fs.k {

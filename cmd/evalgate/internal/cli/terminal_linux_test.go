@@ -11,7 +11,7 @@ import (
 func TestDevNullIsNoTerminal(t *testing.T) {
 	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
-		t.Skipf("no %s: %v", os.DevNull, err)
+		t.Fatalf("open %s: %v", os.DevNull, err) // always present on Linux
 	}
 	defer f.Close()
 	if isTerminal(f) {
