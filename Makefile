@@ -32,11 +32,22 @@ chromium:
 	  $$sudo apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium >/dev/null; }
 
+# The tests create and delete many small campaign and output directories.
+# On a disk file system mounted with discard that churn was half of
+# cmd/evalgate's CPU, as system time (150 s wall against 73 s in memory on
+# 2 cores), so make test gives them a directory under /dev/shm when it is
+# writable (peak use about 215 MB) and removes it afterwards; elsewhere the
+# tests use TMPDIR as it is.
 test: interop chromium
 	@unformatted="$$(gofmt -l $(GOFILES))"; if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
-	$(GO) test ./...
+	@tmp=; if [ -d /dev/shm ] && [ -w /dev/shm ]; then \
+	  tmp="$$(mktemp -d -p /dev/shm evalgate-test.XXXXXX)" && export TMPDIR="$$tmp"; fi; \
+	trap '[ -z "$$tmp" ] || rm -rf "$$tmp"' EXIT; \
+	echo "$(GO) test ./...  (TMPDIR=$${TMPDIR:-/tmp})"; \
+	$(GO) test ./... && \
+	echo "GOARCH=386 $(GO) test ./stats/..." && \
 	GOARCH=386 $(GO) test ./stats/...
 
 # controls builds the binary and runs the control suite from it alone,
