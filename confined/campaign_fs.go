@@ -274,7 +274,7 @@ func ReadBounded(f fs.File, name string, limit int64) ([]byte, error) {
 	if info.Size() > limit {
 		return nil, &TooLargeError{Path: name, Size: info.Size(), Limit: limit}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := readAllSized(io.LimitReader(f, limit+1), info.Size())
 	switch {
 	case err != nil:
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
@@ -282,6 +282,27 @@ func ReadBounded(f fs.File, name string, limit int64) ([]byte, error) {
 		return nil, &TooLargeError{Path: name, Size: -1, Limit: limit}
 	}
 	return data, nil
+}
+
+// readAllSized is io.ReadAll of r into a buffer sized for the size bytes
+// the file reports and one more, so that a file of that size is read by
+// one read and its end found by a second, instead of growing a buffer from
+// 512 bytes; a file that grew is read on as io.ReadAll would (r bounds it).
+func readAllSized(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, max(size, 0)+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+	}
 }
 
 // ReadFile reads a file named on the command line ([OpenRegularFile]: a

@@ -17,7 +17,8 @@ import (
 //     files) open every rendering of one task, role and arm; they are
 //     hashed once, and the sha256 state after them is resumed for each
 //     session that starts with the very same parts (the same slices of
-//     the campaign's bytes);
+//     the campaign's bytes); the prompt files, the same for every task of
+//     a role and arm, are hashed once for all of them the same way;
 //   - a draft's output, read once (by its own session, which keeps it)
 //     and digested once, serves both reviews of its repetition, which
 //     follow it; its sha256 is the receipt's, which the read compared
@@ -31,6 +32,9 @@ import (
 type renderDigests struct {
 	v        *runner
 	prefixes map[prefixKey]*renderedPrefix
+	// prompts are the renderings of each role's and arm's prompt parts,
+	// with which every prefix of theirs starts (task empty in the key).
+	prompts  map[prefixKey]*renderedPrefix
 	lastRead struct {
 		out  *tables.OutputRef
 		data []byte
@@ -81,7 +85,7 @@ type digestedPart struct {
 }
 
 func newRenderDigests(v *runner) *renderDigests {
-	return &renderDigests{v: v, prefixes: map[prefixKey]*renderedPrefix{}, h: sha256.New(), held: map[heldKey]tables.RenderedPart{}}
+	return &renderDigests{v: v, prefixes: map[prefixKey]*renderedPrefix{}, prompts: map[prefixKey]*renderedPrefix{}, h: sha256.New(), held: map[heldKey]tables.RenderedPart{}}
 }
 
 // samePart reports whether a and b are the same part of the same bytes.
@@ -119,29 +123,69 @@ func (d *renderDigests) digest(r *tables.Receipt) (tables.Rendering, error) {
 }
 
 // prefix returns the rendering of held, computed once per key while the
-// parts stay the same.
+// parts stay the same. Its leading prompt parts, the same for every task
+// of a role and arm, are hashed once for them all (promptPrefix), and
+// their state resumed for each task's data parts.
 func (d *renderDigests) prefix(k prefixKey, held []tables.RenderPart) *renderedPrefix {
-	if p := d.prefixes[k]; p != nil && len(p.parts) == len(held) {
-		same := true
-		for i := range held {
-			same = same && samePart(p.parts[i], held[i])
-		}
-		if same {
-			return p
+	if p := d.prefixes[k]; p != nil && sameParts(p.parts, held) {
+		return p
+	}
+	n := 0
+	for n < len(held) && held[n].Kind != tables.PartKindData {
+		n++
+	}
+	base := d.promptPrefix(prefixKey{role: k.role, arm: k.arm, hasArm: k.hasArm}, held[:n])
+	p := d.extend(base, held, n)
+	d.prefixes[k] = p
+	return p
+}
+
+// promptPrefix is the rendering of a role's and arm's prompt parts,
+// computed once per key while they stay the same.
+func (d *renderDigests) promptPrefix(k prefixKey, prompts []tables.RenderPart) *renderedPrefix {
+	if p := d.prompts[k]; p != nil && sameParts(p.parts, prompts) {
+		return p
+	}
+	p := d.extend(nil, prompts, 0)
+	d.prompts[k] = p
+	return p
+}
+
+// extend is the rendering of held whose first n parts are base's (none
+// when base is nil): base's sha256 state is resumed and fed the rest.
+func (d *renderDigests) extend(base *renderedPrefix, held []tables.RenderPart, n int) *renderedPrefix {
+	h := d.h
+	p := &renderedPrefix{parts: append([]tables.RenderPart(nil), held...), out: make([]tables.RenderedPart, 0, len(held))}
+	h.Reset()
+	if base != nil {
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(base.state); err != nil {
+			n = 0 // unreachable: the state is sha256's own; hash every part
+		} else {
+			p.out = append(p.out, base.out...)
+			p.bytes = base.bytes
 		}
 	}
-	h := d.h
-	h.Reset()
-	p := &renderedPrefix{parts: append([]tables.RenderPart(nil), held...), out: make([]tables.RenderedPart, 0, len(held))}
-	for _, part := range held {
+	for _, part := range held[n:] {
 		d.write(h, part)
 		rend := d.heldPart(part)
 		p.out = append(p.out, rend)
 		p.bytes += rend.RenderedBytes
 	}
 	p.state, _ = h.(encoding.BinaryMarshaler).MarshalBinary()
-	d.prefixes[k] = p
 	return p
+}
+
+// sameParts reports whether a and b are the same parts of the same bytes.
+func sameParts(a, b []tables.RenderPart) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !samePart(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // write writes part's rendering into h: its frame (tables.Frame) around
