@@ -60,7 +60,15 @@ type CampaignDir struct {
 type dirRoots struct {
 	mu    sync.Mutex
 	uses  map[string]int
-	roots map[string]*os.Root
+	roots map[string]*busyDir
+}
+
+// busyDir is a busy directory opened as a root of its own, and as a file
+// whose descriptor openRaw opens plain names in.
+type busyDir struct {
+	root *os.Root
+	dir  *os.File // nil when it could not be opened so
+	fd   int
 }
 
 const (
@@ -69,9 +77,9 @@ const (
 	maxDirCounts = 4096
 )
 
-// root returns the directory dir of the campaign as a root of its own,
+// dirRoot returns the directory dir of the campaign as a root of its own,
 // nil when it is not busy yet (or cannot be opened so).
-func (d *CampaignDir) dirRoot(dir string) *os.Root {
+func (d *CampaignDir) dirRoot(dir string) *busyDir {
 	c := &d.dirs
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -82,7 +90,7 @@ func (d *CampaignDir) dirRoot(dir string) *os.Root {
 		return nil
 	}
 	if c.uses == nil {
-		c.uses, c.roots = map[string]int{}, map[string]*os.Root{}
+		c.uses, c.roots = map[string]int{}, map[string]*busyDir{}
 	}
 	n, counted := c.uses[dir]
 	if !counted && len(c.uses) >= maxDirCounts {
@@ -94,10 +102,19 @@ func (d *CampaignDir) dirRoot(dir string) *os.Root {
 	delete(c.uses, dir)
 	r, err := d.root.OpenRoot(dir)
 	if err != nil {
-		r = nil // the full path says why, for every file of it
+		c.roots[dir] = nil // the full path says why, for every file of it
+		return nil
 	}
-	c.roots[dir] = r
-	return r
+	b := &busyDir{root: r, fd: -1}
+	if f, err := r.Open("."); err == nil {
+		if info, err := f.Stat(); err == nil && info.IsDir() {
+			b.dir, b.fd = f, int(f.Fd())
+		} else {
+			f.Close()
+		}
+	}
+	c.roots[dir] = b
+	return b
 }
 
 // plainFile splits name into a directory and a file name when name is a
@@ -134,7 +151,10 @@ func (d *CampaignDir) Close() error {
 	d.dirs.mu.Lock()
 	for _, r := range d.dirs.roots {
 		if r != nil {
-			r.Close()
+			if r.dir != nil {
+				r.dir.Close()
+			}
+			r.root.Close()
 		}
 	}
 	d.dirs.roots, d.dirs.uses = nil, nil
@@ -179,7 +199,7 @@ func (d *CampaignDir) open(name string) (*os.File, fs.FileInfo, error) {
 		if r := d.dirRoot(dir); r != nil {
 			// the same checks from the directory's root; on any error the
 			// full path is tried, so every refusal is the one it gives
-			if f, info, err := openChecked(r, file); err == nil {
+			if f, info, err := openChecked(r.root, file); err == nil {
 				return f, info, nil
 			}
 		}
@@ -189,6 +209,20 @@ func (d *CampaignDir) open(name string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, d.classifyOpen(name, err)
 	}
 	return f, info, nil
+}
+
+// openReader is open for a file read through once and closed: in a busy
+// directory, a regular file reached by its plain name is opened by
+// openRaw, and is no *os.File.
+func (d *CampaignDir) openReader(name string) (fs.File, fs.FileInfo, error) {
+	if dir, file, ok := plainFile(name); ok {
+		if r := d.dirRoot(dir); r != nil && r.dir != nil {
+			if f, info, ok := openRaw(r.fd, file); ok {
+				return f, info, nil
+			}
+		}
+	}
+	return d.open(name)
 }
 
 // errStatted is an error of openChecked's Stat, which classifyOpen leaves
@@ -370,6 +404,25 @@ func OpenCampaignFileInfo(fsys fs.FS, name string) (fs.File, fs.FileInfo, error)
 		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
 	}
 	return f, info, nil
+}
+
+// OpenCampaignFileReader is OpenCampaignFileInfo for a file the caller
+// reads through once and closes, and uses only through fs.File: the file
+// it returns need not be an *os.File (see CampaignDir.openReader). The
+// checks and every refusal are OpenCampaignFileInfo's.
+func OpenCampaignFileReader(fsys fs.FS, name string) (fs.File, fs.FileInfo, error) {
+	if d, ok := fsys.(*CampaignDir); ok {
+		f, info, err := d.openReader(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !info.Mode().IsRegular() {
+			f.Close()
+			return nil, nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+		}
+		return f, info, nil
+	}
+	return OpenCampaignFileInfo(fsys, name)
 }
 
 // FileErrorCode is the finding code of a campaign file access error that

@@ -2,9 +2,11 @@ package confined
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -183,6 +185,41 @@ func TestCampaignDirBusyDirectory(t *testing.T) {
 	for _, name := range names {
 		if got := read(d, name); got != want[name] {
 			t.Errorf("%s: %q from the busy directory, %q from the campaign's root", name, got, want[name])
+		}
+	}
+	// OpenCampaignFileReader: the same bytes and refusals, its regular
+	// files of the busy directory opened by openRaw where there is one
+	readOnce := func(name string) string {
+		f, info, err := OpenCampaignFileReader(d, name)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		defer f.Close()
+		data, err := ReadBounded(f, name, 1<<20)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		if info.Size() != int64(len(data)) || !info.Mode().IsRegular() {
+			return fmt.Sprintf("info: %d bytes, mode %v", info.Size(), info.Mode())
+		}
+		return string(data)
+	}
+	for _, name := range names {
+		if got := readOnce(name); got != want[name] {
+			t.Errorf("%s: %q through OpenCampaignFileReader, %q from the campaign's root", name, got, want[name])
+		}
+	}
+	if f, _, err := OpenCampaignFileReader(d, "answers/ab"); err != nil {
+		t.Error(err)
+	} else {
+		if _, raw := f.(*rawFile); !raw && runtime.GOOS == "linux" {
+			t.Errorf("answers/ab was opened as %T, not by openRaw", f)
+		}
+		if err := f.Close(); err != nil {
+			t.Error(err)
+		}
+		if err := f.Close(); err == nil {
+			t.Error("a second Close did not fail")
 		}
 	}
 	if !strings.Contains(want["answers/out"], "leaves") || !strings.Contains(want["answers/fifo"], "regular") || want["answers/up"] != "beside\n" {

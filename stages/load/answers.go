@@ -34,7 +34,7 @@ func (a answerFiles) Read(out *tables.OutputRef) ([]byte, bool, error) {
 	if a.fsys == nil {
 		return nil, false, fs.ErrNotExist
 	}
-	f, info, err := confined.OpenCampaignFileInfo(a.fsys, out.Path)
+	f, info, err := confined.OpenCampaignFileReader(a.fsys, out.Path)
 	if err != nil {
 		return nil, false, err
 	}
