@@ -3,7 +3,6 @@ package stages
 import (
 	"errors"
 	"io/fs"
-	"runtime"
 
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/stages/load"
@@ -47,7 +46,7 @@ func RunForBlind(fsys fs.FS, name string) *Result {
 		res.Err = c.Err()
 		return res
 	}
-	answers := load.Prefetched(c, runtime.GOMAXPROCS(0), answerWindow)
+	answers := load.Prefetched(c, answerReaders, answerWindow)
 	v := validate.Run(c, answers)
 	answers.Close()
 	res.Tables = &tables.Set{Sessions: v.Sessions, Citations: v.Citations, Dispositions: v.Dispositions,
