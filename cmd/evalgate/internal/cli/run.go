@@ -127,7 +127,6 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(runMemoryLimit)
 	}
-	defer holdHeapFloor(runHeapFloor)()
 	fsys, name, err := campaignSource(args, opts.example)
 	if err != nil {
 		return err
