@@ -384,11 +384,7 @@ func OpenCampaignFileInfo(fsys fs.FS, name string) (fs.File, fs.FileInfo, error)
 		if err != nil {
 			return nil, nil, err
 		}
-		if !info.Mode().IsRegular() {
-			f.Close()
-			return nil, nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
-		}
-		return f, info, nil
+		return regularOnly(name, f, info)
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
@@ -399,6 +395,12 @@ func OpenCampaignFileInfo(fsys fs.FS, name string) (fs.File, fs.FileInfo, error)
 		f.Close()
 		return nil, nil, err
 	}
+	return regularOnly(name, f, info)
+}
+
+// regularOnly returns the open file f of name and its info when it is a
+// regular file; otherwise it closes f and refuses it (ErrNotRegular).
+func regularOnly(name string, f fs.File, info fs.FileInfo) (fs.File, fs.FileInfo, error) {
 	if !info.Mode().IsRegular() {
 		f.Close()
 		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
@@ -416,11 +418,7 @@ func OpenCampaignFileReader(fsys fs.FS, name string) (fs.File, fs.FileInfo, erro
 		if err != nil {
 			return nil, nil, err
 		}
-		if !info.Mode().IsRegular() {
-			f.Close()
-			return nil, nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
-		}
-		return f, info, nil
+		return regularOnly(name, f, info)
 	}
 	return OpenCampaignFileInfo(fsys, name)
 }
