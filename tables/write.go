@@ -142,7 +142,7 @@ func encodeParquetSeq[T any](f io.Writer, rows iter.Seq[T], meta Metadata) (err 
 func newParquetWriter[T any](f io.Writer, meta Metadata) *parquet.GenericWriter[T] {
 	opts := []parquet.WriterOption{
 		&parquet.WriterConfig{CreatedBy: CreatedBy(meta.ToolVersion)},
-		parquet.Compression(&parquet.Zstd),
+		parquet.Compression(outputZstd),
 		parquet.MaxRowsPerRowGroup(MaxRowsPerRowGroup),
 	}
 	for _, kv := range meta.KeyValues() {
