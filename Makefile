@@ -98,7 +98,8 @@ generate:
 # bench-scale measures evalgate run beside sha256sum, DuckDB (interop/) and
 # pandas + scipy on synthetic campaigns of BENCH_SIZES sessions
 # (bench/scale.py), checks the peers agree with evalgate, and prints wall
-# and CPU time, peak RSS, evalgate run's peak and live heap by stage (from
+# and CPU time (the run of median CPU of three rounds up to 100,000
+# sessions, each round running every tool once in turn), peak RSS, evalgate run's peak and live heap by stage (from
 # the Go GC trace of a second, untimed run), the ratios against the
 # targets, markdown
 # tables for the README's performance section, the load average and how
