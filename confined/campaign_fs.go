@@ -48,6 +48,35 @@ type CampaignDir struct {
 	root    *os.Root
 	escapes error // the error os.Root reports for an escape (it is not exported)
 	dirs    dirRoots
+	top     topDir
+}
+
+// topDir is the campaign's directory open as a file, whose descriptor
+// openRawBeneath resolves paths from; fd is -1 when it could not be
+// opened so.
+type topDir struct {
+	once sync.Once
+	dir  *os.File
+	fd   int
+}
+
+// topFD returns the descriptor of the campaign's directory, opened once
+// (through the root, so it is the directory the root holds), or -1.
+func (d *CampaignDir) topFD() int {
+	t := &d.top
+	t.once.Do(func() {
+		t.fd = -1
+		f, err := d.root.Open(".")
+		if err != nil {
+			return
+		}
+		if info, err := f.Stat(); err != nil || !info.IsDir() {
+			f.Close()
+			return
+		}
+		t.dir, t.fd = f, int(f.Fd())
+	})
+	return t.fd
 }
 
 // dirRoots are the campaign's busy directories (answers/, where a file per
@@ -159,6 +188,11 @@ func (d *CampaignDir) Close() error {
 	}
 	d.dirs.roots, d.dirs.uses = nil, nil
 	d.dirs.mu.Unlock()
+	d.top.once.Do(func() { d.top.fd = -1 }) // never opened after Close
+	if d.top.dir != nil {
+		d.top.dir.Close()
+		d.top.dir, d.top.fd = nil, -1
+	}
 	return d.root.Close()
 }
 
@@ -211,13 +245,20 @@ func (d *CampaignDir) open(name string) (*os.File, fs.FileInfo, error) {
 	return f, info, nil
 }
 
-// openReader is open for a file read through once and closed: in a busy
-// directory, a regular file reached by its plain name is opened by
-// openRaw, and is no *os.File.
+// openReader is open for a file read through once and closed: a regular
+// file reached by a plain path is opened by openRaw, in its directory
+// when that is busy, else by openRawBeneath from the campaign's, and is
+// no *os.File; on any refusal of theirs the file takes open's path.
 func (d *CampaignDir) openReader(name string) (fs.File, fs.FileInfo, error) {
 	if dir, file, ok := plainFile(name); ok {
-		if r := d.dirRoot(dir); r != nil && r.dir != nil {
-			if f, info, ok := openRaw(r.fd, file); ok {
+		if r := d.dirRoot(dir); r != nil {
+			if r.dir != nil {
+				if f, info, ok := openRaw(r.fd, file); ok {
+					return f, info, nil
+				}
+			}
+		} else if fd := d.topFD(); fd >= 0 {
+			if f, info, ok := openRawBeneath(fd, dir, file); ok {
 				return f, info, nil
 			}
 		}
@@ -284,7 +325,7 @@ func usable(m fs.FileMode) bool { return m.IsRegular() || m.IsDir() }
 // limit+1 bytes, whatever its size claims). It works on any fs.FS, so the
 // embedded examples and test filesystems are read by the same rules.
 func ReadCampaignFile(fsys fs.FS, name string, limit int64) ([]byte, error) {
-	f, err := OpenCampaignFile(fsys, name)
+	f, _, err := OpenCampaignFileReader(fsys, name)
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,14 @@ func confinedDir(t *testing.T) *CampaignDir {
 	must(os.Symlink(filepath.Join(base, "secret"), filepath.Join(camp, "absolute")))
 	must(os.Symlink("../..", filepath.Join(camp, "sub", "up")))
 	must(os.Symlink("/dev/zero", filepath.Join(camp, "zero")))
+	// the same kinds one directory down, where a path has several elements
+	must(os.WriteFile(filepath.Join(camp, "sub", "file"), []byte("hello\n"), 0o644))
+	must(syscall.Mkfifo(filepath.Join(camp, "sub", "fifo"), 0o644))
+	must(os.Symlink("../file", filepath.Join(camp, "sub", "inside")))
+	must(os.Symlink(filepath.Join(base, "secret"), filepath.Join(camp, "sub", "absolute")))
+	must(os.Symlink("/dev/zero", filepath.Join(camp, "sub", "zero")))
+	must(os.Symlink("sub", filepath.Join(camp, "link")))
+	must(os.Symlink(base, filepath.Join(camp, "out")))
 	d, err := OpenCampaignDir(camp)
 	must(err)
 	t.Cleanup(func() { d.Close() })
@@ -57,6 +65,16 @@ func TestCampaignDirConfines(t *testing.T) {
 		{"sub/up/secret", ErrEscapes},
 		{"zero", ErrEscapes},
 		{"missing", fs.ErrNotExist},
+		{"sub/file", nil},
+		{"sub/inside", nil},
+		{"link/file", nil},
+		{"sub/up/camp/file", ErrEscapes}, // out and back in is out
+		{"sub/fifo", ErrNotRegular},
+		{"sub/absolute", ErrEscapes},
+		{"sub/zero", ErrEscapes},
+		{"out/secret", ErrEscapes},
+		{"sub/missing", fs.ErrNotExist},
+		{"missing/file", fs.ErrNotExist},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

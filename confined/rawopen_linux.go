@@ -91,3 +91,25 @@ func (i rawInfo) Mode() fs.FileMode  { return i.perm }
 func (i rawInfo) ModTime() time.Time { return i.mtime }
 func (i rawInfo) IsDir() bool        { return false }
 func (i rawInfo) Sys() any           { return nil }
+
+// openRawBeneath is openRaw of file in dir, a valid path (see plainFile)
+// of the directory open as rootfd: dir is resolved by openat2 beneath
+// rootfd and through no symlink (RESOLVE_BENEATH, RESOLVE_NO_SYMLINKS,
+// RESOLVE_NO_MAGICLINKS) and opened as a path only (O_PATH: nothing of it
+// is read), then file is openRaw'ed in it. A symlink on the way, a kernel
+// without openat2 or any other error reports false, and the caller takes
+// the os.Root path, which follows symlinks inside the campaign and words
+// every refusal. It saves os.Root's walk of every directory on the way,
+// twice (for a Stat, then for the open), for a file of a directory read
+// once (a task's files).
+func openRawBeneath(rootfd int, dir, file string) (fs.File, fs.FileInfo, bool) {
+	dfd, err := unix.Openat2(rootfd, dir, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	if err != nil {
+		return nil, nil, false
+	}
+	defer unix.Close(dfd)
+	return openRaw(dfd, file)
+}
