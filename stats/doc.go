@@ -6,6 +6,12 @@
 // clock, no randomness; functions copy their input and never mutate the
 // caller's slice.
 //
+// Sums, means, ratios, medians and comparisons of rationals take checked
+// int64 paths while every value fits and fall back to big.Rat arithmetic
+// when one does not; every path is exact, so each result is the big.Rat
+// the plain big.Rat computation gives, in lowest terms, and a returned
+// big.Rat is never one of the inputs.
+//
 // The exploratory bootstrap is in the subpackage stats/boot, which the gate
 // and decision code may not import.
 package stats

@@ -26,8 +26,22 @@ func MedianRat(xs []*big.Rat) *big.Rat {
 	if n%2 == 1 {
 		return new(big.Rat).Set(sorted[n/2])
 	}
-	sum := new(big.Rat).Add(sorted[n/2-1], sorted[n/2])
-	return sum.Quo(sum, big.NewRat(2, 1))
+	var sum RatSum
+	sum.Add(sorted[n/2-1])
+	sum.Add(sorted[n/2])
+	return sum.takeQuo(2)
+}
+
+// MidFraction returns the exact mean of an/ad and bn/bd (ad, bd > 0, not
+// necessarily in lowest terms): the median of an even count of fractions,
+// without a rational per fraction.
+func MidFraction(an, ad, bn, bd int64) *big.Rat {
+	var sum RatSum
+	if sum.addSmall(an, ad) && sum.addSmall(bn, bd) {
+		return sum.takeQuo(2)
+	}
+	r := new(big.Rat).Add(big.NewRat(an, ad), big.NewRat(bn, bd))
+	return r.Quo(r, big.NewRat(2, 1))
 }
 
 // MedianInt64 returns the exact median of integer values (durations in
@@ -42,6 +56,9 @@ func MedianInt64(xs []int64) *big.Rat {
 	n := len(sorted)
 	if n%2 == 1 {
 		return new(big.Rat).SetInt64(sorted[n/2])
+	}
+	if sum, ok := AddInt64(sorted[n/2-1], sorted[n/2]); ok {
+		return lowestRat(sum, 2)
 	}
 	// The sum of two int64s may overflow int64; big.Int holds it exactly.
 	sum := new(big.Int).Add(big.NewInt(sorted[n/2-1]), big.NewInt(sorted[n/2]))
@@ -105,5 +122,5 @@ func Fraction(num, den int64) *big.Rat {
 	if den <= 0 {
 		return nil
 	}
-	return big.NewRat(num, den)
+	return lowestRat(num, den)
 }

@@ -2,7 +2,6 @@ package stats
 
 import (
 	"errors"
-	"math"
 	"math/big"
 	"strings"
 )
@@ -39,44 +38,6 @@ func ParseDecimal(s string) (*big.Rat, error) {
 	}
 	den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(frac))), nil)
 	return new(big.Rat).SetFrac(num, den), nil
-}
-
-// Sum returns the exact sum of xs, or nil when any value is nil.
-func Sum(xs []*big.Rat) *big.Rat {
-	total := new(big.Rat)
-	for _, x := range xs {
-		if x == nil {
-			return nil
-		}
-		total.Add(total, x)
-	}
-	return total
-}
-
-// Mean returns the exact arithmetic mean of xs, or nil when xs is empty or
-// holds a nil.
-func Mean(xs []*big.Rat) *big.Rat {
-	total := Sum(xs)
-	if total == nil || len(xs) == 0 {
-		return nil
-	}
-	return total.Quo(total, big.NewRat(int64(len(xs)), 1))
-}
-
-// Ratio returns num/den, or nil when either is nil or den is not positive:
-// the gates' ratios need a positive denominator.
-func Ratio(num, den *big.Rat) *big.Rat {
-	if num == nil || den == nil || den.Sign() <= 0 {
-		return nil
-	}
-	return new(big.Rat).Quo(num, den)
-}
-
-// RatioOfSums returns Σnum / Σden, the aggregate ratio of the cost and time
-// gates (never a mean of per-item ratios). It is nil when a value is nil
-// or Σden is not positive.
-func RatioOfSums(num, den []*big.Rat) *big.Rat {
-	return Ratio(Sum(num), Sum(den))
 }
 
 // Float returns the nearest float64 of r, or nil for nil. Use it only for
@@ -169,12 +130,4 @@ func Int64Rats(xs []int64) []*big.Rat {
 		out[i] = new(big.Rat).SetInt64(x)
 	}
 	return out
-}
-
-// AddInt64 adds without overflow and reports whether the sum fits.
-func AddInt64(a, b int64) (int64, bool) {
-	if (b > 0 && a > math.MaxInt64-b) || (b < 0 && a < math.MinInt64-b) {
-		return 0, false
-	}
-	return a + b, true
 }

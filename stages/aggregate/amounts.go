@@ -14,7 +14,8 @@ import (
 // one is null: the value stats.Sum gives over the amounts as rationals,
 // without a rational per amount.
 type exactSum struct {
-	sum     big.Int
+	small   int64   // the sum is small + big: small while it fits in 64 bits,
+	big     big.Int // big takes over what would overflow it
 	unknown bool
 }
 
@@ -27,14 +28,20 @@ func (s *exactSum) add(m *tables.Money) {
 }
 
 func (s *exactSum) addInt(v int64) {
+	if t, ok := stats.AddInt64(s.small, v); ok {
+		s.small = t
+		return
+	}
 	var x big.Int
-	s.sum.Add(&s.sum, x.SetInt64(v))
+	s.big.Add(&s.big, x.SetInt64(s.small))
+	s.small = v
 }
 
 // merge adds the amounts o summed: unknown when either is.
 func (s *exactSum) merge(o *exactSum) {
 	s.unknown = s.unknown || o.unknown
-	s.sum.Add(&s.sum, &o.sum)
+	s.big.Add(&s.big, &o.big)
+	s.addInt(o.small)
 }
 
 // total is the sum, nil when an amount was null.
@@ -42,7 +49,11 @@ func (s *exactSum) total() *big.Rat {
 	if s.unknown {
 		return nil
 	}
-	return new(big.Rat).SetInt(&s.sum)
+	if s.big.Sign() == 0 {
+		return new(big.Rat).SetInt64(s.small)
+	}
+	var x big.Int
+	return new(big.Rat).SetInt(x.Add(&s.big, x.SetInt64(s.small)))
 }
 
 // amounts holds integer amounts (money in pico-units, nanoseconds) for
@@ -111,11 +122,10 @@ func (f *fractions) median() *big.Rat {
 	slices.SortFunc(sorted, compareFractions)
 	mid := sorted[n/2]
 	if n%2 == 1 {
-		return big.NewRat(mid.num, mid.den)
+		return stats.Fraction(mid.num, mid.den)
 	}
 	lo := sorted[n/2-1]
-	sum := new(big.Rat).Add(big.NewRat(lo.num, lo.den), big.NewRat(mid.num, mid.den))
-	return sum.Quo(sum, big.NewRat(2, 1))
+	return stats.MidFraction(lo.num, lo.den, mid.num, mid.den)
 }
 
 // compareFractions orders p and q by value exactly: the sign of

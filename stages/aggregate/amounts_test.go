@@ -37,13 +37,20 @@ func TestAmountsMatchRationals(t *testing.T) {
 			ms = append(ms, m)
 		}
 		var a amounts
-		var s exactSum
+		var s, head, tail exactSum // head and tail: ms split in two and merged
 		var rats []*big.Rat
-		for _, m := range ms {
+		cut := rng.IntN(n + 1)
+		for i, m := range ms {
 			a.add(m)
 			s.add(m)
+			if i < cut {
+				head.add(m)
+			} else {
+				tail.add(m)
+			}
 			rats = append(rats, moneyRat(m))
 		}
+		head.merge(&tail)
 		if got, want := a.median(), stats.MedianRat(rats); !same(got, want) {
 			t.Fatalf("trial %d: median %v, want %v", trial, got, want)
 		}
@@ -52,6 +59,9 @@ func TestAmountsMatchRationals(t *testing.T) {
 		}
 		if got, want := s.total(), stats.Sum(rats); !same(got, want) {
 			t.Fatalf("trial %d: exactSum total %v, want %v", trial, got, want)
+		}
+		if got, want := head.total(), stats.Sum(rats); !same(got, want) {
+			t.Fatalf("trial %d: merged exactSum total %v, want %v", trial, got, want)
 		}
 	}
 }

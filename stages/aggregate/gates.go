@@ -191,7 +191,7 @@ func (j *judge) improvedTasks(t threshold) tables.Gate {
 	var notImproved []string
 	for _, id := range j.tasks {
 		b, a := medianR(j.treat[id]), medianR(j.ref[id])
-		if a != nil && b != nil && b.Cmp(a) > 0 {
+		if a != nil && b != nil && stats.Cmp(b, a) > 0 {
 			improved++
 		} else {
 			notImproved = append(notImproved, id)
@@ -217,7 +217,7 @@ func (j *judge) maxTaskDrop(t threshold) tables.Gate {
 		if !t.pass(drop) {
 			failing = append(failing, id)
 		}
-		if worst == nil || drop.Cmp(worst) > 0 {
+		if worst == nil || stats.Cmp(drop, worst) > 0 {
 			worst = drop
 		}
 	}

@@ -159,7 +159,7 @@ func (t threshold) pass(observed *big.Rat) bool {
 	if observed == nil {
 		return false
 	}
-	c := observed.Cmp(t.value)
+	c := stats.Cmp(observed, t.value)
 	if t.op == atLeast {
 		return c >= 0
 	}

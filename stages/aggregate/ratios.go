@@ -98,7 +98,7 @@ func (j *judge) pairRatio(t threshold, value func(*tables.Run) *big.Rat) tables.
 		switch {
 		case r == nil:
 			known = false
-		case worst == nil || r.Cmp(worst) > 0:
+		case worst == nil || stats.Cmp(r, worst) > 0:
 			worst = r
 		}
 	}
@@ -128,7 +128,7 @@ func largest(xs []*big.Rat) *big.Rat {
 		if x == nil {
 			return nil
 		}
-		if m == nil || x.Cmp(m) > 0 {
+		if m == nil || stats.Cmp(x, m) > 0 {
 			m = x
 		}
 	}
@@ -151,7 +151,7 @@ func smallest(xs []*big.Rat) *big.Rat {
 		if x == nil {
 			return nil
 		}
-		if m == nil || x.Cmp(m) < 0 {
+		if m == nil || stats.Cmp(x, m) < 0 {
 			m = x
 		}
 	}

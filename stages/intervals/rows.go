@@ -59,25 +59,23 @@ func (red *reduction) specs() []statSpec {
 
 // accum is one statistic's exact sums per cluster and its counts.
 type accum struct {
-	perCluster              [][3]*big.Rat // tasks, Σ treatment, Σ baseline
-	total                   [3]*big.Rat
+	perCluster              [][3]stats.RatSum // tasks, Σ treatment, Σ baseline
+	total                   [3]stats.RatSum
 	nTasks, nRuns, nDropped int64
 }
 
 func newAccum(clusters int) *accum {
-	a := &accum{perCluster: make([][3]*big.Rat, clusters)}
-	for i := range a.perCluster {
-		a.perCluster[i] = [3]*big.Rat{new(big.Rat), new(big.Rat), new(big.Rat)}
-	}
-	a.total = [3]*big.Rat{new(big.Rat), new(big.Rat), new(big.Rat)}
-	return a
+	return &accum{perCluster: make([][3]stats.RatSum, clusters)}
 }
 
+// one is the count a task adds to its cluster; it is only read.
+var one = big.NewRat(1, 1)
+
 func (a *accum) add(ci int, treat, base *big.Rat, runs int) {
-	for j, v := range [3]*big.Rat{big.NewRat(1, 1), treat, base} {
+	for j, v := range [3]*big.Rat{one, treat, base} {
 		if v != nil {
-			a.perCluster[ci][j].Add(a.perCluster[ci][j], v)
-			a.total[j].Add(a.total[j], v)
+			a.perCluster[ci][j].Add(v)
+			a.total[j].Add(v)
 		}
 	}
 	a.nTasks++
@@ -122,7 +120,7 @@ func (red *reduction) accumulate(specs []statSpec) ([]*accum, []bool) {
 
 // point is the exact estimate rounded once to float64, or nil when undefined.
 func (sp statSpec) point(a *accum) *float64 {
-	n, t, b := a.total[0], a.total[1], a.total[2]
+	n, t, b := a.total[0].Rat(), a.total[1].Rat(), a.total[2].Rat()
 	switch sp.kind {
 	case perArm:
 		return stats.Float(stats.Ratio(t, n))
@@ -156,8 +154,8 @@ func matrix(accs []*accum, used []bool) [][]float64 {
 		}
 		row := make([]float64, 0, 3*len(accs))
 		for _, a := range accs {
-			for _, v := range a.perCluster[ci] {
-				f, _ := v.Float64()
+			for j := range a.perCluster[ci] {
+				f, _ := a.perCluster[ci][j].Rat().Float64()
 				row = append(row, f)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evalgate/evalgate/stats"
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -41,15 +42,6 @@ const ShownDecimals = 4
 // MedianRule is the rule every median in the reports follows, stated
 // beside them.
 const MedianRule = "A median is the middle value of an odd count and the mean of the two middle values of an even count, computed exactly."
-
-// rounded prints r with exactly digits decimals, halves away from zero.
-func rounded(r *big.Rat, digits int) string {
-	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
-	x := new(big.Rat).Mul(new(big.Rat).Abs(r), new(big.Rat).SetInt(scale))
-	x.Add(x, big.NewRat(1, 2))
-	q := new(big.Int).Quo(x.Num(), x.Denom()) // floor(|r|·10^d + 1/2)
-	return decimalText(r.Sign() < 0, q.String(), digits)
-}
 
 // decimalText prints q·10^-digits (q in decimal digits, a magnitude)
 // with exactly digits decimals, negative when neg and not zero.
@@ -224,7 +216,7 @@ func TimesExact(r *Ratio) string {
 	if !ok {
 		return s
 	}
-	if y, _ := ParseExact(rounded(x, 3)); y != nil && y.Cmp(x) == 0 {
+	if y, _ := ParseExact(rounded(x, 3)); y != nil && stats.Cmp(y, x) == 0 {
 		return s
 	}
 	return strings.TrimSuffix(s, ")") + "; exactly " + x.RatString() + ")"
@@ -259,7 +251,7 @@ func Shown(r *Ratio) string {
 		return r.Exact
 	}
 	s := trimmed(x, ShownDecimals)
-	if y, _ := ParseExact(s); y != nil && y.Cmp(x) == 0 {
+	if y, _ := ParseExact(s); y != nil && stats.Cmp(y, x) == 0 {
 		return s
 	}
 	return fmt.Sprintf("%s (%s)", s, r.Exact)
@@ -356,7 +348,7 @@ func QuantityDelta(unit string, delta *big.Rat, currency string) string {
 		return counted(unit, delta, true)
 	}
 	s := sign(trimmed(delta, ShownDecimals))
-	if y, _ := ParseExact(trimmed(delta, ShownDecimals)); y == nil || y.Cmp(delta) != 0 {
+	if y, _ := ParseExact(trimmed(delta, ShownDecimals)); y == nil || stats.Cmp(y, delta) != 0 {
 		s += " (" + delta.RatString() + ")"
 	}
 	return s
