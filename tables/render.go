@@ -34,12 +34,6 @@ const (
 // DataBlockLabels lists the data block labels in render order.
 var DataBlockLabels = []string{BlockTask, BlockEvidencePacket, BlockCommonDraft}
 
-// schemaLabels are the labels schema parts are framed with.
-var schemaLabels = map[string]string{
-	PartFinalAnswerSchema:    "FINAL_ANSWER_SCHEMA",
-	PartReconciliationSchema: "RECONCILIATION_SCHEMA",
-}
-
 // RenderPart is one input of a rendering: a prompt file (Kind one of the
 // Part* kinds, ID its manifest ID) or a data block (Kind "data", ID its
 // label).
@@ -89,10 +83,9 @@ func Render(parts []RenderPart) Rendering {
 	r := Rendering{Rule: RenderRule, Parts: make([]RenderedPart, 0, len(parts))}
 	for _, p := range parts {
 		before := len(r.Data)
-		head, tail := Frame(p)
-		r.Data = append(r.Data, head...)
+		r.Data = AppendFrameHead(r.Data, p)
 		r.Data = append(r.Data, p.Data...)
-		r.Data = append(r.Data, tail...)
+		r.Data = AppendFrameTail(r.Data, p)
 		r.Parts = append(r.Parts, RenderedPart{
 			Kind: p.Kind, ID: p.ID, SHA256: SHA256Hex(p.Data),
 			Bytes: int64(len(p.Data)), RenderedBytes: int64(len(r.Data) - before),
@@ -102,26 +95,71 @@ func Render(parts []RenderPart) Rendering {
 	return r
 }
 
-// Frame returns what the rule renders before and after p's bytes: a
-// frame's BEGIN and END lines for a schema or data block, nothing for an
-// instruction. A rendering is the concatenation of head, bytes and tail of
-// every part, which lets a caller hash one without building it.
-func Frame(p RenderPart) (head, tail string) {
+// AppendFrameHead appends to dst what the rule renders before p's bytes: a
+// frame's BEGIN line for a schema or data block, nothing for an
+// instruction. A rendering is the concatenation of head, bytes and tail
+// (AppendFrameTail) of every part, which lets a caller hash one without
+// building it.
+func AppendFrameHead(dst []byte, p RenderPart) []byte {
 	label, framed := frameLabel(p)
 	if !framed {
-		return "", ""
+		return dst
 	}
-	return "\n=== BEGIN " + label + " (" + strconv.Itoa(len(p.Data)) + " bytes) ===\n", "\n=== END " + label + " ===\n"
+	dst = append(dst, frameBegin...)
+	dst = append(dst, label...)
+	dst = append(dst, " ("...)
+	dst = strconv.AppendInt(dst, int64(len(p.Data)), 10)
+	return append(dst, frameBytes...)
 }
+
+// AppendFrameTail appends to dst what the rule renders after p's bytes: a
+// frame's END line for a schema or data block, nothing for an
+// instruction.
+func AppendFrameTail(dst []byte, p RenderPart) []byte {
+	label, framed := frameLabel(p)
+	if !framed {
+		return dst
+	}
+	dst = append(dst, frameEnd...)
+	dst = append(dst, label...)
+	return append(dst, frameClose...)
+}
+
+// FrameLen is the number of bytes AppendFrameHead and AppendFrameTail
+// append for p together: a part occupies them and its own bytes.
+func FrameLen(p RenderPart) int {
+	label, framed := frameLabel(p)
+	if !framed {
+		return 0
+	}
+	digits := 1
+	for n := len(p.Data); n >= 10; n /= 10 {
+		digits++
+	}
+	return len(frameBegin) + len(label) + len(" (") + digits + len(frameBytes) + len(frameEnd) + len(label) + len(frameClose)
+}
+
+// The fixed text of a frame: "\n=== BEGIN <LABEL> (<n> bytes) ===\n" before
+// a part's bytes, "\n=== END <LABEL> ===\n" after them.
+const (
+	frameBegin = "\n=== BEGIN "
+	frameBytes = " bytes) ===\n"
+	frameEnd   = "\n=== END "
+	frameClose = " ===\n"
+)
 
 // frameLabel returns the label a part is framed with, or false for an
 // instruction rendered verbatim.
 func frameLabel(p RenderPart) (string, bool) {
-	if p.Kind == PartKindData {
+	switch p.Kind {
+	case PartKindData:
 		return p.ID, true
+	case PartFinalAnswerSchema:
+		return "FINAL_ANSWER_SCHEMA", true
+	case PartReconciliationSchema:
+		return "RECONCILIATION_SCHEMA", true
 	}
-	label, ok := schemaLabels[p.Kind]
-	return label, ok
+	return "", false
 }
 
 // SHA256Hex is the lowercase hex sha256 of data.

@@ -49,3 +49,21 @@ func TestRenderNothing(t *testing.T) {
 		t.Errorf("empty rendering %+v", r)
 	}
 }
+
+// TestFrameLen: FrameLen counts exactly the bytes of a part's head and
+// tail, for byte counts of every number of digits and for every kind.
+func TestFrameLen(t *testing.T) {
+	kinds := []string{PartCommon, PartRole, PartInvestigator, PartFinalAnswerSchema, PartReconciliationSchema, PartKindData, "unknown"}
+	for _, kind := range kinds {
+		for _, n := range []int{0, 1, 9, 10, 99, 100, 12345, 1 << 20} {
+			p := RenderPart{Kind: kind, ID: BlockCommonDraft, Data: make([]byte, n)}
+			head, tail := AppendFrameHead(nil, p), AppendFrameTail(nil, p)
+			if got := FrameLen(p); got != len(head)+len(tail) {
+				t.Errorf("%s, %d bytes: FrameLen %d, head %q and tail %q", kind, n, got, head, tail)
+			}
+			if r := Render([]RenderPart{p}); r.Parts[0].RenderedBytes != int64(FrameLen(p)+n) {
+				t.Errorf("%s, %d bytes: rendered %d bytes", kind, n, r.Parts[0].RenderedBytes)
+			}
+		}
+	}
+}

@@ -28,25 +28,21 @@ func (v *runner) completeness() {
 // list, and stops the campaign when more attempts are infrastructure-invalid
 // than the allowed replacements. unit names an attempt in messages.
 func (v *runner) walkSchedule(unit string, checkFinal func(slot tables.Slot, final int64, rs []*sessionResult)) {
-	bySlot := map[slotKey][]*sessionResult{}
-	for sr := range v.results.all() {
-		if sr.planned {
-			k := slotKey{v.taskOf(sr), sr.rep}
-			bySlot[k] = append(bySlot[k], sr)
-		}
-	}
+	index, groups := v.slotGroups()
+	taken := make([]bool, len(groups)) // the group's slot was walked
 	invalid := int64(0)
 	replaced := map[string]string{} // session of a replaced invalid attempt → "attempt N of T repetition R"
 	for _, slot := range v.c.Manifest.Design.Schedule {
-		k := slotKey{slot.Task, slot.Repetition}
-		rs := bySlot[k]
-		delete(bySlot, k)
+		var rs []*sessionResult
+		if g, ok := index[slotKey{slot.Task, slot.Repetition}]; ok && !taken[g] { // a slot listed twice walks its sessions once
+			rs, taken[g] = groups[g], true
+		}
 		final, bad := v.attempts(slot, rs, replaced)
 		invalid += bad
 		checkFinal(slot, final, rs)
 	}
 	for sr := range v.results.all() { // slots the schedule does not list, in file order
-		if _, left := bySlot[slotKey{v.taskOf(sr), sr.rep}]; left && sr.planned {
+		if sr.planned && !taken[index[slotKey{v.taskOf(sr), sr.rep}]] {
 			v.addReceipt(sr, rules.CodeSessionUnplanned, fmt.Sprintf("Task %q has no scheduled repetition %d.", v.taskOf(sr), sr.rep))
 		}
 	}
@@ -60,6 +56,45 @@ func (v *runner) walkSchedule(unit string, checkFinal func(slot tables.Slot, fin
 		return
 	}
 	v.noteReplaced(replaced)
+}
+
+// slotGroups groups the planned sessions by slot (task and repetition),
+// each group in the order opened: index numbers the slots, groups[g] is
+// slot g's sessions. The groups share one array, filled by a counting
+// sort, rather than each growing its own.
+func (v *runner) slotGroups() (index map[slotKey]int32, groups [][]*sessionResult) {
+	index = map[slotKey]int32{}
+	var of []int32 // each planned session's group, in the order opened
+	var counts []int32
+	for sr := range v.results.all() {
+		if !sr.planned {
+			continue
+		}
+		k := slotKey{v.taskOf(sr), sr.rep}
+		g, ok := index[k]
+		if !ok {
+			g = int32(len(counts))
+			index[k] = g
+			counts = append(counts, 0)
+		}
+		counts[g]++
+		of = append(of, g)
+	}
+	all := make([]*sessionResult, len(of))
+	groups = make([][]*sessionResult, len(counts))
+	start := 0
+	for g, n := range counts {
+		groups[g] = all[start : start : start+int(n)]
+		start += int(n)
+	}
+	i := 0
+	for sr := range v.results.all() {
+		if sr.planned {
+			groups[of[i]] = append(groups[of[i]], sr)
+			i++
+		}
+	}
+	return index, groups
 }
 
 // infrastructureCodes are the validate findings that make a session

@@ -1,8 +1,10 @@
 package validate
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"strings"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -21,6 +23,7 @@ type receiptFacts struct {
 // by its offset.
 type factsArena struct {
 	blocks [][]byte
+	buf    []byte // add's scratch: a fact is encoded here, then copied into a block
 }
 
 // factsBlock is the size of one block of a factsArena; a larger fact has
@@ -42,7 +45,7 @@ func (a *factsArena) add(f receiptFacts) int {
 		return noFacts
 	}
 	var flags byte
-	var buf []byte
+	buf := a.buf[:0]
 	if f.output != nil {
 		flags |= factOutput
 		buf = appendRef(buf, f.output)
@@ -62,11 +65,16 @@ func (a *factsArena) add(f receiptFacts) int {
 	}
 	*b = append(*b, flags)
 	*b = append(*b, buf...)
+	a.buf = buf
 	return off
 }
 
-// get decodes the facts at off, with references of their own.
-func (a *factsArena) get(off int) receiptFacts {
+// get decodes the facts at off, with references of their own, except
+// that a reference equal to known (which may be nil) is known itself: a
+// review's draft output is most often the output read last, and is then
+// not decoded into a copy. References are never modified, so sharing one
+// is the same as a copy.
+func (a *factsArena) get(off int, known *tables.OutputRef) receiptFacts {
 	if off == noFacts {
 		return receiptFacts{}
 	}
@@ -74,10 +82,10 @@ func (a *factsArena) get(off int) receiptFacts {
 	flags, b := b[0], b[1:]
 	var f receiptFacts
 	if flags&factOutput != 0 {
-		f.output, b = readRef(b)
+		f.output, b = readRef(b, known)
 	}
 	if flags&factObservations != 0 {
-		f.observations, _ = readRef(b)
+		f.observations, _ = readRef(b, known)
 	}
 	return f
 }
@@ -87,9 +95,9 @@ func (a *factsArena) get(off int) receiptFacts {
 func appendRef(b []byte, r *tables.OutputRef) []byte {
 	b = binary.AppendUvarint(b, uint64(len(r.Path)))
 	b = append(b, r.Path...)
-	if sum, err := hex.DecodeString(r.SHA256); err == nil && len(sum) == 32 && hex.EncodeToString(sum) == r.SHA256 {
+	if sum, ok := lowerHexSHA256(r.SHA256); ok {
 		b = append(b, 0)
-		b = append(b, sum...)
+		b = append(b, sum[:]...)
 	} else {
 		b = append(b, 1)
 		b = binary.AppendUvarint(b, uint64(len(r.SHA256)))
@@ -98,20 +106,72 @@ func appendRef(b []byte, r *tables.OutputRef) []byte {
 	return binary.AppendVarint(b, r.Bytes)
 }
 
-// readRef decodes what appendRef encoded and returns the rest of b.
-func readRef(b []byte) (*tables.OutputRef, []byte) {
-	r := new(tables.OutputRef)
+// lowerHexSHA256 decodes s when it is exactly 64 lowercase hex digits, the
+// only text that encoding the 32 bytes back gives again.
+func lowerHexSHA256(s string) (sum [sha256.Size]byte, ok bool) {
+	if len(s) != 2*sha256.Size {
+		return sum, false
+	}
+	for i := range sum {
+		hi, okHi := lowerNibble(s[2*i])
+		lo, okLo := lowerNibble(s[2*i+1])
+		if !okHi || !okLo {
+			return sum, false
+		}
+		sum[i] = hi<<4 | lo
+	}
+	return sum, true
+}
+
+func lowerNibble(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
+}
+
+// readRef decodes what appendRef encoded and returns the rest of b; an
+// encoded reference equal to known returns known.
+func readRef(b []byte, known *tables.OutputRef) (*tables.OutputRef, []byte) {
 	n, k := binary.Uvarint(b)
 	b = b[k:]
-	r.Path, b = string(b[:n]), b[n:]
+	path, b := b[:n], b[n:]
+	var sum, text []byte // the packed sha256, or its text
 	if b[0] == 0 {
-		r.SHA256, b = hex.EncodeToString(b[1:33]), b[33:]
+		sum, b = b[1:33], b[33:]
 	} else {
 		n, k = binary.Uvarint(b[1:])
 		b = b[1+k:]
-		r.SHA256, b = string(b[:n]), b[n:]
+		text, b = b[:n], b[n:]
 	}
-	var k2 int
-	r.Bytes, k2 = binary.Varint(b)
-	return r, b[k2:]
+	size, k2 := binary.Varint(b)
+	b = b[k2:]
+	if known != nil && known.Bytes == size && known.Path == string(path) && sameSHA256(known.SHA256, sum, text) {
+		return known, b
+	}
+	// the path and the sha256 text share one string, built in one
+	// allocation
+	var hexSum [2 * sha256.Size]byte
+	hex.Encode(hexSum[:], sum)
+	hexText := hexSum[:hex.EncodedLen(len(sum))]
+	var joined strings.Builder
+	joined.Grow(len(path) + len(hexText) + len(text))
+	joined.Write(path)
+	joined.Write(hexText)
+	joined.Write(text)
+	s := joined.String()
+	return &tables.OutputRef{Path: s[:len(path)], SHA256: s[len(path):], Bytes: size}, b
+}
+
+// sameSHA256 reports whether s is the sha256 readRef decodes from sum
+// (packed, lowercase hex) or text (kept as it was).
+func sameSHA256(s string, sum, text []byte) bool {
+	if sum == nil {
+		return s == string(text)
+	}
+	got, ok := lowerHexSHA256(s)
+	return ok && string(got[:]) == string(sum)
 }

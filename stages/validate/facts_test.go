@@ -39,8 +39,19 @@ func TestFactsArenaRoundTrip(t *testing.T) {
 		t.Fatalf("%d blocks, want several", len(a.blocks))
 	}
 	for i, off := range offs {
-		if got := a.get(off); !reflect.DeepEqual(got, want[i]) {
+		if got := a.get(off, nil); !reflect.DeepEqual(got, want[i]) {
 			t.Fatalf("fact %d: got %+v, want %+v", i, got, want[i])
+		}
+		for _, known := range refs[1:] { // an equal reference comes back as itself, any other decoded
+			got := a.get(off, known)
+			if !reflect.DeepEqual(got, want[i]) {
+				t.Fatalf("fact %d, known %+v: got %+v, want %+v", i, known, got, want[i])
+			}
+			for _, r := range []*tables.OutputRef{got.output, got.observations} {
+				if r != nil && (r == known) != (*r == *known) {
+					t.Fatalf("fact %d, known %+v: reference %+v shared %v", i, known, r, r == known)
+				}
+			}
 		}
 	}
 }

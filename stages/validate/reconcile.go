@@ -105,19 +105,27 @@ func (c *checker) idOf(r record) string {
 
 // excludedDisposition requires an X link naming e with a concrete reason.
 func (c *checker) excludedDisposition(p pointer, e string, linked []record) {
-	var naming []tables.Exclusion
+	var first *tables.Exclusion // the first X link naming e
 	for _, r := range linked {
-		if r.kind == kindExclusion && slices.Contains(c.a.Final.Exclusions[r.index].EvidenceIDs, e) {
-			naming = append(naming, c.a.Final.Exclusions[r.index])
+		if r.kind != kindExclusion {
+			continue
+		}
+		x := &c.a.Final.Exclusions[r.index]
+		if !slices.Contains(x.EvidenceIDs, e) {
+			continue
+		}
+		if !GenericReason(x.Reason) {
+			return // a concrete reason justifies it
+		}
+		if first == nil {
+			first = x
 		}
 	}
-	if len(naming) == 0 {
+	if first == nil {
 		c.add(rules.CodeDispositionExcludedUnlinked, p.field("final_ids"), "excluded evidence %q has no X link whose evidence_ids include it", e)
 		return
 	}
-	if !slices.ContainsFunc(naming, func(x tables.Exclusion) bool { return !GenericReason(x.Reason) }) {
-		c.add(rules.CodeExclusionReasonGeneric, p.field("final_ids"), "excluded evidence %q is justified only by the generic reason %q of %q", e, naming[0].Reason, naming[0].ID)
-	}
+	c.add(rules.CodeExclusionReasonGeneric, p.field("final_ids"), "excluded evidence %q is justified only by the generic reason %q of %q", e, first.Reason, first.ID)
 }
 
 // genericWords are empty verdicts; fillerWords carry no justification

@@ -136,7 +136,7 @@ func (v *runner) render(r *tables.Receipt) (tables.Rendering, error) {
 
 // renderParts assembles the parts of r's rendering.
 func (v *runner) renderParts(r *tables.Receipt) ([]tables.RenderPart, error) {
-	parts, _, err := v.renderPartsRead(r, v.readFrozen, nil)
+	parts, _, err := v.renderPartsRead(r, v.readFrozen, nil, nil)
 	return parts, err
 }
 
@@ -144,7 +144,9 @@ func (v *runner) renderParts(r *tables.Receipt) ([]tables.RenderPart, error) {
 // appending the parts to buf[:0]. The first held parts are bytes the
 // campaign holds (prompt, task and packet files), the rest bytes read
 // through read (a draft's output, an investigation's raw observations).
-func (v *runner) renderPartsRead(r *tables.Receipt, read func(*tables.OutputRef) ([]byte, error), buf []tables.RenderPart) (parts []tables.RenderPart, held int, err error) {
+// last, when not nil, is the output read last: a draft reference equal to
+// it is passed to read as last itself rather than as a decoded copy.
+func (v *runner) renderPartsRead(r *tables.Receipt, read func(*tables.OutputRef) ([]byte, error), last *tables.OutputRef, buf []tables.RenderPart) (parts []tables.RenderPart, held int, err error) {
 	task := v.tasks[r.TaskID]
 	if task == nil {
 		return nil, 0, fmt.Errorf("task %q is not in the manifest", r.TaskID)
@@ -175,8 +177,11 @@ func (v *runner) renderPartsRead(r *tables.Receipt, read func(*tables.OutputRef)
 	case r.Role == tables.RoleReview:
 		draftID := deref(r.Inputs.DraftSessionID)
 		off, ok := v.firsts[draftID]
-		draft := v.facts.get(off)
-		if !ok || draft.output == nil {
+		var draft receiptFacts
+		if ok {
+			draft = v.facts.get(off, last)
+		}
+		if draft.output == nil {
 			return nil, 0, fmt.Errorf("its draft session %q has no receipt with an output", draftID)
 		}
 		packet := task.PacketBytes
@@ -280,7 +285,11 @@ func (v *runner) renderedInput(ord int, r *tables.Receipt, sr *sessionResult) {
 		if !blocksEqual(r.Inputs.DataBlocks, rend.Parts) {
 			pr.blocks = &declaredBlocks{own: slices.Clone(r.Inputs.DataBlocks), rendered: dataBlocks(rend.Parts)}
 		}
-		v.pairs[k] = append(v.pairs[k], pr)
+		reviews, ok := v.pairs[k]
+		if !ok {
+			reviews = v.pairSlab.two()
+		}
+		v.pairs[k] = append(reviews, pr)
 	}
 }
 

@@ -27,8 +27,8 @@ import (
 //
 // The result equals tables.Render of the same parts, Data aside (a test
 // compares them on every session of the examples). A rendering is a
-// concatenation of independently framed parts (tables.Frame), which is
-// what makes its prefix's hash state reusable.
+// concatenation of independently framed parts (tables.AppendFrameHead and
+// AppendFrameTail), which is what makes its prefix's hash state reusable.
 type renderDigests struct {
 	v        *runner
 	prefixes map[prefixKey]*renderedPrefix
@@ -100,7 +100,7 @@ func (d *renderDigests) digest(r *tables.Receipt) (tables.Rendering, error) {
 	if r.Status == tables.StatusNotDispatched {
 		return tables.Rendering{}, errNotRendered
 	}
-	parts, held, err := d.v.renderPartsRead(r, d.read, d.parts)
+	parts, held, err := d.v.renderPartsRead(r, d.read, d.lastRead.out, d.parts)
 	if err != nil {
 		return tables.Rendering{}, err
 	}
@@ -118,7 +118,13 @@ func (d *renderDigests) digest(r *tables.Receipt) (tables.Rendering, error) {
 		out.Bytes += rend.RenderedBytes
 	}
 	d.rendered = out.Parts
-	out.SHA256 = hex.EncodeToString(h.Sum(d.sum[:0]))
+	var sum [2 * sha256.Size]byte
+	hex.Encode(sum[:], h.Sum(d.sum[:0]))
+	if declared := r.Inputs.RenderedSHA256; declared == string(sum[:]) {
+		out.SHA256 = declared // the same text, not a copy of it
+	} else {
+		out.SHA256 = string(sum[:])
+	}
 	return out, nil
 }
 
@@ -188,14 +194,13 @@ func sameParts(a, b []tables.RenderPart) bool {
 	return true
 }
 
-// write writes part's rendering into h: its frame (tables.Frame) around
+// write writes part's rendering into h: its frame (tables.AppendFrameHead and AppendFrameTail) around
 // its bytes, which are never copied.
 func (d *renderDigests) write(h hash.Hash, part tables.RenderPart) {
-	head, tail := tables.Frame(part)
-	d.frame = append(d.frame[:0], head...)
+	d.frame = tables.AppendFrameHead(d.frame[:0], part)
 	h.Write(d.frame)
 	h.Write(part.Data)
-	d.frame = append(d.frame[:0], tail...)
+	d.frame = tables.AppendFrameTail(d.frame[:0], part)
 	h.Write(d.frame)
 }
 
@@ -216,9 +221,8 @@ func (d *renderDigests) heldPart(part tables.RenderPart) tables.RenderedPart {
 
 // renderedPart is what tables.Render reports of part.
 func renderedPart(part tables.RenderPart) tables.RenderedPart {
-	head, tail := tables.Frame(part)
 	return tables.RenderedPart{Kind: part.Kind, ID: part.ID, SHA256: tables.SHA256Hex(part.Data),
-		Bytes: int64(len(part.Data)), RenderedBytes: int64(len(head) + len(part.Data) + len(tail))}
+		Bytes: int64(len(part.Data)), RenderedBytes: int64(tables.FrameLen(part) + len(part.Data))}
 }
 
 // digested is renderedPart(part), reused while the most recent reads
@@ -243,9 +247,8 @@ func (d *renderDigests) readPart(part tables.RenderPart) tables.RenderedPart {
 	if out == nil || len(part.Data) == 0 || len(data) != len(part.Data) || &data[0] != &part.Data[0] || int64(len(data)) != out.Bytes {
 		return renderedPart(part)
 	}
-	head, tail := tables.Frame(part)
 	return tables.RenderedPart{Kind: part.Kind, ID: part.ID, SHA256: out.SHA256,
-		Bytes: int64(len(part.Data)), RenderedBytes: int64(len(head) + len(part.Data) + len(tail))}
+		Bytes: int64(len(part.Data)), RenderedBytes: int64(tables.FrameLen(part) + len(part.Data))}
 }
 
 // keep makes data, the bytes of out read and found to match it, the last

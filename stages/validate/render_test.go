@@ -178,6 +178,13 @@ var promptCases = []runCase{
 	{name: "a prompt file has no kind", mut: func(f *fixture) {
 		f.c.Manifest.Prompts[1].Kind = ""
 	}, want: []rules.Code{rules.CodePromptKindMissing}},
+	{name: "no receipt recorded an output and a review names no receipt as its draft", mut: func(f *fixture) {
+		for i := range f.receipts { // the facts of no receipt hold an output: nothing to look a draft up in
+			r := &f.receipts[i].Record
+			r.Status, r.ErrorClass, r.Output = tables.StatusError, ptrTo(tables.ErrorModelTimeout), nil
+		}
+		f.find("T1-r1-A").Inputs.DraftSessionID = ptrTo("T9-r1-D")
+	}, want: []rules.Code{rules.CodeIdentityMismatch, rules.CodeReviewAfterFailedDraft}, class: map[string]tables.Classification{"T1-r1-A": tables.ClassInvalid}},
 }
 
 func ptrTo[T any](v T) *T { return &v }

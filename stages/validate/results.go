@@ -142,3 +142,44 @@ func classOf(c tables.Classification) class {
 
 // value returns the classification c stands for.
 func (c class) value() tables.Classification { return classes[c] }
+
+// int64Arena hands out int64s for the rows' nullable times from blocks
+// allocated a few hundred at a time: a spooled row keeps pointing at its
+// values, so a block is never reused, only left to the collector with the
+// rows that point into it.
+type int64Arena struct {
+	block []int64
+}
+
+// int64Block is how many values one block of an int64Arena holds.
+const int64Block = 512
+
+// new returns a pointer to a zero int64 of its own.
+func (a *int64Arena) new() *int64 {
+	if len(a.block) == cap(a.block) {
+		a.block = make([]int64, 0, int64Block)
+	}
+	a.block = a.block[:len(a.block)+1]
+	return &a.block[len(a.block)-1]
+}
+
+// pairSlab hands out the review lists of the repetitions, room for two
+// reviews each (both arms of a pair), from arrays allocated a few hundred
+// lists at a time: a third review of one repetition moves its list to an
+// array of its own, as append does.
+type pairSlab struct {
+	slab []pairReview
+}
+
+// pairSlabLists is how many lists of two one array of a pairSlab holds.
+const pairSlabLists = 256
+
+// two returns an empty list with room for two reviews.
+func (p *pairSlab) two() []pairReview {
+	if len(p.slab)+2 > cap(p.slab) {
+		p.slab = make([]pairReview, 0, 2*pairSlabLists)
+	}
+	n := len(p.slab)
+	p.slab = p.slab[:n+2]
+	return p.slab[n : n : n+2]
+}

@@ -89,7 +89,9 @@ type runner struct {
 	// open is the row of the session being validated.
 	results results
 	opened  *spool.Spool[tables.Session]
-	open    *tables.Session
+	open    *tables.Session // &openRow while a row is open, else nil
+	openRow tables.Session
+	times   int64Arena                          // the rows' end times and durations
 	names   names                               // the interned columns of results
 	cites   *spool.Spool[tables.CitationRow]    // sorted by compareCitations
 	disps   *spool.Spool[tables.DispositionRow] // sorted by compareDispositions
@@ -115,8 +117,9 @@ type runner struct {
 	// digests computes the renderings renderedInput compares; pairs files
 	// the reviews of each repetition (task, repetition, draft) for
 	// pairsBlocks.
-	digests *renderDigests
-	pairs   map[pairKey][]pairReview
+	digests  *renderDigests
+	pairs    map[pairKey][]pairReview
+	pairSlab pairSlab // the lists of pairs
 	// custody is the state of the custody rules (custody.go).
 	custody *custody
 }
@@ -170,7 +173,8 @@ func (v *runner) newSession(row tables.Session) *sessionResult {
 		status: v.names.of(row.Status), errorClass: v.names.ofPtr(row.ErrorClass),
 		class: classOf(row.Classification), identity: row.IdentityMatches, cites: tables.NoCitationCount,
 	}
-	v.open = &row
+	v.openRow = row
+	v.open = &v.openRow
 	return sr
 }
 
@@ -178,7 +182,7 @@ func (v *runner) newSession(row tables.Session) *sessionResult {
 // those finish takes from the session's state.
 func (v *runner) closeSession() {
 	v.opened.Add(*v.open)
-	v.open = nil
+	v.open, v.openRow = nil, tables.Session{}
 }
 
 // The columns of a session's state.

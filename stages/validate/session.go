@@ -36,7 +36,7 @@ func (v *runner) openSession(l *tables.Line[tables.Receipt]) (*sessionResult, *t
 	if _, seen := v.firsts[r.SessionID]; seen {
 		v.shared[r.SessionID] = struct{}{}
 	}
-	sr := v.newSession(baseRow(r))
+	sr := v.newSession(baseRow(r, &v.times))
 	sr.line = l.Line
 	if d := r.Inputs.DraftSessionID; d != nil {
 		sr.draftID, sr.hasDraft = *d, true
@@ -82,8 +82,9 @@ func (v *runner) setClass(sr *sessionResult, c tables.Classification) {
 	}
 }
 
-// baseRow fills the columns copied from the receipt.
-func baseRow(r *tables.Receipt) tables.Session {
+// baseRow fills the columns copied from the receipt; the end time and
+// duration it points at are taken from times.
+func baseRow(r *tables.Receipt, times *int64Arena) tables.Session {
 	row := tables.Session{
 		SessionID:    r.SessionID,
 		RequestID:    r.RequestID,
@@ -98,13 +99,13 @@ func baseRow(r *tables.Receipt) tables.Session {
 		ValidationNS: msToNS(r.ValidationMS),
 	}
 	if r.EndedAt != nil {
-		times := new([2]int64) // the end and the duration, in one allocation
-		times[0] = r.EndedAt.UnixNano()
-		times[1] = r.EndedAt.Sub(r.StartedAt).Nanoseconds()
+		end, duration := times.new(), times.new()
+		*end = r.EndedAt.UnixNano()
+		*duration = r.EndedAt.Sub(r.StartedAt).Nanoseconds()
 		if r.MonotonicStartNS != nil && r.MonotonicEndNS != nil {
-			times[1] = *r.MonotonicEndNS - *r.MonotonicStartNS
+			*duration = *r.MonotonicEndNS - *r.MonotonicStartNS
 		}
-		row.EndedAtNS, row.DurationNS = &times[0], &times[1]
+		row.EndedAtNS, row.DurationNS = end, duration
 	}
 	return row
 }

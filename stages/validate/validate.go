@@ -27,10 +27,12 @@ type AnswerOptions struct {
 	scratch *answerScratch
 }
 
-// answerScratch is the memory one answer's checks use: the final-ID index
-// and the links resolved by one link array. Nothing of it outlives
-// AnswerRules.
+// answerScratch is the memory one answer's checks use: the checker, the
+// final-ID index and the links resolved by one link array. Nothing of it
+// outlives AnswerRules (the findings it returns are the checker's own,
+// never reused).
 type answerScratch struct {
+	c      checker
 	idx    finalIndex
 	linked []record
 }
@@ -85,7 +87,8 @@ func newChecker(a *tables.Answer, file string, scratch *answerScratch) *checker 
 		scratch = &answerScratch{}
 	}
 	scratch.idx = indexFinal(&a.Final, scratch.idx)
-	return &checker{file: file, a: a, idx: scratch.idx, scratch: scratch}
+	scratch.c = checker{file: file, a: a, idx: scratch.idx, scratch: scratch}
+	return &scratch.c
 }
 
 func (c *checker) add(code rules.Code, p pointer, format string, args ...any) {
