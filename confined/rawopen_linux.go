@@ -32,7 +32,7 @@ func openRaw(dirfd int, file string) (fs.File, fs.FileInfo, bool) {
 		return nil, nil, false
 	}
 	f := &rawFile{fd: fd, info: rawInfo{name: file, size: st.Size, perm: fs.FileMode(st.Mode) & fs.ModePerm,
-		mtime: time.Unix(st.Mtim.Sec, st.Mtim.Nsec)}}
+		mtime: time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec))}} // int32 fields on 386
 	return f, f.info, true
 }
 
