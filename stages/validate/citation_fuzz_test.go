@@ -34,7 +34,7 @@ func FuzzCitationRange(f *testing.F) {
 			Text: strings.Join(lines[itemStart-1:itemEnd], "")}
 		v := newRunner(&tables.Campaign{Sources: map[string][]byte{sha: []byte(src)}}, nil)
 		cit := tables.Citation{EvidenceID: "E1", Path: "src/f.ts", StartLine: start, EndLine: end, Supports: []string{"C1"}}
-		got, _ := v.checkCitation(cit, it, map[*tables.PacketItem]splitText{})
+		got, _ := v.checkCitation(&cit, it, map[*tables.PacketItem]*itemSource{})
 		var want rules.Code
 		switch {
 		case start < 1 || end > n:

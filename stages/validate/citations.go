@@ -18,15 +18,18 @@ func (v *runner) citationRows(sr *sessionResult, file string, a *tables.Answer, 
 	pk := v.packetOf(task)
 	var failures int64
 	sr.cites = int32(min(len(a.Final.Citations), math.MaxInt32))
-	for i, cit := range a.Final.Citations {
-		p := at("/final/citations").index(i)
-		code := firstCode(found, p)
+	for i := range a.Final.Citations {
+		cit := &a.Final.Citations[i]
+		var code rules.Code
+		if len(found) > 0 { // the pointer is built only to be looked up
+			code = firstCode(found, at("/final/citations").index(i))
+		}
 		if code == "" {
 			if it := pk.items[cit.EvidenceID]; it != nil {
 				var msg string
-				if code, msg = v.checkCitation(cit, it, pk.lines); code != "" {
+				if code, msg = v.checkCitation(cit, it, pk.sources); code != "" {
 					v.findings = append(v.findings, rules.Finding{
-						Code: code, Severity: rules.Warn, File: file, Pointer: p.String(), Session: session, Message: msg,
+						Code: code, Severity: rules.Warn, File: file, Pointer: at("/final/citations").index(i).String(), Session: session, Message: msg,
 					})
 				}
 			}
@@ -51,34 +54,34 @@ func (v *runner) citationRows(sr *sessionResult, file string, a *tables.Answer, 
 
 // checkCitation applies V3 to one citation of a packet item: same path,
 // inside the source file's physical lines (C09), inside the item's range,
-// and the item's bytes at those lines equal the source's. itemLines caches
-// the line starts of item texts, so that an item is split once per
-// campaign, not once per answer or citation.
-func (v *runner) checkCitation(cit tables.Citation, it *tables.PacketItem, itemLines map[*tables.PacketItem]splitText) (rules.Code, string) {
+// and the item's bytes at those lines equal the source's. sources caches
+// each item's source file and the line starts of it and of the item's
+// text, so that an item's source is looked up once per packet and its
+// text split once, not once per answer or citation.
+func (v *runner) checkCitation(cit *tables.Citation, it *tables.PacketItem, sources map[*tables.PacketItem]*itemSource) (rules.Code, string) {
 	if cit.Path != it.Path {
 		return rules.CodeCitationPathMismatch, fmt.Sprintf("The citation's path %q is not evidence %s's path %q.", cit.Path, it.ID, it.Path)
 	}
-	src, ok := v.c.Sources[it.FileSHA256]
-	if !ok {
+	s := sources[it]
+	if s == nil {
+		s = v.itemSource(it)
+		sources[it] = s
+	}
+	if !s.loaded {
 		return rules.CodeCitationBytesMismatch, fmt.Sprintf("The source file %s of evidence %s is not loaded, so the cited bytes cannot be checked.", it.FileSHA256, it.ID)
 	}
-	starts, ok := v.lines[it.FileSHA256]
+	srcBytes, ok := tables.LineRange(s.src, s.starts, cit.StartLine, cit.EndLine)
 	if !ok {
-		starts = tables.LineStarts(src)
-		v.lines[it.FileSHA256] = starts
-	}
-	srcBytes, ok := tables.LineRange(src, starts, cit.StartLine, cit.EndLine)
-	if !ok {
-		return rules.CodeCitationBeyondSource, fmt.Sprintf("Lines %d-%d go past the %d physical lines of %s (a final newline adds no line).", cit.StartLine, cit.EndLine, len(starts)-1, cit.Path)
+		return rules.CodeCitationBeyondSource, fmt.Sprintf("Lines %d-%d go past the %d physical lines of %s (a final newline adds no line).", cit.StartLine, cit.EndLine, len(s.starts)-1, cit.Path)
 	}
 	if cit.StartLine < it.StartLine || cit.EndLine > it.EndLine {
 		return rules.CodeCitationOutsideItem, fmt.Sprintf("Lines %d-%d are not inside evidence %s's lines %d-%d.", cit.StartLine, cit.EndLine, it.ID, it.StartLine, it.EndLine)
 	}
-	text, ok := itemLines[it]
-	if !ok {
+	text := &s.text
+	if !s.split {
 		text.data = []byte(it.Text)
 		text.starts = tables.LineStarts(text.data)
-		itemLines[it] = text
+		s.split = true
 	}
 	itemBytes, ok := tables.LineRange(text.data, text.starts, cit.StartLine-it.StartLine+1, cit.EndLine-it.StartLine+1)
 	if !ok || !bytes.Equal(itemBytes, srcBytes) {
@@ -93,11 +96,38 @@ type splitText struct {
 	starts []int
 }
 
+// itemSource is what checkCitation reads of one cited packet item: its
+// source file and line starts (shared with every item of that file:
+// runner.lines) when the campaign loaded the file, and its text split
+// into lines once a citation inside its range needs it (split).
+type itemSource struct {
+	loaded bool
+	src    []byte
+	starts []int
+	split  bool
+	text   splitText
+}
+
+// itemSource looks up the source file of it and its line starts, splitting the
+// file on first use.
+func (v *runner) itemSource(it *tables.PacketItem) *itemSource {
+	src, ok := v.c.Sources[it.FileSHA256]
+	if !ok {
+		return &itemSource{}
+	}
+	starts, ok := v.lines[it.FileSHA256]
+	if !ok {
+		starts = tables.LineStarts(src)
+		v.lines[it.FileSHA256] = starts
+	}
+	return &itemSource{loaded: true, src: src, starts: starts}
+}
+
 // packetIndex is what the checks of every answer to one packet look up in
 // it, built once per packet.
 type packetIndex struct {
-	items map[string]*tables.PacketItem    // by ID; of a repeated ID, the last
-	lines map[*tables.PacketItem]splitText // each cited item's text, split once
+	items   map[string]*tables.PacketItem      // by ID; of a repeated ID, the last
+	sources map[*tables.PacketItem]*itemSource // each cited item's source and text, looked up once
 }
 
 // packetKey names a packet by its items, which the campaign holds (a task's
@@ -112,13 +142,13 @@ type packetKey struct {
 func (v *runner) packetOf(task *tables.LoadedTask) *packetIndex {
 	items := task.Packet.Items
 	if len(items) == 0 {
-		return &packetIndex{items: map[string]*tables.PacketItem{}, lines: map[*tables.PacketItem]splitText{}}
+		return &packetIndex{items: map[string]*tables.PacketItem{}, sources: map[*tables.PacketItem]*itemSource{}}
 	}
 	k := packetKey{&items[0], len(items)}
 	if pk := v.packets[k]; pk != nil {
 		return pk
 	}
-	pk := &packetIndex{items: packetItems(&task.Packet), lines: map[*tables.PacketItem]splitText{}}
+	pk := &packetIndex{items: packetItems(&task.Packet), sources: map[*tables.PacketItem]*itemSource{}}
 	v.packets[k] = pk
 	return pk
 }
@@ -142,7 +172,10 @@ func (v *runner) dispositionRows(session string, task *tables.LoadedTask, a *tab
 	disposed := map[string]bool{}
 	for i, d := range rec.EvidenceDispositions {
 		disposed[d.EvidenceID] = true
-		code := firstCode(found, at("/reconciliation/evidence_dispositions").index(i))
+		var code rules.Code
+		if len(found) > 0 { // the pointer is built only to be looked up
+			code = firstCode(found, at("/reconciliation/evidence_dispositions").index(i))
+		}
 		v.disps.Add(tables.DispositionRow{
 			SessionID:  session,
 			TaskID:     task.Spec.ID,

@@ -113,9 +113,8 @@ func lowerHexSHA256(s string) (sum [sha256.Size]byte, ok bool) {
 		return sum, false
 	}
 	for i := range sum {
-		hi, okHi := lowerNibble(s[2*i])
-		lo, okLo := lowerNibble(s[2*i+1])
-		if !okHi || !okLo {
+		hi, lo := lowerHexDigits[s[2*i]], lowerHexDigits[s[2*i+1]]
+		if hi|lo > 0xf {
 			return sum, false
 		}
 		sum[i] = hi<<4 | lo
@@ -123,15 +122,21 @@ func lowerHexSHA256(s string) (sum [sha256.Size]byte, ok bool) {
 	return sum, true
 }
 
-func lowerNibble(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
+// lowerHexDigits is the value of each lowercase hex digit, 0xff for any
+// other byte.
+var lowerHexDigits = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] = byte(c - '0')
+		case 'a' <= c && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		default:
+			t[c] = 0xff
+		}
 	}
-	return 0, false
-}
+	return t
+}()
 
 // readRef decodes what appendRef encoded and returns the rest of b; an
 // encoded reference equal to known returns known.

@@ -22,14 +22,14 @@ func (c *checker) finalRules() {
 		if cit.StartLine > cit.EndLine {
 			c.add(rules.CodeCitationRangeInverted, p.field("start_line"), "start_line %d is after end_line %d", cit.StartLine, cit.EndLine)
 		}
-		c.links(p.field("supports"), cit.Supports, targetsSupports)
+		c.links(p, "supports", cit.Supports, targetsSupports)
 	}
 }
 
 func (c *checker) claimRules(i int, cl tables.Claim) {
 	p := at("/final/claims").index(i)
 	if cl.UncertaintyID != nil {
-		c.link(p.field("uncertainty_id"), *cl.UncertaintyID, targetsUncertainty)
+		c.link(p, "uncertainty_id", *cl.UncertaintyID, targetsUncertainty)
 	}
 	switch cl.Status {
 	case tables.ClaimSourceBacked:
@@ -49,7 +49,7 @@ func (c *checker) claimRules(i int, cl tables.Claim) {
 
 func (c *checker) actionRules(i int, a tables.Action) {
 	p := at("/final/implementation_plan").index(i)
-	c.links(p.field("verification_ids"), a.VerificationIDs, targetsVerification)
+	c.links(p, "verification_ids", a.VerificationIDs, targetsVerification)
 	if len(a.VerificationIDs) == 0 && a.VerificationLimitation == nil {
 		c.add(rules.CodeVerificationLinkRequired, p.field("verification_ids"), "action %q has no verification link and no verification_limitation", a.ID)
 	}
@@ -65,7 +65,7 @@ func (c *checker) actionRules(i int, a tables.Action) {
 func (c *checker) verificationRules(i int, v tables.Verification) {
 	p := at("/final/verification_plan").index(i)
 	if v.UncertaintyID != nil {
-		c.link(p.field("uncertainty_id"), *v.UncertaintyID, targetsUncertainty)
+		c.link(p, "uncertainty_id", *v.UncertaintyID, targetsUncertainty)
 	}
 	switch v.SupportBasis {
 	case tables.BasisSource:

@@ -151,26 +151,38 @@ func (x finalIndex) citedBy(id string, evidence []string) bool {
 	return false
 }
 
-// link checks one link field and returns the resolved record.
-func (c *checker) link(p pointer, id, accepted string) (record, bool) {
+// link checks the link field of the record at p and returns the resolved
+// record. The field's pointer is built only for a finding.
+func (c *checker) link(p pointer, field, id, accepted string) (record, bool) {
 	r, code, ok := c.idx.resolve(id, accepted)
+	if !ok {
+		c.linkFinding(p.field(field), code, id, accepted)
+	}
+	return r, ok
+}
+
+// linkFinding reports the link id at p that resolve refused with code.
+func (c *checker) linkFinding(p pointer, code rules.Code, id, accepted string) {
 	switch code {
 	case rules.CodeLinkDangling:
 		c.add(code, p, "%q names no %s of the final answer", id, kindNames[id[0]])
 	case rules.CodeLinkWrongType:
 		c.add(code, p, "%q is not a %s ID of the final answer", id, describeKinds(accepted))
 	}
-	return r, ok
 }
 
-// links checks a link array and returns the resolved records, which are
-// valid until the next call (they live in the checker's scratch).
-func (c *checker) links(base pointer, ids []string, accepted string) []record {
+// links checks the link array field of the record at p and returns the
+// resolved records, which are valid until the next call (they live in the
+// checker's scratch). An element's pointer is built only for a finding.
+func (c *checker) links(p pointer, field string, ids []string, accepted string) []record {
 	out := c.scratch.linked[:0]
 	for j, id := range ids {
-		if r, ok := c.link(base.index(j), id, accepted); ok {
-			out = append(out, r)
+		r, code, ok := c.idx.resolve(id, accepted)
+		if !ok {
+			c.linkFinding(p.field(field).index(j), code, id, accepted)
+			continue
 		}
+		out = append(out, r)
 	}
 	c.scratch.linked = out
 	return out

@@ -13,25 +13,27 @@ func (c *checker) packetRules(pk *tables.Packet, items map[string]*tables.Packet
 		items = packetItems(pk)
 	}
 	known := func(id string) bool { return items[id] != nil }
-	check := func(base pointer, ids []string) {
+	// check checks the evidence_ids of record i of the array at root; a
+	// pointer is built only for a finding
+	check := func(root string, i int, ids []string) {
 		for j, e := range ids {
 			if !known(e) {
-				c.add(rules.CodeEvidenceUnknown, base.index(j), "evidence %q is not an item of the packet", e)
+				c.add(rules.CodeEvidenceUnknown, at(root).index(i).field("evidence_ids").index(j), "evidence %q is not an item of the packet", e)
 			}
 		}
 	}
 	f := &c.a.Final
 	for i, x := range f.Claims {
-		check(at("/final/claims").index(i).field("evidence_ids"), x.EvidenceIDs)
+		check("/final/claims", i, x.EvidenceIDs)
 	}
 	for i, x := range f.ImplementationPlan {
-		check(at("/final/implementation_plan").index(i).field("evidence_ids"), x.EvidenceIDs)
+		check("/final/implementation_plan", i, x.EvidenceIDs)
 	}
 	for i, x := range f.VerificationPlan {
-		check(at("/final/verification_plan").index(i).field("evidence_ids"), x.EvidenceIDs)
+		check("/final/verification_plan", i, x.EvidenceIDs)
 	}
 	for i, x := range f.Exclusions {
-		check(at("/final/exclusions").index(i).field("evidence_ids"), x.EvidenceIDs)
+		check("/final/exclusions", i, x.EvidenceIDs)
 	}
 	for i, x := range f.Citations {
 		if !known(x.EvidenceID) {
@@ -42,7 +44,7 @@ func (c *checker) packetRules(pk *tables.Packet, items map[string]*tables.Packet
 		return
 	}
 	for i, o := range rec.Obligations {
-		check(at("/reconciliation/obligations").index(i).field("evidence_ids"), o.EvidenceIDs)
+		check("/reconciliation/obligations", i, o.EvidenceIDs)
 	}
 	c.dispositionSet(pk, rec, known)
 }

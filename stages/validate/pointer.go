@@ -19,14 +19,16 @@ type pointer struct {
 }
 
 // pointerTokens is how many tokens a pointer keeps unjoined after its
-// root; the answer rules' deepest pointers add three.
-const pointerTokens = 4
+// root: the answer rules' deepest pointers add three (record, field,
+// element), and every pointer is copied whole at each step, so it keeps no
+// more.
+const pointerTokens = 3
 
-// token is one reference token: a member name or an array index.
+// token is one reference token: a member name (index -1) or an array
+// index (0 or more).
 type token struct {
-	name    string
-	index   int
-	isIndex bool
+	name  string
+	index int
 }
 
 // at is the pointer root, given joined and escaped ("/final/claims").
@@ -36,12 +38,12 @@ func at(root string) pointer {
 
 // field is p followed by the member name.
 func (p pointer) field(name string) pointer {
-	return p.push(token{name: name})
+	return p.push(token{name: name, index: -1})
 }
 
 // index is p followed by the array index i.
 func (p pointer) index(i int) pointer {
-	return p.push(token{index: i, isIndex: true})
+	return p.push(token{index: max(i, 0)})
 }
 
 func (p pointer) push(t token) pointer {
@@ -62,7 +64,7 @@ func (p pointer) String() string {
 	b.WriteString(p.prefix)
 	for _, t := range p.toks[:p.n] {
 		b.WriteByte('/')
-		if t.isIndex {
+		if t.index >= 0 {
 			b.WriteString(strconv.Itoa(t.index))
 		} else {
 			b.WriteString(rules.PointerToken(t.name))

@@ -28,7 +28,7 @@ func (c *checker) reconciliationRules(rec *tables.Reconciliation) {
 
 func (c *checker) obligationRules(i int, o tables.Obligation) {
 	p := at("/reconciliation/obligations").index(i)
-	linked := c.links(p.field("final_ids"), o.FinalIDs, targetsFinalIDs)
+	linked := c.links(p, "final_ids", o.FinalIDs, targetsFinalIDs)
 	if o.Basis != tables.BasisSource && o.Basis != tables.BasisTask {
 		c.add(rules.CodeEnumValue, p.field("basis"), "obligation basis %q is not task or source", o.Basis)
 	}
@@ -63,7 +63,7 @@ func (c *checker) addressedLinks(linked []record) bool {
 }
 
 func (c *checker) dispositionRules(p pointer, d tables.Disposition) {
-	linked := c.links(p.field("final_ids"), d.FinalIDs, targetsFinalIDs)
+	linked := c.links(p, "final_ids", d.FinalIDs, targetsFinalIDs)
 	e := d.EvidenceID
 	switch d.Status {
 	case tables.DispositionUsed:
