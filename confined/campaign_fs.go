@@ -64,19 +64,23 @@ type topDir struct {
 // (through the root, so it is the directory the root holds), or -1.
 func (d *CampaignDir) topFD() int {
 	t := &d.top
-	t.once.Do(func() {
-		t.fd = -1
-		f, err := d.root.Open(".")
-		if err != nil {
-			return
-		}
-		if info, err := f.Stat(); err != nil || !info.IsDir() {
-			f.Close()
-			return
-		}
-		t.dir, t.fd = f, int(f.Fd())
-	})
+	t.once.Do(func() { t.dir, t.fd = openDirFD(d.root) })
 	return t.fd
+}
+
+// openDirFD opens the directory r holds as a file for its descriptor,
+// which system calls of their own resolve names from; nil and -1 when it
+// cannot be opened so or is no directory.
+func openDirFD(r *os.Root) (*os.File, int) {
+	f, err := r.Open(".")
+	if err != nil {
+		return nil, -1
+	}
+	if info, err := f.Stat(); err != nil || !info.IsDir() {
+		f.Close()
+		return nil, -1
+	}
+	return f, int(f.Fd())
 }
 
 // dirRoots are the campaign's busy directories (answers/, where a file per
@@ -134,14 +138,8 @@ func (d *CampaignDir) dirRoot(dir string) *busyDir {
 		c.roots[dir] = nil // the full path says why, for every file of it
 		return nil
 	}
-	b := &busyDir{root: r, fd: -1}
-	if f, err := r.Open("."); err == nil {
-		if info, err := f.Stat(); err == nil && info.IsDir() {
-			b.dir, b.fd = f, int(f.Fd())
-		} else {
-			f.Close()
-		}
-	}
+	b := &busyDir{root: r}
+	b.dir, b.fd = openDirFD(r)
 	c.roots[dir] = b
 	return b
 }
