@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 
 	"github.com/evalgate/evalgate/confined"
@@ -115,18 +114,8 @@ type runSummary struct {
 	Error string `json:"error,omitempty"`
 }
 
-// runMemoryLimit is the Go heap's soft limit during run unless GOMEMLIMIT
-// says otherwise: at a million sessions the stages' live heap reaches
-// 400–460 MiB and the collector's default goal (twice the live heap) took
-// the process past 1 GiB; under the limit the collector runs sooner
-// instead (never more than half the CPU: the runtime bounds it). It
-// changes when memory is reclaimed, never a result.
-const runMemoryLimit = 800 << 20
-
 func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(runMemoryLimit)
-	}
+	defer runHeap.start()()
 	fsys, name, err := campaignSource(args, opts.example)
 	if err != nil {
 		return err
