@@ -9,8 +9,8 @@ import (
 	"sync"
 )
 
-// run paces the Go collector by the live heap each collection leaves,
-// unless the environment sets GOGC or GOMEMLIMIT (then the runtime's own
+// run and validate pace the Go collector by the live heap each collection
+// leaves, unless the environment sets GOGC or GOMEMLIMIT (then the runtime's own
 // pacing, as the user set it, is left alone). Pacing changes when memory
 // is reclaimed, never a result.
 //

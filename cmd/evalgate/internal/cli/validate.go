@@ -95,6 +95,7 @@ func validateAnswer(stdout io.Writer, opts validateOptions) error {
 }
 
 func validateCampaign(stdout, stderr io.Writer, args []string, opts validateOptions) error {
+	defer runHeap.start()() // the stages of run up to the report, paced alike
 	fsys, name, err := campaignSource(args, opts.example)
 	if err != nil {
 		return err
