@@ -65,18 +65,38 @@ func gcd(a, b uint64) uint64 {
 }
 
 // lowestRat returns n/d as a new big.Rat; d > 0. It divides out gcd(n, d)
-// itself and, when that leaves a fraction, sets the numerator and the
-// denominator through the references Num and Denom return, rather than
-// through SetFrac64, whose normalization (a multi-precision gcd) allocates
-// even for one-word values. A big.Rat in lowest terms with a positive
+// itself, rather than through SetFrac64, whose normalization (a
+// multi-precision gcd) allocates even for one-word values, and builds the
+// big.Rat in two allocations instead of three: the numerator's words are
+// allocated with the big.Rat (smallRat) and handed to it through SetBits,
+// and the denominator is set through the reference Denom returns once
+// Set(x) has initialized it. A big.Rat in lowest terms with a positive
 // denominator is exactly what SetFrac64 would have built.
 func lowestRat(n, d int64) *big.Rat {
 	if g := int64(gcd(absUint64(n), uint64(d))); g > 1 {
 		n, d = n/g, d/g
 	}
-	r := new(big.Rat).SetInt64(n) // denominator 1, held: Denom is a reference
+	p := new(smallRat)
+	u := absUint64(n)
+	for i := range p.words {
+		p.words[i] = big.Word(u >> (uint(i) * bits.UintSize))
+	}
+	r := &p.r
+	num := r.Num() // a reference
+	num.SetBits(p.words[:len(p.words):len(p.words)])
+	if n < 0 {
+		num.Neg(num)
+	}
+	r.Set(r) // denominator 1, held: Denom is now a reference
 	if d != 1 {
 		r.Denom().SetInt64(d)
 	}
 	return r
+}
+
+// smallRat is a big.Rat with room for a numerator of 64 bits, allocated
+// together.
+type smallRat struct {
+	r     big.Rat
+	words [64 / bits.UintSize]big.Word
 }

@@ -55,7 +55,7 @@ func MedianInt64(xs []int64) *big.Rat {
 	slices.Sort(sorted)
 	n := len(sorted)
 	if n%2 == 1 {
-		return new(big.Rat).SetInt64(sorted[n/2])
+		return lowestRat(sorted[n/2], 1)
 	}
 	if sum, ok := AddInt64(sorted[n/2-1], sorted[n/2]); ok {
 		return lowestRat(sum, 2)

@@ -3,6 +3,7 @@ package stats
 import (
 	"errors"
 	"math/big"
+	"math/bits"
 	"strings"
 )
 
@@ -46,8 +47,21 @@ func Float(r *big.Rat) *float64 {
 	if r == nil {
 		return nil
 	}
-	f, _ := r.Float64()
+	f := Float64(r)
 	return &f
+}
+
+// Float64 returns the nearest float64 of r (not nil), as r.Float64 does.
+// When r's numerator and denominator are at most 2^53 in magnitude both
+// are exact float64s, and IEEE division rounds their quotient to the
+// nearest float64, ties to even, as r.Float64 does; so that path divides
+// two floats instead of shifting big integers (TestFloat64MatchesBig).
+func Float64(r *big.Rat) float64 {
+	if n, d, ok := small(r); ok && absUint64(n) <= 1<<53 && d <= 1<<53 {
+		return float64(n) / float64(d)
+	}
+	f, _ := r.Float64()
+	return f
 }
 
 // RoundHalfEven rounds r to the nearest integer, ties to even, and reports
@@ -57,6 +71,20 @@ func Float(r *big.Rat) *float64 {
 func RoundHalfEven(r *big.Rat) (int64, bool) {
 	if r == nil {
 		return 0, false
+	}
+	if n, d, ok := small(r); ok {
+		// The same rounding in int64: |m| < d, so 2·|m| fits in a uint64,
+		// and |q| ≤ 2^62 when d > 1, so q ± 1 fits (TestRoundHalfEvenMatchesBig).
+		q, m := n/d, n%d
+		twice := 2 * absUint64(m)
+		if twice > uint64(d) || (twice == uint64(d) && q&1 != 0) {
+			if n < 0 {
+				q--
+			} else {
+				q++
+			}
+		}
+		return q, true
 	}
 	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int)) // truncated toward zero
 	twice := new(big.Int).Mul(new(big.Int).Abs(m), big.NewInt(2))
@@ -86,6 +114,21 @@ func FormatRat(r *big.Rat) string {
 // TerminatingDigits reports whether 1/den has a finite decimal expansion
 // (den = 2^a·5^b) and how many fractional digits it needs: max(a, b).
 func TerminatingDigits(den *big.Int) (int, bool) {
+	if den.Sign() > 0 && den.IsUint64() {
+		// The same count on a uint64, without big.Int arithmetic.
+		u := den.Uint64()
+		a := bits.TrailingZeros64(u)
+		u >>= a
+		b := 0
+		for u%5 == 0 {
+			u /= 5
+			b++
+		}
+		if u != 1 {
+			return 0, false
+		}
+		return max(a, b), true
+	}
 	d := new(big.Int).Set(den)
 	two, five, zero := big.NewInt(2), big.NewInt(5), new(big.Int)
 	var a, b int
