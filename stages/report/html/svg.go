@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/stages/report/scorecard"
+	"github.com/evalgate/evalgate/stats"
 )
 
 // Inline SVG plots of report.html, generated as text. Every label that
@@ -37,15 +38,46 @@ func newSVG(figure string, width, height int, label string) *svg {
 }
 
 func (s *svg) line(x1, y1, x2, y2 float64, class string) {
-	fmt.Fprintf(&s.b, `<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", class, ff(x1), ff(y1), ff(x2), ff(y2))
+	// What fmt.Fprintf(`<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n",
+	// class, ff(x1), ff(y1), ff(x2), ff(y2)) writes, without its strings.
+	s.b.WriteString(`<line class="`)
+	s.b.WriteString(class)
+	s.b.WriteString(`" x1="`)
+	s.ff(x1)
+	s.b.WriteString(`" y1="`)
+	s.ff(y1)
+	s.b.WriteString(`" x2="`)
+	s.ff(x2)
+	s.b.WriteString(`" y2="`)
+	s.ff(y2)
+	s.b.WriteString("\"/>\n")
+}
+
+// ff writes ff(x).
+func (s *svg) ff(x float64) {
+	var buf [32]byte
+	s.b.Write(appendFF(buf[:0], x))
 }
 
 // armCircle is a mark of arm (its k-th in the plot's arm order): one
 // colour-blind-safe colour per arm (the Okabe–Ito palette; the baseline,
 // k = 0, hollow), data-arm naming the arm.
 func (s *svg) armCircle(x, y, r float64, k int, arm, title string) {
-	fmt.Fprintf(&s.b, `<circle class="arm-%d" data-arm="%s" cx="%s" cy="%s" r="%s"><title>%s</title></circle>`+"\n",
-		k%armColors, svgText(arm, 200), ff(x), ff(y), ff(r), svgText(title, 200))
+	// What fmt.Fprintf(`<circle class="arm-%d" data-arm="%s" cx="%s" cy="%s" r="%s"><title>%s</title></circle>`+"\n",
+	// k%armColors, svgText(arm, 200), ff(x), ff(y), ff(r), svgText(title, 200)) writes.
+	s.b.WriteString(`<circle class="arm-`)
+	s.b.WriteString(strconv.Itoa(k % armColors))
+	s.b.WriteString(`" data-arm="`)
+	s.b.WriteString(svgText(arm, 200))
+	s.b.WriteString(`" cx="`)
+	s.ff(x)
+	s.b.WriteString(`" cy="`)
+	s.ff(y)
+	s.b.WriteString(`" r="`)
+	s.ff(r)
+	s.b.WriteString(`"><title>`)
+	s.b.WriteString(svgText(title, 200))
+	s.b.WriteString("</title></circle>\n")
 }
 
 // armColors is how many arm colours the page's style defines (arm-0 …).
@@ -84,10 +116,16 @@ func (s *svg) html() template.HTML {
 
 // ff prints a coordinate with a fixed two decimals.
 func ff(x float64) string {
+	var buf [32]byte
+	return string(appendFF(buf[:0], x))
+}
+
+// appendFF appends ff(x) to dst.
+func appendFF(dst []byte, x float64) []byte {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		x = 0
 	}
-	return strconv.FormatFloat(x, 'f', 2, 64)
+	return strconv.AppendFloat(dst, x, 'f', 2, 64)
 }
 
 // svgText makes untrusted text safe inside SVG text or an attribute:
@@ -109,8 +147,7 @@ func ratFloat(s string) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	f, _ := r.Float64()
-	return f, true
+	return stats.Float64(r), true
 }
 
 // gateNumber parses the leading exact number of a gate's observed or

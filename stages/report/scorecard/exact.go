@@ -94,5 +94,68 @@ func ParseExact(s string) (*big.Rat, bool) {
 	if s == "" || len(s) > 256 || strings.ContainsAny(s, "eEpPxX_") {
 		return nil, false
 	}
+	if r, ok := parseSmall(s); ok {
+		return r, true
+	}
 	return new(big.Rat).SetString(s)
+}
+
+// parseSmall parses the texts newRatio and the decimal printers write
+// ("-7/8", "0.875", "12") when their digits fit in an int64: an optional
+// minus, then digits and either a point and digits or a slash and digits,
+// at most 18 digits on each side of the slash or in all. It reads them as
+// big.Rat.SetString does (a slash's operands in base 0, so neither may
+// start with a 0 unless it is one; a decimal's leading zeros are decimal)
+// and gives the same value in lowest terms without SetString's scanning
+// and multi-precision gcd; any other text is left to SetString
+// (TestParseSmallMatchesSetString).
+func parseSmall(s string) (*big.Rat, bool) {
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	n, rest, ok := leadingDigits(s)
+	if !ok {
+		return nil, false
+	}
+	d := int64(1)
+	switch {
+	case rest == "":
+	case rest[0] == '/':
+		if s[0] == '0' && len(s)-len(rest) > 1 {
+			return nil, false // octal in base 0
+		}
+		den, tail, ok := leadingDigits(rest[1:])
+		if !ok || tail != "" || den == 0 || (rest[1] == '0' && len(rest) > 2) {
+			return nil, false
+		}
+		d = den
+	case rest[0] == '.':
+		frac, tail, ok := leadingDigits(rest[1:])
+		k := len(rest) - 1 // fractional digits
+		if !ok || tail != "" || len(s)-1 > 18 {
+			return nil, false
+		}
+		d = int64(pow10[k])
+		n = n*d + frac
+	default:
+		return nil, false
+	}
+	if neg {
+		n = -n
+	}
+	return stats.Fraction(n, d), true
+}
+
+// leadingDigits reads 1 to 18 leading decimal digits of s as an int64.
+func leadingDigits(s string) (v int64, rest string, ok bool) {
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		if i == 18 {
+			return 0, s, false
+		}
+		v = v*10 + int64(s[i]-'0')
+		i++
+	}
+	return v, s[i:], i > 0
 }

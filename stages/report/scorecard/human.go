@@ -59,6 +59,30 @@ func decimalText(neg bool, q string, digits int) string {
 	return s
 }
 
+// appendDecimal appends decimalText(neg, strconv.FormatUint(q, 10),
+// digits) to dst, without the intermediate strings
+// (TestAppendDecimalMatchesDecimalText).
+func appendDecimal(dst []byte, neg bool, q uint64, digits int) []byte {
+	var buf [20]byte
+	d := strconv.AppendUint(buf[:0], q, 10)
+	if neg && q != 0 {
+		dst = append(dst, '-')
+	}
+	if digits <= 0 {
+		return append(dst, d...)
+	}
+	if len(d) <= digits {
+		dst = append(dst, '0', '.')
+		for range digits - len(d) {
+			dst = append(dst, '0')
+		}
+		return append(dst, d...)
+	}
+	dst = append(dst, d[:len(d)-digits]...)
+	dst = append(dst, '.')
+	return append(dst, d[len(d)-digits:]...)
+}
+
 // trimmed is rounded with trailing zeros (and a bare point) removed.
 func trimmed(r *big.Rat, digits int) string {
 	s := rounded(r, digits)
@@ -86,7 +110,8 @@ func Duration(ns *string) string {
 // in integers: the tenths of a second are floor(|ns|/10^8 + 1/2).
 func DurationNS(ns int64) string {
 	t := (absInt64(ns) + nsPerTenth/2) / nsPerTenth
-	return durationText(ns < 0 && t > 0, strconv.FormatUint(t/tenthsPerHour, 10), int64(t%tenthsPerHour))
+	var buf [48]byte
+	return string(appendDuration(buf[:0], ns < 0 && t > 0, strconv.FormatUint(t/tenthsPerHour, 10), int64(t%tenthsPerHour)))
 }
 
 // Tenths of a second in a nanosecond count and in an hour.
@@ -108,30 +133,41 @@ func DurationRat(ns *big.Rat) string {
 // durationText prints a duration of hours (decimal digits) and rest
 // tenths of a second (0 ≤ rest < 36,000), with a minus sign when neg.
 func durationText(neg bool, hours string, rest int64) string {
-	sign := ""
+	var buf [48]byte
+	return string(appendDuration(buf[:0], neg, hours, rest))
+}
+
+// appendDuration appends durationText(neg, hours, rest) to dst: "8 h",
+// "1 h 0 min 51.9 s", "2 min 15.4 s", "2 min", "45.2 s", with a minus sign
+// when neg.
+func appendDuration(dst []byte, neg bool, hours string, rest int64) []byte {
 	if neg {
-		sign = "-"
+		dst = append(dst, '-')
 	}
 	min, tenth := rest/600, rest%600
-	secs := strconv.FormatInt(tenth/10, 10) // a tenth of a second is one trimmed decimal
-	if tenth%10 != 0 {
-		secs += "." + strconv.FormatInt(tenth%10, 10)
-	}
-	secs += " s"
 	anyHours := hours != "0"
-	switch {
-	case anyHours && rest == 0:
-		return fmt.Sprintf("%s%s h", sign, hours)
-	case anyHours && tenth == 0:
-		return fmt.Sprintf("%s%s h %d min", sign, hours, min)
-	case anyHours:
-		return fmt.Sprintf("%s%s h %d min %s", sign, hours, min, secs)
-	case min == 0:
-		return sign + secs
-	case tenth == 0:
-		return fmt.Sprintf("%s%d min", sign, min)
+	if anyHours {
+		dst = append(dst, hours...)
+		dst = append(dst, " h"...)
+		if rest == 0 {
+			return dst
+		}
+		dst = append(dst, ' ')
 	}
-	return fmt.Sprintf("%s%d min %s", sign, min, secs)
+	if anyHours || min != 0 {
+		dst = strconv.AppendInt(dst, min, 10)
+		dst = append(dst, " min"...)
+		if tenth == 0 {
+			return dst
+		}
+		dst = append(dst, ' ')
+	}
+	dst = strconv.AppendInt(dst, tenth/10, 10) // a tenth of a second is one trimmed decimal
+	if tenth%10 != 0 {
+		dst = append(dst, '.')
+		dst = strconv.AppendInt(dst, tenth%10, 10)
+	}
+	return append(dst, " s"...)
 }
 
 // absInt64 is |i| as a uint64 (exact for math.MinInt64 too).
@@ -163,7 +199,12 @@ func MoneyAmount(currency string, m *tables.Money) string {
 	}
 	const unit = moneyUnitsPerShownDigit
 	q := (absInt64(int64(*m)) + unit/2) / unit
-	return withCurrency(currency, decimalText(*m < 0, strconv.FormatUint(q, 10), MoneyDecimals))
+	var buf [64]byte
+	b := buf[:0]
+	if currency != "" { // withCurrency, in one string
+		b = append(append(b, currency...), ' ')
+	}
+	return string(appendDecimal(b, *m < 0, q, MoneyDecimals))
 }
 
 // moneyUnitsPerShownDigit is 10^(MoneyScale-MoneyDecimals): the Money
@@ -254,7 +295,7 @@ func Shown(r *Ratio) string {
 	if y, _ := ParseExact(s); y != nil && stats.Cmp(y, x) == 0 {
 		return s
 	}
-	return fmt.Sprintf("%s (%s)", s, r.Exact)
+	return s + " (" + r.Exact + ")"
 }
 
 // Bound prints a display float (an interval's estimate or bound) with

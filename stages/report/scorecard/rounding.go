@@ -3,7 +3,6 @@ package scorecard
 import (
 	"math/big"
 	"math/bits"
-	"strconv"
 )
 
 // rounded prints r with exactly digits decimals, halves away from zero:
@@ -13,7 +12,8 @@ import (
 // (TestRoundedFastMatchesBig).
 func rounded(r *big.Rat, digits int) string {
 	if q, ok := roundedUint64(r, digits); ok {
-		return decimalText(r.Sign() < 0, strconv.FormatUint(q, 10), digits)
+		var buf [48]byte
+		return string(appendDecimal(buf[:0], r.Sign() < 0, q, digits))
 	}
 	return roundedBig(r, digits)
 }

@@ -37,7 +37,10 @@ func Fraction(ok bool, num, den int64) string {
 	if !ok {
 		return "n/a"
 	}
-	return fmt.Sprintf("%d/%d", num, den)
+	var buf [48]byte
+	b := strconv.AppendInt(buf[:0], num, 10)
+	b = append(b, '/')
+	return string(strconv.AppendInt(b, den, 10))
 }
 
 // OrUnavailable prints s, or unavailable for none.
