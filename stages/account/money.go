@@ -61,16 +61,3 @@ func CostOf(tokens int64, pricePerMillion string) (tables.Money, bool) {
 
 // ptrMoney returns a pointer to a copy of m.
 func ptrMoney(m tables.Money) *tables.Money { return &m }
-
-// addMoneyPtr adds two nullable amounts: null if either is null, and
-// false on overflow.
-func addMoneyPtr(a, b *tables.Money) (*tables.Money, bool) {
-	if a == nil || b == nil {
-		return nil, true
-	}
-	s, ok := addChecked(int64(*a), int64(*b))
-	if !ok {
-		return nil, false
-	}
-	return ptrMoney(tables.Money(s)), true
-}

@@ -95,32 +95,35 @@ func (a *accountant) price(line tables.Line[tables.Receipt], row *tables.Token, 
 // tools sums tool-call tokens and charges. One unattributable (null)
 // charge makes the sum null, never zero; no calls is an exact zero.
 func (a *accountant) tools(line tables.Line[tables.Receipt], row *tables.Token) {
-	charges := ptrMoney(0)
+	charges := zeroAmount // summed as a value, made a pointer once
 	for i, call := range line.Record.ToolCalls {
-		base := "/tool_calls/" + strconv.Itoa(i)
 		if call.InputTokens < 0 || call.OutputTokens < 0 || call.InputTokens > maxTokens || call.OutputTokens > maxTokens {
-			a.add(line, rules.CodeToolTokensInvalid, rules.Reject, base, "The tool call's token counts are negative or beyond 10^15.")
+			a.add(line, rules.CodeToolTokensInvalid, rules.Reject, toolCallPointer(i), "The tool call's token counts are negative or beyond 10^15.")
 		} else {
 			row.ToolInput += call.InputTokens // ≤ 4096 calls × 10^15 cannot overflow
 			row.ToolOutput += call.OutputTokens
 		}
 		if call.Charge == nil {
-			charges = nil
+			charges = amount{}
 			continue
 		}
 		m, err := tables.ParseMoney(*call.Charge)
 		if err != nil {
-			a.add(line, rules.CodeToolChargeInvalid, rules.Reject, base+"/charge", "The tool call's charge is not an exact non-negative decimal.")
-			charges = nil
+			a.add(line, rules.CodeToolChargeInvalid, rules.Reject, toolCallPointer(i)+"/charge", "The tool call's charge is not an exact non-negative decimal.")
+			charges = amount{}
 			continue
 		}
-		var ok bool
-		if charges, ok = addMoneyPtr(charges, &m); !ok {
-			a.add(line, rules.CodeMoneyOverflow, rules.Reject, base+"/charge", "The session's tool charges do not fit in 64 bits.")
+		if charges.known { // once null, the sum stays null without an overflow finding
+			if charges = charges.plus(amount{v: int64(m), known: true}); !charges.known {
+				a.add(line, rules.CodeMoneyOverflow, rules.Reject, toolCallPointer(i)+"/charge", "The session's tool charges do not fit in 64 bits.")
+			}
 		}
 	}
-	row.ToolCharges = charges
+	row.ToolCharges = charges.ptr()
 }
+
+// toolCallPointer is the JSON pointer of a receipt's i-th tool call.
+func toolCallPointer(i int) string { return "/tool_calls/" + strconv.Itoa(i) }
 
 // actualCharge returns the attributable actual charge (A3): parsed for
 // basis actual, null otherwise. Unavailable billing is null, never zero.
@@ -195,7 +198,8 @@ func (a *accountant) validationNS(line tables.Line[tables.Receipt]) (int64, bool
 type reservation struct {
 	id            string
 	input, output int64
-	cost          *tables.Money // nil when the cost does not parse
+	cost          *tables.Money // nil when the cost does not parse, else &parsedCost
+	parsedCost    tables.Money  // held here, so that cost is not an allocation of its own
 }
 
 // reservation checks that a dispatched receipt reserved its bound before
@@ -213,7 +217,8 @@ func (a *accountant) reservation(line tables.Line[tables.Receipt]) *reservation 
 		out.input, out.output = max(out.input, 0), max(out.output, 0)
 	}
 	if m, err := tables.ParseMoney(res.Cost); err == nil {
-		out.cost = &m
+		out.parsedCost = m
+		out.cost = &out.parsedCost
 	} else {
 		a.add(line, rules.CodeReservationInvalid, rules.Reject, "/reservation/cost", "The reservation's cost is not an exact non-negative decimal.")
 	}
