@@ -72,25 +72,26 @@ func (j *judge) taskRatio(t threshold, median medianOf) tables.Gate {
 // repetition, so the same draft); observed is the largest. A pair is the
 // last baseline and the last treatment run of a (task, repetition), whose
 // runs follow each other (runSet); failing names pairs in name order.
-func (j *judge) pairRatio(t threshold, value func(*tables.Run) *big.Rat) tables.Gate {
+func (j *judge) pairRatio(t threshold, value func(*tables.Run) (int64, bool)) tables.Gate {
 	var failing []string
 	var worst *big.Rat
 	known := true // every pair's ratio is known
 	var cur struct {
-		task        string
-		rep         int64
-		open        bool
-		base, treat *big.Rat // the pair's values, nil when unknown
-		hasBase     bool
-		hasTreat    bool
+		task            string
+		rep             int64
+		open            bool
+		base, treat     int64 // the pair's integer values
+		baseOK, treatOK bool  // the run is there and its value known
 	}
 	flush := func() {
 		if !cur.open {
 			return
 		}
 		var r *big.Rat
-		if cur.hasBase && cur.hasTreat {
-			r = stats.Ratio(cur.treat, cur.base)
+		if cur.baseOK && cur.treatOK {
+			// stats.Ratio of the two integers as rationals, without them:
+			// nil unless base > 0, else treat/base in lowest terms.
+			r = stats.Fraction(cur.treat, cur.base)
 		}
 		if !t.pass(r) {
 			failing = append(failing, fmt.Sprintf("%s/r%d", cur.task, cur.rep))
@@ -105,12 +106,12 @@ func (j *judge) pairRatio(t threshold, value func(*tables.Run) *big.Rat) tables.
 	for r := range j.runs.All() {
 		if !cur.open || r.TaskID != cur.task || r.Repetition != cur.rep {
 			flush()
-			cur.task, cur.rep, cur.open, cur.hasBase, cur.hasTreat = r.TaskID, r.Repetition, true, false, false
+			cur.task, cur.rep, cur.open, cur.baseOK, cur.treatOK = r.TaskID, r.Repetition, true, false, false
 		}
 		if r.Arm == j.arm {
-			cur.treat, cur.hasTreat = value(r), true
+			cur.treat, cur.treatOK = value(r)
 		} else {
-			cur.base, cur.hasBase = value(r), true
+			cur.base, cur.baseOK = value(r)
 		}
 	}
 	flush()
@@ -135,14 +136,16 @@ func largest(xs []*big.Rat) *big.Rat {
 	return m
 }
 
-func runCost(r *tables.Run) *big.Rat { return moneyRat(r.WorkflowCost) }
-
-func runTime(r *tables.Run) *big.Rat {
-	if !r.TimeComplete {
-		return nil
+// runCost is a run's workflow cost, not ok when it is null.
+func runCost(r *tables.Run) (int64, bool) {
+	if r.WorkflowCost == nil {
+		return 0, false
 	}
-	return new(big.Rat).SetInt64(r.WorkflowNS)
+	return int64(*r.WorkflowCost), true
 }
+
+// runTime is a run's workflow time, not ok when it is incomplete.
+func runTime(r *tables.Run) (int64, bool) { return r.WorkflowNS, r.TimeComplete }
 
 // smallest is the minimum, or nil when xs is empty or holds a nil.
 func smallest(xs []*big.Rat) *big.Rat {
