@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -197,6 +198,22 @@ func TestTerminatingDigitsMatchesBig(t *testing.T) {
 		want, wantOK := refTerminatingDigits(d)
 		if got != want || gotOK != wantOK {
 			t.Fatalf("TerminatingDigits(%s) = %d, %v; want %d, %v", d, got, gotOK, want, wantOK)
+		}
+	}
+}
+
+func TestMedianSortedInt64(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for trial := range 2000 {
+		xs := make([]int64, r.IntN(7))
+		for i := range xs {
+			xs[i] = edgeInt64s[r.IntN(len(edgeInt64s))]
+		}
+		sorted := slices.Sorted(slices.Values(xs))
+		kept := slices.Clone(sorted)
+		got, want := MedianSortedInt64(sorted), MedianInt64(xs)
+		if (got == nil) != (want == nil) || (got != nil && !sameLowest(got, want)) || !slices.Equal(sorted, kept) {
+			t.Fatalf("trial %d: MedianSortedInt64(%v) = %v, want %v", trial, sorted, got, want)
 		}
 	}
 }

@@ -53,7 +53,17 @@ func MedianInt64(xs []int64) *big.Rat {
 	}
 	sorted := slices.Clone(xs)
 	slices.Sort(sorted)
+	return MedianSortedInt64(sorted)
+}
+
+// MedianSortedInt64 is MedianInt64 of values already sorted ascending,
+// for a caller that owns them and has sorted them in place: it neither
+// copies nor changes sorted. It returns nil for an empty slice.
+func MedianSortedInt64(sorted []int64) *big.Rat {
 	n := len(sorted)
+	if n == 0 {
+		return nil
+	}
 	if n%2 == 1 {
 		return lowestRat(sorted[n/2], 1)
 	}

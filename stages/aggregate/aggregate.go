@@ -189,9 +189,11 @@ func summarize(specs []tables.TaskSpec, runs runSet) []*taskArm {
 	byKey := map[key]*taskArm{}
 	specAt := specIndex(specs)
 	var out, open []*taskArm // open: the current task's
+	var spare []*taskValues  // values whose medians are computed, reused by the next task-arms
 	for r := range runs.All() {
 		if len(open) > 0 && open[0].spec.ID != r.TaskID {
 			for _, ta := range open {
+				spare = append(spare, ta.values)
 				ta.computeMedians()
 			}
 			open = open[:0]
@@ -199,7 +201,7 @@ func summarize(specs []tables.TaskSpec, runs runSet) []*taskArm {
 		k := key{r.TaskID, r.Arm}
 		ta := byKey[k]
 		if ta == nil {
-			ta = &taskArm{spec: specOf(specs, specAt, r), arm: r.Arm, timeComplete: true, values: &taskValues{}}
+			ta = &taskArm{spec: specOf(specs, specAt, r), arm: r.Arm, timeComplete: true, values: reuseValues(&spare)}
 			byKey[k] = ta
 			out = append(out, ta)
 			open = append(open, ta)
@@ -260,12 +262,33 @@ func (ta *taskArm) add(r *tables.Run) {
 }
 
 // computeMedians computes the medians of the values added and drops them.
+// It sorts the values in place: no median refers to them, so summarize
+// hands them to a later task-arm (reuseValues).
 func (ta *taskArm) computeMedians() {
 	v := ta.values
 	ta.medianR, ta.medianU = v.rs.median(), v.us.median()
-	ta.medianCost, ta.medianReviewCost = v.costs.median(), v.reviewCosts.median()
-	ta.medianNS, ta.medianReviewNS = stats.MedianInt64(v.ns), stats.MedianInt64(v.reviewNS)
+	ta.medianCost, ta.medianReviewCost = v.costs.sortedMedian(), v.reviewCosts.sortedMedian()
+	slices.Sort(v.ns)
+	slices.Sort(v.reviewNS)
+	ta.medianNS, ta.medianReviewNS = stats.MedianSortedInt64(v.ns), stats.MedianSortedInt64(v.reviewNS)
 	ta.values = nil
+}
+
+// reuseValues is empty taskValues: the last of spare, emptied with its
+// slices' room kept, or new ones.
+func reuseValues(spare *[]*taskValues) *taskValues {
+	n := len(*spare)
+	if n == 0 {
+		return &taskValues{}
+	}
+	v := (*spare)[n-1]
+	*spare = (*spare)[:n-1]
+	*v = taskValues{
+		rs: fractions{xs: v.rs.xs[:0]}, us: fractions{xs: v.us.xs[:0]},
+		costs: amounts{xs: v.costs.xs[:0]}, reviewCosts: amounts{xs: v.reviewCosts.xs[:0]},
+		ns: v.ns[:0], reviewNS: v.reviewNS[:0],
+	}
+	return v
 }
 
 func moneyRat(m *tables.Money) *big.Rat {

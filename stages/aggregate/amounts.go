@@ -81,6 +81,16 @@ func (a *amounts) median() *big.Rat {
 	return stats.MedianInt64(a.xs) // nil when empty
 }
 
+// sortedMedian is median, sorting the amounts in place: for amounts that
+// are dropped once their median is known.
+func (a *amounts) sortedMedian() *big.Rat {
+	if a.unknown {
+		return nil
+	}
+	slices.Sort(a.xs)
+	return stats.MedianSortedInt64(a.xs) // nil when empty
+}
+
 // total is the exact sum (0 when there is none), nil when one was null.
 func (a *amounts) total() *big.Rat {
 	var s exactSum
@@ -112,13 +122,14 @@ func (f *fractions) add(num, den int64, known bool) {
 }
 
 // median is the exact median (the mean of the two middle values of an
-// even count), nil when there is none or one was unknown.
+// even count), nil when there is none or one was unknown. It sorts the
+// fractions in place: they are dropped once their median is known.
 func (f *fractions) median() *big.Rat {
 	n := len(f.xs)
 	if f.unknown || n == 0 {
 		return nil
 	}
-	sorted := slices.Clone(f.xs)
+	sorted := f.xs
 	slices.SortFunc(sorted, compareFractions)
 	mid := sorted[n/2]
 	if n%2 == 1 {

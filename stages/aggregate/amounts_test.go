@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/evalgate/evalgate/stats"
@@ -53,6 +54,10 @@ func TestAmountsMatchRationals(t *testing.T) {
 		head.merge(&tail)
 		if got, want := a.median(), stats.MedianRat(rats); !same(got, want) {
 			t.Fatalf("trial %d: median %v, want %v", trial, got, want)
+		}
+		sorting := amounts{xs: slices.Clone(a.xs), unknown: a.unknown}
+		if got, want := sorting.sortedMedian(), stats.MedianRat(rats); !same(got, want) {
+			t.Fatalf("trial %d: sortedMedian %v, want %v", trial, got, want)
 		}
 		if got, want := a.total(), stats.Sum(rats); !same(got, want) {
 			t.Fatalf("trial %d: amounts total %v, want %v", trial, got, want)
