@@ -2,6 +2,7 @@ package html
 
 import (
 	"fmt"
+	"html/template"
 	"iter"
 	"strings"
 
@@ -21,6 +22,40 @@ type taskDetail struct {
 	Task    string
 	Summary string
 	Runs    htmlTable
+}
+
+// HTML is the task's <details> element, written here rather than by
+// template actions per task (reflection over three fields and a method):
+// what html/template writes for
+//
+//	<details>
+//	<summary><strong>{{.Task}}</strong>{{.Summary}}</summary>
+//	{{.Runs.HTML}}</details>
+//
+// and a newline, Task and Summary through htmlEscaper
+// (TestDetailHTMLIsTemplate).
+func (d taskDetail) HTML() template.HTML {
+	var b strings.Builder
+	b.Grow(len("<details>\n<summary><strong></strong></summary>\n</details>\n") + len(d.Task) + len(d.Summary) + d.Runs.size())
+	b.WriteString("<details>\n<summary><strong>")
+	htmlEscaper.WriteString(&b, d.Task)
+	b.WriteString("</strong>")
+	htmlEscaper.WriteString(&b, d.Summary)
+	b.WriteString("</summary>\n")
+	d.Runs.write(&b)
+	b.WriteString("</details>\n")
+	return template.HTML(b.String()) //nolint:gosec // every string went through htmlEscaper or is htmlTable's markup
+}
+
+// detailsHTML is each detail's markup, as details yields them.
+func detailsHTML(details iter.Seq[taskDetail]) iter.Seq[template.HTML] {
+	return func(yield func(template.HTML) bool) {
+		for d := range details {
+			if !yield(d.HTML()) {
+				return
+			}
+		}
+	}
 }
 
 // taskDetails yields each task's drill-down, tasks in order of first

@@ -85,7 +85,7 @@ type htmlPage struct {
 	CostArms     htmlTable
 	CostRatios   htmlTable
 	AnyRun       bool
-	Tasks        iter.Seq[taskDetail] // built as the page is written
+	Tasks        iter.Seq[template.HTML] // each task's <details>, built as the page is written
 	Findings     []string
 	MoreFindings int
 	Intervals    scorecard.Intervals
@@ -143,7 +143,7 @@ func Write(w io.Writer, sc scorecard.Scorecard, s *tables.Set) error {
 		CostArms:     costArmsTable(sc.CostAndTime),
 		CostRatios:   costRatiosTable(sc.CostAndTime),
 		AnyRun:       s.Runs.Len() > 0,
-		Tasks:        taskDetails(s.Runs, s.Rejections, sc.CostAndTime.Currency),
+		Tasks:        detailsHTML(taskDetails(s.Runs, s.Rejections, sc.CostAndTime.Currency)),
 		Intervals:    sc.Intervals,
 		ForestPlots:  forestPlots(sc.Intervals.Rows, sc.Gates),
 		IntervalRows: intervalTable(sc.Intervals.Rows),

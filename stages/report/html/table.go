@@ -19,16 +19,22 @@ import (
 func (t htmlTable) HTML() template.HTML {
 	var b strings.Builder
 	b.Grow(t.size())
+	t.write(&b)
+	return template.HTML(b.String()) //nolint:gosec // every string went through htmlEscaper
+}
+
+// write writes the markup HTML returns to b.
+func (t htmlTable) write(b *strings.Builder) {
 	b.WriteString("<div class=\"scroll\"><table>\n")
 	if t.Caption != "" {
 		b.WriteString("<caption>")
-		htmlEscaper.WriteString(&b, t.Caption)
+		htmlEscaper.WriteString(b, t.Caption)
 		b.WriteString("</caption>")
 	}
 	b.WriteString("\n<thead><tr>")
 	for _, h := range t.Header {
 		b.WriteString("<th>")
-		htmlEscaper.WriteString(&b, h)
+		htmlEscaper.WriteString(b, h)
 		b.WriteString("</th>")
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
@@ -38,22 +44,21 @@ func (t htmlTable) HTML() template.HTML {
 			b.WriteString("<td")
 			if c.Class != "" {
 				b.WriteString(" class=\"")
-				htmlEscaper.WriteString(&b, c.Class)
+				htmlEscaper.WriteString(b, c.Class)
 				b.WriteString("\"")
 			}
 			if c.Title != "" {
 				b.WriteString(" title=\"")
-				htmlEscaper.WriteString(&b, c.Title)
+				htmlEscaper.WriteString(b, c.Title)
 				b.WriteString("\"")
 			}
 			b.WriteString(">")
-			htmlEscaper.WriteString(&b, c.Text)
+			htmlEscaper.WriteString(b, c.Text)
 			b.WriteString("</td>")
 		}
 		b.WriteString("</tr>\n")
 	}
 	b.WriteString("</tbody>\n</table></div>\n")
-	return template.HTML(b.String()) //nolint:gosec // every string went through htmlEscaper
 }
 
 // size is the length of t's markup when nothing needs escaping, so the

@@ -108,10 +108,7 @@ var pageTemplate = template.Must(template.New(File).Parse(`<!DOCTYPE html>
 <p>{{.CostSummary}}</p>
 {{.CostArms.HTML}}{{if .CostRatios.Rows}}{{.CostRatios.HTML}}{{end}}<h2 id="runs">Runs per task</h2>
 {{if .AnyRun}}<p class="note">Every planned run, none left out of its denominator; open a task for its runs.</p>
-{{range .Tasks}}<details>
-<summary><strong>{{.Task}}</strong>{{.Summary}}</summary>
-{{.Runs.HTML}}</details>
-{{end}}{{else}}<p>No run was planned or recorded.</p>
+{{range .Tasks}}{{.}}{{end}}{{else}}<p>No run was planned or recorded.</p>
 {{end}}{{end}}<h2 id="findings">Findings</h2>
 {{if .Findings}}<ul>
 {{range .Findings}}<li>{{.}}</li>
