@@ -19,6 +19,9 @@ const markdownActive = "\\`*_[]()#!|~:"
 // becomes U+FFFD. The result is never placed at the start of a line, so
 // list and block syntax ('-', '+', '1.', '>') cannot start there.
 func escapeMarkdown(s string) string {
+	if inert(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := rune(0)
@@ -45,6 +48,22 @@ func escapeMarkdown(s string) string {
 		prev = r
 	}
 	return b.String()
+}
+
+// inert reports whether escapeMarkdown leaves s as it is: printable ASCII
+// without a character of markdownActive, '<', '>', '&', or a '.' after 'w'
+// or 'W' (TestInertIsUnchanged).
+func inert(s string) bool {
+	prev := byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < ' ' || c > '~' || c == '<' || c == '>' || c == '&' || strings.IndexByte(markdownActive, c) >= 0 ||
+			(c == '.' && (prev == 'w' || prev == 'W')) {
+			return false
+		}
+		prev = c
+	}
+	return true
 }
 
 // Escape is escapeMarkdown for the other renderers of Markdown (compare's

@@ -274,7 +274,15 @@ func table(b *bufio.Writer, header []string) {
 
 // row writes one table row of already escaped cells.
 func row(b *bufio.Writer, cells ...string) {
-	b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	// "| " + strings.Join(cells, " | ") + " |\n", written piece by piece.
+	b.WriteString("| ")
+	for i, c := range cells {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		b.WriteString(c)
+	}
+	b.WriteString(" |\n")
 }
 
 func escList(items []string) string {
