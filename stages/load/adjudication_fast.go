@@ -29,10 +29,13 @@ var (
 
 const maxRatedObligations, maxRatedCitations = 8, 128
 
-// adjudicationScratch are the lists a rating's arrays are read into.
+// adjudicationScratch are the lists a rating's arrays are read into, and
+// the slabs their copies are carved out of (kept across passes).
 type adjudicationScratch struct {
 	obligations []tables.ObligationRating
 	citations   []tables.CitationRating
+	oblSlab     slab[tables.ObligationRating]
+	citeSlab    slab[tables.CitationRating]
 }
 
 // adjudicationFast decodes line into a (which it may leave partly set when
@@ -58,7 +61,7 @@ func adjudicationFast(line []byte, a *tables.Adjudication, in *interner) bool {
 		case 5:
 			return d.timestamp(&a.FrozenAt)
 		case 6:
-			return records(&d.scanner, &s.obligations, maxRatedObligations, &a.Obligations, func(o *tables.ObligationRating) bool {
+			return records(&d.scanner, &s.obligations, maxRatedObligations, &a.Obligations, &s.oblSlab, func(o *tables.ObligationRating) bool {
 				return d.object(obligationRatingMembers, func(k int) bool {
 					if k == 0 {
 						return d.id("O", &o.ObligationID)
@@ -67,7 +70,7 @@ func adjudicationFast(line []byte, a *tables.Adjudication, in *interner) bool {
 				})
 			})
 		case 7:
-			return records(&d.scanner, &s.citations, maxRatedCitations, &a.Citations, func(c *tables.CitationRating) bool {
+			return records(&d.scanner, &s.citations, maxRatedCitations, &a.Citations, &s.citeSlab, func(c *tables.CitationRating) bool {
 				return d.object(citationRatingMembers, func(k int) bool {
 					if k == 0 {
 						return d.count(&c.Index)

@@ -26,7 +26,8 @@ import (
 
 // answerDecoder is one fast pass's state, reused across answers
 // (answerDecoders): the scratch lists a document's arrays are read into
-// before they are copied into slices of their exact length.
+// before they are copied into slices of their exact length, and the
+// slabs those copies are carved out of.
 type answerDecoder struct {
 	scanner
 	buf []byte // an escaped string's unescaped bytes
@@ -47,8 +48,32 @@ type answerDecoder struct {
 	cites   []tables.Citation
 	obls    []tables.Obligation
 	disps   []tables.Disposition
+	// lists are the slabs the copies of those lists are carved out of:
+	// they outlast the pass (the decoded values keep them), the pool
+	// keeps each one's current block.
+	lists answerSlabs
 	// ratings are adjudicationFast's lists.
 	ratings adjudicationScratch
+}
+
+// answerSlabs are an answer decoder's slabs, one by element type, and
+// one for the lists the rows keep (kept).
+type answerSlabs struct {
+	strs slab[string]
+	// kept holds the citations' supports and the evidence dispositions'
+	// final IDs, which the validation's rows keep after the answer is
+	// gone (validate's citation and disposition rows, until their spool
+	// encodes them): a block of its own holds only such lists, so a row
+	// never keeps alive the other lists of its answer, nor of others.
+	kept    slab[string]
+	claims  slab[tables.Claim]
+	actions slab[tables.Action]
+	verifs  slab[tables.Verification]
+	uncs    slab[tables.Uncertainty]
+	excls   slab[tables.Exclusion]
+	cites   slab[tables.Citation]
+	obls    slab[tables.Obligation]
+	disps   slab[tables.Disposition]
 }
 
 var answerDecoders = sync.Pool{New: func() any { return new(answerDecoder) }}
@@ -68,7 +93,13 @@ func answerFast(data []byte, a *tables.Answer, owned bool) bool {
 // release clears what the pass read (the pool keeps no document) and
 // returns the decoder to its pool.
 func (d *answerDecoder) release() {
-	d.d, d.whole = nil, ""
+	d.reset()
+	answerDecoders.Put(d)
+}
+
+// reset clears what the pass read, keeping the slabs' blocks.
+func (d *answerDecoder) reset() {
+	d.d, d.i, d.whole = nil, 0, ""
 	clearScratch(&d.ids)
 	clearScratch(&d.claims)
 	clearScratch(&d.actions)
@@ -81,7 +112,6 @@ func (d *answerDecoder) release() {
 	if cap(d.buf) > 1<<16 {
 		d.buf = nil
 	}
-	answerDecoders.Put(d)
 }
 
 // unescape is b, a string's bytes with only the escapes rawString
@@ -249,8 +279,9 @@ func itoa(n int) string {
 	}
 }
 
-// ids reads an array of unique IDs of prefixes, at least min of them.
-func (d *answerDecoder) idList(prefixes string, min int, dst *[]string) bool {
+// idList reads an array of unique IDs of prefixes, at least min of them,
+// copied into into.
+func (d *answerDecoder) idList(prefixes string, min int, dst *[]string, into *slab[string]) bool {
 	d.ids = d.ids[:0]
 	n, ok := d.elements(-1, func(int) bool {
 		var id string
@@ -268,7 +299,7 @@ func (d *answerDecoder) idList(prefixes string, min int, dst *[]string) bool {
 	if !ok || n < min {
 		return false
 	}
-	*dst = exact(d.ids)
+	*dst = into.copy(d.ids)
 	return true
 }
 
@@ -313,17 +344,17 @@ func (d *answerDecoder) final(f *tables.Final) bool {
 	return d.object(finalMembers, func(k int) bool {
 		switch k {
 		case 0:
-			return records(&d.scanner, &d.claims, maxClaims, &f.Claims, d.claim)
+			return records(&d.scanner, &d.claims, maxClaims, &f.Claims, &d.lists.claims, d.claim)
 		case 1:
-			return records(&d.scanner, &d.actions, maxActions, &f.ImplementationPlan, d.action)
+			return records(&d.scanner, &d.actions, maxActions, &f.ImplementationPlan, &d.lists.actions, d.action)
 		case 2:
-			return records(&d.scanner, &d.verifs, maxVerifications, &f.VerificationPlan, d.verification)
+			return records(&d.scanner, &d.verifs, maxVerifications, &f.VerificationPlan, &d.lists.verifs, d.verification)
 		case 3:
-			return records(&d.scanner, &d.uncs, maxUncertainties, &f.Uncertainties, d.uncertainty)
+			return records(&d.scanner, &d.uncs, maxUncertainties, &f.Uncertainties, &d.lists.uncs, d.uncertainty)
 		case 4:
-			return records(&d.scanner, &d.excls, maxExclusions, &f.Exclusions, d.exclusion)
+			return records(&d.scanner, &d.excls, maxExclusions, &f.Exclusions, &d.lists.excls, d.exclusion)
 		default:
-			return records(&d.scanner, &d.cites, maxCitations, &f.Citations, d.citation)
+			return records(&d.scanner, &d.cites, maxCitations, &f.Citations, &d.lists.cites, d.citation)
 		}
 	})
 }
@@ -338,7 +369,7 @@ func (d *answerDecoder) nullableID(prefixes string, dst **string) bool {
 	if !d.id(prefixes, &s) {
 		return false
 	}
-	*dst = &s
+	*dst = d.lists.strs.one(s)
 	return true
 }
 
@@ -352,7 +383,7 @@ func (d *answerDecoder) claim(c *tables.Claim) bool {
 		case 2:
 			return d.enum(&c.Status, tables.ClaimSourceBacked, tables.ClaimInference, tables.ClaimUnknown)
 		case 3:
-			return d.idList("E", 0, &c.EvidenceIDs)
+			return d.idList("E", 0, &c.EvidenceIDs, &d.lists.strs)
 		default:
 			return d.nullableID("U", &c.UncertaintyID)
 		}
@@ -371,9 +402,9 @@ func (d *answerDecoder) action(x *tables.Action) bool {
 		case 3:
 			return d.enum(&x.SupportBasis, tables.BasisSource, tables.BasisTask)
 		case 4:
-			return d.idList("E", 0, &x.EvidenceIDs)
+			return d.idList("E", 0, &x.EvidenceIDs, &d.lists.strs)
 		case 5:
-			return d.idList("V", 0, &x.VerificationIDs)
+			return d.idList("V", 0, &x.VerificationIDs, &d.lists.strs)
 		default:
 			if d.null() {
 				x.VerificationLimitation = nil
@@ -383,7 +414,7 @@ func (d *answerDecoder) action(x *tables.Action) bool {
 			if !d.text(&s) {
 				return false
 			}
-			x.VerificationLimitation = &s
+			x.VerificationLimitation = d.lists.strs.one(s)
 			return true
 		}
 	})
@@ -401,7 +432,7 @@ func (d *answerDecoder) verification(x *tables.Verification) bool {
 		case 3:
 			return d.enum(&x.SupportBasis, tables.BasisSource, tables.BasisTask, tables.BasisMissingSource)
 		case 4:
-			return d.idList("E", 0, &x.EvidenceIDs)
+			return d.idList("E", 0, &x.EvidenceIDs, &d.lists.strs)
 		default:
 			return d.nullableID("U", &x.UncertaintyID)
 		}
@@ -433,7 +464,7 @@ func (d *answerDecoder) exclusion(x *tables.Exclusion) bool {
 		case 2:
 			return d.text(&x.Reason)
 		default:
-			return d.idList("E", 0, &x.EvidenceIDs)
+			return d.idList("E", 0, &x.EvidenceIDs, &d.lists.strs)
 		}
 	})
 }
@@ -450,7 +481,7 @@ func (d *answerDecoder) citation(x *tables.Citation) bool {
 		case 3:
 			return d.line(&x.EndLine)
 		default:
-			return d.idList("CAVX", 1, &x.Supports)
+			return d.idList("CAVX", 1, &x.Supports, &d.lists.kept)
 		}
 	})
 }
@@ -458,9 +489,9 @@ func (d *answerDecoder) citation(x *tables.Citation) bool {
 func (d *answerDecoder) reconciliation(r *tables.Reconciliation) bool {
 	return d.object(reconciliationMembers, func(k int) bool {
 		if k == 0 {
-			return records(&d.scanner, &d.obls, maxObligations, &r.Obligations, d.obligation) && len(r.Obligations) >= minObligations
+			return records(&d.scanner, &d.obls, maxObligations, &r.Obligations, &d.lists.obls, d.obligation) && len(r.Obligations) >= minObligations
 		}
-		return records(&d.scanner, &d.disps, -1, &r.EvidenceDispositions, d.disposition)
+		return records(&d.scanner, &d.disps, -1, &r.EvidenceDispositions, &d.lists.disps, d.disposition)
 	})
 }
 
@@ -476,9 +507,9 @@ func (d *answerDecoder) obligation(o *tables.Obligation) bool {
 		case 3:
 			return d.enum(&o.Status, tables.ObligationAddressed, tables.ObligationExcluded, tables.ObligationUnresolved)
 		case 4:
-			return d.idList("E", 0, &o.EvidenceIDs)
+			return d.idList("E", 0, &o.EvidenceIDs, &d.lists.strs)
 		default:
-			return d.idList("CAVUX", 1, &o.FinalIDs)
+			return d.idList("CAVUX", 1, &o.FinalIDs, &d.lists.strs)
 		}
 	})
 }
@@ -491,7 +522,7 @@ func (d *answerDecoder) disposition(x *tables.Disposition) bool {
 		case 1:
 			return d.enum(&x.Status, tables.DispositionUsed, tables.DispositionExcluded, tables.DispositionUnresolved)
 		default:
-			return d.idList("CAVUX", 1, &x.FinalIDs)
+			return d.idList("CAVUX", 1, &x.FinalIDs, &d.lists.kept)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // scanner is the one byte reader of the fast paths (answer_fast.go,
@@ -289,8 +290,9 @@ func (d *scanner) elements(max int, elem func(n int) bool) (int, bool) {
 }
 
 // records reads an array of at most max records, each by elem into the
-// scratch list, and stores a copy of exactly their number.
-func records[T any](d *scanner, scratch *[]T, max int, dst *[]T, elem func(*T) bool) bool {
+// scratch list, and stores a copy of exactly their number, carved out of
+// into (slab.copy).
+func records[T any](d *scanner, scratch *[]T, max int, dst *[]T, into *slab[T], elem func(*T) bool) bool {
 	*scratch = (*scratch)[:0]
 	_, ok := d.elements(max, func(int) bool {
 		var zero T
@@ -300,7 +302,7 @@ func records[T any](d *scanner, scratch *[]T, max int, dst *[]T, elem func(*T) b
 	if !ok {
 		return false
 	}
-	*dst = exact(*scratch)
+	*dst = into.copy(*scratch)
 	return true
 }
 
@@ -355,6 +357,64 @@ func exact[T any](s []T) []T {
 	out := make([]T, len(s))
 	copy(out, s)
 	return out
+}
+
+// slab hands out the copies of a decoder's small lists (slab.copy) from
+// blocks of a few elements, so that most lists of a document cost no
+// allocation of their own. Each list is a full slice expression of its
+// block, s[i:j:j], with no room past its length: an append to one copies
+// it and never writes into its neighbour, and no consumer writes into a
+// decoded list (the answer is never modified, the interner's shared lists
+// are not either).
+//
+// A list keeps its whole block alive, so the blocks are small: at most
+// slabBlockBytes (or slabMinBlock elements of a larger type), and a list
+// of more than a quarter of a block is copied on its own. A decoded value
+// that outlives the others decoded next to it (a citation row's supports,
+// a receipt held in a spool's chunk) so holds at most one block more than
+// its own lists, and the decoder's current block is the only one it
+// keeps itself. The slab is the decoder's, used by one pass at a time.
+type slab[T any] struct {
+	free []T // the unused rest of the current block
+}
+
+const (
+	// slabBlockBytes is the size of a slab's block of a small type.
+	slabBlockBytes = 2 << 10
+	// slabMinBlock is the fewest elements a block holds.
+	slabMinBlock = 32
+)
+
+// copy returns a copy of src of its exact length and capacity, as exact
+// does: an empty src is an empty, non-nil slice.
+func (s *slab[T]) copy(src []T) []T {
+	var zero T
+	n := len(src)
+	block := max(slabBlockBytes/max(int(unsafe.Sizeof(zero)), 1), slabMinBlock)
+	if n == 0 || n > block/4 {
+		return exact(src)
+	}
+	if n > len(s.free) {
+		s.free = make([]T, block)
+	}
+	out := s.free[:n:n]
+	copy(out, src)
+	s.free = s.free[n:]
+	return out
+}
+
+// one returns a pointer to a copy of v carved out of the slab (a nullable
+// value of a decoded list's record), which keeps its block alive as a
+// list does.
+func (s *slab[T]) one(v T) *T {
+	if len(s.free) == 0 {
+		var zero T
+		s.free = make([]T, max(slabBlockBytes/max(int(unsafe.Sizeof(zero)), 1), slabMinBlock))
+	}
+	p := &s.free[0]
+	*p = v
+	s.free = s.free[1:]
+	return p
 }
 
 // maxScratchItems bounds the room a pooled scratch list keeps.

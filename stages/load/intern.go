@@ -53,7 +53,9 @@ const (
 	// maxSharedListBytes the most bytes of JSON array, and of its slice's
 	// elements, it shares (prompt lists, data blocks and ratings are a few
 	// hundred); a larger array is decoded into a slice of its own. The
-	// slice table so holds at most 8,192 × 2 KiB.
+	// slice table so holds at most 8,192 × 2 KiB, and as many blocks of
+	// the receipt fast path's slabs (slab: each at most a few KiB) that the
+	// lists it shares were carved out of.
 	maxSharedLists     = 1 << 13
 	maxSharedListBytes = 1 << 10
 	// internBytesPerSlot is the file bytes per slot: a campaign file of

@@ -76,6 +76,11 @@ type receiptDecoder struct {
 	hashes []string
 	blocks []tables.BlockDigest
 	calls  []tables.ToolCall
+	// the slabs the copies of those lists are carved out of (slab), kept
+	// across passes
+	strs      slab[string]
+	blockSlab slab[tables.BlockDigest]
+	callSlab  slab[tables.ToolCall]
 	// names are the member names of the usage objects being read, by
 	// depth, for the one-name-once rule.
 	names [maxUsageDepth][][]byte
@@ -150,7 +155,7 @@ func (d *receiptDecoder) receipt(r *tables.Receipt) bool {
 			r.Meter = new(tables.Meter)
 			return d.meter(r.Meter)
 		case 18:
-			return records(&d.scanner, &d.calls, -1, &r.ToolCalls, d.toolCall)
+			return records(&d.scanner, &d.calls, -1, &r.ToolCalls, &d.callSlab, d.toolCall)
 		case 19:
 			if d.null() {
 				return true
@@ -342,9 +347,9 @@ func (d *receiptDecoder) inputs(x *tables.DeliveredInputs) bool {
 		case 1:
 			return d.hex(&x.PacketSHA256, true, d.in)
 		case 2:
-			return listShared(d, &d.ids, -1, &x.PromptIDs, func(s *string) bool { return d.identifier(s, d.in) })
+			return listShared(d, &d.ids, -1, &x.PromptIDs, &d.strs, func(s *string) bool { return d.identifier(s, d.in) })
 		case 3:
-			return listShared(d, &d.hashes, -1, &x.PromptSHA256s, func(s *string) bool { return d.hex(s, false, d.in) })
+			return listShared(d, &d.hashes, -1, &x.PromptSHA256s, &d.strs, func(s *string) bool { return d.hex(s, false, d.in) })
 		case 4:
 			return d.hex(&x.ResponseSchemaSHA256, true, d.in)
 		case 5:
@@ -354,7 +359,7 @@ func (d *receiptDecoder) inputs(x *tables.DeliveredInputs) bool {
 		case 7:
 			return d.count(&x.RenderedBytes)
 		default:
-			return listShared(d, &d.blocks, maxDataBlocks, &x.DataBlocks, func(b *tables.BlockDigest) bool {
+			return listShared(d, &d.blocks, maxDataBlocks, &x.DataBlocks, &d.blockSlab, func(b *tables.BlockDigest) bool {
 				return d.object(dataBlockMembers, func(k int) bool {
 					switch k {
 					case 0:
@@ -373,8 +378,8 @@ func (d *receiptDecoder) inputs(x *tables.DeliveredInputs) bool {
 // listShared reads an array of at most max elements (max < 0: no cap)
 // into a slice shared through the interner as the generic pass shares
 // the slice of a field tagged intern (interner.list): an empty array is
-// an empty slice of its own.
-func listShared[T comparable](d *receiptDecoder, scratch *[]T, max int, dst *[]T, elem func(*T) bool) bool {
+// an empty slice of its own. A new slice is carved out of into.
+func listShared[T comparable](d *receiptDecoder, scratch *[]T, max int, dst *[]T, into *slab[T], elem func(*T) bool) bool {
 	*scratch = (*scratch)[:0]
 	d.ws()
 	start := d.i
@@ -390,24 +395,25 @@ func listShared[T comparable](d *receiptDecoder, scratch *[]T, max int, dst *[]T
 		*dst = []T{}
 		return true
 	}
-	*dst = internList(d.in, *scratch, d.d[start:d.i])
+	*dst = internList(d.in, *scratch, d.d[start:d.i], into)
 	return true
 }
 
 // internList is interner.list for a slice of comparable elements: the
 // shared slice equal to elems, decoded from the JSON array raw, or a new
-// one of exactly its length, which then takes raw's slot.
-func internList[T comparable](in *interner, elems []T, raw []byte) []T {
+// one of exactly its length (carved out of into), which then takes raw's
+// slot.
+func internList[T comparable](in *interner, elems []T, raw []byte, into *slab[T]) []T {
 	var zero T
 	if len(raw) > maxSharedListBytes || uintptr(len(elems))*unsafe.Sizeof(zero) > maxSharedListBytes {
-		return exact(elems)
+		return into.copy(elems)
 	}
 	sum := hashBytes(raw)
 	slot := &in.slices[sum&uint64(len(in.slices)-1)]
 	if s, ok := slot.v.([]T); ok && slot.sum == sum && slices.Equal(s, elems) {
 		return s
 	}
-	out := exact(elems)
+	out := into.copy(elems)
 	*slot = sharedList{sum: sum, v: out}
 	return out
 }

@@ -1,6 +1,8 @@
 package load
 
 import (
+	"sync"
+
 	"github.com/evalgate/evalgate/tables"
 )
 
@@ -35,20 +37,41 @@ const (
 )
 
 // taskDecoder is one packet's or truth's pass: the answer's reader (its
-// strings, IDs, paths and texts) and the scratch lists of the two formats.
+// strings, IDs, paths and texts) and the scratch lists of the two formats,
+// reused across documents (taskDecoders) so that the lists of every task,
+// all kept for the whole run, share the slabs' blocks.
 type taskDecoder struct {
 	answerDecoder
-	items []tables.PacketItem
-	obls  []tables.TruthObligation
-	texts []string
+	items     []tables.PacketItem
+	obls      []tables.TruthObligation
+	texts     []string
+	itemSlab  slab[tables.PacketItem]
+	truthSlab slab[tables.TruthObligation]
+}
+
+var taskDecoders = sync.Pool{New: func() any { return new(taskDecoder) }}
+
+func getTaskDecoder(data []byte) *taskDecoder {
+	d := taskDecoders.Get().(*taskDecoder)
+	d.d, d.i, d.owned = data, 0, false
+	return d
+}
+
+// release clears what the pass read and returns d to its pool.
+func (d *taskDecoder) release() {
+	d.reset()
+	clearScratch(&d.items)
+	clearScratch(&d.obls)
+	clearScratch(&d.texts)
+	taskDecoders.Put(d)
 }
 
 // packetFast decodes data into p (which it may leave partly set when it
 // gives up) and reports whether data is a packet the generic pass accepts
 // with no finding, decoded here to the value that pass stores.
 func packetFast(data []byte, p *tables.Packet) bool {
-	d := &taskDecoder{}
-	d.d = data
+	d := getTaskDecoder(data)
+	defer d.release()
 	return d.objectOf(packetMembers, packetRequired, func(k int) bool {
 		switch k {
 		case 0:
@@ -62,7 +85,7 @@ func packetFast(data []byte, p *tables.Packet) bool {
 		case 4:
 			return d.boolean(&p.ConstructedComplete)
 		case 5:
-			return records(&d.scanner, &d.items, -1, &p.Items, d.item) && len(p.Items) >= minPacketItems
+			return records(&d.scanner, &d.items, -1, &p.Items, &d.itemSlab, d.item) && len(p.Items) >= minPacketItems
 		default:
 			return d.boolean(&p.RawObservations)
 		}
@@ -90,8 +113,8 @@ func (d *taskDecoder) item(it *tables.PacketItem) bool {
 
 // truthFast is packetFast of a truth.
 func truthFast(data []byte, t *tables.Truth) bool {
-	d := &taskDecoder{}
-	d.d = data
+	d := getTaskDecoder(data)
+	defer d.release()
 	return d.object(truthMembers, func(k int) bool {
 		switch k {
 		case 0:
@@ -99,7 +122,7 @@ func truthFast(data []byte, t *tables.Truth) bool {
 		case 1:
 			return d.ident(&t.TaskID)
 		case 2:
-			return records(&d.scanner, &d.obls, maxTruthObligations, &t.Obligations, d.obligation) && len(t.Obligations) >= minTruthObligations
+			return records(&d.scanner, &d.obls, maxTruthObligations, &t.Obligations, &d.truthSlab, d.obligation) && len(t.Obligations) >= minTruthObligations
 		default:
 			return d.oracle(&t.Oracle)
 		}
@@ -120,7 +143,7 @@ func (d *taskDecoder) obligation(o *tables.TruthObligation) bool {
 		case 4:
 			return d.text(&o.SourceJustification)
 		case 5:
-			return d.idList("E", 0, &o.EvidenceIDs)
+			return d.idList("E", 0, &o.EvidenceIDs, &d.lists.strs)
 		case 6:
 			return d.textList(&o.AcceptedAlternatives)
 		case 7:
@@ -206,6 +229,6 @@ func (d *taskDecoder) textList(dst *[]string) bool {
 	if !ok {
 		return false
 	}
-	*dst = exact(d.texts)
+	*dst = d.lists.strs.copy(d.texts)
 	return true
 }
