@@ -98,12 +98,14 @@ func (in *interner) string(s string) string {
 }
 
 // pointer returns a pointer to s (interned), shared with the last equal
-// one in its slot.
+// one in its slot: only a value new to its slot allocates one.
 func (in *interner) pointer(s string) *string {
 	s = in.string(s)
 	slot := &in.ptrs[hashBytes(unsafe.Slice(unsafe.StringData(s), len(s)))&uint64(len(in.ptrs)-1)]
 	if *slot == nil || **slot != s {
-		*slot = &s
+		p := new(string)
+		*p = s
+		*slot = p
 	}
 	return *slot
 }

@@ -81,9 +81,38 @@ type receiptDecoder struct {
 	strs      slab[string]
 	blockSlab slab[tables.BlockDigest]
 	callSlab  slab[tables.ToolCall]
+	// shared is the value nullableShared reads before it is interned.
+	shared string
+	// box holds the receipt's nullable values most receipts have, in one
+	// allocation (receiptBox); nil until the pass needs it.
+	box *receiptBox
+	// own are the receipt's strings not tagged intern, as parts of the
+	// line, and ownBuf their bytes: the pass ends by copying them into one
+	// string of the receipt's own (setOwn).
+	own    []ownString
+	ownBuf []byte
 	// names are the member names of the usage objects being read, by
 	// depth, for the one-name-once rule.
 	names [maxUsageDepth][][]byte
+}
+
+// receiptBox is one allocation of a receipt's own for the values its
+// pointers most often point to (a spool's decoded row does the same, see
+// package spool): a pointer to one keeps the others alive, all of them
+// values of that one receipt, under 200 bytes.
+type receiptBox struct {
+	ended       time.Time
+	start, end  int64
+	meter       tables.Meter
+	output      tables.OutputRef
+	reservation tables.Reservation
+}
+
+// ownString is a string of the receipt being read that it keeps as its
+// own: the bytes line[start:end], to be stored in *dst.
+type ownString struct {
+	dst        *string
+	start, end int
 }
 
 var receiptDecoders = sync.Pool{New: func() any { return new(receiptDecoder) }}
@@ -93,9 +122,16 @@ var receiptDecoders = sync.Pool{New: func() any { return new(receiptDecoder) }}
 // accepts with no finding, decoded here to the value that pass stores.
 func receiptFast(line []byte, r *tables.Receipt, in *interner) bool {
 	d := receiptDecoders.Get().(*receiptDecoder)
-	d.d, d.i, d.in = line, 0, in
+	d.d, d.i, d.in, d.box = line, 0, in, nil
 	ok := d.receipt(r) && d.end()
-	d.d, d.in = nil, nil
+	if ok {
+		d.setOwn()
+	}
+	d.d, d.in, d.box = nil, nil, nil
+	clearScratch(&d.own)
+	if cap(d.ownBuf) > 1<<12 {
+		d.ownBuf = nil
+	}
 	clearScratch(&d.ids)
 	clearScratch(&d.hashes)
 	clearScratch(&d.blocks)
@@ -105,6 +141,46 @@ func receiptFast(line []byte, r *tables.Receipt, in *interner) bool {
 	}
 	receiptDecoders.Put(d)
 	return ok
+}
+
+// boxed is the receipt's box, allocated at the first need.
+func (d *receiptDecoder) boxed() *receiptBox {
+	if d.box == nil {
+		d.box = new(receiptBox)
+	}
+	return d.box
+}
+
+// ownPart records that *dst is b, bytes of the line, as a string of the
+// receipt's own, set by setOwn once the pass has read the whole receipt
+// (the receipt's strings so cost one allocation). An empty b is "" now.
+func (d *receiptDecoder) ownPart(dst *string, b []byte) {
+	if len(b) == 0 {
+		*dst = ""
+		return
+	}
+	start := cap(d.d) - cap(b) // b is d.d[start:...]
+	d.own = append(d.own, ownString{dst: dst, start: start, end: start + len(b)})
+}
+
+// setOwn copies the parts ownPart recorded into one string and stores
+// each part of it where it goes.
+func (d *receiptDecoder) setOwn() {
+	if len(d.own) == 0 {
+		return
+	}
+	buf := d.ownBuf[:0]
+	for _, o := range d.own {
+		buf = append(buf, d.d[o.start:o.end]...)
+	}
+	d.ownBuf = buf
+	all := string(buf)
+	at := 0
+	for _, o := range d.own {
+		n := o.end - o.start
+		*o.dst = all[at : at+n]
+		at += n
+	}
 }
 
 func (d *receiptDecoder) receipt(r *tables.Receipt) bool {
@@ -132,12 +208,12 @@ func (d *receiptDecoder) receipt(r *tables.Receipt) bool {
 			if d.null() {
 				return true
 			}
-			r.EndedAt = new(time.Time)
+			r.EndedAt = &d.boxed().ended
 			return d.timestamp(r.EndedAt)
 		case 10:
-			return d.nullableInt64(&r.MonotonicStartNS)
+			return d.nullableInt64(&r.MonotonicStartNS, false)
 		case 11:
-			return d.nullableInt64(&r.MonotonicEndNS)
+			return d.nullableInt64(&r.MonotonicEndNS, true)
 		case 12:
 			return d.enum(&r.Status, receiptStatuses...)
 		case 13:
@@ -152,7 +228,7 @@ func (d *receiptDecoder) receipt(r *tables.Receipt) bool {
 			if d.null() {
 				return true
 			}
-			r.Meter = new(tables.Meter)
+			r.Meter = &d.boxed().meter
 			return d.meter(r.Meter)
 		case 18:
 			return records(&d.scanner, &d.calls, -1, &r.ToolCalls, &d.callSlab, d.toolCall)
@@ -160,7 +236,7 @@ func (d *receiptDecoder) receipt(r *tables.Receipt) bool {
 			if d.null() {
 				return true
 			}
-			r.Reservation = new(tables.Reservation)
+			r.Reservation = &d.boxed().reservation
 			return d.reservation(r.Reservation)
 		case 20:
 			return d.billing(&r.Billing)
@@ -221,26 +297,31 @@ func (d *receiptDecoder) nullableShared(dst **string, read func(*string) bool) b
 	if d.null() {
 		return true
 	}
-	var s string
-	if !read(&s) {
+	// read into the decoder's own string, not a local one: read is a
+	// closure, so a local's address would move it to the heap
+	d.shared = ""
+	if !read(&d.shared) {
 		return false
 	}
-	*dst = d.in.pointer(s)
+	*dst = d.in.pointer(d.shared)
+	d.shared = ""
 	return true
 }
 
-// identifierOwn reads an identifier of a field not tagged intern.
+// identifierOwn reads an identifier of a field not tagged intern, the
+// receipt's own (ownPart).
 func (d *receiptDecoder) identifierOwn(dst *string) bool {
 	b, ok := d.plain()
 	if !ok || !IsIdentifier(unsafe.String(unsafe.SliceData(b), len(b))) {
 		return false
 	}
-	*dst = string(b)
+	d.ownPart(dst, b)
 	return true
 }
 
 // hex reads a sha256 in hex (the sha256 rule), or "" too when emptyOK
-// (sha256OrEmpty), interned when in is not nil.
+// (sha256OrEmpty), interned when in is not nil, else the receipt's own
+// (ownPart).
 func (d *receiptDecoder) hex(dst *string, emptyOK bool, in *interner) bool {
 	b, ok := d.plain()
 	if !ok {
@@ -253,7 +334,7 @@ func (d *receiptDecoder) hex(dst *string, emptyOK bool, in *interner) bool {
 	if in != nil {
 		*dst = in.bytes(b)
 	} else {
-		*dst = string(b)
+		d.ownPart(dst, b)
 	}
 	return true
 }
@@ -299,8 +380,9 @@ func (d *receiptDecoder) nullableDecimal(dst **string) bool {
 }
 
 // nullableInt64 reads null or an integer of the int64 rule: a plain
-// integer of at most 18 digits (so it fits), optionally negative.
-func (d *receiptDecoder) nullableInt64(dst **int64) bool {
+// integer of at most 18 digits (so it fits), optionally negative, kept
+// in the box (the monotonic end when end, else the start).
+func (d *receiptDecoder) nullableInt64(dst **int64, end bool) bool {
 	if d.null() {
 		return true
 	}
@@ -318,7 +400,12 @@ func (d *receiptDecoder) nullableInt64(dst **int64) bool {
 	if neg {
 		n = -n
 	}
-	*dst = &n
+	slot := &d.boxed().start
+	if end {
+		slot = &d.boxed().end
+	}
+	*slot = n
+	*dst = slot
 	return true
 }
 
@@ -422,7 +509,7 @@ func (d *receiptDecoder) nullableOutput(dst **tables.OutputRef) bool {
 	if d.null() {
 		return true
 	}
-	*dst = new(tables.OutputRef)
+	*dst = &d.boxed().output
 	return d.output(*dst)
 }
 
@@ -434,7 +521,7 @@ func (d *receiptDecoder) output(x *tables.OutputRef) bool {
 			if !ok || len(b) == 0 || pathProblem(unsafe.String(unsafe.SliceData(b), len(b))) != "" {
 				return false
 			}
-			x.Path = string(b)
+			d.ownPart(&x.Path, b)
 			return true
 		case 1:
 			return d.hex(&x.SHA256, false, nil)

@@ -278,3 +278,37 @@ func TestReceiptFastSchema(t *testing.T) {
 }
 
 func unsafeData(s string) *byte { return unsafe.StringData(s) }
+
+// TestReceiptFastOwnValues: a receipt the fast path decoded keeps its
+// values when the line's bytes are overwritten (a line lives in the
+// reader's buffer) and when the same pooled decoder reads the next lines:
+// its own strings and its box are its alone.
+func TestReceiptFastOwnValues(t *testing.T) {
+	lines := receiptCorpus(t)
+	in := newInterner(0)
+	var fast []tables.Receipt
+	var kept [][]byte
+	for _, line := range lines {
+		buf := bytes.Clone(line)
+		var r tables.Receipt
+		if !receiptFast(buf, &r, in) {
+			continue
+		}
+		for i := range buf {
+			buf[i] = 'x'
+		}
+		fast, kept = append(fast, r), append(kept, line)
+	}
+	if len(fast) < 20 {
+		t.Fatalf("only %d receipts took the fast path", len(fast))
+	}
+	for i, line := range kept {
+		var generic tables.Receipt
+		if ok, _ := decodeStreamTo(line, "receipt", position{file: "receipts.jsonl", line: 1}, &generic, nil, newInterner(0), true); !ok {
+			t.Fatalf("the generic pass refused %q", line)
+		}
+		if !reflect.DeepEqual(fast[i], generic) {
+			t.Fatalf("receipt %d changed after it was decoded: %+v, want %+v", i, fast[i], generic)
+		}
+	}
+}
