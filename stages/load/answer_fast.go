@@ -174,7 +174,7 @@ func (d *answerDecoder) text(dst *string) bool {
 // as the answer, while the IDs and paths that rows keep are not parts of
 // it (a row must not keep a whole answer alive). When the document's
 // bytes are the answer's own (answerOwned), the texts are views of them
-// and cost nothing.
+// and cost nothing. (A task's hashes are views too: taskDecoder.hex.)
 func (d *answerDecoder) view(b []byte) string {
 	if d.owned && len(b) > 0 {
 		return unsafe.String(&b[0], len(b))

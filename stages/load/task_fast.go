@@ -2,6 +2,7 @@ package load
 
 import (
 	"sync"
+	"unsafe"
 
 	"github.com/evalgate/evalgate/tables"
 )
@@ -191,13 +192,15 @@ func (d *taskDecoder) ident(dst *string) bool {
 }
 
 // hex reads a string of digits lowercase hexadecimal digits (hexCheck of
-// a sha256 or a commit: neither may be empty, neither is an identity).
+// a sha256 or a commit: neither may be empty, neither is an identity). It
+// is a view of the document, as the texts are (view): a task is kept for
+// the whole run, and its packet's texts are views of the same copy.
 func (d *taskDecoder) hex(digits int, dst *string) bool {
 	b, ok := d.plain()
-	if !ok || !isLowerHex(string(b), digits) {
+	if !ok || !isLowerHex(unsafe.String(unsafe.SliceData(b), len(b)), digits) {
 		return false
 	}
-	*dst = string(b)
+	*dst = d.view(b)
 	return true
 }
 
