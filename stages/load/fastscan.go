@@ -362,18 +362,18 @@ func exact[T any](s []T) []T {
 // slab hands out the copies of a decoder's small lists (slab.copy) from
 // blocks of a few elements, so that most lists of a document cost no
 // allocation of their own. Each list is a full slice expression of its
-// block, s[i:j:j], with no room past its length: an append to one copies
-// it and never writes into its neighbour, and no consumer writes into a
-// decoded list (the answer is never modified, the interner's shared lists
-// are not either).
+// block, s[i:j:j], with no room past its length: lists never overlap, and
+// an append to one copies it and never writes into its neighbour.
 //
 // A list keeps its whole block alive, so the blocks are small: at most
 // slabBlockBytes (or slabMinBlock elements of a larger type), and a list
-// of more than a quarter of a block is copied on its own. A decoded value
-// that outlives the others decoded next to it (a citation row's supports,
-// a receipt held in a spool's chunk) so holds at most one block more than
-// its own lists, and the decoder's current block is the only one it
-// keeps itself. The slab is the decoder's, used by one pass at a time.
+// of more than a quarter of a block is copied on its own. A list kept
+// after the values decoded next to it are gone so keeps at most one
+// block alive; the lists kept that way by design (a citation row's
+// supports, a disposition row's final IDs) are carved out of a slab of
+// their own (answerSlabs.kept), whose blocks hold only such lists. The
+// decoder's current block is the only one the slab keeps itself. A slab
+// is its decoder's, used by one pass at a time.
 type slab[T any] struct {
 	free []T // the unused rest of the current block
 }
@@ -388,9 +388,8 @@ const (
 // copy returns a copy of src of its exact length and capacity, as exact
 // does: an empty src is an empty, non-nil slice.
 func (s *slab[T]) copy(src []T) []T {
-	var zero T
 	n := len(src)
-	block := max(slabBlockBytes/max(int(unsafe.Sizeof(zero)), 1), slabMinBlock)
+	block := slabBlock[T]()
 	if n == 0 || n > block/4 {
 		return exact(src)
 	}
@@ -408,13 +407,18 @@ func (s *slab[T]) copy(src []T) []T {
 // list does.
 func (s *slab[T]) one(v T) *T {
 	if len(s.free) == 0 {
-		var zero T
-		s.free = make([]T, max(slabBlockBytes/max(int(unsafe.Sizeof(zero)), 1), slabMinBlock))
+		s.free = make([]T, slabBlock[T]())
 	}
 	p := &s.free[0]
 	*p = v
 	s.free = s.free[1:]
 	return p
+}
+
+// slabBlock is the number of elements of a slab's block of T.
+func slabBlock[T any]() int {
+	var zero T
+	return max(slabBlockBytes/max(int(unsafe.Sizeof(zero)), 1), slabMinBlock)
 }
 
 // maxScratchItems bounds the room a pooled scratch list keeps.

@@ -14,6 +14,11 @@
 //     in or repaired.
 //   - Answers are not read by Campaign: later stages stream them through
 //     Answer, one at a time.
+//   - A decoded value keeps little alive besides its own values: the fast
+//     paths' small lists share blocks of at most a few KiB (slab), the
+//     lists validation's rows keep past their answer have blocks of their
+//     own, and a receipt's own strings and nullable values are each one
+//     allocation of that receipt's (receiptBox, setOwn).
 package load
 
 import (

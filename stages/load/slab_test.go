@@ -39,7 +39,7 @@ func TestSlabCopy(t *testing.T) {
 // block of its own, and lists go on in a new block when one is full.
 func TestSlabBlocks(t *testing.T) {
 	var s slab[string]
-	block := slabBlockBytes / int(unsafe.Sizeof(""))
+	block := slabBlock[string]()
 	long := make([]string, block/4+1)
 	if got := s.copy(long); len(got) != len(long) || cap(got) != len(long) || len(s.free) != 0 {
 		t.Fatalf("a list longer than a quarter of a block took a block (%d left)", len(s.free))
