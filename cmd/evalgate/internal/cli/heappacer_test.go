@@ -73,13 +73,15 @@ func TestHeapPacerCycles(t *testing.T) {
 	if percent, limit := gcSettings(t); percent != 4400 || limit != runFloorLimit {
 		t.Fatalf("started: GOGC %d, limit %d; want 4400, %d", percent, limit, runFloorLimit)
 	}
-	live := make([]byte, 32<<20) // about 32 MiB live: GOGC about 176/32 × 100 − 100 = 450
+	// At least 32 MiB live, with whatever else the test binary holds: GOGC
+	// at most 176/32 × 100 − 100 = 450, and at least 100.
+	live := make([]byte, 32<<20)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		runtime.GC()
 		if percent, _ := gcSettings(t); percent < 4400 {
-			if percent < 300 || percent > 450 {
-				t.Errorf("after a collection with 32 MiB live: GOGC %d, want 300–450", percent)
+			if percent < 100 || percent > 450 {
+				t.Errorf("after a collection with at least 32 MiB live: GOGC %d, want 100–450", percent)
 			}
 			break
 		}
