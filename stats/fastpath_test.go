@@ -217,3 +217,28 @@ func TestMedianSortedInt64(t *testing.T) {
 		}
 	}
 }
+
+func TestFloatStringMatchesBig(t *testing.T) {
+	check := func(r *big.Rat) {
+		t.Helper()
+		for _, prec := range []int{-1, 0, 1, 2, 3, 6, 12, 17, 18, 19, 30} {
+			if got, want := FloatString(r, prec), r.FloatString(prec); got != want {
+				t.Fatalf("FloatString(%s, %d) = %q, want %q", r.RatString(), prec, got, want)
+			}
+		}
+		if got, want := RatString(r), r.RatString(); got != want {
+			t.Fatalf("RatString(%s) = %q", want, got)
+		}
+	}
+	for _, p := range allPairs(t) {
+		check(new(big.Rat).SetFrac64(p[0], p[1]))
+	}
+	// Halves at the last digit, and carries into the integer part.
+	for _, s := range []string{"1/8", "-1/8", "5/16", "1/2", "-1/2", "3/2", "-5/2", "1999999999999999999/2000000000000000000",
+		"-1999999999999999999/2000000000000000000", "9223372036854775807/9223372036854775806", "1/3", "-2/3",
+		"18446744073709551617/2", "1/18446744073709551617"} {
+		r, _ := new(big.Rat).SetString(s)
+		check(r)
+	}
+	check(new(big.Rat)) // the zero value
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/big"
 	"math/bits"
+	"strconv"
 	"strings"
 )
 
@@ -106,10 +107,86 @@ func FormatRat(r *big.Rat) string {
 		return "null"
 	}
 	if digits, ok := TerminatingDigits(r.Denom()); ok {
-		return r.FloatString(digits)
+		return FloatString(r, digits)
 	}
-	return r.RatString() + " (≈" + r.FloatString(6) + ")"
+	return RatString(r) + " (≈" + FloatString(r, 6) + ")"
 }
+
+// FloatString is r.FloatString(prec): r in decimal with prec digits after
+// the point (none when prec ≤ 0), the last rounded to nearest, halves away
+// from zero, a minus sign whenever r is negative. When r's numerator and
+// denominator fit in an int64 and prec ≤ 18 it divides in 64 and 128 bits
+// instead of big.Int (TestFloatStringMatchesBig).
+func FloatString(r *big.Rat, prec int) string {
+	n, d, ok := small(r)
+	if !ok || prec > 18 {
+		return r.FloatString(prec)
+	}
+	var buf [48]byte // a sign, 19 integer digits, a point and 18 decimals
+	b := buf[:0]
+	if d == 1 {
+		b = strconv.AppendInt(b, n, 10)
+		if prec > 0 {
+			b = append(b, '.')
+			for range prec {
+				b = append(b, '0')
+			}
+		}
+		return string(b)
+	}
+	u, den := absUint64(n), uint64(d)
+	q, rem := u/den, u%den
+	p := uint64(1)
+	if prec > 0 {
+		p = pow10[prec]
+	}
+	hi, lo := bits.Mul64(rem, p)     // rem·p < den·2^64: the quotient fits
+	f, r2 := bits.Div64(hi, lo, den) // f < p
+	if 2*r2 >= den {                 // r2 < den < 2^63
+		if f++; f >= p {
+			q, f = q+1, f-p
+		}
+	}
+	if n < 0 {
+		b = append(b, '-')
+	}
+	b = strconv.AppendUint(b, q, 10)
+	if prec > 0 {
+		b = append(b, '.')
+		var digits [20]byte
+		fs := strconv.AppendUint(digits[:0], f, 10)
+		for range prec - len(fs) {
+			b = append(b, '0')
+		}
+		b = append(b, fs...)
+	}
+	return string(b)
+}
+
+// RatString is r.RatString(): "a/b", or "a" when the denominator is 1,
+// through strconv when both fit in an int64.
+func RatString(r *big.Rat) string {
+	n, d, ok := small(r)
+	if !ok {
+		return r.RatString()
+	}
+	var buf [48]byte
+	b := strconv.AppendInt(buf[:0], n, 10)
+	if d != 1 {
+		b = append(b, '/')
+		b = strconv.AppendInt(b, d, 10)
+	}
+	return string(b)
+}
+
+// pow10 holds 10^k for k ≤ 18.
+var pow10 = func() (p [19]uint64) {
+	p[0] = 1
+	for k := 1; k < len(p); k++ {
+		p[k] = p[k-1] * 10
+	}
+	return p
+}()
 
 // TerminatingDigits reports whether 1/den has a finite decimal expansion
 // (den = 2^a·5^b) and how many fractional digits it needs: max(a, b).

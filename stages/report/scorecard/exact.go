@@ -23,7 +23,7 @@ func newRatio(r *big.Rat) *Ratio {
 	if r == nil {
 		return nil
 	}
-	return &Ratio{Exact: r.RatString(), Decimal: r.FloatString(12)}
+	return &Ratio{Exact: stats.RatString(r), Decimal: stats.FloatString(r, 12)}
 }
 
 // picoPerUnit is 10^MoneyScale: Money's pico-units per currency unit.
@@ -48,9 +48,9 @@ func ExactDecimal(r *big.Rat, minFrac int) string {
 	}
 	digits, ok := stats.TerminatingDigits(r.Denom())
 	if !ok {
-		return r.RatString()
+		return stats.RatString(r)
 	}
-	s := r.FloatString(max(digits, minFrac))
+	s := stats.FloatString(r, max(digits, minFrac))
 	if whole, frac, found := strings.Cut(s, "."); found {
 		frac = strings.TrimRight(frac, "0")
 		for len(frac) < minFrac {
