@@ -3,6 +3,7 @@ package account
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -117,6 +118,10 @@ func (d *decoder) unmarshal(usage []byte, v any) bool {
 		d.add(rules.CodeMeterMalformed, "", "The meter's usage is not a JSON object.")
 		return false
 	}
+	if fastUnmarshal(usage, v) {
+		return true
+	}
+	reflect.ValueOf(v).Elem().SetZero() // what the fast path set, undone
 	err := json.Unmarshal(usage, v, json.RejectUnknownMembers(true))
 	if err == nil {
 		return true
