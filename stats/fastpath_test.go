@@ -242,3 +242,23 @@ func TestFloatStringMatchesBig(t *testing.T) {
 	}
 	check(new(big.Rat)) // the zero value
 }
+
+func TestGCDMatchesBig(t *testing.T) {
+	var vals []uint64
+	for _, x := range edgeInt64s {
+		vals = append(vals, absUint64(x))
+	}
+	vals = append(vals, math.MaxUint64, math.MaxUint64-1, 1<<63+1, 6, 10, 12, 100, 1_000_000_000_000)
+	r := rand.New(rand.NewPCG(15, 16))
+	for range 2000 {
+		vals = append(vals, r.Uint64()>>r.IntN(64))
+	}
+	for i, a := range vals {
+		for _, b := range vals[:min(len(vals), i+60)] {
+			want := new(big.Int).GCD(nil, nil, new(big.Int).SetUint64(a), new(big.Int).SetUint64(b))
+			if got := gcd(a, b); got != want.Uint64() || gcd(b, a) != got {
+				t.Fatalf("gcd(%d, %d) = %d, want %s", a, b, got, want)
+			}
+		}
+	}
+}

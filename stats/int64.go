@@ -44,13 +44,20 @@ func absUint64(x int64) uint64 {
 	return uint64(x)
 }
 
-// gcd is the greatest common divisor (binary algorithm); gcd(0, b) = b.
+// gcd is the greatest common divisor (one Euclid step, then the binary
+// algorithm); gcd(0, b) = b. The Euclid step makes both operands at most
+// the smaller one, so a large value and a small one (an amount over 1 or
+// 2, a decimal over a power of ten) take a division and a few binary
+// steps rather than one binary step per bit of the large value.
 func gcd(a, b uint64) uint64 {
-	if a == 0 {
-		return b
+	if a < b {
+		a, b = b, a
 	}
 	if b == 0 {
 		return a
+	}
+	if a %= b; a == 0 {
+		return b
 	}
 	shift := bits.TrailingZeros64(a | b)
 	a >>= bits.TrailingZeros64(a)
