@@ -18,14 +18,42 @@ import (
 // also words the problem (TestFastUsageMatchesJSON).
 
 // usageTable is where a shape's members go: a *int64 field, or a pointer
-// to a struct of *int64 fields.
+// to a struct of *int64 fields. A shape has a handful of members, so they
+// are looked up by a scan rather than a map's hash.
 type usageTable struct {
-	members map[string]usageMember
+	members []usageMember
 }
 
 type usageMember struct {
-	index  int            // the field's index in the shape
-	nested map[string]int // for an object member: its member names to field indexes; nil for a count
+	name   string
+	index  int         // the field's index in the shape
+	object bool        // a pointer to a struct of counts, whose members are nested
+	nested []usageLeaf // for an object: its members
+}
+
+type usageLeaf struct {
+	name  string
+	index int
+}
+
+// member is the member named name, or nil.
+func (t *usageTable) member(name []byte) *usageMember {
+	for i := range t.members {
+		if t.members[i].name == string(name) {
+			return &t.members[i]
+		}
+	}
+	return nil
+}
+
+// leaf is the index of m's nested member named name, or -1.
+func (m *usageMember) leaf(name []byte) int {
+	for _, l := range m.nested {
+		if l.name == string(name) {
+			return l.index
+		}
+	}
+	return -1
 }
 
 var usageTables sync.Map // reflect.Type → *usageTable, nil for a type the fast path does not take
@@ -44,18 +72,20 @@ func usageTableOf(t reflect.Type) *usageTable {
 var int64Ptr = reflect.TypeFor[*int64]()
 
 func buildUsageTable(t reflect.Type) *usageTable {
-	names := func(st reflect.Type, leaf func(f reflect.StructField) bool) (map[string]int, bool) {
-		out := map[string]int{}
+	names := func(st reflect.Type, leaf func(f reflect.StructField) bool) ([]usageLeaf, bool) {
+		var out []usageLeaf
 		for i := range st.NumField() {
 			f := st.Field(i)
 			name, ok := f.Tag.Lookup("json")
-			if !ok || f.Anonymous || !f.IsExported() || name == "" || name == "-" || strings.ContainsAny(name, `,\"`) || !leaf(f) {
+			if !ok || f.Anonymous || !f.IsExported() || name == "" || name == "-" || strings.ContainsAny(name, `,\"`) || !leaf(f) || i >= 64 {
 				return nil, false
 			}
-			if _, dup := out[name]; dup || i >= 64 {
-				return nil, false
+			for _, o := range out {
+				if o.name == name {
+					return nil, false
+				}
 			}
-			out[name] = i
+			out = append(out, usageLeaf{name: name, index: i})
 		}
 		return out, true
 	}
@@ -68,15 +98,16 @@ func buildUsageTable(t reflect.Type) *usageTable {
 	if !ok {
 		return nil
 	}
-	tab := &usageTable{members: map[string]usageMember{}}
-	for name, i := range top {
-		m := usageMember{index: i}
-		if ft := t.Field(i).Type; ft != int64Ptr {
+	tab := &usageTable{}
+	for _, l := range top {
+		m := usageMember{name: l.name, index: l.index}
+		if ft := t.Field(l.index).Type; ft != int64Ptr {
+			m.object = true
 			if m.nested, ok = names(ft.Elem(), func(f reflect.StructField) bool { return f.Type == int64Ptr }); !ok {
 				return nil
 			}
 		}
-		tab.members[name] = m
+		tab.members = append(tab.members, m)
 	}
 	return tab
 }
@@ -97,13 +128,13 @@ func fastUnmarshal(usage []byte, v any) bool {
 	p := usageParser{b: usage}
 	var seen uint64 // the shape's fields met, by index (a shape has fewer than 64)
 	ok := p.object(func(name []byte) bool {
-		m, known := tab.members[string(name)]
-		if !known || seen&(1<<m.index) != 0 {
+		m := tab.member(name)
+		if m == nil || seen&(1<<m.index) != 0 {
 			return false
 		}
 		seen |= 1 << m.index
 		f := rv.Field(m.index)
-		if m.nested == nil {
+		if !m.object {
 			n, ok := p.count()
 			if ok {
 				f.Set(reflect.ValueOf(&n))
@@ -114,8 +145,8 @@ func fastUnmarshal(usage []byte, v any) bool {
 		s := f.Elem()
 		var seenNested uint64
 		return p.object(func(name []byte) bool {
-			j, known := m.nested[string(name)]
-			if !known || seenNested&(1<<j) != 0 {
+			j := m.leaf(name)
+			if j < 0 || seenNested&(1<<j) != 0 {
 				return false
 			}
 			seenNested |= 1 << j

@@ -88,21 +88,21 @@ func usageText(r *rand.Rand, tab *usageTable) string {
 		return b.String()
 	}
 	var top []string
-	for n := range tab.members {
-		top = append(top, n)
+	for _, m := range tab.members {
+		top = append(top, m.name)
 	}
 	sort.Strings(top)
 	s := object(top, func(n string) string {
-		m := tab.members[n]
-		if m.nested == nil {
+		m := tab.member([]byte(n))
+		if !m.object {
 			return count()
 		}
 		if r.IntN(15) == 0 {
 			return []string{"null", "5", "[]"}[r.IntN(3)]
 		}
 		var inner []string
-		for k := range m.nested {
-			inner = append(inner, k)
+		for _, l := range m.nested {
+			inner = append(inner, l.name)
 		}
 		sort.Strings(inner)
 		return object(inner, func(string) string { return count() })
