@@ -86,9 +86,10 @@ func run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	}
 	var out Out
 	all := summarize(c.Manifest.Design.Tasks, in.runs)
+	complete := constructedComplete(c)
 	for _, ta := range all {
 		row := ta.row()
-		row.PacketConstructedComplete = constructedComplete(c, row.TaskID)
+		row.PacketConstructedComplete = complete[row.TaskID]
 		out.Tasks = append(out.Tasks, row)
 	}
 	out.Repositories = repositories(all)
@@ -144,13 +145,21 @@ func run(c *tables.Campaign, validated tables.Validated, accounted tables.Accoun
 	return out
 }
 
-// constructedComplete reports whether the task's packet says it was
+// constructedComplete maps each task ID to whether its packet says it was
 // intentionally constructed to be complete (packet.json constructed_complete): such
 // a task cannot support a retrieval-quality claim, which the tasks table
-// records for every report.
-func constructedComplete(c *tables.Campaign, task string) bool {
-	t := c.Task(task)
-	return t != nil && t.Packet.ConstructedComplete
+// records for every report. It is c.Task(id)'s packet (the first task of
+// the ID), looked up once per task rather than by a scan of the tasks per
+// task-arm row; an ID without a task is absent (false).
+func constructedComplete(c *tables.Campaign) map[string]bool {
+	out := make(map[string]bool, len(c.Tasks))
+	for i := range c.Tasks {
+		t := &c.Tasks[i]
+		if _, seen := out[t.Spec.ID]; !seen {
+			out[t.Spec.ID] = t.Packet.ConstructedComplete
+		}
+	}
+	return out
 }
 
 // taskArm is one task under one arm: its exact medians and sums over its
