@@ -22,6 +22,11 @@ func escapeMarkdown(s string) string {
 	if inert(s) {
 		return s
 	}
+	return escapeEach(s)
+}
+
+// escapeEach is escapeMarkdown rune by rune, inert text or not.
+func escapeEach(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := rune(0)
