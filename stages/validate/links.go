@@ -41,15 +41,16 @@ type record struct {
 
 // finalIndex resolves final-answer IDs. The kind of a record is the array
 // it sits in, not its prefix, so a mislabelled ID cannot change its type.
-// Both indexes are slices sorted by ID, two allocations per answer where
-// maps cost a growth and a slice per cited ID.
+// Both indexes are slices (ids sorted by ID, cites when it is long), two
+// allocations per answer where maps cost a growth and a slice per cited ID.
 type finalIndex struct {
 	// ids holds every record, sorted stably by ID: of a repeated ID, the
 	// record met first (claims, actions, verifications, uncertainties,
 	// exclusions, each in order) comes first and is the one an ID names.
 	ids []indexedRecord
 	// cites pairs a final ID with the evidence ID of each citation that
-	// lists it in supports, sorted by final ID.
+	// lists it in supports, sorted by final ID when there are more than
+	// citesScanMax of them, in citation order otherwise.
 	cites []citedPair
 }
 
@@ -109,9 +110,16 @@ func indexFinal(f *tables.Final, reuse finalIndex) finalIndex {
 			x.cites = append(x.cites, citedPair{id, cit.EvidenceID})
 		}
 	}
-	slices.SortFunc(x.cites, func(a, b citedPair) int { return strings.Compare(a.id, b.id) })
+	if len(x.cites) > citesScanMax {
+		slices.SortFunc(x.cites, func(a, b citedPair) int { return strings.Compare(a.id, b.id) })
+	}
 	return x
 }
+
+// citesScanMax is the most cited pairs citedBy scans in the order they are
+// met instead of sorting them by final ID and searching: of so few, one scan
+// per lookup costs less than the sort.
+const citesScanMax = 16
 
 // lookup returns the record id names: the first with that ID.
 func (x finalIndex) lookup(id string) (record, bool) {
@@ -142,6 +150,14 @@ func (x finalIndex) resolve(id, accepted string) (record, rules.Code, bool) {
 // citedBy reports whether some citation supporting id cites one of
 // evidence.
 func (x finalIndex) citedBy(id string, evidence []string) bool {
+	if len(x.cites) <= citesScanMax {
+		for _, p := range x.cites {
+			if p.id == id && slices.Contains(evidence, p.evidence) {
+				return true
+			}
+		}
+		return false
+	}
 	i, _ := slices.BinarySearchFunc(x.cites, id, func(p citedPair, id string) int { return strings.Compare(p.id, id) })
 	for ; i < len(x.cites) && x.cites[i].id == id; i++ {
 		if slices.Contains(evidence, x.cites[i].evidence) {
