@@ -11,7 +11,7 @@ import (
 
 // TestCitedByScanMatchesSearch compares citedBy on an index of few cited
 // pairs (scanned in citation order) and of many (sorted and searched) with a
-// scan of the citations themselves, on random answers of 0 to 40 pairs.
+// scan of the citations themselves, on random answers of 0 to 80 pairs.
 func TestCitedByScanMatchesSearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 41))
 	ids := []string{"C1", "C2", "C3", "A1", "A2", "V1", "X1", ""}
@@ -27,7 +27,7 @@ func TestCitedByScanMatchesSearch(t *testing.T) {
 	scanned, searched := 0, 0
 	for range 3000 {
 		var f tables.Final
-		for pairs, want := 0, rng.IntN(41); pairs < want; {
+		for pairs, want := 0, rng.IntN(81); pairs < want; {
 			cit := tables.Citation{EvidenceID: evs[rng.IntN(len(evs))], Supports: pick(ids)}
 			pairs += len(cit.Supports)
 			f.Citations = append(f.Citations, cit)

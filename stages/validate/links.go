@@ -119,7 +119,7 @@ func indexFinal(f *tables.Final, reuse finalIndex) finalIndex {
 // citesScanMax is the most cited pairs citedBy scans in the order they are
 // met instead of sorting them by final ID and searching: of so few, one scan
 // per lookup costs less than the sort.
-const citesScanMax = 16
+const citesScanMax = 32
 
 // lookup returns the record id names: the first with that ID.
 func (x finalIndex) lookup(id string) (record, bool) {
