@@ -14,24 +14,30 @@ import (
 // pacing, as the user set it, is left alone). Pacing changes when memory
 // is reclaimed, never a result.
 //
-// While the live heap is under half of runHeapFloor, the heap may grow to
-// the floor before the next collection (the runtime's default goal is twice
-// the live heap) and the memory the runtime holds is kept under
-// runFloorLimit. At 10,000 sessions the live heap stays under 90 MiB: the
-// default goal ran 18 collections, whose marking (on every idle core) was
-// 15% of the run's CPU; under the floor it runs two or three.
+// The collector's goal is the larger of runHeapFloor and twice the live
+// heap (the runtime's default), and the memory the runtime holds is kept
+// under that goal plus runLimitMargin, at most runMemoryLimit:
 //
-// Once the live heap passes half the floor (100,000 sessions and more) the
-// goal is the default, twice the live heap, and the limit runMemoryLimit:
-// at a million sessions the stages' live heap reaches 400–460 MiB and the
-// default goal took the process past 1 GiB; under that limit the collector
-// runs sooner instead (never more than half the CPU: the runtime bounds
-// it). So the peak heap is the larger of the floor and twice the peak live
-// heap, and the floor never raises the peak of a run whose live heap passes
-// half of it.
+//   - while the live heap is under half the floor, the heap may grow to the
+//     floor before the next collection. At 10,000 sessions the live heap
+//     stays under 90 MiB: the default goal ran 18 collections, whose marking
+//     (on every idle core) was 15% of the run's CPU; under the floor it runs
+//     two or three;
+//   - the limit keeps what the runtime holds beside the heap (memory freed
+//     but not yet returned to the system, above all) near the goal: without
+//     it, at 100,000 sessions, the heap that grew to the floor and then to
+//     twice a larger live heap took the peak RSS to 253 MiB;
+//   - at a million sessions the stages' live heap reaches 400–460 MiB and
+//     the default goal took the process past 1 GiB; under runMemoryLimit
+//     the collector runs sooner instead (never more than half the CPU: the
+//     runtime bounds it).
+//
+// The limit follows the live heap each collection leaves, so a live heap
+// that grows past it makes the collector run sooner until the next
+// collection raises it.
 const (
 	runHeapFloor   = 176 << 20
-	runFloorLimit  = 200 << 20
+	runLimitMargin = 24 << 20
 	runMemoryLimit = 800 << 20
 )
 
@@ -78,23 +84,22 @@ func (h *heapPacer) start() (stop func()) {
 	}
 }
 
-// pace sets GOGC and the memory limit for a heap of live bytes live:
-// under half the floor, the GOGC whose goal is the floor (the runtime's
-// goal is live × (1 + GOGC/100), and 4 MiB for an empty heap at GOGC 100)
-// and runFloorLimit; else GOGC 100 and runMemoryLimit.
+// pace sets GOGC and the memory limit for a heap of live bytes live: the
+// GOGC whose goal is max(floor, 2 × live) (the runtime's goal is
+// live × (1 + GOGC/100), and 4 MiB for an empty heap at GOGC 100), and the
+// limit min(goal + runLimitMargin, runMemoryLimit).
 func (h *heapPacer) pace(live int64) {
 	const emptyGoal = 4 << 20
 	switch {
 	case 2*live >= runHeapFloor:
 		debug.SetGCPercent(100)
-		debug.SetMemoryLimit(runMemoryLimit)
-		return
 	case live < emptyGoal:
 		debug.SetGCPercent(int(runHeapFloor * 100 / emptyGoal))
 	default:
 		debug.SetGCPercent(int(runHeapFloor*100/live - 100))
 	}
-	debug.SetMemoryLimit(runFloorLimit)
+	goal := max(runHeapFloor, 2*live)
+	debug.SetMemoryLimit(min(goal+runLimitMargin, runMemoryLimit))
 }
 
 // sentinel is garbage from birth: its cleanup runs once per collection.

@@ -29,8 +29,8 @@ func restoreGC(t *testing.T) {
 
 // TestHeapPacerGoal: under half the floor the goal is the floor (the
 // runtime's goal is live × (1 + GOGC/100); 4 MiB for an empty heap at
-// GOGC 100) under the floor's memory limit; from half the floor on, the
-// runtime's default goal under the run's limit.
+// GOGC 100), from half the floor on the runtime's default goal, twice the
+// live heap; the memory limit is the goal plus 24 MiB, at most 800 MiB.
 func TestHeapPacerGoal(t *testing.T) {
 	restoreGC(t)
 	const MiB = 1 << 20
@@ -44,9 +44,11 @@ func TestHeapPacerGoal(t *testing.T) {
 		{16 * MiB, 1000, 200 * MiB},    // 16 MiB × 11 = 176 MiB
 		{50 * MiB, 252, 200 * MiB},     // 176 × 100 / 50 − 100, rounded down
 		{87 * MiB, 102, 200 * MiB},     // just under half the floor
-		{88 * MiB, 100, 800 * MiB},     // half the floor: the default goal
+		{88 * MiB, 100, 200 * MiB},     // half the floor: the default goal, 176 + 24 MiB
+		{96 * MiB, 100, 216 * MiB},     // 100,000 sessions' live heap: 2 × 96 + 24
+		{runHeapFloor, 100, 376 * MiB}, // the floor itself: 2 × 176 + 24
+		{388 * MiB, 100, 800 * MiB},    // 2 × 388 + 24 = 800, the run's limit
 		{460 * MiB, 100, 800 * MiB},    // a million sessions' live heap
-		{runHeapFloor, 100, 800 * MiB}, // the floor itself
 	} {
 		var h heapPacer
 		h.pace(c.live)
@@ -70,8 +72,8 @@ func TestHeapPacerCycles(t *testing.T) {
 	var h heapPacer
 	stop := h.start()
 	stopToo := h.start() // a second run in the same process
-	if percent, limit := gcSettings(t); percent != 4400 || limit != runFloorLimit {
-		t.Fatalf("started: GOGC %d, limit %d; want 4400, %d", percent, limit, runFloorLimit)
+	if percent, limit := gcSettings(t); percent != 4400 || limit != runHeapFloor+runLimitMargin {
+		t.Fatalf("started: GOGC %d, limit %d; want 4400, %d", percent, limit, runHeapFloor+runLimitMargin)
 	}
 	// At least 32 MiB live, with whatever else the test binary holds: GOGC
 	// at most 176/32 × 100 − 100 = 450, and at least 100.
