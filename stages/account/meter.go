@@ -122,6 +122,12 @@ func (d *decoder) unmarshal(usage []byte, v any) bool {
 		return true
 	}
 	reflect.ValueOf(v).Elem().SetZero() // what the fast path set, undone
+	return d.jsonUnmarshal(usage, v)
+}
+
+// jsonUnmarshal is unmarshal of an object by the json package alone, which
+// words the first problem.
+func (d *decoder) jsonUnmarshal(usage []byte, v any) bool {
 	err := json.Unmarshal(usage, v, json.RejectUnknownMembers(true))
 	if err == nil {
 		return true

@@ -1,15 +1,12 @@
 package account
 
 import (
-	"errors"
-	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/evalgate/evalgate/rules"
@@ -22,26 +19,7 @@ func refUnmarshal(d *decoder, usage []byte, v any) bool {
 		d.add(rules.CodeMeterMalformed, "", "The meter's usage is not a JSON object.")
 		return false
 	}
-	err := json.Unmarshal(usage, v, json.RejectUnknownMembers(true))
-	if err == nil {
-		return true
-	}
-	var serr *json.SemanticError
-	var xerr *jsontext.SyntacticError
-	switch {
-	case errors.As(err, &serr) && errors.Is(serr.Err, json.ErrUnknownName):
-		d.add(rules.CodeMeterUnknownField, string(serr.JSONPointer),
-			fmt.Sprintf("The usage member %q is not defined by this meter shape.", string(serr.JSONPointer)))
-	case errors.As(err, &serr):
-		d.add(rules.CodeMeterMalformed, string(serr.JSONPointer),
-			fmt.Sprintf("The usage value at %q is not of the expected type (a non-negative integer count or the documented object).", string(serr.JSONPointer)))
-	case errors.As(err, &xerr):
-		d.add(rules.CodeMeterMalformed, string(xerr.JSONPointer),
-			fmt.Sprintf("The usage is not valid strict JSON at %q (e.g. a duplicate member).", string(xerr.JSONPointer)))
-	default:
-		d.add(rules.CodeMeterMalformed, "", "The usage cannot be decoded.")
-	}
-	return false
+	return d.jsonUnmarshal(usage, v)
 }
 
 // usageText writes a random usage object for tab: mostly the plain form
