@@ -14,7 +14,8 @@ import (
 
 // The direct paths of the formatting layer against the fmt, strconv and
 // big.Rat code they replace: ParseExact's parseSmall against
-// big.Rat.SetString, appendDecimal against decimalText, durationText,
+// big.Rat.SetString, appendDecimal against the string arithmetic it
+// replaced (refDecimalText), durationText,
 // Fraction and MoneyAmount against their fmt.Sprintf forms.
 
 // parseTexts are exact texts near every boundary of parseSmall.
@@ -79,13 +80,40 @@ func uint64Samples() []uint64 {
 	return qs
 }
 
-func TestAppendDecimalMatchesDecimalText(t *testing.T) {
+// refDecimalText is q·10^-digits (q in decimal digits, a magnitude) with
+// exactly digits decimals, negative when neg and not zero, by string
+// arithmetic: what the scorecard printed before appendDecimal.
+func refDecimalText(neg bool, q string, digits int) string {
+	s := q
+	if digits > 0 {
+		if len(s) <= digits {
+			s = strings.Repeat("0", digits-len(s)+1) + s
+		}
+		s = s[:len(s)-digits] + "." + s[len(s)-digits:]
+	}
+	if neg && strings.Trim(s, "0.") != "" {
+		s = "-" + s
+	}
+	return s
+}
+
+func TestAppendDecimalMatchesReference(t *testing.T) {
+	wide := []string{"123456789012345678901234567890", "100000000000000000000000"} // beyond a uint64: roundedBig's digits
 	for _, q := range uint64Samples() {
 		for digits := -1; digits <= 22; digits++ {
 			for _, neg := range []bool{false, true} {
-				want := decimalText(neg, strconv.FormatUint(q, 10), digits)
-				if got := string(appendDecimal([]byte("x"), neg, q, digits)); got != "x"+want {
-					t.Fatalf("appendDecimal(%v, %d, %d) = %q, want x%q", neg, q, digits, got, want)
+				want := refDecimalText(neg, strconv.FormatUint(q, 10), digits)
+				if got := string(appendDecimalUint64([]byte("x"), neg, q, digits)); got != "x"+want {
+					t.Fatalf("appendDecimalUint64(%v, %d, %d) = %q, want x%q", neg, q, digits, got, want)
+				}
+			}
+		}
+	}
+	for _, q := range wide {
+		for digits := -1; digits <= 40; digits++ {
+			for _, neg := range []bool{false, true} {
+				if got, want := string(appendDecimal(nil, neg, []byte(q), digits)), refDecimalText(neg, q, digits); got != want {
+					t.Fatalf("appendDecimal(%v, %s, %d) = %q, want %q", neg, q, digits, got, want)
 				}
 			}
 		}
@@ -159,7 +187,7 @@ func TestMoneyAmountMatchesWithCurrency(t *testing.T) {
 		m := tables.Money(v)
 		q := (absInt64(v) + moneyUnitsPerShownDigit/2) / moneyUnitsPerShownDigit
 		for _, cur := range []string{"", "USD"} {
-			want := withCurrency(cur, decimalText(v < 0, strconv.FormatUint(q, 10), MoneyDecimals))
+			want := withCurrency(cur, refDecimalText(v < 0, strconv.FormatUint(q, 10), MoneyDecimals))
 			if got := MoneyAmount(cur, &m); got != want {
 				t.Fatalf("MoneyAmount(%q, %d) = %q, want %q", cur, v, got, want)
 			}

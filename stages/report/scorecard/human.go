@@ -43,44 +43,32 @@ const ShownDecimals = 4
 // beside them.
 const MedianRule = "A median is the middle value of an odd count and the mean of the two middle values of an even count, computed exactly."
 
-// decimalText prints q·10^-digits (q in decimal digits, a magnitude)
-// with exactly digits decimals, negative when neg and not zero.
-func decimalText(neg bool, q string, digits int) string {
-	s := q
-	if digits > 0 {
-		if len(s) <= digits {
-			s = strings.Repeat("0", digits-len(s)+1) + s
-		}
-		s = s[:len(s)-digits] + "." + s[len(s)-digits:]
-	}
-	if neg && strings.Trim(s, "0.") != "" {
-		s = "-" + s
-	}
-	return s
-}
-
-// appendDecimal appends decimalText(neg, strconv.FormatUint(q, 10),
-// digits) to dst, without the intermediate strings
-// (TestAppendDecimalMatchesDecimalText).
-func appendDecimal(dst []byte, neg bool, q uint64, digits int) []byte {
-	var buf [20]byte
-	d := strconv.AppendUint(buf[:0], q, 10)
-	if neg && q != 0 {
+// appendDecimal appends q·10^-digits (q the decimal digits of a
+// magnitude, without leading zeros) to dst with exactly digits decimals,
+// negative when neg and q is not zero: "0.0042", "-12.5000", "7".
+func appendDecimal(dst []byte, neg bool, q []byte, digits int) []byte {
+	if neg && string(q) != "0" {
 		dst = append(dst, '-')
 	}
 	if digits <= 0 {
-		return append(dst, d...)
+		return append(dst, q...)
 	}
-	if len(d) <= digits {
+	if len(q) <= digits {
 		dst = append(dst, '0', '.')
-		for range digits - len(d) {
+		for range digits - len(q) {
 			dst = append(dst, '0')
 		}
-		return append(dst, d...)
+		return append(dst, q...)
 	}
-	dst = append(dst, d[:len(d)-digits]...)
+	dst = append(dst, q[:len(q)-digits]...)
 	dst = append(dst, '.')
-	return append(dst, d[len(d)-digits:]...)
+	return append(dst, q[len(q)-digits:]...)
+}
+
+// appendDecimalUint64 is appendDecimal of q's digits.
+func appendDecimalUint64(dst []byte, neg bool, q uint64, digits int) []byte {
+	var buf [20]byte
+	return appendDecimal(dst, neg, strconv.AppendUint(buf[:0], q, 10), digits)
 }
 
 // trimmed is rounded with trailing zeros (and a bare point) removed.
@@ -204,7 +192,7 @@ func MoneyAmount(currency string, m *tables.Money) string {
 	if currency != "" { // withCurrency, in one string
 		b = append(append(b, currency...), ' ')
 	}
-	return string(appendDecimal(b, *m < 0, q, MoneyDecimals))
+	return string(appendDecimalUint64(b, *m < 0, q, MoneyDecimals))
 }
 
 // moneyUnitsPerShownDigit is 10^(MoneyScale-MoneyDecimals): the Money

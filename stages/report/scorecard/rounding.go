@@ -13,7 +13,7 @@ import (
 func rounded(r *big.Rat, digits int) string {
 	if q, ok := roundedUint64(r, digits); ok {
 		var buf [48]byte
-		return string(appendDecimal(buf[:0], r.Sign() < 0, q, digits))
+		return string(appendDecimalUint64(buf[:0], r.Sign() < 0, q, digits))
 	}
 	return roundedBig(r, digits)
 }
@@ -24,7 +24,7 @@ func roundedBig(r *big.Rat, digits int) string {
 	x := new(big.Rat).Mul(new(big.Rat).Abs(r), new(big.Rat).SetInt(scale))
 	x.Add(x, big.NewRat(1, 2))
 	q := new(big.Int).Quo(x.Num(), x.Denom()) // floor(|r|·10^d + 1/2)
-	return decimalText(r.Sign() < 0, q.String(), digits)
+	return string(appendDecimal(nil, r.Sign() < 0, q.Append(nil, 10), digits))
 }
 
 // roundedUint64 is floor(|r|·10^digits + 1/2) for r = n/d in lowest terms,

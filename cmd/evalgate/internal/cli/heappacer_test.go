@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -62,9 +61,10 @@ func TestHeapPacerGoal(t *testing.T) {
 // collection, for as long as a run holds it, and restores the runtime's
 // settings when the last run stops.
 func TestHeapPacerCycles(t *testing.T) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		t.Skip("GOGC or GOMEMLIMIT is set: the pacer leaves the runtime alone")
-	}
+	// The environment of the test binary may set them; the runtime read
+	// them when it started, and the pacer reads them at each start.
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
 	restoreGC(t)
 	debug.SetGCPercent(150)
 	debug.SetMemoryLimit(1 << 40)
@@ -108,5 +108,26 @@ func TestHeapPacerCycles(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	if percent, _ := gcSettings(t); percent != 150 {
 		t.Errorf("a collection after the stop set GOGC %d, want 150", percent)
+	}
+}
+
+// TestHeapPacerLeavesUserSettings: with GOGC or GOMEMLIMIT in the
+// environment, start changes neither GOGC nor the memory limit.
+func TestHeapPacerLeavesUserSettings(t *testing.T) {
+	restoreGC(t)
+	debug.SetGCPercent(150)
+	debug.SetMemoryLimit(1 << 40)
+	for _, env := range [][2]string{{"GOGC", "150"}, {"GOMEMLIMIT", "1TiB"}} {
+		t.Run(env[0], func(t *testing.T) {
+			t.Setenv("GOGC", "")
+			t.Setenv("GOMEMLIMIT", "")
+			t.Setenv(env[0], env[1])
+			var h heapPacer
+			stop := h.start()
+			defer stop()
+			if percent, limit := gcSettings(t); percent != 150 || limit != 1<<40 {
+				t.Errorf("%s=%s: start set GOGC %d, limit %d; want 150, %d", env[0], env[1], percent, limit, int64(1<<40))
+			}
+		})
 	}
 }
