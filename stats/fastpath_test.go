@@ -160,26 +160,6 @@ func TestRoundHalfEvenMatchesBig(t *testing.T) {
 	check(new(big.Rat)) // the zero value
 }
 
-// refTerminatingDigits is TerminatingDigits in big.Int arithmetic.
-func refTerminatingDigits(den *big.Int) (int, bool) {
-	d := new(big.Int).Set(den)
-	two, five, zero := big.NewInt(2), big.NewInt(5), new(big.Int)
-	var a, b int
-	m := new(big.Int)
-	for m.Mod(d, two).Cmp(zero) == 0 && d.Sign() != 0 {
-		d.Quo(d, two)
-		a++
-	}
-	for m.Mod(d, five).Cmp(zero) == 0 && d.Sign() != 0 {
-		d.Quo(d, five)
-		b++
-	}
-	if !d.IsInt64() || d.Int64() != 1 {
-		return 0, false
-	}
-	return max(a, b), true
-}
-
 func TestTerminatingDigitsMatchesBig(t *testing.T) {
 	var dens []*big.Int
 	for _, d := range append(append([]int64(nil), edgeInt64s...), edgeDens...) {
@@ -193,9 +173,23 @@ func TestTerminatingDigitsMatchesBig(t *testing.T) {
 		}
 	}
 	dens = append(dens, new(big.Int).SetUint64(math.MaxUint64), new(big.Int).SetUint64(1<<63))
+	// by hand: 1/8 = 0.125, 1/40 = 0.025, 1/625 = 0.0016, 1/1 = 1, 1/3 and
+	// 1/6 do not terminate, 2^70 (beyond a uint64) needs 70 digits
+	for _, c := range []struct {
+		den    *big.Int
+		digits int
+		ok     bool
+	}{{big.NewInt(8), 3, true}, {big.NewInt(40), 3, true}, {big.NewInt(625), 4, true}, {big.NewInt(1), 0, true},
+		{big.NewInt(3), 0, false}, {big.NewInt(6), 0, false}, {new(big.Int).Lsh(big.NewInt(1), 70), 70, true}} {
+		for _, f := range []func(*big.Int) (int, bool){TerminatingDigits, terminatingDigitsBig} {
+			if n, ok := f(c.den); n != c.digits || ok != c.ok {
+				t.Errorf("digits of 1/%s = %d, %v; want %d, %v", c.den, n, ok, c.digits, c.ok)
+			}
+		}
+	}
 	for _, d := range dens {
 		got, gotOK := TerminatingDigits(d)
-		want, wantOK := refTerminatingDigits(d)
+		want, wantOK := terminatingDigitsBig(d)
 		if got != want || gotOK != wantOK {
 			t.Fatalf("TerminatingDigits(%s) = %d, %v; want %d, %v", d, got, gotOK, want, wantOK)
 		}

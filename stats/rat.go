@@ -206,6 +206,12 @@ func TerminatingDigits(den *big.Int) (int, bool) {
 		}
 		return max(a, b), true
 	}
+	return terminatingDigitsBig(den)
+}
+
+// terminatingDigitsBig is TerminatingDigits in big.Int arithmetic, for any
+// den.
+func terminatingDigitsBig(den *big.Int) (int, bool) {
 	d := new(big.Int).Set(den)
 	two, five, zero := big.NewInt(2), big.NewInt(5), new(big.Int)
 	var a, b int
