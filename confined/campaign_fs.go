@@ -359,23 +359,44 @@ func ReadBounded(f fs.File, name string, limit int64) ([]byte, error) {
 
 // readAllSized is io.ReadAll of r into a buffer sized for the size bytes
 // the file reports and one more, so that a file of that size is read by
-// one read and its end found by a second, instead of growing a buffer from
-// 512 bytes; a file that grew is read on as io.ReadAll would (r bounds it).
+// one read ([ReadSized]) instead of growing a buffer from 512 bytes; a
+// file that grew is read on as io.ReadAll would (r bounds it).
 func readAllSized(r io.Reader, size int64) ([]byte, error) {
-	b := make([]byte, 0, max(size, 0)+1)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return b, err
+	b := make([]byte, max(size, 0)+1)
+	n, err := ReadSized(r, b, size)
+	if err != nil || n < len(b) {
+		return b[:n], err
+	}
+	rest, err := io.ReadAll(r)
+	return append(b, rest...), err
+}
+
+// ReadSized reads r, an open file whose Stat reported size bytes, into
+// buf until buf is full or the file ends, as io.ReadFull does (the end is
+// no error: n says how much was read), except that a read that ends
+// exactly at size bytes with room left in buf is taken as the file's end:
+// a regular file's read is short only at its end, so a file of the size
+// it reported, read into a buffer with a byte of room more, is read by
+// one read instead of a second that finds nothing. A file that grew past
+// size before the read fills that byte and is read on; a file that grows
+// after it is missed, as by a read a moment earlier. Reads that return
+// less before size are read on (a short read before the end, as some file
+// systems give, is no end).
+func ReadSized(r io.Reader, buf []byte, size int64) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		switch {
+		case err == io.EOF:
+			return n, nil
+		case err != nil:
+			return n, err
+		case m > 0 && int64(n) == size && n < len(buf):
+			return n, nil
 		}
 	}
+	return n, nil
 }
 
 // ReadFile reads a file named on the command line ([OpenRegularFile]: a

@@ -3,7 +3,6 @@ package load
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"io"
 	"io/fs"
 
 	"github.com/evalgate/evalgate/confined"
@@ -43,9 +42,9 @@ func (a answerFiles) Read(out *tables.OutputRef) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	kept := make([]byte, min(out.Bytes, MaxAnswerBytes)+1) // one allocation, read into directly
-	n, err := io.ReadFull(f, kept)
+	n, err := confined.ReadSized(f, kept, out.Bytes)       // by one read when the file is whole
 	switch {
-	case err != nil && err != io.ErrUnexpectedEOF && err != io.EOF:
+	case err != nil:
 		return nil, false, err
 	case out.Bytes > MaxAnswerBytes && n == len(kept):
 		return kept, true, nil // over the cap: Answer refuses it by its size
