@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/fixtures"
 )
 
 // Output sets through the CLI: `run --out` replaces the whole set or
@@ -190,6 +192,61 @@ func TestRunOutRefusals(t *testing.T) {
 	}
 }
 
+// TestRunRefusesOutBeforeReading: an --out the run could not write into
+// in the end is refused before the campaign is read, not after judging
+// it. The campaign here is one the loader rejects, so a refusal after
+// reading it would exit 1 and print its findings (packet.json's); refused
+// first, the run exits 2, prints none and leaves --out as it is. A
+// directory of the same campaign is still the run's to replace.
+func TestRunRefusesOutBeforeReading(t *testing.T) {
+	base := t.TempDir()
+	mine := filepath.Join(base, "mine")
+	if err := os.MkdirAll(mine, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mine, "thesis.tex"), []byte("years of work"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(base, "other")
+	mustRun(t, "run", "--example", newExample, "--no-intervals", "--out", other)
+	before := outputFiles(t, other)
+	camp, _ := hostileCopy(t)
+	if err := os.WriteFile(filepath.Join(camp, "tasks", "T1", "packet.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string // what the refusal names
+	}{
+		{[]string{"run", camp, "--out", mine}, "thesis.tex"},
+		{[]string{"run", camp, "--out", mine, "--force"}, "thesis.tex"},
+		{[]string{"run", camp, "--out", other}, "--force"},
+		{[]string{"run", camp, "--out", other, "--json"}, "--force"},
+		{[]string{"run", filepath.Join(camp, "manifest.json"), "--out", other}, "--force"},
+	} {
+		code, stdout, stderr := evalgate(t, c.args...)
+		if code != 2 || !strings.Contains(stderr+stdout, c.want) || strings.Contains(stderr+stdout, "packet.json") {
+			t.Errorf("%v exited %d; want 2 naming %q and no finding of packet.json:\n%s%s", c.args, code, c.want, stdout, stderr)
+		}
+	}
+	if !maps.Equal(outputFiles(t, other), before) {
+		t.Error("a refused run changed --out")
+	}
+	if data, _ := os.ReadFile(filepath.Join(mine, "thesis.tex")); string(data) != "years of work" {
+		t.Error("the user's file was touched")
+	}
+	// The same campaign's outputs: read, rejected, and the stale set removed.
+	same := filepath.Join(base, "same")
+	mustRun(t, "run", "--example", fixtures.DefaultExample, "--no-intervals", "--out", same)
+	if code, _, stderr := evalgate(t, "run", camp, "--out", same); code != 1 || !strings.Contains(stderr, "packet.json") {
+		t.Errorf("a rejected run into its own campaign's outputs exited %d; want 1 with packet.json's finding:\n%s", code, stderr)
+	}
+	// Another campaign's with --force: read, and its findings printed.
+	if code, _, stderr := evalgate(t, "run", camp, "--out", other, "--force"); code != 1 || !strings.Contains(stderr, "packet.json") {
+		t.Errorf("a rejected run into another campaign's outputs with --force exited %d; want 1 with packet.json's finding:\n%s", code, stderr)
+	}
+}
+
 func TestRunOutInsideCampaign(t *testing.T) {
 	camp, _ := hostileCopy(t)
 	for _, out := range []string{camp, filepath.Join(camp, "out"), filepath.Join(camp, "answers", "x")} {
@@ -279,7 +336,8 @@ func TestNonUTF8CampaignName(t *testing.T) {
 // report.md (a name evalgate writes), a hidden file of theirs that looks
 // like a temporary file, and an output they edited are each refused, with
 // --force too, and left as they are; the same for a loader-rejected
-// campaign, which would otherwise remove the previous outputs.
+// campaign, which would otherwise remove the previous outputs (refused
+// before it is read: TestRunRefusesOutBeforeReading).
 func TestRunNeverReplacesUserFiles(t *testing.T) {
 	base := t.TempDir()
 	set := filepath.Join(base, "set")
@@ -329,8 +387,8 @@ func TestRunNeverReplacesUserFiles(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(camp, "tasks", "T1", "packet.json"), []byte("{"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if code, _, _ := evalgate(t, "run", camp, "--out", dir, "--force"); code != 1 || !maps.Equal(outputFiles(t, dir), before) {
-				t.Errorf("a loader-rejected run exited %d and changed --out", code)
+			if code, _, _ := evalgate(t, "run", camp, "--out", dir, "--force"); code != 2 || !maps.Equal(outputFiles(t, dir), before) {
+				t.Errorf("a loader-rejected run exited %d and changed --out; want 2 (refused before the campaign is read), --out unchanged", code)
 			}
 		})
 	}

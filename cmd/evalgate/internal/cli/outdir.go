@@ -98,6 +98,48 @@ func inspectOut(dir string) (outDir, error) {
 	return o, nil
 }
 
+// refuseOutEarly refuses, before the campaign is read, an output
+// directory the run could not write into in the end (outDir.replaceable):
+// one holding a file evalgate did not write, or, without --force, another
+// campaign's outputs (the campaign's ID read from its manifest.json
+// alone). A run into such a directory fails at once instead of after
+// judging the whole campaign, and prints no findings: validate reads a
+// campaign without writing. What it cannot tell (a manifest it cannot
+// read, a directory changed meanwhile) is left to the check writeOutputs
+// makes under the output lock, which stays the one that decides.
+func refuseOutEarly(out string, force bool, fsys fs.FS) error {
+	o, err := inspectOut(out)
+	switch {
+	case err != nil:
+		return err
+	case o.foreign != "":
+		return o.replaceable("", force)
+	case !o.set || force:
+		return nil
+	}
+	if id, ok := manifestCampaignID(fsys); ok {
+		return o.replaceable(id, false)
+	}
+	return nil
+}
+
+// manifestCampaignID is the campaign_id of fsys's manifest.json, when the
+// file can be read (at most 1 MiB, the loader's cap) as a JSON object
+// whose campaign_id is a string; the loader decides whether it is valid.
+func manifestCampaignID(fsys fs.FS) (string, bool) {
+	data, err := confined.ReadCampaignFile(fsys, manifestName, 1<<20)
+	if err != nil {
+		return "", false
+	}
+	var m struct {
+		CampaignID *string `json:"campaign_id"`
+	}
+	if json.Unmarshal(data, &m) != nil || m.CampaignID == nil {
+		return "", false
+	}
+	return *m.CampaignID, true
+}
+
 // checkOutInside refuses an output directory inside the campaign
 // directory: the next run would read its own outputs as campaign files.
 // A campaign given by its manifest file is the manifest's directory.

@@ -55,7 +55,7 @@ previous complete set or the new one, however the run ends. A campaign the
 loader rejects removes the previous outputs of the same campaign. --out may
 not lie inside the campaign directory, is never a directory holding files
 evalgate did not write, and replaces another campaign's outputs only with
---force.`,
+--force; such an --out is refused (exit 2) before the campaign is read.`,
 		Args: maxArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			err := usagef("--out DIR is required")
@@ -121,6 +121,9 @@ func runRun(stdout, stderr io.Writer, args []string, opts runOptions) error {
 		return err
 	}
 	if err := checkOutInside(opts.out, args); err != nil {
+		return err
+	}
+	if err := refuseOutEarly(opts.out, opts.force, fsys); err != nil {
 		return err
 	}
 	if err := opts.profile.start(); err != nil {
