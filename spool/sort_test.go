@@ -125,7 +125,7 @@ func BenchmarkSortStableRuns(b *testing.B) {
 	type row struct {
 		session string
 		index   int64
-		pad     [96]byte
+		_       [96]byte // the size of a citation row
 	}
 	order := func(a, b row) int {
 		if c := cmp.Compare(a.session, b.session); c != 0 {
