@@ -147,3 +147,34 @@ func BenchmarkSortStableRuns(b *testing.B) {
 		sortStable(work, order)
 	}
 }
+
+// TestTouchPages: touching the room a tail grows by leaves every row of
+// it the zero row (pointers nil), for rows of many sizes, rows of no
+// size and no rows.
+func TestTouchPages(t *testing.T) {
+	type wide struct {
+		s   string
+		p   *int
+		l   []string
+		pad [5000]byte
+	}
+	narrow := make([]struct {
+		s string
+		p *int
+	}, 100000)
+	touchPages(narrow)
+	for i, r := range narrow {
+		if r.s != "" || r.p != nil {
+			t.Fatalf("narrow row %d changed: %+v", i, r)
+		}
+	}
+	rows := make([]wide, 7)
+	touchPages(rows[2:])
+	for i := range rows {
+		if rows[i].s != "" || rows[i].p != nil || rows[i].l != nil || rows[i].pad != [5000]byte{} {
+			t.Fatalf("wide row %d changed", i)
+		}
+	}
+	touchPages(make([]struct{}, 10))
+	touchPages([]int(nil))
+}
