@@ -11,5 +11,6 @@ import (
 )
 
 func main() {
+	cli.PauseMemProfile()
 	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 }
