@@ -13,8 +13,9 @@ import (
 // [Config] says otherwise.
 const ChunkRows = 16384
 
-// touchPages writes a zero byte at every 4,096th byte of room, memory
-// slices.Grow has just allocated and zeroed: each page of it is mapped
+// touchPages writes a zero byte at every 4,096th byte of room and at its
+// last, memory slices.Grow has just allocated and zeroed: each page of it
+// (4 KiB at the least) is mapped
 // by a write, not first by a read (the collector's, or a write barrier's
 // on clear) that maps it to the zero page and a write that copies it.
 // The bytes stay zero, so no pointer in the room changes and no write
@@ -32,6 +33,7 @@ func touchPages[T any](room []T) {
 	for i := 0; i < len(b); i += 4096 {
 		b[i] = 0
 	}
+	b[len(b)-1] = 0 // the last page, which the stride may step past
 }
 
 // growTail is the tail's capacity, in rows, past which it grows by a

@@ -121,25 +121,11 @@ func TestFloat64MatchesBig(t *testing.T) {
 	}
 }
 
-// refRoundHalfEven is RoundHalfEven in big.Int arithmetic.
-func refRoundHalfEven(r *big.Rat) (int64, bool) {
-	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
-	twice := new(big.Int).Mul(new(big.Int).Abs(m), big.NewInt(2))
-	switch c := twice.Cmp(r.Denom()); {
-	case c > 0 || (c == 0 && q.Bit(0) == 1):
-		q.Add(q, big.NewInt(int64(r.Sign())))
-	}
-	if !q.IsInt64() {
-		return 0, false
-	}
-	return q.Int64(), true
-}
-
 func TestRoundHalfEvenMatchesBig(t *testing.T) {
 	check := func(r *big.Rat) {
 		t.Helper()
 		got, gotOK := RoundHalfEven(r)
-		want, wantOK := refRoundHalfEven(r)
+		want, wantOK := roundHalfEvenBig(r)
 		if got != want || gotOK != wantOK {
 			t.Fatalf("RoundHalfEven(%s) = %d, %v; want %d, %v", r.RatString(), got, gotOK, want, wantOK)
 		}

@@ -87,6 +87,11 @@ func RoundHalfEven(r *big.Rat) (int64, bool) {
 		}
 		return q, true
 	}
+	return roundHalfEvenBig(r)
+}
+
+// roundHalfEvenBig is RoundHalfEven in big.Int arithmetic, for any r.
+func roundHalfEvenBig(r *big.Rat) (int64, bool) {
 	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int)) // truncated toward zero
 	twice := new(big.Int).Mul(new(big.Int).Abs(m), big.NewInt(2))
 	switch c := twice.Cmp(r.Denom()); {

@@ -103,13 +103,20 @@ func TestRoundHalfEven(t *testing.T) {
 		{big.NewRat(-26, 10), -3},
 		{big.NewRat(3, 1), 3},
 	}
-	for _, tc := range tests {
-		t.Run(tc.in.RatString(), func(t *testing.T) {
-			got, ok := RoundHalfEven(tc.in)
-			if !ok || got != tc.want {
-				t.Fatalf("RoundHalfEven(%v) = %d, %v; want %d", tc.in, got, ok, tc.want)
-			}
-		})
+	// both paths: the int64 one RoundHalfEven takes here, and the big.Int
+	// one it falls back to (which TestRoundHalfEvenMatchesBig compares it with)
+	for _, round := range []struct {
+		name string
+		f    func(*big.Rat) (int64, bool)
+	}{{"RoundHalfEven", RoundHalfEven}, {"roundHalfEvenBig", roundHalfEvenBig}} {
+		for _, tc := range tests {
+			t.Run(round.name+"/"+tc.in.RatString(), func(t *testing.T) {
+				got, ok := round.f(tc.in)
+				if !ok || got != tc.want {
+					t.Fatalf("%s(%v) = %d, %v; want %d", round.name, tc.in, got, ok, tc.want)
+				}
+			})
+		}
 	}
 	t.Run("overflow reported", func(t *testing.T) {
 		huge := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 70))
