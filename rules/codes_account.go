@@ -60,6 +60,7 @@ const (
 	CodeReservationMissing      Code = "reservation_missing"
 	CodeReservationInvalid      Code = "reservation_invalid"
 	CodeReservationExceeded     Code = "reservation_exceeded"
+	CodeReservationReused       Code = "reservation_reused"
 	CodeAdmissionInvalidRequest Code = "admission_invalid_request"
 	CodeAdmissionNoReservation  Code = "admission_missing_reservation"
 	CodeAdmissionMissingMeter   Code = "admission_missing_meter"
@@ -112,6 +113,7 @@ var accountCodes = []CodeDoc{
 	{CodeReservationMissing, "account", "A7/C18", "A dispatched session has no reservation made before dispatch."},
 	{CodeReservationInvalid, "account", "A7", "A reservation's bounds are negative or its cost is not an exact decimal."},
 	{CodeReservationExceeded, "account", "A7/C18", "A session used more tokens or reference cost than its reservation's worst-case bound."},
+	{CodeReservationReused, "account", "A7/C18", "A dispatched receipt names a reservation an earlier receipt of another request already names: every dispatch is admitted under a reservation of its own (a replay of the same request repeats its reservation)."},
 	{CodeAdmissionInvalidRequest, "account", "A7", "Admission refused: the request lacks a request or session ID, or has negative bounds."},
 	{CodeAdmissionNoReservation, "account", "A7/C18", "Admission refused: the request has no reservation identity."},
 	{CodeAdmissionMissingMeter, "account", "A7/C18", "Admission refused: the request names no accepted usage shape, so its session could not be metered."},

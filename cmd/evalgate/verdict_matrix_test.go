@@ -151,6 +151,15 @@ func TestVerdictMatrixRecordDefects(t *testing.T) {
 	}{
 		// The seed's mutation "omit one global reservation".
 		{"no reservation", onReceipt("T1-r1-B", func(r *tables.Receipt) { r.Reservation = nil }), rules.CodeReservationMissing},
+		// "Duplicate an ID": B is charged against A's reservation, so B was
+		// dispatched without one of its own.
+		{"reservation of another request", func(c *controls.Campaign) error {
+			var id string
+			if err := c.EditReceipt("T1-r1-A", func(r *tables.Receipt) { id = r.Reservation.ID }); err != nil {
+				return err
+			}
+			return c.EditReceipt("T1-r1-B", func(r *tables.Receipt) { r.Reservation.ID = id })
+		}, rules.CodeReservationReused},
 		{"negative meter", onReceipt("T1-r1-B", setUsage(`"reasoning_tokens":`, `"reasoning_tokens":-`)), rules.CodeMeterNegative},
 		{"meter total mismatch", onReceipt("T1-r1-B", setUsage(`"total_tokens":`, `"total_tokens":1`)), rules.CodeMeterTotalMismatch},
 		{"end before start", onReceipt("T1-r1-B", func(r *tables.Receipt) {

@@ -58,6 +58,7 @@ type accountant struct {
 	cards    map[string]Tariff
 	limits   limits
 	charged  map[string]chargedRequest        // request IDs already charged
+	reserved map[string]reservedBy            // reservation IDs of dispatched receipts, by their first receipt
 	tokens   *spool.Spool[tables.Token]       // sorted by compareTokens
 	ledger   *spool.Spool[tables.LedgerEntry] // in receipt order
 	ceilings []tables.Ceiling
@@ -68,7 +69,7 @@ type accountant struct {
 
 func newAccountant(c *tables.Campaign) *accountant {
 	a := &accountant{c: c, cards: tariffs(&c.Manifest), tokens: spool.New(compareTokens),
-		charged: make(map[string]chargedRequest, c.Receipts.Len()), ledger: spool.New[tables.LedgerEntry](nil)} // one entry per receipt, in receipt order
+		charged: make(map[string]chargedRequest, c.Receipts.Len()), reserved: make(map[string]reservedBy, c.Receipts.Len()), ledger: spool.New[tables.LedgerEntry](nil)} // one entry per receipt, in receipt order
 	var probs []rules.Finding
 	a.bench = c.Manifest.Kind == rules.KindReviewerBenchmark
 	a.limits, probs = manifestLimits(&c.Manifest)

@@ -1,6 +1,7 @@
 package account
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -169,6 +170,38 @@ func TestRunReplayOfTheSameRequest(t *testing.T) {
 	s = runOn(testCampaign(a, other))
 	if !hasCode(s.Rejections, rules.CodeRequestIDReused) {
 		t.Errorf("another bound: findings %v lack request_id_reused", codes(s.Rejections))
+	}
+}
+
+// TestRunReservationReused: a reservation named by two dispatched
+// receipts of different requests is a defect of the record, positioned at
+// the second; the replay of one request, which repeats its reservation,
+// is not; nor are reservations of not_dispatched receipts (released).
+func TestRunReservationReused(t *testing.T) {
+	u := normalized(1000, 0, 0, 0, 100, 0)
+	a := receipt("T1-r1-A", tables.ShapeNormalized, u)
+	b := receipt("T1-r1-B", tables.ShapeNormalized, u)
+	b.Reservation = &tables.Reservation{ID: a.Reservation.ID, InputTokens: 90_000, OutputTokens: 8_000, Cost: "0.52"}
+	s := runOn(testCampaign(a, b))
+	var got []rules.Finding
+	for _, f := range s.Rejections {
+		if f.Code == rules.CodeReservationReused {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 || got[0].Line != 2 || got[0].Pointer != "/reservation/id" || got[0].Severity != rules.Reject ||
+		!strings.Contains(got[0].Message, "res-T1-r1-A was already named on line 1 by request req-T1-r1-A") {
+		t.Errorf("findings %+v: want one reservation_reused rejection on line 2 naming line 1", s.Rejections)
+	}
+
+	same := receipt("T1-r1-A", tables.ShapeNormalized, u) // the same request again
+	if s := runOn(testCampaign(a, same)); hasCode(s.Rejections, rules.CodeReservationReused) {
+		t.Errorf("a replay of one request: findings %v, want no reservation_reused", codes(s.Rejections))
+	}
+	nd := receipt("T1-r1-B", tables.ShapeNormalized, u)
+	nd.Status, nd.Meter, nd.Reservation = tables.StatusNotDispatched, nil, &tables.Reservation{ID: a.Reservation.ID, InputTokens: 1, OutputTokens: 1, Cost: "0"}
+	if s := runOn(testCampaign(a, nd)); hasCode(s.Rejections, rules.CodeReservationReused) {
+		t.Errorf("a not_dispatched receipt: findings %v, want no reservation_reused", codes(s.Rejections))
 	}
 }
 
