@@ -137,6 +137,9 @@ func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 		reject(rules.CodeIdentityMismatch, "", "The receipt's %s differ from the manifest%s; the execution is invalid", strings.Join(bad, ", "),
 			b.modelDetail(bad, r.Identity.ReturnedModel))
 	}
+	if code, msg := terminalDefect(r); code != "" {
+		reject(code, "", "%s", strings.TrimSuffix(msg, "."))
+	}
 	if r.Status != tables.StatusNotDispatched {
 		if want := b.b.Checksums[r.TaskID]; r.Inputs.TaskSHA256 != want {
 			other := b.bySum[r.Inputs.TaskSHA256]

@@ -78,17 +78,10 @@ type replacedExecution struct {
 	line int64  // the replacing receipt's line
 }
 
-// infrastructureClasses are the error classes that make an execution
-// invalid rather than a scored failure.
-var infrastructureClasses = []string{
-	tables.ErrorRecorderLoss, tables.ErrorWrongInputs, tables.ErrorUndeclaredPermissions,
-	tables.ErrorCrossArmLeakage, tables.ErrorPlatformOutage,
-}
-
 // invalidity says why an execution is infrastructure-invalid, "" when it
 // is not.
 func (b *bench) invalidity(r *tables.Receipt) string {
-	if r.ErrorClass != nil && slices.Contains(infrastructureClasses, *r.ErrorClass) {
+	if r.ErrorClass != nil && slices.Contains(infraErrors, *r.ErrorClass) {
 		return "error class " + *r.ErrorClass
 	}
 	if bad := b.identity(r); len(bad) > 0 {
@@ -117,6 +110,10 @@ func (b *bench) execute(key attemptKey, i int, line tables.Line[tables.Receipt])
 	prev, seen := b.executions[key]
 	switch {
 	case !seen:
+		if r.Attempt != 1 {
+			reject(rules.CodeRbenchAttemptMissing, "/attempt", "attempt %d is the first receipt of case %q, profile %q, run %d: the receipts of its attempts 1 to %d are missing, and every attempt, an aborted one too, is kept",
+				r.Attempt, r.TaskID, key.profile, r.Repetition, r.Attempt-1)
+		}
 		b.executions[key] = next
 		return true
 	case prev.request == r.RequestID:
@@ -126,6 +123,10 @@ func (b *bench) execute(key attemptKey, i int, line tables.Line[tables.Receipt])
 		return false // a resumed session reuses its first receipt; account charges it once
 	case r.Attempt <= prev.attempt:
 		reject(rules.CodeRbenchAttemptDuplicate, "/request_id", "case %q, profile %q, run %d already has a receipt with request %s", r.TaskID, key.profile, r.Repetition, prev.request)
+		return false
+	case r.Attempt != prev.attempt+1:
+		reject(rules.CodeRbenchAttemptMissing, "/attempt", "attempt %d of case %q, profile %q, run %d follows attempt %d (session %s): the receipts of the attempts between them are missing, and every attempt, an aborted one too, is kept",
+			r.Attempt, r.TaskID, key.profile, r.Repetition, prev.attempt, prev.session)
 		return false
 	case prev.invalid == "":
 		reject(rules.CodeReplacementUnjustified, "/attempt", "attempt %d of case %s, profile %s, run %d replaces attempt %d (session %s), which is not infrastructure-invalid: a model's own failure is scored, never replaced",

@@ -195,41 +195,60 @@ func (v *runner) promptHashesMatch(hashes, ids []string) bool {
 
 // classify applies V7 to one receipt on its own.
 func (v *runner) classify(sr *sessionResult, r *tables.Receipt, task *tables.LoadedTask, role string) tables.Classification {
-	switch {
-	case r.EndedAt == nil:
-		v.addReceipt(sr, rules.CodeTerminalMissing, "The session started but has no terminal receipt (ended_at is null); the execution is invalid.")
+	code, msg := terminalDefect(r)
+	if code == "" && (r.Status == tables.StatusError || r.Status == tables.StatusInterruption) {
+		code, msg = errorClassDefect(r)
+	}
+	if code != "" {
+		v.addReceipt(sr, code, msg)
 		return tables.ClassInvalid
+	}
+	switch {
 	case r.Status == tables.StatusNotDispatched:
 		return tables.ClassNotDispatched
+	case r.Status == tables.StatusResponse && role == "":
+		return tables.ClassValid // not an answer of the response contract
 	case r.Status == tables.StatusResponse:
-		if r.ErrorClass != nil {
-			v.addReceipt(sr, rules.CodeReceiptInconsistent, fmt.Sprintf("A response receipt has error class %q.", *r.ErrorClass))
-			return tables.ClassInvalid
-		}
-		if role == "" {
-			return tables.ClassValid // not an answer of the response contract
-		}
 		return v.response(sr, r, task, role)
-	case r.Status == tables.StatusError || r.Status == tables.StatusInterruption:
-		return v.errorClass(sr, r)
+	case slices.Contains(modelErrors, *r.ErrorClass): // the model's own failure is scored
+		return tables.ClassScoredFailure
 	}
-	v.addReceipt(sr, rules.CodeReceiptInconsistent, fmt.Sprintf("Status %q is not a terminal status.", r.Status))
+	sr.infra = true // the infrastructure's failure makes the execution invalid
 	return tables.ClassInvalid
 }
 
-// errorClass classifies an error or interruption: the model's own failures
-// are scored failures, infrastructure failures are invalid.
-func (v *runner) errorClass(sr *sessionResult, r *tables.Receipt) tables.Classification {
+// terminalDefect is what is wrong with a receipt's terminal record on its
+// own (V2, control C15), for every kind of campaign: a started session
+// without an end (terminal_missing), a response with an error class or a
+// status that is not terminal (receipt_inconsistent). "" when there is
+// nothing.
+func terminalDefect(r *tables.Receipt) (rules.Code, string) {
+	switch {
+	case r.EndedAt == nil:
+		return rules.CodeTerminalMissing, "The session started but has no terminal receipt (ended_at is null); the execution is invalid."
+	case r.Status == tables.StatusNotDispatched, r.Status == tables.StatusError, r.Status == tables.StatusInterruption:
+		return "", ""
+	case r.Status == tables.StatusResponse:
+		if r.ErrorClass != nil {
+			return rules.CodeReceiptInconsistent, fmt.Sprintf("A response receipt has error class %q.", *r.ErrorClass)
+		}
+		return "", ""
+	}
+	return rules.CodeReceiptInconsistent, fmt.Sprintf("Status %q is not a terminal status.", r.Status)
+}
+
+// errorClassDefect is what is wrong with an error or interruption
+// receipt's error class in a paired review or system comparison, whose
+// scoring tells a model's failure (scored) from the infrastructure's
+// (invalid) by it: none, or one that does not fit. A reviewer benchmark
+// counts every error and interruption as an execution error, whatever
+// its class.
+func errorClassDefect(r *tables.Receipt) (rules.Code, string) {
 	switch {
 	case r.ErrorClass == nil:
-		v.addReceipt(sr, rules.CodeReceiptInconsistent, fmt.Sprintf("A %s receipt has no error class.", r.Status))
-		return tables.ClassInvalid
-	case slices.Contains(modelErrors, *r.ErrorClass):
-		return tables.ClassScoredFailure
-	case slices.Contains(infraErrors, *r.ErrorClass):
-		sr.infra = true
-		return tables.ClassInvalid
+		return rules.CodeReceiptInconsistent, fmt.Sprintf("A %s receipt has no error class.", r.Status)
+	case slices.Contains(modelErrors, *r.ErrorClass), slices.Contains(infraErrors, *r.ErrorClass):
+		return "", ""
 	}
-	v.addReceipt(sr, rules.CodeReceiptInconsistent, fmt.Sprintf("Error class %q does not fit a %s receipt.", *r.ErrorClass, r.Status))
-	return tables.ClassInvalid
+	return rules.CodeReceiptInconsistent, fmt.Sprintf("Error class %q does not fit a %s receipt.", *r.ErrorClass, r.Status)
 }
