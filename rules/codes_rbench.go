@@ -42,6 +42,7 @@ const (
 	CodeRbenchWrongLocation        Code = "benchmark_wrong_location"
 	CodeRbenchAdjudicationTarget   Code = "benchmark_adjudication_unknown_finding"
 	CodeRbenchAdjudicatorReviewer  Code = "benchmark_adjudicator_not_independent"
+	CodeRbenchAdjudicationEarly    Code = "benchmark_adjudication_before_review"
 	CodeRbenchAttemptReplaced      Code = "benchmark_attempt_replaced"
 	CodeRbenchReplacementsExceed   Code = "benchmark_replacements_exceeded"
 	CodeRbenchCasesFormatOld       Code = "benchmark_cases_format_old"
@@ -99,6 +100,7 @@ var rbenchCodes = []CodeDoc{
 	{CodeRbenchPassOverridden, "score", "G6", "A criterion rated pass is contradicted by a grounded blocking finding of that criterion later in the review: its effective rating is fail."},
 	{CodeRbenchWrongLocation, "score", "G6", "A grounded blocking finding has the planted defect's category but not its location: a miss, not a detection."},
 	{CodeRbenchAdjudicationTarget, "validate", "I8/G6", "A finding adjudication names a session or finding ID that no completed review has."},
+	{CodeRbenchAdjudicationEarly, "validate", "I8/G6", "A finding adjudication is decided before the review it adjudicates ended: it cannot have judged that finding, so the record is wrong."},
 	{CodeRbenchAdjudicatorReviewer, "validate", "I8/G6", "A finding adjudication's adjudicator is the reviewer under review — a profile of the benchmark, the reviewed session, or the model that returned the review (compared ignoring case and surrounding spaces): precision needs independent adjudication."},
 	{CodeRbenchAttemptReplaced, "validate", "V2/A6/G6", "A review attempt's infrastructure-invalid execution (an infrastructure error class, or another model, CLI, permission policy or prompt) was replaced by a later attempt within the campaign's replacement allowance: the original is retained and charged, and only the replacement is scored."},
 	{CodeRbenchReplacementsExceed, "validate", "V2/A6/G6", "More review executions are infrastructure-invalid than the campaign's infrastructure_replacements allows: the campaign stops."},

@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"time"
+
 	"cmp"
 	"fmt"
 	"slices"
@@ -67,6 +69,7 @@ type bench struct {
 	inputOK  bool                  // norm is the current receipt's recorded input
 	decided  decisions             // every review's decision texts (rbench_decisions.go)
 	sessions map[string]int        // session ID → position in out.Attempts
+	ended    map[string]time.Time  // session ID → end of the execution filling its attempt
 	order    protocolOrder
 	budgets  map[string]budgetBound // model stratum → its reservation bound
 	out      BenchmarkOut
@@ -76,7 +79,7 @@ type bench struct {
 
 func newBench(c *tables.Campaign, files tables.ReviewFiles) *bench {
 	b := &bench{c: c, b: c.Benchmark, files: files, index: map[attemptKey]int{},
-		outputs: map[string]attemptKey{}, bySum: map[string]string{}, findings: map[string]bool{}, sessions: map[string]int{}}
+		outputs: map[string]attemptKey{}, bySum: map[string]string{}, findings: map[string]bool{}, sessions: map[string]int{}, ended: map[string]time.Time{}}
 	if b.b == nil {
 		b.b = &tables.Benchmark{}
 	}
@@ -130,6 +133,9 @@ func (b *bench) receipt(line tables.Line[tables.Receipt]) {
 	a.Row.SessionID = r.SessionID
 	a.Row.Model, _ = b.stratum(r.Identity.ReturnedModel)
 	b.sessions[r.SessionID] = i
+	if r.EndedAt != nil {
+		b.ended[r.SessionID] = *r.EndedAt
+	}
 	b.order.note(a.Row.Split, line.Line, r)
 	b.checkBudget(r, line.Line, a.Row.Model, a.Row.Profile)
 	b.checkSettings(r, line.Line, a.Row.Model, a.Row.Profile)

@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"time"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -237,7 +239,8 @@ func (b *bench) missing() {
 const findingAdjudicationsFile = "finding_adjudications.jsonl"
 
 // adjudications keeps every adjudication line and rejects those naming
-// no finding of a completed review.
+// no finding of a completed review, decided before that review ended, or
+// by the reviewer under review.
 func (b *bench) adjudications() {
 	for _, l := range b.b.Adjudications {
 		a := &l.Record
@@ -245,6 +248,11 @@ func (b *bench) adjudications() {
 		if !known {
 			b.add(rules.CodeRbenchAdjudicationTarget, rules.Reject, findingAdjudicationsFile, l.Line, "/finding_id", a.SessionID,
 				"no review of session %s has finding %s", a.SessionID, a.FindingID)
+		}
+		if end, ok := b.ended[a.SessionID]; known && ok && a.DecidedAt.Before(end) {
+			b.add(rules.CodeRbenchAdjudicationEarly, rules.Reject, findingAdjudicationsFile, l.Line, "/decided_at", a.SessionID,
+				"finding %s of session %s is adjudicated at %s, before the review ended at %s", a.FindingID, a.SessionID,
+				a.DecidedAt.UTC().Format(time.RFC3339Nano), end.UTC().Format(time.RFC3339Nano))
 		}
 		if who := b.reviewerIdentity(a); who != "" {
 			b.add(rules.CodeRbenchAdjudicatorReviewer, rules.Reject, findingAdjudicationsFile, l.Line, "/adjudicator", a.SessionID,
