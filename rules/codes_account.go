@@ -43,32 +43,33 @@ const (
 	CodeMoneyOverflow          Code = "money_overflow"
 
 	// A6 ceilings.
-	CodeCeilingInvalid          Code = "ceiling_invalid"
-	CodeCeilingSessionWall      Code = "ceiling_session_wall"
-	CodeCeilingSessionInput     Code = "ceiling_session_input"
-	CodeCeilingSessionOutput    Code = "ceiling_session_output"
-	CodeCeilingPlannedSessions  Code = "ceiling_planned_sessions"
-	CodeCeilingTotalSessions    Code = "ceiling_total_sessions"
-	CodeCeilingCampaignWall     Code = "ceiling_campaign_wall"
-	CodeCeilingCampaignInput    Code = "ceiling_campaign_input"
-	CodeCeilingCampaignOutput   Code = "ceiling_campaign_output"
-	CodeCeilingReferenceCost    Code = "ceiling_reference_cost"
-	CodeCeilingActualCost       Code = "ceiling_actual_cost"
-	CodeCampaignCostUnknown     Code = "campaign_cost_unknown"
-	CodeSessionTimeInvalid      Code = "session_time_invalid"
-	CodeLedgerRequestReplayed   Code = "ledger_request_replayed"
-	CodeReservationMissing      Code = "reservation_missing"
-	CodeReservationInvalid      Code = "reservation_invalid"
-	CodeReservationExceeded     Code = "reservation_exceeded"
-	CodeReservationReused       Code = "reservation_reused"
-	CodeAdmissionInvalidRequest Code = "admission_invalid_request"
-	CodeAdmissionNoReservation  Code = "admission_missing_reservation"
-	CodeAdmissionMissingMeter   Code = "admission_missing_meter"
-	CodeAdmissionUnknownCard    Code = "admission_unknown_rate_card"
-	CodeAdmissionMissingTariff  Code = "admission_missing_tariff"
-	CodeAdmissionInvalidCeiling Code = "admission_invalid_ceiling"
-	CodeAdmissionRequestReused  Code = "admission_request_reused"
-	CodeRequestIDReused         Code = "request_id_reused"
+	CodeCeilingInvalid             Code = "ceiling_invalid"
+	CodeCeilingSessionWall         Code = "ceiling_session_wall"
+	CodeCeilingSessionInput        Code = "ceiling_session_input"
+	CodeCeilingSessionOutput       Code = "ceiling_session_output"
+	CodeCeilingPlannedSessions     Code = "ceiling_planned_sessions"
+	CodeCeilingTotalSessions       Code = "ceiling_total_sessions"
+	CodeCeilingCampaignWall        Code = "ceiling_campaign_wall"
+	CodeCeilingCampaignInput       Code = "ceiling_campaign_input"
+	CodeCeilingCampaignOutput      Code = "ceiling_campaign_output"
+	CodeCeilingReferenceCost       Code = "ceiling_reference_cost"
+	CodeCeilingActualCost          Code = "ceiling_actual_cost"
+	CodeCampaignCostUnknown        Code = "campaign_cost_unknown"
+	CodeSessionTimeInvalid         Code = "session_time_invalid"
+	CodeLedgerRequestReplayed      Code = "ledger_request_replayed"
+	CodeReservationMissing         Code = "reservation_missing"
+	CodeReservationInvalid         Code = "reservation_invalid"
+	CodeReservationExceeded        Code = "reservation_exceeded"
+	CodeReservationReused          Code = "reservation_reused"
+	CodeAdmissionInvalidRequest    Code = "admission_invalid_request"
+	CodeAdmissionNoReservation     Code = "admission_missing_reservation"
+	CodeAdmissionMissingMeter      Code = "admission_missing_meter"
+	CodeAdmissionUnknownCard       Code = "admission_unknown_rate_card"
+	CodeAdmissionMissingTariff     Code = "admission_missing_tariff"
+	CodeAdmissionInvalidCeiling    Code = "admission_invalid_ceiling"
+	CodeAdmissionRequestReused     Code = "admission_request_reused"
+	CodeAdmissionReservationReused Code = "admission_reservation_reused"
+	CodeRequestIDReused            Code = "request_id_reused"
 )
 
 var accountCodes = []CodeDoc{
@@ -121,6 +122,7 @@ var accountCodes = []CodeDoc{
 	{CodeAdmissionMissingTariff, "account", "A7/C18", "Admission refused: the rate card has no valid uncached-input, cached-input or output price."},
 	{CodeAdmissionInvalidCeiling, "account", "A7", "Admission refused: a manifest ceiling is invalid or the ledger's charges are unknown."},
 	{CodeAdmissionRequestReused, "account", "A7", "Admission refused: the request ID is already in the ledger for another session or another bound; only the same request is replayed without a second charge."},
+	{CodeAdmissionReservationReused, "account", "A7/C18", "Admission refused: a dispatched receipt of another request already names the request's reservation ID; every dispatch is admitted under a reservation of its own."},
 	{CodeRequestIDReused, "account", "A7", "A request ID on a dispatched receipt was already used by another session or with another reservation bound."},
 }
 

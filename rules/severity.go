@@ -101,6 +101,7 @@ var noteCodes = []Code{
 var refusalCodes = []Code{
 	CodeAdmissionInvalidRequest, CodeAdmissionNoReservation, CodeAdmissionMissingMeter,
 	CodeAdmissionUnknownCard, CodeAdmissionMissingTariff, CodeAdmissionInvalidCeiling, CodeAdmissionRequestReused,
+	CodeAdmissionReservationReused,
 }
 
 var classes = func() map[Code]Class {

@@ -37,7 +37,8 @@ type Verdict struct {
 // spool holding ledger's entries and the reserved one when one is charged; ledger is
 // not changed). It refuses, with a typed reason, an
 // incomplete request, a missing reservation or meter identity (an unknown
-// usage shape), an unknown rate card or a card without uncached-input,
+// usage shape), a reservation a receipt of another request already names,
+// an unknown rate card or a card without uncached-input,
 // cached-input or output price, an invalid ceiling or an unknown ledger
 // charge, and any request whose worst-case bound does not
 // fit what is left: per session (input, output) and per campaign (sessions,
@@ -87,6 +88,10 @@ func admit(c *tables.Campaign, ledger *spool.Spool[tables.LedgerEntry], req Requ
 	if req.ReservationID == "" {
 		return refuse(rules.CodeAdmissionNoReservation, "The request has no reservation identity.")
 	}
+	if line, other, ok := reservationNamed(c, req); ok {
+		return refuse(rules.CodeAdmissionReservationReused, fmt.Sprintf(
+			"Reservation %s is already named on line %d of receipts.jsonl by request %s; every dispatch is admitted under a reservation of its own.", req.ReservationID, line, other))
+	}
 	if !slices.Contains(tables.UsageShapes(), req.MeterShape) {
 		return refuse(rules.CodeAdmissionMissingMeter, fmt.Sprintf("Meter shape %q is not an accepted usage shape, so the session's tokens could not be metered.", req.MeterShape))
 	}
@@ -112,6 +117,18 @@ func admit(c *tables.Campaign, ledger *spool.Spool[tables.LedgerEntry], req Requ
 	}
 	return Verdict{Admitted: true, Bound: ptrMoney(bound),
 		Message: "Request " + req.RequestID + " is admitted with a worst-case bound of " + tables.Money(bound).String() + "."}, &entry
+}
+
+// reservationNamed finds a dispatched receipt of another request naming
+// req's reservation ID (the receipts' rule: reservedOnce).
+func reservationNamed(c *tables.Campaign, req Request) (line int64, request string, ok bool) {
+	for l := range c.Receipts.All() {
+		r := &l.Record
+		if r.Status != tables.StatusNotDispatched && r.Reservation != nil && r.Reservation.ID == req.ReservationID && r.RequestID != req.RequestID {
+			return l.Line, r.RequestID, true
+		}
+	}
+	return 0, "", false
 }
 
 // sameRequest reports whether req repeats the request of ledger entry e:

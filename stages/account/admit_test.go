@@ -1,6 +1,7 @@
 package account
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/rules"
@@ -169,6 +170,15 @@ func TestAdmitReplay(t *testing.T) {
 			}
 		})
 	}
+	t.Run("reservation of a receipt of another request", func(t *testing.T) {
+		c, s := admitSet(t)
+		r := request()
+		r.ReservationID = "res-T1-r1-D" // T1-r1-D's receipt (line 1) names it
+		v := admitInto(c, s, r)
+		if v.Admitted || v.Code != rules.CodeAdmissionReservationReused || !strings.Contains(v.Message, "line 1 of receipts.jsonl by request req-T1-r1-D") || s.Ledger.Len() != 1 {
+			t.Errorf("verdict %+v, ledger %d entries; want refusal admission_reservation_reused naming line 1", v, s.Ledger.Len())
+		}
+	})
 	t.Run("accounted request for another session", func(t *testing.T) {
 		c, s := admitSet(t)
 		r := request()
