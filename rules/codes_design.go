@@ -43,7 +43,7 @@ var designCodes = []CodeDoc{
 	{CodeSessionHostMismatch, "validate", "D3", "A dispatched session ran on another host than the one the manifest records: the execution is invalid."},
 	{CodeSessionHostMissing, "validate", "D3", "A dispatched session's receipt records no host, so nothing shows it ran on the manifest's one host: the execution is invalid (a missing execution record)."},
 	{CodeSessionOverlap, "validate", "D3", "A session started before the previous session ended: the sessions did not run serially."},
-	{CodeReviewBeforeDraftEnd, "validate", "D3", "A review started before its draft's terminal receipt."},
+	{CodeReviewBeforeDraftEnd, "validate", "D3", "A review started before its draft's terminal receipt (in a system comparison: its investigation's, whose draft and observations it receives)."},
 	{CodeDispatchOutOfSchedule, "validate", "D3", "A session was dispatched out of schedule order (an earlier slot's session after a later one's, or a slot's draft and reviews not in the slot's order)."},
 	{CodeManifestFrozenLate, "validate", "D4", "The manifest's frozen_at is after the first session started: the campaign was not frozen before dispatch."},
 	{CodeTruthSignedOffLate, "validate", "D4", "A task's truth was signed off after the first session started."},

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/evalgate/evalgate/rules"
 	"github.com/evalgate/evalgate/tables"
@@ -26,6 +27,13 @@ type workflows struct {
 	*runner
 	observations map[string]*tables.OutputRef
 	packetSHA    map[*sessionResult]string
+	times        map[*sessionResult]sessionSpan
+}
+
+// sessionSpan is a receipt's UTC start and, when it has one, end.
+type sessionSpan struct {
+	start, end time.Time
+	ended      bool
 }
 
 // note records what the workflow checks need of r, whose session is sr.
@@ -36,6 +44,11 @@ func (v *workflows) note(r *tables.Receipt, sr *sessionResult) {
 		}
 	}
 	v.packetSHA[sr] = r.Inputs.PacketSHA256
+	span := sessionSpan{start: r.StartedAt}
+	if r.EndedAt != nil {
+		span.end, span.ended = *r.EndedAt, true
+	}
+	v.times[sr] = span
 }
 
 // systemSlot checks the final attempt of one slot: one investigation and
@@ -66,7 +79,9 @@ func (v *workflows) systemSlot(slot tables.Slot, final int64, rs []*sessionResul
 }
 
 // reviewAfterInvestigation applies C23 to a workflow and checks that the
-// review received its own investigation's draft and observations.
+// review received its own investigation's draft and observations, which
+// exist only once the investigation has ended (D3's review after its
+// draft's terminal receipt).
 func (v *workflows) reviewAfterInvestigation(rv, inv *sessionResult) {
 	failed := inv != nil && inv.class == classScoredFailure
 	dispatched := v.statusOf(rv) != tables.StatusNotDispatched
@@ -78,6 +93,9 @@ func (v *workflows) reviewAfterInvestigation(rv, inv *sessionResult) {
 	}
 	if !dispatched || inv == nil {
 		return
+	}
+	if in, out := v.times[inv], v.times[rv]; in.ended && out.start.Before(in.end) {
+		v.addReceipt(rv, rules.CodeReviewBeforeDraftEnd, fmt.Sprintf("The review started at %s, before its investigation's terminal receipt at %s: its draft and observations did not exist yet.", stamp(out.start), stamp(in.end)))
 	}
 	var bad string
 	switch obs := v.observations[inv.id]; {
