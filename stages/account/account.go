@@ -42,6 +42,7 @@ func Run(c *tables.Campaign) Out {
 	for line := range c.Receipts.All() {
 		a.receipt(line)
 	}
+	a.findings = append(a.findings, a.reservations.reused(c)...)
 	a.campaignCeilings()
 	a.ledger.Compact() // complete (spool.Spool.Compact)
 	return Out{Tokens: a.tokens, Ledger: a.ledger, Ceilings: a.ceilings, Findings: a.findings}
@@ -54,22 +55,22 @@ func compareTokens(x, y tables.Token) int {
 
 // accountant accumulates the account stage's tables for one campaign.
 type accountant struct {
-	c        *tables.Campaign
-	cards    map[string]Tariff
-	limits   limits
-	charged  map[string]chargedRequest        // request IDs already charged
-	reserved map[string]reservedBy            // reservation IDs of dispatched receipts, by their first receipt
-	tokens   *spool.Spool[tables.Token]       // sorted by compareTokens
-	ledger   *spool.Spool[tables.LedgerEntry] // in receipt order
-	ceilings []tables.Ceiling
-	findings []rules.Finding
-	wall     wallSpan // of the receipts accounted so far
-	bench    bool     // a reviewer benchmark: micro-unit ledger, remote executions (rbench_ledger.go)
+	c            *tables.Campaign
+	cards        map[string]Tariff
+	limits       limits
+	charged      map[string]chargedRequest        // request IDs already charged
+	reservations *reservationIDs                  // the reservation IDs of dispatched receipts (reservations.go)
+	tokens       *spool.Spool[tables.Token]       // sorted by compareTokens
+	ledger       *spool.Spool[tables.LedgerEntry] // in receipt order
+	ceilings     []tables.Ceiling
+	findings     []rules.Finding
+	wall         wallSpan // of the receipts accounted so far
+	bench        bool     // a reviewer benchmark: micro-unit ledger, remote executions (rbench_ledger.go)
 }
 
 func newAccountant(c *tables.Campaign) *accountant {
 	a := &accountant{c: c, cards: tariffs(&c.Manifest), tokens: spool.New(compareTokens),
-		charged: make(map[string]chargedRequest, c.Receipts.Len()), reserved: make(map[string]reservedBy, c.Receipts.Len()), ledger: spool.New[tables.LedgerEntry](nil)} // one entry per receipt, in receipt order
+		charged: make(map[string]chargedRequest, c.Receipts.Len()), reservations: newReservationIDs(c.Receipts.Len()), ledger: spool.New[tables.LedgerEntry](nil)} // one entry per receipt, in receipt order
 	var probs []rules.Finding
 	a.bench = c.Manifest.Kind == rules.KindReviewerBenchmark
 	a.limits, probs = manifestLimits(&c.Manifest)

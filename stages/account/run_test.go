@@ -205,6 +205,28 @@ func TestRunReservationReused(t *testing.T) {
 	}
 }
 
+// TestReservationIDsCollisions: with every ID hashed alike, the exact
+// comparison still decides. Lines 1 and 2 name different reservations (no
+// finding); line 3 names line 2's for another request (found, naming line
+// 2, not line 1, the first of the hash); line 4 replays line 1's request.
+func TestReservationIDsCollisions(t *testing.T) {
+	u := normalized(1000, 0, 0, 0, 100, 0)
+	rs := []tables.Receipt{receipt("T1-r1-A", tables.ShapeNormalized, u), receipt("T1-r1-B", tables.ShapeNormalized, u),
+		receipt("T1-r2-A", tables.ShapeNormalized, u), receipt("T1-r1-A", tables.ShapeNormalized, u)}
+	rs[2].Reservation = &tables.Reservation{ID: rs[1].Reservation.ID}
+	c := testCampaign(rs...)
+	s := newReservationIDs(len(rs))
+	s.hash = func(string) uint64 { return 7 }
+	for l := range c.Receipts.All() {
+		s.note(l)
+	}
+	got := s.reused(c)
+	if len(got) != 1 || got[0].Line != 3 || got[0].Session != "T1-r2-A" ||
+		got[0].Message != "Reservation res-T1-r1-B was already named on line 2 by request req-T1-r1-B; every dispatch is admitted under a reservation of its own." {
+		t.Errorf("findings %+v: want one reservation_reused on line 3 naming line 2", got)
+	}
+}
+
 func equal(a, b []string) bool {
 	if len(a) != len(b) {
 		return false

@@ -211,7 +211,7 @@ func (a *accountant) reservation(line tables.Line[tables.Receipt]) *reservation 
 			"The dispatched session has no reservation made before dispatch.")
 		return nil
 	}
-	a.reservedOnce(line)
+	a.reservations.note(line)
 	out := &reservation{id: res.ID, input: res.InputTokens, output: res.OutputTokens}
 	if res.InputTokens < 0 || res.OutputTokens < 0 {
 		a.add(line, rules.CodeReservationInvalid, rules.Reject, "/reservation", "The reservation's token bounds are negative.")
@@ -224,30 +224,4 @@ func (a *accountant) reservation(line tables.Line[tables.Receipt]) *reservation 
 		a.add(line, rules.CodeReservationInvalid, rules.Reject, "/reservation/cost", "The reservation's cost is not an exact non-negative decimal.")
 	}
 	return out
-}
-
-// reservedBy is the first dispatched receipt naming a reservation ID.
-type reservedBy struct {
-	request string
-	line    int64
-}
-
-// reservedOnce refuses a reservation ID that an earlier dispatched receipt
-// of another request already names (A7): admission reserves each
-// request's worst case before its dispatch, so two requests charged
-// against one reservation mean one of them was dispatched without its
-// own (the mutations "omit one global reservation" and "duplicate
-// an ID"). A replay of the same request repeats its reservation and is
-// the ledger's to judge (chargeOnce).
-func (a *accountant) reservedOnce(line tables.Line[tables.Receipt]) {
-	r := &line.Record
-	first, seen := a.reserved[r.Reservation.ID]
-	if !seen {
-		a.reserved[r.Reservation.ID] = reservedBy{request: r.RequestID, line: line.Line}
-		return
-	}
-	if first.request != r.RequestID {
-		a.add(line, rules.CodeReservationReused, rules.ClassOf(rules.CodeReservationReused).Severity(), "/reservation/id", fmt.Sprintf(
-			"Reservation %s was already named on line %d by request %s; every dispatch is admitted under a reservation of its own.", r.Reservation.ID, first.line, first.request))
-	}
 }
