@@ -40,7 +40,7 @@ var emptySHA256 = func() string { s := sha256.Sum256(nil); return hex.EncodeToSt
 // It reads the receipts in one pass, like Run: each session, then its
 // rendering, a review whose investigation comes after it at the end.
 func (v *runner) runSystems() {
-	w := &workflows{runner: v, observations: map[string]*tables.OutputRef{}, packetSHA: map[*sessionResult]string{}, times: map[*sessionResult]sessionSpan{}}
+	w := &workflows{runner: v, observations: map[string]*tables.OutputRef{}, noted: map[*sessionResult]notedReceipt{}}
 	var later []ordered
 	ord := 0
 	for line := range v.c.Receipts.All() {

@@ -21,17 +21,18 @@ func (v *workflows) systemCompleteness() {
 // workflows checks the slots of a system comparison with what the pass
 // noted of the receipts, so checking every review costs time linear in
 // the receipts: the first observations reference recorded under each
-// session ID, and each session's declared packet_sha256 (a system
+// session ID, and what each session's receipt declared (a system
 // comparison has few sessions).
 type workflows struct {
 	*runner
 	observations map[string]*tables.OutputRef
-	packetSHA    map[*sessionResult]string
-	times        map[*sessionResult]sessionSpan
+	noted        map[*sessionResult]notedReceipt
 }
 
-// sessionSpan is a receipt's UTC start and, when it has one, end.
-type sessionSpan struct {
+// notedReceipt is what the workflow checks compare of one receipt: its
+// declared packet_sha256 and its UTC start and, when it has one, end.
+type notedReceipt struct {
+	packetSHA  string
 	start, end time.Time
 	ended      bool
 }
@@ -43,12 +44,11 @@ func (v *workflows) note(r *tables.Receipt, sr *sessionResult) {
 			v.observations[r.SessionID] = r.Observations
 		}
 	}
-	v.packetSHA[sr] = r.Inputs.PacketSHA256
-	span := sessionSpan{start: r.StartedAt}
+	n := notedReceipt{packetSHA: r.Inputs.PacketSHA256, start: r.StartedAt}
 	if r.EndedAt != nil {
-		span.end, span.ended = *r.EndedAt, true
+		n.end, n.ended = *r.EndedAt, true
 	}
-	v.times[sr] = span
+	v.noted[sr] = n
 }
 
 // systemSlot checks the final attempt of one slot: one investigation and
@@ -94,14 +94,14 @@ func (v *workflows) reviewAfterInvestigation(rv, inv *sessionResult) {
 	if !dispatched || inv == nil {
 		return
 	}
-	if in, out := v.times[inv], v.times[rv]; in.ended && out.start.Before(in.end) {
+	if in, out := v.noted[inv], v.noted[rv]; in.ended && out.start.Before(in.end) {
 		v.addReceipt(rv, rules.CodeReviewBeforeDraftEnd, fmt.Sprintf("The review started at %s, before its investigation's terminal receipt at %s: its draft and observations did not exist yet.", stamp(out.start), stamp(in.end)))
 	}
 	var bad string
 	switch obs := v.observations[inv.id]; {
 	case !rv.hasDraft || rv.draftID != inv.id:
 		bad = fmt.Sprintf("draft_session_id %q is not its workflow's investigation %q", rv.draftID, inv.id)
-	case obs != nil && v.packetSHA[rv] != obs.SHA256:
+	case obs != nil && v.noted[rv].packetSHA != obs.SHA256:
 		bad = fmt.Sprintf("packet_sha256 is not the sha256 %s of investigation %s's observations", obs.SHA256, inv.id)
 	}
 	if bad != "" {
